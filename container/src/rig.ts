@@ -1,0 +1,27 @@
+/**
+ * The Avatar's rig: everything the video renderer needs to animate one portrait.
+ * Produced by Avatar preprocessing, stored as JSON next to the portrait image in R2.
+ * All coordinates are pixels of the stored portrait image (origin top-left).
+ */
+export interface AvatarRig {
+  version: 1;
+  /** Size of the stored portrait image. */
+  portrait: { width: number; height: number };
+  /** FaceMesh points (468 mesh + 10 iris = 478) as [x, y, z]; z in the same pixel scale, camera-relative. */
+  landmarks: [number, number, number][];
+  /** Tight face box from the detector. */
+  faceBox: { x: number; y: number; width: number; height: number };
+  /** Head pose in degrees (positive yaw = turned to the image's right, pitch = looking up, roll = clockwise). */
+  pose: { yaw: number; pitch: number; roll: number };
+  /** Measurements taken at rest, used to scale the animation. */
+  metrics: {
+    /** Distance between the outer eye corners (33 and 263). */
+    interocular: number;
+    /** Mouth width between the corners (61 and 291). */
+    mouthWidth: number;
+    /** Gap between inner lips at rest (13 to 14); > 0 when the photo shows an open mouth. */
+    lipGap: number;
+    /** Eye openings at rest (upper to lower lid, 159-145 and 386-374). */
+    eyeOpening: { right: number; left: number };
+  };
+}
