@@ -1,0 +1,131 @@
+import { sql } from "drizzle-orm";
+import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+// Timestamps are epoch milliseconds; the API renders them as ISO 8601 UTC.
+const timestamp = (name: string) => integer(name, { mode: "timestamp_ms" });
+const flag = (name: string) => integer(name, { mode: "boolean" }).notNull().default(false);
+
+export const accounts = sqliteTable("accounts", {
+  id: text("id").primaryKey(),
+  name: text("name").notNull(),
+  active: integer("active", { mode: "boolean" }).notNull().default(true),
+  openApiAccess: flag("open_api_access"),
+  avatarCreationEnabled: flag("avatar_creation_enabled"),
+  videoAccess: flag("video_access"),
+  videoCreationEnabled: flag("video_creation_enabled"),
+  /** AccountLimits as JSON; `video` is null until an operator sets explicit video limits. */
+  limits: text("limits", { mode: "json" }).notNull().$type<import("../schemas/limits").AccountLimits>(),
+  createdAt: timestamp("created_at").notNull(),
+  updatedAt: timestamp("updated_at").notNull(),
+});
+
+export const apps = sqliteTable(
+  "apps",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull().references(() => accounts.id),
+    name: text("name").notNull(),
+    /** SHA-256 (hex) of the API key; the key itself is never stored. */
+    keyHash: text("key_hash").notNull(),
+    createdAt: timestamp("created_at").notNull(),
+    revokedAt: timestamp("revoked_at"),
+  },
+  (t) => [uniqueIndex("apps_key_hash").on(t.keyHash), index("apps_account").on(t.accountId)],
+);
+
+export const avatars = sqliteTable(
+  "avatars",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull().references(() => accounts.id),
+    name: text("name").notNull(),
+    /** "api" or "console": both kinds are listed for the owning account. */
+    origin: text("origin").notNull().default("api"),
+    /** Public Avatars may be used in videos by any account. */
+    isPublic: flag("is_public"),
+    portraitKey: text("portrait_key").notNull(),
+    rigKey: text("rig_key").notNull(),
+    coverKey: text("cover_key").notNull(),
+    backgroundKey: text("background_key"),
+    createdAt: timestamp("created_at").notNull(),
+    updatedAt: timestamp("updated_at").notNull(),
+  },
+  (t) => [index("avatars_account_created").on(t.accountId, t.createdAt, t.id)],
+);
+
+/** Accounts explicitly allowed to use an Avatar they do not own. */
+export const avatarGrants = sqliteTable(
+  "avatar_grants",
+  {
+    avatarId: text("avatar_id").notNull().references(() => avatars.id),
+    accountId: text("account_id").notNull().references(() => accounts.id),
+  },
+  (t) => [primaryKey({ columns: [t.avatarId, t.accountId] })],
+);
+
+/** Columns shared by both job families: lifecycle, dispatch bookkeeping and failure detail. */
+const jobColumns = () => ({
+  id: text("id").primaryKey(),
+  accountId: text("account_id").notNull().references(() => accounts.id),
+  /** The App that created the job (video access is re-checked against it before rendering). */
+  appId: text("app_id").notNull(),
+  name: text("name").notNull(),
+  status: text("status", { enum: ["queued", "processing", "succeeded", "failed", "expired"] }).notNull(),
+  errorCode: text("error_code"),
+  errorMessage: text("error_message"),
+  errorRetryable: integer("error_retryable", { mode: "boolean" }),
+  /** Renderer run counter; events from an older attempt are ignored. */
+  attempt: integer("attempt").notNull().default(0),
+  /** Last time the job was sent to the queue (null: not yet sent, the sweep re-sends it). */
+  enqueuedAt: timestamp("enqueued_at"),
+  /** Last sign of life from the renderer while processing. */
+  heartbeatAt: timestamp("heartbeat_at"),
+  createdAt: timestamp("created_at").notNull(),
+  updatedAt: timestamp("updated_at").notNull(),
+  completedAt: timestamp("completed_at"),
+});
+
+export const avatarJobs = sqliteTable(
+  "avatar_jobs",
+  {
+    ...jobColumns(),
+    imageUrl: text("image_url").notNull(),
+    avatarId: text("avatar_id"),
+    /** Avatar Creation unit: reserved on acceptance, then captured or released exactly once. */
+    unitState: text("unit_state", { enum: ["reserved", "captured", "released"] }).notNull().default("reserved"),
+  },
+  (t) => [
+    index("avatar_jobs_account_created").on(t.accountId, t.createdAt, t.id),
+    index("avatar_jobs_status").on(t.status),
+  ],
+);
+
+export const videoJobs = sqliteTable(
+  "video_jobs",
+  {
+    ...jobColumns(),
+    avatarId: text("avatar_id").notNull(),
+    /** Caller's retry key, unique per account. */
+    requestId: text("request_id"),
+    /** SHA-256 of the normalized input, compared on retries. */
+    fingerprint: text("fingerprint").notNull(),
+    audioUrl: text("audio_url").notNull(),
+    backgroundUrl: text("background_url"),
+    /** Normalized VideoSettings (every default filled in). */
+    settings: text("settings", { mode: "json" }).notNull().$type<import("../schemas/video-settings").VideoSettings>(),
+    stage: text("stage").notNull().default("queued"),
+    outputKey: text("output_key"),
+    expiresAt: timestamp("expires_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("video_jobs_request").on(t.accountId, t.requestId).where(sql`request_id is not null`),
+    index("video_jobs_account_created").on(t.accountId, t.createdAt, t.id),
+    index("video_jobs_status").on(t.status),
+  ],
+);
+
+export type Account = typeof accounts.$inferSelect;
+export type App = typeof apps.$inferSelect;
+export type Avatar = typeof avatars.$inferSelect;
+export type AvatarJob = typeof avatarJobs.$inferSelect;
+export type VideoJob = typeof videoJobs.$inferSelect;

@@ -1,0 +1,5 @@
+import { Hono } from "hono";
+import type { AppEnv } from "../env";
+
+// Placeholder: replaced by the module's owner.
+export const openRoutes = new Hono<AppEnv>();

@@ -1,0 +1,67 @@
+import { z } from "zod";
+
+/** Largest canvas, in pixels (effective width × height, defaults included). */
+export const MAX_PIXEL_AREA = 2_073_600;
+
+export const VIDEO_DEFAULTS = {
+  width: 1024,
+  height: 1024,
+  fit: "crop",
+  backgroundColor: "#000000",
+  backgroundFit: "cover",
+  leadInSeconds: 0,
+  leadOutSeconds: 0,
+} as const;
+
+const dimension = (field: string) =>
+  z
+    .number({ error: `video.${field} must be an integer` })
+    .int(`video.${field} must be an integer`)
+    .min(64, `video.${field} must be between 64 and 1920`)
+    .max(1920, `video.${field} must be between 64 and 1920`)
+    .refine((n) => n % 2 === 0, `video.${field} must be even`);
+
+const leadSeconds = (field: string) =>
+  z
+    .number({ error: `video.${field} must be a finite number` })
+    .refine(Number.isFinite, `video.${field} must be a finite number`)
+    .min(0, `video.${field} must be between 0 and 60`)
+    .max(60, `video.${field} must be between 0 and 60`);
+
+/** The `video` field of POST /videos, as the caller sends it (every field optional). */
+export const VideoSettingsInput = z
+  .strictObject({
+    width: dimension("width").optional(),
+    height: dimension("height").optional(),
+    fit: z.enum(["crop", "contain"], { error: "video.fit must be one of crop, contain" }).optional(),
+    backgroundColor: z
+      .string({ error: "video.backgroundColor must be a string" })
+      .regex(/^#[0-9a-fA-F]{6}$/, "video.backgroundColor must be a six-digit hex colour like #1A2B3C")
+      .optional(),
+    backgroundFit: z
+      .enum(["cover", "contain", "stretch"], { error: "video.backgroundFit must be one of cover, contain, stretch" })
+      .optional(),
+    leadInSeconds: leadSeconds("leadInSeconds").optional(),
+    leadOutSeconds: leadSeconds("leadOutSeconds").optional(),
+  }, { error: (iss) => (iss.code === "unrecognized_keys" ? `video has unknown field(s): ${iss.keys.join(", ")}` : "video must be an object") })
+  .refine(
+    (v) => (v.width ?? VIDEO_DEFAULTS.width) * (v.height ?? VIDEO_DEFAULTS.height) <= MAX_PIXEL_AREA,
+    { message: `video.width × video.height must be at most ${MAX_PIXEL_AREA} pixels (defaults count for an omitted dimension)`, path: ["width"] },
+  )
+  .meta({ id: "VideoSettings", description: "Presentation settings of a video. Encoding is managed by the service." });
+
+export type VideoSettings = {
+  width: number;
+  height: number;
+  fit: "crop" | "contain";
+  backgroundColor: string;
+  backgroundFit: "cover" | "contain" | "stretch";
+  leadInSeconds: number;
+  leadOutSeconds: number;
+};
+
+/** Every default filled in and the colour lower-cased: an omitted setting equals its explicit default. */
+export function normalizeVideoSettings(input: z.infer<typeof VideoSettingsInput> | undefined): VideoSettings {
+  const v = { ...VIDEO_DEFAULTS, ...(input ?? {}) };
+  return { ...v, backgroundColor: v.backgroundColor.toLowerCase() } as VideoSettings;
+}
