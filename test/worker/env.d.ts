@@ -1,10 +1,10 @@
-declare module "cloudflare:test" {
-  interface ProvidedEnv extends import("../../workers/env").Env {
-    TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
-  }
-}
-declare namespace Cloudflare {
-  interface Env extends import("../../workers/env").Env {
-    TEST_MIGRATIONS: import("cloudflare:test").D1Migration[];
+import type { D1Migration } from "cloudflare:test";
+import type { Env as WorkerEnv } from "../../workers/env";
+
+declare global {
+  namespace Cloudflare {
+    interface Env extends WorkerEnv {
+      TEST_MIGRATIONS: D1Migration[];
+    }
   }
 }
