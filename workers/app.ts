@@ -13,6 +13,9 @@ export const app = new Hono<AppEnv>();
 
 app.use("*", requestId);
 
+// Liveness of the Worker itself (no bindings touched): used by the local stack launcher and benchmarks.
+app.get("/health", (c) => c.json({ ok: true }));
+
 app.route("/v1/open", openRoutes);
 app.route("/v1/console", consoleRoutes);
 app.route("/v1/admin", adminRoutes);

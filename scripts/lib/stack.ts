@@ -1,0 +1,131 @@
+import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import type { DevVars } from "./dev-vars";
+
+export interface StackOptions {
+  port: number;
+  rendererPort: number;
+  /** Local D1/DO/R2/Queue state directory of wrangler. */
+  persistTo: string;
+  /** Comma-separated host:port entries allowed as media sources (local media servers). */
+  sourceAllowlist: string;
+  vars: DevVars;
+  /** Stream the children's output to this process (npm start) instead of keeping it quiet (tests). */
+  inheritOutput?: boolean;
+  /** How often the cron sweep is triggered locally (wrangler dev does not fire crons itself). */
+  sweepEveryMs?: number;
+  /** Extra environment for the renderer process (e.g. shorter deadlines in tests). */
+  rendererEnv?: Record<string, string>;
+}
+
+export interface Stack {
+  baseUrl: string;
+  rendererUrl: string;
+  /** Runs the scheduled sweep once, now. */
+  sweep(): Promise<void>;
+  /** Kills the renderer (SIGKILL) and starts a new one: the "renderer died mid-job" scenario. */
+  restartRenderer(opts?: { delayMs?: number }): Promise<void>;
+  stop(): Promise<void>;
+}
+
+const root = new URL("../..", import.meta.url).pathname;
+
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, quiet: boolean): ChildProcess {
+  // Own process group, so stop() ends the whole tree (wrangler spawns workerd).
+  return spawn(cmd, args, { cwd: root, env, detached: true, stdio: quiet ? ["ignore", "ignore", "inherit"] : "inherit" });
+}
+
+async function waitForHttp(url: string, timeoutMs: number) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      await fetch(url, { signal: AbortSignal.timeout(2000) });
+      return;
+    } catch {
+      await new Promise((r) => setTimeout(r, 250));
+    }
+  }
+  throw new Error(`${url} did not answer within ${timeoutMs} ms`);
+}
+
+function killGroup(child: ChildProcess | undefined, signal: NodeJS.Signals = "SIGTERM") {
+  if (child?.pid && child.exitCode === null) {
+    try {
+      process.kill(-child.pid, signal);
+    } catch {
+      /* already gone */
+    }
+  }
+}
+
+export async function startStack(opts: StackOptions): Promise<Stack> {
+  const quiet = !opts.inheritOutput;
+  const bin = (name: string) => `${root}node_modules/.bin/${name}`;
+  const env = { ...process.env, WRANGLER_SEND_METRICS: "false", NO_UPDATE_NOTIFIER: "1" };
+
+  const migrate = spawnSync(bin("wrangler"), ["d1", "migrations", "apply", "DB", "--local", "--persist-to", opts.persistTo], {
+    cwd: root,
+    env: { ...env, CI: "true" },
+    encoding: "utf8",
+  });
+  if (migrate.status !== 0) throw new Error(`D1 migrations failed:\n${migrate.stdout}\n${migrate.stderr}`);
+
+  const baseUrl = `http://127.0.0.1:${opts.port}`;
+  const rendererUrl = `http://127.0.0.1:${opts.rendererPort}`;
+  const rendererEnv = {
+    ...env,
+    PORT: String(opts.rendererPort),
+    RENDERER_TOKEN: opts.vars.RENDERER_TOKEN,
+    SOURCE_ALLOWLIST: opts.sourceAllowlist,
+    ...opts.rendererEnv,
+  };
+  const startRenderer = () => run(bin("tsx"), ["container/src/server.ts"], rendererEnv, quiet);
+  let renderer = startRenderer();
+
+  const worker = run(
+    bin("wrangler"),
+    [
+      "dev",
+      "--ip", "127.0.0.1",
+      "--port", String(opts.port),
+      "--persist-to", opts.persistTo,
+      "--test-scheduled",
+      "--show-interactive-dev-session=false",
+      "--var", `RENDERER_URL:${rendererUrl}`,
+      "--var", `SOURCE_ALLOWLIST:${opts.sourceAllowlist}`,
+      "--var", `PUBLIC_BASE_URL:${baseUrl}`,
+    ],
+    env,
+    quiet,
+  );
+
+  const stop = async () => {
+    clearInterval(sweepTimer);
+    killGroup(worker);
+    killGroup(renderer);
+  };
+  const sweep = async () => {
+    await fetch(`${baseUrl}/__scheduled?cron=*+*+*+*+*`).then((r) => r.arrayBuffer()).catch(() => undefined);
+  };
+  let sweepTimer: NodeJS.Timeout | undefined;
+  try {
+    await Promise.all([waitForHttp(`${rendererUrl}/health`, 60_000), waitForHttp(`${baseUrl}/health`, 120_000)]);
+  } catch (err) {
+    await stop();
+    throw err;
+  }
+  sweepTimer = setInterval(sweep, opts.sweepEveryMs ?? 30_000);
+  sweepTimer.unref();
+
+  return {
+    baseUrl,
+    rendererUrl,
+    sweep,
+    stop,
+    async restartRenderer({ delayMs = 0 } = {}) {
+      killGroup(renderer, "SIGKILL");
+      await new Promise((r) => setTimeout(r, delayMs));
+      renderer = startRenderer();
+      await waitForHttp(`${rendererUrl}/health`, 60_000);
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import { mkdirSync, rmSync } from "node:fs";
+import type { TestProject } from "vitest/node";
+import { ensureDevVars } from "../../scripts/lib/dev-vars";
+import { startStack } from "../../scripts/lib/stack";
+import { startMediaServer } from "./media-server";
+
+// Ports of the e2e stack: distinct from `npm start` (8787/8790) so both can run side by side.
+const PORT = 8797;
+const RENDERER_PORT = 8798;
+const MEDIA_PORT = 8799;
+
+declare module "vitest" {
+  export interface ProvidedContext {
+    baseUrl: string;
+    adminToken: string;
+    mediaUrl: string;
+    mediaDir: string;
+  }
+}
+
+export default async function setup(project: TestProject) {
+  const state = ".local/e2e-state";
+  const mediaDir = ".local/e2e-media";
+  rmSync(state, { recursive: true, force: true });
+  mkdirSync(mediaDir, { recursive: true });
+  const vars = ensureDevVars(".dev.vars");
+  const controls: Record<string, () => Promise<void>> = {};
+  const media = await startMediaServer(mediaDir, MEDIA_PORT, controls);
+  const stack = await startStack({
+    port: PORT,
+    rendererPort: RENDERER_PORT,
+    persistTo: state,
+    sourceAllowlist: `127.0.0.1:${MEDIA_PORT}`,
+    vars,
+    sweepEveryMs: 5_000,
+  });
+  controls["restart-renderer"] = () => stack.restartRenderer({ delayMs: 500 });
+  controls["sweep"] = () => stack.sweep();
+  project.provide("baseUrl", stack.baseUrl);
+  project.provide("adminToken", vars.ADMIN_TOKEN);
+  project.provide("mediaUrl", `http://127.0.0.1:${MEDIA_PORT}`);
+  project.provide("mediaDir", mediaDir);
+  return async () => {
+    await stack.stop();
+    media.close();
+  };
+}
