@@ -1,0 +1,82 @@
+/**
+ * Avatar creation job: download the source image (SSRF-safe), analyse + preprocess it into portrait,
+ * rig and cover, report `preprocessed` (the Worker captures the Avatar Creation unit on that event),
+ * upload the three artifacts to the signed object URLs and report `succeeded`.
+ *
+ * Stages: downloading → analyzing → preprocessed → generating.
+ */
+import { JobFailure } from "../job-failure";
+import { FetchError, safeFetch } from "../fetch/safe-fetch";
+import type { AvatarDispatch } from "./dispatch";
+import { type JobContext, abortable, since } from "./context";
+import { AVATAR_MESSAGES, avatarFetchFailure } from "./failures";
+
+export interface AvatarResult {
+  portrait: { bytes: number; width: number; height: number; contentType: "image/png" };
+  rig: { bytes: number; contentType: "application/json" };
+  cover: { bytes: number; contentType: "image/jpeg" };
+  face: {
+    box: { x: number; y: number; width: number; height: number };
+    pose: { yaw: number; pitch: number; roll: number };
+    interocularPx: number;
+  };
+  source: { bytes: number; contentType: string | null };
+  timings: Record<string, number>;
+}
+
+export async function runAvatarJob(ctx: JobContext<AvatarDispatch>): Promise<AvatarResult> {
+  const { dispatch, link, config, engines, log, signal } = ctx;
+  const timings: Record<string, number> = {};
+
+  await link.progress("downloading");
+  let t = performance.now();
+  let image: Awaited<ReturnType<typeof safeFetch>>;
+  try {
+    image = await safeFetch(dispatch.imageUrl, {
+      // The spec's 5 MiB: one byte more is caught while streaming (too_large → invalid_image).
+      maxBytes: config.avatar.maxImageBytes,
+      firstByteTimeoutMs: config.avatar.firstByteMs,
+      totalTimeoutMs: config.avatar.transferDeadlineMs,
+      maxRedirects: 5,
+      allowlist: config.allowlist,
+      signal,
+    });
+  } catch (err) {
+    if (signal.aborted) throw signal.reason;
+    if (err instanceof FetchError) throw avatarFetchFailure(err);
+    throw err;
+  }
+  timings.downloadMs = since(t);
+  log.info("source image downloaded", { bytes: image.bytes, contentType: image.contentType, ms: timings.downloadMs });
+
+  await link.progress("analyzing");
+  t = performance.now();
+  const assets = await abortable(engines.createAvatarAssets(image.body, { signal }), signal);
+  timings.preprocessMs = since(t);
+  if (assets.timings) for (const [k, v] of Object.entries(assets.timings)) timings[`preprocess.${k}`] = v;
+  const rigJson = Buffer.from(JSON.stringify(assets.rig));
+
+  // Preprocessing is complete: this is the event on which the reserved Avatar Creation is captured.
+  await link.progress("preprocessed");
+  await link.progress("generating");
+  t = performance.now();
+  const [portraitBytes, rigBytes, coverBytes] = await Promise.all([
+    link.putObject(dispatch.outputs.portrait, { data: assets.portraitPng }, "image/png"),
+    link.putObject(dispatch.outputs.rig, { data: rigJson }, "application/json"),
+    link.putObject(dispatch.outputs.cover, { data: assets.coverJpeg }, "image/jpeg"),
+  ]).catch((err) => {
+    if (signal.aborted) throw signal.reason;
+    throw new JobFailure("internal_error", AVATAR_MESSAGES.internal_error, true, `artifact upload failed: ${(err as Error).message}`);
+  });
+  timings.uploadMs = since(t);
+
+  const rig = assets.rig;
+  return {
+    portrait: { bytes: portraitBytes, width: rig.portrait.width, height: rig.portrait.height, contentType: "image/png" },
+    rig: { bytes: rigBytes, contentType: "application/json" },
+    cover: { bytes: coverBytes, contentType: "image/jpeg" },
+    face: { box: rig.faceBox, pose: rig.pose, interocularPx: rig.metrics.interocular },
+    source: { bytes: image.bytes, contentType: image.contentType },
+    timings,
+  };
+}

@@ -1,0 +1,81 @@
+/**
+ * The media engines a job uses (face analysis + preprocessing, audio probing, rendering), behind one
+ * interface so the server loads them lazily (the face models are only loaded when needed) and tests
+ * can substitute controllable ones.
+ */
+import type { AvatarRig } from "../rig";
+import type { VideoSettings } from "./dispatch";
+
+export interface AvatarAssets {
+  portraitPng: Buffer;
+  rig: AvatarRig;
+  coverJpeg: Buffer;
+  timings?: Record<string, number>;
+}
+
+export interface RenderInput {
+  portraitPng: Buffer;
+  rig: AvatarRig;
+  audioPath: string;
+  /** Path of the background image file (request's backgroundUrl, else the Avatar's stored background). */
+  background?: string;
+  settings: VideoSettings;
+  workDir: string;
+  onStage?: (stage: string) => void;
+  signal?: AbortSignal;
+}
+
+export interface RenderOutput {
+  mp4Path: string;
+  durationSeconds: number;
+  frames: number;
+  fps: number;
+  timings?: Record<string, number>;
+}
+
+export interface AudioInfo {
+  durationSeconds?: number;
+  [k: string]: unknown;
+}
+
+export interface Engines {
+  createAvatarAssets(bytes: Buffer, opts?: { signal?: AbortSignal }): Promise<AvatarAssets>;
+  probeAudio(path: string, opts?: { signal?: AbortSignal }): Promise<AudioInfo>;
+  renderVideo(input: RenderInput): Promise<RenderOutput>;
+  /** Optional warm-up (face models) run once in the background after the server starts. */
+  warm?(): Promise<void>;
+}
+
+// Module paths of the engines (owned by the face/avatar and audio/video modules). Imported on first use.
+const AVATAR_MODULE = "../avatar/create-avatar";
+const AUDIO_MODULE = "../audio/probe";
+const VIDEO_MODULE = "../video/render";
+const HUMAN_MODULE = "../face/human";
+
+async function load<T>(specifier: string, name: string): Promise<T> {
+  const mod = (await import(specifier)) as Record<string, unknown>;
+  const fn = mod[name];
+  if (typeof fn !== "function") throw new Error(`${specifier} does not export ${name}()`);
+  return fn as T;
+}
+
+export function defaultEngines(): Engines {
+  return {
+    async createAvatarAssets(bytes) {
+      const fn = await load<(b: Buffer) => Promise<AvatarAssets>>(AVATAR_MODULE, "createAvatarAssets");
+      return fn(bytes);
+    },
+    async probeAudio(path) {
+      const fn = await load<(p: string) => Promise<AudioInfo>>(AUDIO_MODULE, "probeAudio");
+      return fn(path);
+    },
+    async renderVideo(input) {
+      const fn = await load<(i: RenderInput) => Promise<RenderOutput>>(VIDEO_MODULE, "renderVideo");
+      return fn(input);
+    },
+    async warm() {
+      const fn = await load<() => Promise<void>>(HUMAN_MODULE, "warmHuman");
+      await fn();
+    },
+  };
+}

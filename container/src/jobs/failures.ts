@@ -1,0 +1,136 @@
+/**
+ * Failure codes and messages of both job families (spec: "Avatar creation job failure codes", "Video job
+ * failure codes", "Media rules"), and the mapping of fetch errors onto them. docs/renderer.md has the table.
+ */
+import { JobFailure } from "../job-failure";
+import { FetchError } from "../fetch/safe-fetch";
+
+/** The spec's exact messages for Avatar creation job failures. */
+export const AVATAR_MESSAGES = {
+  source_download_failed: "The source image could not be downloaded.",
+  invalid_image: "The source image is not a supported opaque JPEG or PNG of sufficient size.",
+  image_quality_rejected: "The source image did not pass Avatar image requirements.",
+  preprocess_failed: "The source image could not be preprocessed.",
+  avatar_generation_failed: "Avatar generation failed.",
+  internal_error: "An unexpected error occurred.",
+} as const;
+
+export const INTERNAL_ERROR = "An unexpected error occurred.";
+
+/** Spec "Media rules": accepted Content-Types (compared lowercased, parameters stripped). */
+export const AUDIO_TYPES: ReadonlySet<string> = new Set([
+  "audio/mpeg",
+  "audio/mp3",
+  "audio/wav",
+  "audio/x-wav",
+  "audio/wave",
+  "audio/vnd.wave",
+  "audio/mp4",
+  "audio/x-m4a",
+  "audio/aac",
+  "audio/ogg",
+]);
+export const BACKGROUND_TYPES: ReadonlySet<string> = new Set(["image/png", "image/jpeg", "image/webp"]);
+
+/** Status codes after which the same request may well succeed later. */
+function transientStatus(status: number | undefined): boolean {
+  return status === undefined || status === 408 || status === 425 || status === 429 || status >= 500;
+}
+
+/** Retryable: the cause can go away by itself (timeouts, 5xx, DNS, dropped connections). */
+function transientFetch(err: FetchError): boolean {
+  switch (err.kind) {
+    case "timeout":
+    case "dns_failed":
+    case "transfer_failed":
+      return true;
+    case "http_status":
+      return transientStatus(err.status);
+    default:
+      return false; // refused_destination, bad_url, too_many_redirects, too_large, empty
+  }
+}
+
+/** Avatar source image download: over the limit or empty is an image problem, everything else a download problem. */
+export function avatarFetchFailure(err: FetchError): JobFailure {
+  if (err.kind === "too_large" || err.kind === "empty") {
+    return new JobFailure("invalid_image", AVATAR_MESSAGES.invalid_image, false, `${err.kind}: ${err.message}`);
+  }
+  return new JobFailure("source_download_failed", AVATAR_MESSAGES.source_download_failed, transientFetch(err), `${err.kind}: ${err.message}`);
+}
+
+export type MediaInput = "audio" | "background image";
+
+export function formatDuration(ms: number): string {
+  if (ms >= 60_000 && ms % 60_000 === 0) return `${ms / 60_000} minute${ms === 60_000 ? "" : "s"}`;
+  if (ms >= 1000 && ms % 1000 === 0) return `${ms / 1000} s`;
+  return `${ms} ms`;
+}
+
+export function formatBytes(n: number): string {
+  const MiB = 1024 * 1024;
+  if (n >= MiB && n % MiB === 0) return `${n / MiB} MiB`;
+  return `${n} bytes`;
+}
+
+export interface MediaLimits {
+  maxBytes: number;
+  transferDeadlineMs: number;
+}
+
+/**
+ * Video media download failures. `elapsedMs` tells the whole-transfer deadline (preparation_timeout)
+ * from a source that never answered (first-byte timeout: source_unavailable).
+ */
+export function mediaFetchFailure(input: MediaInput, err: FetchError, limits: MediaLimits, elapsedMs: number): JobFailure {
+  const detail = `${input}: ${err.kind}: ${err.message}`;
+  const The = input === "audio" ? "The audio" : "The background image";
+  switch (err.kind) {
+    case "too_large":
+      return new JobFailure("media_too_large", `${The} is larger than the ${formatBytes(limits.maxBytes)} limit.`, false, detail);
+    case "empty":
+      return new JobFailure("empty_media", `${The} source returned an empty file.`, false, detail);
+    case "timeout":
+      if (elapsedMs >= limits.transferDeadlineMs - 25) {
+        return new JobFailure(
+          "preparation_timeout",
+          `${The} download did not finish within the ${formatDuration(limits.transferDeadlineMs)} transfer deadline.`,
+          true,
+          detail,
+        );
+      }
+      return new JobFailure("source_unavailable", `${The} source did not respond.`, true, detail);
+    case "http_status":
+      return new JobFailure("source_unavailable", `${The} source answered HTTP ${err.status}.`, transientStatus(err.status), detail);
+    case "refused_destination":
+      return new JobFailure("source_unavailable", `${The} URL points to a destination that is not allowed.`, false, detail);
+    case "bad_url":
+      return new JobFailure("source_unavailable", `${The} URL (or a redirect it led to) is not an acceptable public HTTP(S) URL.`, false, detail);
+    case "too_many_redirects":
+      return new JobFailure("source_unavailable", `${The} source redirected too many times.`, false, detail);
+    case "dns_failed":
+      return new JobFailure("source_unavailable", `${The} source host could not be resolved.`, true, detail);
+    default:
+      return new JobFailure("source_unavailable", `${The} source could not be downloaded.`, true, detail);
+  }
+}
+
+/** A Content-Type as received, made safe to quote in a message. */
+function quoteType(t: string | null): string {
+  if (!t) return "no Content-Type";
+  return `Content-Type "${t.replace(/[^\x20-\x7e]/g, "").slice(0, 100)}"`;
+}
+
+export function unsupportedType(input: MediaInput, contentType: string | null, accepted: ReadonlySet<string>): JobFailure {
+  const The = input === "audio" ? "The audio" : "The background image";
+  return new JobFailure(
+    "unsupported_media_type",
+    `${The} source has ${quoteType(contentType)}; accepted: ${[...accepted].join(", ")}.`,
+    false,
+    `${input}: content-type ${contentType}`,
+  );
+}
+
+export function asFetchError(err: unknown): FetchError | undefined {
+  return err instanceof FetchError ? err : undefined;
+}

@@ -1,0 +1,285 @@
+/**
+ * Video job: media preparation (audio + background through the SSRF-safe fetcher, the Avatar's portrait
+ * and rig from the Worker), the access re-check before rendering (the Worker answers the `rendering`
+ * progress event with `{abort}` if access was revoked), rendering, upload of the MP4.
+ *
+ * Stages: preparing_media → rendering → (the renderer's own stages) → uploading.
+ */
+import path from "node:path";
+import sharp from "sharp";
+import { JobFailure } from "../job-failure";
+import { FetchError, safeFetch } from "../fetch/safe-fetch";
+import type { AvatarRig } from "../rig";
+import type { VideoDispatch } from "./dispatch";
+import { type JobContext, abortable, since } from "./context";
+import type { AudioInfo } from "./engines";
+import {
+  AUDIO_TYPES,
+  BACKGROUND_TYPES,
+  type MediaInput,
+  INTERNAL_ERROR,
+  formatDuration,
+  mediaFetchFailure,
+  unsupportedType,
+} from "./failures";
+import { LinkError } from "../worker-link";
+
+export interface VideoResult {
+  durationSeconds: number;
+  frames: number;
+  fps: number;
+  bytes: number;
+  width: number;
+  height: number;
+  audioDurationSeconds?: number;
+  timings: Record<string, number>;
+}
+
+interface PreparedMedia {
+  audioPath: string;
+  audio: AudioInfo;
+  backgroundPath?: string;
+  portraitPng: Buffer;
+  rig: AvatarRig;
+}
+
+const INVALID_MANIFEST = "The Avatar's stored data is missing or invalid.";
+
+export async function runVideoJob(ctx: JobContext<VideoDispatch>): Promise<VideoResult> {
+  const { dispatch, link, config, engines, log, signal } = ctx;
+  const timings: Record<string, number> = {};
+
+  await link.progress("preparing_media");
+  let t = performance.now();
+  // The whole preparation (every download, the decode check) has one window; when it closes the
+  // transfers in flight are torn down and the job fails with preparation_timeout.
+  const windowMs = config.media.preparationWindowMs;
+  const window = new AbortController();
+  const timer = setTimeout(
+    () =>
+      window.abort(
+        new JobFailure("preparation_timeout", `Media preparation did not finish within the ${formatDuration(windowMs)} preparation window.`, true),
+      ),
+    windowMs,
+  );
+  let media: PreparedMedia;
+  try {
+    media = await prepareMedia(ctx, AbortSignal.any([signal, window.signal]));
+  } catch (err) {
+    if (signal.aborted) throw signal.reason;
+    if (window.signal.aborted) throw window.signal.reason;
+    throw err;
+  } finally {
+    clearTimeout(timer);
+  }
+  timings.prepareMs = since(t);
+  log.info("media prepared", { ms: timings.prepareMs, audioSeconds: media.audio.durationSeconds, background: !!media.backgroundPath });
+
+  // Access is checked again by the Worker when it receives this event; an `{abort}` answer rejects here.
+  await link.progress("rendering");
+  t = performance.now();
+  let lastStage = "rendering";
+  const rendered = await abortable(
+    engines
+      .renderVideo({
+        portraitPng: media.portraitPng,
+        rig: media.rig,
+        audioPath: media.audioPath,
+        background: media.backgroundPath,
+        settings: dispatch.settings,
+        workDir: ctx.workDir,
+        signal,
+        onStage: (stage) => {
+          if (stage === lastStage || signal.aborted) return;
+          lastStage = stage;
+          link.progress(stage).catch(() => {}); // an abort answer aborts `signal`, which stops the render
+        },
+      })
+      .catch((err) => {
+        if (signal.aborted) throw signal.reason;
+        if (err instanceof JobFailure) throw err;
+        throw new JobFailure("render_failed", "The video could not be rendered.", true, (err as Error)?.stack ?? String(err));
+      }),
+    signal,
+  );
+  timings.renderMs = since(t);
+  if (rendered.timings) for (const [k, v] of Object.entries(rendered.timings)) timings[`render.${k}`] = v;
+
+  await link.progress("uploading");
+  t = performance.now();
+  const bytes = await link.putObject(dispatch.outputs.video, { file: rendered.mp4Path }, "video/mp4").catch((err) => {
+    if (signal.aborted) throw signal.reason;
+    throw new JobFailure("internal_error", INTERNAL_ERROR, true, `video upload failed: ${(err as Error).message}`);
+  });
+  timings.uploadMs = since(t);
+
+  return {
+    durationSeconds: rendered.durationSeconds,
+    frames: rendered.frames,
+    fps: rendered.fps,
+    bytes,
+    width: dispatch.settings.width,
+    height: dispatch.settings.height,
+    audioDurationSeconds: media.audio.durationSeconds,
+    timings,
+  };
+}
+
+/** All downloads run in parallel; the first failure cancels the others and is the job's failure. */
+async function prepareMedia(ctx: JobContext<VideoDispatch>, outer: AbortSignal): Promise<PreparedMedia> {
+  const { dispatch, link, config, engines, workDir } = ctx;
+  const group = new AbortController();
+  const signal = AbortSignal.any([outer, group.signal]);
+  const task = <T>(p: Promise<T>): Promise<T> =>
+    p.catch((err) => {
+      if (!group.signal.aborted) group.abort(err);
+      throw err;
+    });
+
+  const audioPath = path.join(workDir, "audio.src");
+  const audio = task(
+    download(ctx, "audio", dispatch.audioUrl, audioPath, config.media.maxAudioBytes, AUDIO_TYPES, signal).then(() =>
+      // A file whose content does not decode as audio fails here, whatever its Content-Type said.
+      abortable(engines.probeAudio(audioPath, { signal }), signal),
+    ),
+  );
+
+  let background: Promise<string | undefined> = Promise.resolve(undefined);
+  if (dispatch.backgroundUrl) {
+    const file = path.join(workDir, "background.src");
+    background = task(
+      download(ctx, "background image", dispatch.backgroundUrl, file, config.media.maxBackgroundBytes, BACKGROUND_TYPES, signal).then(
+        () => checkImage(file),
+      ),
+    );
+  } else if (dispatch.avatar.background) {
+    const file = path.join(workDir, "avatar-background.src");
+    background = task(
+      abortable(link.getObjectToFile(dispatch.avatar.background, file, config.media.maxBackgroundBytes), signal)
+        .catch(objectFailure("the Avatar's background image"))
+        .then(() => file),
+    );
+  }
+
+  const portrait = task(
+    abortable(link.getObject(dispatch.avatar.portrait, config.media.maxObjectBytes), signal).catch(objectFailure("the Avatar's portrait")),
+  );
+  const rig = task(
+    abortable(link.getObject(dispatch.avatar.rig, config.media.maxObjectBytes), signal)
+      .catch(objectFailure("the Avatar's rig"))
+      .then(parseRig),
+  );
+
+  const [audioInfo, backgroundPath, portraitPng, rigValue] = await Promise.all([audio, background, portrait, rig]);
+  await checkPortrait(portraitPng, rigValue);
+  return { audioPath, audio: audioInfo, backgroundPath, portraitPng, rig: rigValue };
+}
+
+async function download(
+  ctx: JobContext<VideoDispatch>,
+  input: MediaInput,
+  url: string,
+  file: string,
+  maxBytes: number,
+  accepted: ReadonlySet<string>,
+  signal: AbortSignal,
+): Promise<void> {
+  const { config, log } = ctx;
+  const start = performance.now();
+  try {
+    const got = await safeFetch(url, {
+      maxBytes,
+      totalTimeoutMs: config.media.transferDeadlineMs,
+      firstByteTimeoutMs: config.media.firstByteMs,
+      maxRedirects: 5,
+      allowlist: config.allowlist,
+      toFile: file,
+      signal,
+    });
+    log.info(`${input} downloaded`, { bytes: got.bytes, contentType: got.contentType, ms: since(start) });
+    if (!got.contentType || !accepted.has(got.contentType)) throw unsupportedType(input, got.contentType, accepted);
+  } catch (err) {
+    if (signal.aborted) throw signal.reason;
+    if (err instanceof FetchError) {
+      throw mediaFetchFailure(input, err, { maxBytes, transferDeadlineMs: config.media.transferDeadlineMs }, performance.now() - start);
+    }
+    throw err;
+  }
+}
+
+/** The background must really be a PNG, JPEG or WebP image (whatever its Content-Type said). */
+async function checkImage(file: string): Promise<string> {
+  let format: string | undefined;
+  try {
+    const meta = await sharp(file, { failOn: "error" }).metadata();
+    format = meta.format;
+    if (!meta.width || !meta.height) format = undefined;
+  } catch {
+    format = undefined;
+  }
+  if (format !== "png" && format !== "jpeg" && format !== "webp") {
+    throw new JobFailure("unsupported_media_type", "The background image could not be decoded as PNG, JPEG or WebP.", false, `decoded as ${format}`);
+  }
+  return file;
+}
+
+/** Failures reading the Avatar's own artifacts back from the Worker. */
+function objectFailure(what: string) {
+  return (err: unknown): never => {
+    if (err instanceof LinkError && err.status === 404) {
+      throw new JobFailure("invalid_manifest", INVALID_MANIFEST, false, `${what} is missing (404)`);
+    }
+    if (err instanceof LinkError && err.permanent) {
+      throw new JobFailure("invalid_manifest", INVALID_MANIFEST, false, `${what}: ${err.message}`);
+    }
+    if (err instanceof LinkError) throw new JobFailure("internal_error", INTERNAL_ERROR, true, `${what}: ${err.message}`);
+    throw err;
+  };
+}
+
+const num = (v: unknown) => typeof v === "number" && Number.isFinite(v);
+
+/** Parses and checks the stored rig; anything off is `invalid_manifest` (the renderer cannot use it). */
+export function parseRig(bytes: Buffer): AvatarRig {
+  let rig: AvatarRig;
+  try {
+    rig = JSON.parse(bytes.toString("utf8")) as AvatarRig;
+  } catch {
+    throw new JobFailure("invalid_manifest", INVALID_MANIFEST, false, "rig is not JSON");
+  }
+  const problem = rigProblem(rig);
+  if (problem) throw new JobFailure("invalid_manifest", INVALID_MANIFEST, false, `rig: ${problem}`);
+  return rig;
+}
+
+function rigProblem(rig: AvatarRig): string | undefined {
+  if (typeof rig !== "object" || rig === null) return "not an object";
+  if (rig.version !== 1) return `unknown version ${String(rig.version)}`;
+  const p = rig.portrait;
+  if (!p || !Number.isInteger(p.width) || !Number.isInteger(p.height) || p.width < 1 || p.height < 1) return "bad portrait size";
+  if (!Array.isArray(rig.landmarks) || rig.landmarks.length < 468) return "too few landmarks";
+  for (const l of rig.landmarks) if (!Array.isArray(l) || l.length !== 3 || !l.every(num)) return "bad landmark";
+  const b = rig.faceBox;
+  if (!b || ![b.x, b.y, b.width, b.height].every(num) || b.width <= 0 || b.height <= 0) return "bad face box";
+  if (!rig.pose || ![rig.pose.yaw, rig.pose.pitch, rig.pose.roll].every(num)) return "bad pose";
+  const m = rig.metrics;
+  if (!m || ![m.interocular, m.mouthWidth, m.lipGap, m.eyeOpening?.left, m.eyeOpening?.right].every(num)) return "bad metrics";
+  return undefined;
+}
+
+async function checkPortrait(png: Buffer, rig: AvatarRig): Promise<void> {
+  let meta: Awaited<ReturnType<ReturnType<typeof sharp>["metadata"]>>;
+  try {
+    meta = await sharp(png).metadata();
+  } catch {
+    throw new JobFailure("invalid_manifest", INVALID_MANIFEST, false, "portrait does not decode");
+  }
+  if (meta.width !== rig.portrait.width || meta.height !== rig.portrait.height) {
+    throw new JobFailure(
+      "invalid_manifest",
+      INVALID_MANIFEST,
+      false,
+      `portrait is ${meta.width}x${meta.height}, rig says ${rig.portrait.width}x${rig.portrait.height}`,
+    );
+  }
+}
