@@ -1,0 +1,73 @@
+import { z } from "zod";
+import { AvatarLimitsSchema, VideoLimitsSchema } from "../schemas/limits";
+
+const uuid = (field: string) => z.string({ error: `${field} must be a UUID` }).regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, `${field} must be a UUID`);
+const bool = (field: string) => z.boolean({ error: `${field} must be a boolean` });
+
+/** Upper bound for an account's Avatar Creation balance (keeps the arithmetic far from float precision). */
+export const MAX_AVATAR_UNITS = 1_000_000_000;
+const units = (field: string) =>
+  z
+    .number({ error: `${field} must be an integer` })
+    .int(`${field} must be an integer`)
+    .min(0, `${field} must be at least 0`)
+    .max(MAX_AVATAR_UNITS, `${field} must be at most ${MAX_AVATAR_UNITS}`);
+
+/**
+ * `limits` in a create/patch body: each field optional. Omitted avatar fields keep their current value (the
+ * ceiling on a new account); `video: null` removes explicit video limits; a video object on an account without
+ * video limits must be complete (explicit limits are the point of the rule).
+ */
+export const LimitsPatchSchema = z.strictObject(
+  {
+    avatar: AvatarLimitsSchema.partial().strict().optional(),
+    video: VideoLimitsSchema.partial().strict().nullable().optional(),
+  },
+  { error: "limits must be an object with optional fields avatar and video" },
+);
+export type LimitsPatch = z.infer<typeof LimitsPatchSchema>;
+
+const accountFields = {
+  active: bool("active").optional(),
+  openApiAccess: bool("openApiAccess").optional(),
+  avatarCreationEnabled: bool("avatarCreationEnabled").optional(),
+  videoAccess: bool("videoAccess").optional(),
+  videoCreationEnabled: bool("videoCreationEnabled").optional(),
+  /** Absolute balance of Avatar Creations (free + reserved). */
+  avatarUnits: units("avatarUnits").optional(),
+  limits: LimitsPatchSchema.optional(),
+};
+
+const name = z
+  .string({ error: "name must be a string" })
+  .trim()
+  .min(1, "name must be 1 to 128 characters")
+  .max(128, "name must be 1 to 128 characters");
+
+export const CreateAccountSchema = z.strictObject({ name, ...accountFields });
+export const PatchAccountSchema = z.strictObject({ name: name.optional(), ...accountFields });
+export type CreateAccountBody = z.infer<typeof CreateAccountSchema>;
+export type PatchAccountBody = z.infer<typeof PatchAccountSchema>;
+
+export const CreateAppSchema = z.strictObject({ name: name.optional() });
+
+/** Atomic grant (or, negative, withdrawal) of Avatar Creations. */
+export const UnitsDeltaSchema = z.strictObject({
+  delta: z
+    .number({ error: "delta must be an integer" })
+    .int("delta must be an integer")
+    .min(-MAX_AVATAR_UNITS, `delta must be at least -${MAX_AVATAR_UNITS}`)
+    .max(MAX_AVATAR_UNITS, `delta must be at most ${MAX_AVATAR_UNITS}`),
+});
+
+export const AvatarAccessSchema = z.strictObject({
+  public: bool("public").optional(),
+  allowAccountIds: z
+    .array(z.string({ error: "must be a UUID" }).regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a UUID"), { error: "allowAccountIds must be an array of UUIDs" })
+    .max(1000, "allowAccountIds must have at most 1000 entries")
+    .optional(),
+});
+
+export const accountIdParam = z.object({ accountId: uuid("accountId") });
+export const appIdParam = z.object({ appId: uuid("appId") });
+export const avatarIdParam = z.object({ avatarId: uuid("avatarId") });

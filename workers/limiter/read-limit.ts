@@ -1,0 +1,47 @@
+import { createMiddleware } from "hono/factory";
+import type { AppEnv } from "../env";
+import { ApiError } from "../http/errors";
+import { LIMIT_CEILINGS } from "../schemas/limits";
+import { limiterFor } from "./client";
+import type { ReadDecision, ReadFamily, ReadLimits } from "./types";
+
+const FAMILY_LABEL = { avatar: "Avatar", video: "Video" } as const;
+
+/**
+ * IETF RateLimit fields (draft-ietf-httpapi-ratelimit-headers-09 structured-field form) for the family's
+ * read policies: "burst" is the token bucket (q = capacity, w = seconds to refill it from empty), "minute"
+ * the per-minute cap. RateLimit gives, per policy, r = units left and t = seconds until fully restored.
+ */
+export function rateLimitHeaders(limits: ReadLimits, d: ReadDecision): Record<string, string> {
+  const refillWindow = limits.readsPerSecond > 0 ? Math.max(1, Math.ceil(limits.readBurst / limits.readsPerSecond)) : 60;
+  return {
+    "RateLimit-Policy": `"burst";q=${limits.readBurst};w=${refillWindow}, "minute";q=${limits.readsPerMinute};w=60`,
+    RateLimit: `"burst";r=${d.burst.remaining};t=${d.burst.resetSeconds}, "minute";r=${d.minute.remaining};t=${d.minute.resetSeconds}`,
+  };
+}
+
+/**
+ * GET routes: counts the read against the account's bucket for the family (Avatar family: /avatars,
+ * /avatar-jobs*; video family: /video-jobs*). Runs after appAuth and the access checks.
+ * Refused: 429 rate_limit_exceeded with Retry-After; both outcomes carry the RateLimit headers.
+ */
+export const readRateLimit = (family: ReadFamily) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    const account = c.get("caller").account;
+    // Video reads need video access, which needs explicit limits; the ceilings are only a safety net.
+    const limits: ReadLimits = account.limits[family] ?? LIMIT_CEILINGS[family];
+    const decision = await limiterFor(c.env, account.id).admitRead(family, limits, Date.now());
+    const headers = rateLimitHeaders(limits, decision);
+    if (!decision.ok) {
+      const retry = decision.retryAfterSeconds ?? 1;
+      throw new ApiError(
+        429,
+        "rate_limit_exceeded",
+        `${FAMILY_LABEL[family]} read rate limit exceeded: ${limits.readsPerSecond} per second with burst ${limits.readBurst}, ${limits.readsPerMinute} per minute. Retry after ${retry} seconds.`,
+        { ...headers, "Retry-After": String(retry) },
+      );
+    }
+    for (const [k, v] of Object.entries(headers)) c.header(k, v);
+    await next();
+    for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v);
+  });
