@@ -1,14 +1,18 @@
 import { z } from "zod";
 import { AvatarLimitsSchema, VideoLimitsSchema } from "../schemas/limits";
 
-const uuid = (field: string) => z.string({ error: `${field} must be a UUID` }).regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, `${field} must be a UUID`);
-const bool = (field: string) => z.boolean({ error: `${field} must be a boolean` });
+/** Type errors name the field; an absent required field says "is required". */
+const typeError = (field: string, rule: string) => ({
+  error: (iss: { input?: unknown }) => (iss.input === undefined ? `${field} is required` : `${field} ${rule}`),
+});
+const uuid = (field: string) => z.string(typeError(field, "must be a UUID")).regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, `${field} must be a UUID`);
+const bool = (field: string) => z.boolean(typeError(field, "must be a boolean"));
 
 /** Upper bound for an account's Avatar Creation balance (keeps the arithmetic far from float precision). */
 export const MAX_AVATAR_UNITS = 1_000_000_000;
 const units = (field: string) =>
   z
-    .number({ error: `${field} must be an integer` })
+    .number(typeError(field, "must be an integer"))
     .int(`${field} must be an integer`)
     .min(0, `${field} must be at least 0`)
     .max(MAX_AVATAR_UNITS, `${field} must be at most ${MAX_AVATAR_UNITS}`);
@@ -39,7 +43,7 @@ const accountFields = {
 };
 
 const name = z
-  .string({ error: "name must be a string" })
+  .string(typeError("name", "must be a string"))
   .trim()
   .min(1, "name must be 1 to 128 characters")
   .max(128, "name must be 1 to 128 characters");
@@ -54,7 +58,7 @@ export const CreateAppSchema = z.strictObject({ name: name.optional() });
 /** Atomic grant (or, negative, withdrawal) of Avatar Creations. */
 export const UnitsDeltaSchema = z.strictObject({
   delta: z
-    .number({ error: "delta must be an integer" })
+    .number(typeError("delta", "must be an integer"))
     .int("delta must be an integer")
     .min(-MAX_AVATAR_UNITS, `delta must be at least -${MAX_AVATAR_UNITS}`)
     .max(MAX_AVATAR_UNITS, `delta must be at most ${MAX_AVATAR_UNITS}`),

@@ -13,20 +13,21 @@ import {
   PatchAccountSchema,
   UnitsDeltaSchema,
 } from "../admin/schemas";
-import { jsonBody, validate } from "../admin/validate";
 import { adminAuth } from "../auth/admin-auth";
 import { newApiKey, sha256Hex } from "../auth/crypto";
 import { accounts, apps } from "../db/schema";
 import type { AppEnv } from "../env";
+import { limitBody } from "../http/body-limit";
 import { notFound } from "../http/errors";
+import { validate } from "../http/validation";
 import { reconcileAccount } from "../limiter/reconcile";
 
 /** Operator admin API (docs/admin-api.md). Every route: Authorization: Bearer ADMIN_TOKEN. */
 export const adminRoutes = new Hono<AppEnv>();
 
-adminRoutes.use("*", adminAuth);
+adminRoutes.use("*", adminAuth, limitBody);
 
-adminRoutes.post("/accounts", jsonBody(), validate("json", CreateAccountSchema), async (c) => {
+adminRoutes.post("/accounts", validate("json", CreateAccountSchema), async (c) => {
   const account = await createAccount(c.env, c.req.valid("json"));
   return c.json({ account }, 201);
 });
@@ -35,7 +36,7 @@ adminRoutes.get("/accounts/:accountId", validate("param", accountIdParam), async
   return c.json({ account: await getAccountView(c.env, c.req.valid("param").accountId) });
 });
 
-adminRoutes.patch("/accounts/:accountId", validate("param", accountIdParam), jsonBody(), validate("json", PatchAccountSchema), async (c) => {
+adminRoutes.patch("/accounts/:accountId", validate("param", accountIdParam), validate("json", PatchAccountSchema), async (c) => {
   const account = await patchAccount(c.env, c.req.valid("param").accountId, c.req.valid("json"));
   return c.json({ account });
 });
@@ -44,7 +45,6 @@ adminRoutes.patch("/accounts/:accountId", validate("param", accountIdParam), jso
 adminRoutes.post(
   "/accounts/:accountId/avatar-units",
   validate("param", accountIdParam),
-  jsonBody(),
   validate("json", UnitsDeltaSchema),
   async (c) => {
     const account = await accountUnits(c.env, c.req.valid("param").accountId, c.req.valid("json").delta);
@@ -66,8 +66,7 @@ adminRoutes.post("/accounts/:accountId/reconcile", validate("param", accountIdPa
 adminRoutes.post(
   "/accounts/:accountId/apps",
   validate("param", accountIdParam),
-  jsonBody({ optional: true }),
-  validate("json", CreateAppSchema),
+    validate("json", CreateAppSchema),
   async (c) => {
     const { accountId } = c.req.valid("param");
     const db = drizzle(c.env.DB);
@@ -108,7 +107,7 @@ adminRoutes.delete("/apps/:appId", validate("param", appIdParam), async (c) => {
   return c.body(null, 204);
 });
 
-adminRoutes.put("/avatars/:avatarId/access", validate("param", avatarIdParam), jsonBody(), validate("json", AvatarAccessSchema), async (c) => {
+adminRoutes.put("/avatars/:avatarId/access", validate("param", avatarIdParam), validate("json", AvatarAccessSchema), async (c) => {
   const avatar = await setAvatarAccess(c.env.DB, c.req.valid("param").avatarId, c.req.valid("json"));
   return c.json({ avatar });
 });
