@@ -43,6 +43,7 @@ export interface PortraitAssessment {
   visibleFaces: number;
   /** Machine-readable reasons it failed (logs only; clients get the spec message). */
   reasons: string[];
+  /** faceWidth in source pixels. */
   measurements?: { faceFraction: number; faceWidth: number; sharpness: number };
 }
 
@@ -54,7 +55,11 @@ export function visibleFaces(faces: DetectedFace[]): DetectedFace[] {
   return candidates.filter((f) => f.box.width >= VISIBLE_MIN_RELATIVE_WIDTH * largest);
 }
 
-export async function assessPortrait(image: RgbImage, faces: DetectedFace[]): Promise<PortraitAssessment> {
+/**
+ * `faces` as found by analyzeFaces on `image`. `sourceScale` = source pixels per `image` pixel when the
+ * analysis ran on a downscaled copy (the pixel-size rule is about the source).
+ */
+export async function assessPortrait(image: RgbImage, faces: DetectedFace[], sourceScale = 1): Promise<PortraitAssessment> {
   const visible = visibleFaces(faces);
   if (visible.length === 0) return { ok: false, visibleFaces: 0, reasons: ["no_face"] };
   if (visible.length > 1) return { ok: false, visibleFaces: visible.length, reasons: ["multiple_faces"] };
@@ -64,7 +69,7 @@ export async function assessPortrait(image: RgbImage, faces: DetectedFace[]): Pr
   const faceFraction = face.box.width / shortSide;
   if (face.detectorScore < CLEAR_MIN_DETECTOR_SCORE) reasons.push("low_detector_score");
   if (face.score < CLEAR_MIN_MESH_SCORE) reasons.push("low_mesh_score");
-  if (faceFraction < CLEAR_MIN_FACE_FRACTION || face.box.width < CLEAR_MIN_FACE_WIDTH_PX) reasons.push("face_too_small");
+  if (faceFraction < CLEAR_MIN_FACE_FRACTION || face.box.width * sourceScale < CLEAR_MIN_FACE_WIDTH_PX) reasons.push("face_too_small");
   if (!face.mesh.every(([x, y]) => x >= 0 && y >= 0 && x <= image.width && y <= image.height)) reasons.push("face_cut_off");
   if (Math.abs(face.pose.yaw) > CLEAR_MAX_YAW) reasons.push("yaw");
   if (Math.abs(face.pose.pitch) > CLEAR_MAX_PITCH) reasons.push("pitch");
@@ -76,6 +81,6 @@ export async function assessPortrait(image: RgbImage, faces: DetectedFace[]): Pr
     face,
     visibleFaces: 1,
     reasons,
-    measurements: { faceFraction, faceWidth: face.box.width, sharpness },
+    measurements: { faceFraction, faceWidth: face.box.width * sourceScale, sharpness },
   };
 }
