@@ -43,6 +43,8 @@ export class JobManager {
   /** Every entry not yet settled (including superseded ones still unwinding). */
   private readonly live = new Set<Entry>();
   private draining = false;
+  /** Highest attempt seen per job (bounded, 1 h): a late older attempt is refused even after the newer one ended. */
+  private readonly attempts = new Map<string, { attempt: number; at: number }>();
 
   constructor(
     private readonly config: RendererConfig,
@@ -70,6 +72,10 @@ export class JobManager {
 
   submit(d: Dispatch): SubmitResult {
     if (this.draining) return { status: 503, error: "shutting down" };
+    const seen = this.attempts.get(d.jobId);
+    if (seen && seen.attempt > d.attempt) {
+      return { status: 409, error: `attempt ${d.attempt} is older than attempt ${seen.attempt} of this job` };
+    }
     const held = this.jobs.get(d.jobId);
     if (held && held.state !== "done") {
       if (held.dispatch.attempt === d.attempt) return { status: 202, duplicate: true, state: held.state as "running" | "waiting" };
@@ -83,6 +89,7 @@ export class JobManager {
     if (!hasSlot && this.waiting.length >= this.config.concurrency.queued) {
       return { status: 503, error: `busy: ${this.running[d.kind]} ${d.kind} job(s) running, ${this.waiting.length} waiting` };
     }
+    this.rememberAttempt(d);
     const entry = this.create(d);
     if (hasSlot) entry.start!();
     else {
@@ -91,6 +98,16 @@ export class JobManager {
       entry.link.progress("waiting").catch(() => {});
     }
     return { status: 202, duplicate: false, state: entry.state as "running" | "waiting" };
+  }
+
+  private rememberAttempt(d: Dispatch): void {
+    const now = Date.now();
+    this.attempts.delete(d.jobId); // re-insert: the Map's order is the age order
+    this.attempts.set(d.jobId, { attempt: d.attempt, at: now });
+    for (const [id, v] of this.attempts) {
+      if (this.attempts.size <= 10_000 && now - v.at < 3_600_000) break;
+      this.attempts.delete(id);
+    }
   }
 
   /** Aborts every job (they report nothing more) and waits up to the grace period for them to unwind. */
