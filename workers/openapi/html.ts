@@ -1,0 +1,131 @@
+/**
+ * A readable, self-contained API reference (inline CSS, no scripts, no network) rendered from the
+ * OpenAPI document, so the page says exactly what the document says.
+ */
+
+type Json = Record<string, any>;
+
+const esc = (s: unknown) =>
+  String(s ?? "").replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
+
+interface Row {
+  name: string;
+  type: string;
+  required: boolean;
+  rules: string;
+  description: string;
+}
+
+function resolve(doc: Json, schema: Json | undefined): Json {
+  let s = schema ?? {};
+  for (let i = 0; i < 10 && typeof s.$ref === "string"; i++) {
+    const path = s.$ref.replace(/^#\//, "").split("/");
+    s = path.reduce((node: Json, key: string) => node?.[key], doc) ?? {};
+  }
+  return s;
+}
+
+function typeOf(doc: Json, schema: Json): string {
+  const s = resolve(doc, schema);
+  if (s.const !== undefined) return `"${s.const}"`;
+  if (s.type === "array") return `array of ${typeOf(doc, s.items ?? {})}`;
+  const ref = typeof schema.$ref === "string" ? schema.$ref.split("/").pop() : undefined;
+  if (ref && s.type === "object") return ref;
+  const t = Array.isArray(s.type) ? s.type.join(" | ") : (s.type ?? (s.anyOf ? "one of several" : "any"));
+  return s.format ? `${t} (${s.format})` : t;
+}
+
+function rulesOf(doc: Json, schema: Json): string {
+  const s = resolve(doc, schema);
+  const r: string[] = [];
+  if (s.enum) r.push(`one of ${s.enum.join(", ")}`);
+  if (s.items && resolve(doc, s.items).enum) r.push(`each one of ${resolve(doc, s.items).enum.join(", ")}`);
+  if (s.minLength !== undefined || s.maxLength !== undefined) r.push(`length ${s.minLength ?? 0} to ${s.maxLength ?? "∞"}`);
+  if (s.minimum !== undefined) r.push(`≥ ${s.minimum}`);
+  if (s.maximum !== undefined) r.push(`≤ ${s.maximum}`);
+  if (s.pattern && s.format !== "uuid") r.push(`pattern ${s.pattern}`);
+  if (s.default !== undefined) r.push(`default ${JSON.stringify(s.default)}`);
+  return r.join("; ");
+}
+
+/** Object fields flattened with dotted names (video.width, jobs[].status), nested components expanded. */
+function rows(doc: Json, schema: Json, prefix = "", depth = 0, out: Row[] = []): Row[] {
+  const s = resolve(doc, schema);
+  const required = new Set<string>(s.required ?? []);
+  for (const [name, child] of Object.entries<Json>(s.properties ?? {})) {
+    const full = prefix ? `${prefix}.${name}` : name;
+    const c = resolve(doc, child);
+    out.push({ name: full, type: typeOf(doc, child), required: required.has(name), rules: rulesOf(doc, child), description: c.description ?? child.description ?? "" });
+    if (depth < 4 && c.type === "object") rows(doc, c, full, depth + 1, out);
+    if (depth < 4 && c.type === "array" && resolve(doc, c.items ?? {}).type === "object") rows(doc, c.items, `${full}[]`, depth + 1, out);
+  }
+  return out;
+}
+
+function table(list: Row[]): string {
+  if (list.length === 0) return "<p class=muted>No fields.</p>";
+  return `<table><thead><tr><th>Field</th><th>Type</th><th>Required</th><th>Rules</th><th>Notes</th></tr></thead><tbody>${list
+    .map(
+      (r) =>
+        `<tr><td><code>${esc(r.name)}</code></td><td>${esc(r.type)}</td><td>${r.required ? "yes" : "no"}</td><td>${esc(r.rules)}</td><td>${esc(r.description)}</td></tr>`,
+    )
+    .join("")}</tbody></table>`;
+}
+
+function operationHtml(doc: Json, path: string, method: string, op: Json): string {
+  const auth = op.security?.length
+    ? Object.keys(op.security[0]).map((k) => doc.components.securitySchemes[k].name).join(" + ")
+    : "none (public)";
+  const params: Row[] = (op.parameters ?? []).map((p: Json) => ({
+    name: `${p.name} (${p.in})`,
+    type: typeOf(doc, p.schema) + (p.explode ? ", repeatable" : ""),
+    required: !!p.required,
+    rules: rulesOf(doc, p.schema),
+    description: p.description ?? "",
+  }));
+  const body = op.requestBody?.content?.["application/json"]?.schema;
+  const [okStatus, ok] = Object.entries<Json>(op.responses).find(([s]) => s.startsWith("2"))!;
+  const okSchema = ok.content?.["application/json"]?.schema;
+  const errors = Object.keys(op.responses)
+    .filter((s) => !s.startsWith("2"))
+    .map((s) => `<li><b>${esc(s)}</b> ${esc(resolve(doc, op.responses[s]).description)}</li>`)
+    .join("");
+  return `<section id="${esc(op.operationId)}">
+<h3><span class="m ${esc(method)}">${esc(method.toUpperCase())}</span> <code>${esc(path)}</code></h3>
+<p>${esc(op.summary)}</p>${op.description ? `<p class=desc>${esc(op.description)}</p>` : ""}
+<p><b>Authentication:</b> ${esc(auth)}</p>
+${params.length ? `<h4>Parameters</h4>${table(params)}` : ""}
+${body ? `<h4>Request body</h4><p class=muted>${esc(op.requestBody.description ?? "")}</p>${table(rows(doc, body))}` : ""}
+<h4>Response ${esc(okStatus)}</h4><p class=muted>${esc(ok.description)}</p>${okSchema ? table(rows(doc, okSchema)) : ""}
+${errors ? `<h4>Errors</h4><ul>${errors}</ul>` : ""}
+</section>`;
+}
+
+const CSS = `body{font:15px/1.5 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;color:#1d2330;background:#fafbfc}
+main{max-width:1100px;margin:0 auto;padding:24px}nav{background:#fff;border:1px solid #e2e6ea;border-radius:8px;padding:12px 20px}
+section{background:#fff;border:1px solid #e2e6ea;border-radius:8px;padding:4px 20px 16px;margin:18px 0}
+table{border-collapse:collapse;width:100%;font-size:13px}th,td{border-bottom:1px solid #eceff3;text-align:left;padding:5px 8px;vertical-align:top}
+th{background:#f4f6f8}code{font:13px ui-monospace,Menlo,Consolas,monospace}.m{display:inline-block;min-width:52px;text-align:center;border-radius:4px;color:#fff;font-size:13px;padding:1px 6px}
+.get{background:#2f7d32}.post{background:#1565c0}.muted{color:#5b6573;font-size:13px}.desc{color:#36404d}`;
+
+export function renderReferenceHtml(doc: Json): string {
+  const ops: [string, string, Json][] = [];
+  for (const [path, item] of Object.entries<Json>(doc.paths)) for (const [method, op] of Object.entries<Json>(item)) ops.push([path, method, op]);
+  const byTag = new Map<string, [string, string, Json][]>();
+  for (const o of ops) byTag.set(o[2].tags?.[0] ?? "Other", [...(byTag.get(o[2].tags?.[0] ?? "Other") ?? []), o]);
+  const nav = [...byTag]
+    .map(([tag, list]) => `<p><b>${esc(tag)}</b><br>${list.map(([p, m, o]) => `<a href="#${esc(o.operationId)}">${esc(m.toUpperCase())} ${esc(p)}</a>`).join("<br>")}</p>`)
+    .join("");
+  const schemas = Object.keys(doc.components.schemas)
+    .sort()
+    .map((id) => `<section id="schema-${esc(id)}"><h3>${esc(id)}</h3>${doc.components.schemas[id].description ? `<p>${esc(doc.components.schemas[id].description)}</p>` : ""}${table(rows(doc, doc.components.schemas[id]))}</section>`)
+    .join("");
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${esc(doc.info.title)} ${esc(doc.info.version)}</title><style>${CSS}</style></head><body><main>
+<h1>${esc(doc.info.title)} <small class=muted>${esc(doc.info.version)} · OpenAPI ${esc(doc.openapi)}</small></h1>
+<p>${esc(doc.info.description)}</p><p class=muted>Server: <code>${esc(doc.servers?.[0]?.url)}</code> · Machine-readable: <a href="openapi.json">openapi.json</a></p>
+<nav>${nav}</nav>
+${[...byTag].map(([tag, list]) => `<h2>${esc(tag)}</h2>${list.map(([p, m, o]) => operationHtml(doc, p, m, o)).join("")}`).join("")}
+<h2>Schemas</h2>${schemas}
+</main></body></html>`;
+}

@@ -1,0 +1,28 @@
+import type { VideoSettings } from "../schemas/video-settings";
+
+/** The input a video retry key stands for, after normalization (defaults filled in, colour lower-cased). */
+export interface NormalizedVideoInput {
+  avatarId: string;
+  audioUrl: string;
+  backgroundUrl: string | null;
+  name: string | null;
+  settings: VideoSettings;
+}
+
+/** JSON with object keys sorted at every level, so equal inputs serialize to equal strings. */
+export function canonicalJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(",")}]`;
+  if (value && typeof value === "object") {
+    const entries = Object.entries(value as Record<string, unknown>)
+      .filter(([, v]) => v !== undefined)
+      .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+    return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(",")}}`;
+  }
+  return JSON.stringify(value);
+}
+
+/** SHA-256 (hex) of the canonical JSON: what "same normalized input" means for a retry. */
+export async function videoFingerprint(input: NormalizedVideoInput): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`video-input-v1\n${canonicalJson(input)}`));
+  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+}

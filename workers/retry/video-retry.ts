@@ -1,0 +1,10 @@
+import { ApiError } from "../http/errors";
+
+/** Same requestId, different normalized input: the caller must resend the original body or use a new key. */
+export function retryConflict(requestId: string) {
+  return new ApiError(
+    409,
+    "conflict",
+    `requestId ${requestId} already identifies a different request (other normalized input). Retry the original body or use a new requestId.`,
+  );
+}
