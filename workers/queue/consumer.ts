@@ -1,7 +1,34 @@
 import type { Env } from "../env";
+import { dispatchJob } from "../jobs/dispatch";
+import { dispatchRetryDelaySeconds } from "../jobs/constants";
 import type { JobMessage } from "./messages";
 
-// Placeholder: replaced by the pipeline's owner.
-export async function consumeJobs(batch: MessageBatch<JobMessage>, _env: Env, _ctx: ExecutionContext) {
-  batch.retryAll();
+const isJobMessage = (body: unknown): body is JobMessage =>
+  typeof body === "object" &&
+  body !== null &&
+  ((body as JobMessage).kind === "avatar" || (body as JobMessage).kind === "video") &&
+  typeof (body as JobMessage).jobId === "string";
+
+/**
+ * Queue consumer: each message names a job; the D1 row says what to do. Acked once handled (including
+ * "nothing to do"); retried with backoff when the renderer could not take the job or D1 failed. Messages
+ * are handled concurrently; each one's outcome is independent.
+ */
+export async function consumeJobs(batch: MessageBatch<JobMessage>, env: Env, _ctx?: ExecutionContext): Promise<void> {
+  await Promise.all(
+    batch.messages.map(async (msg) => {
+      if (!isJobMessage(msg.body)) {
+        console.error(JSON.stringify({ event: "queue_bad_message", id: msg.id }));
+        return msg.ack();
+      }
+      try {
+        const outcome = await dispatchJob(env, msg.body, Date.now());
+        if (outcome.done) return msg.ack();
+        msg.retry({ delaySeconds: dispatchRetryDelaySeconds(msg.attempts) });
+      } catch (err) {
+        console.error(JSON.stringify({ event: "queue_dispatch_error", ...msg.body, error: String(err) }));
+        msg.retry({ delaySeconds: dispatchRetryDelaySeconds(msg.attempts) });
+      }
+    }),
+  );
 }

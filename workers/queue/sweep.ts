@@ -1,4 +1,154 @@
+import { and, eq, gte, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { avatarJobs, videoJobs } from "../db/schema";
 import type { Env } from "../env";
+import {
+  AVATAR_START_DEADLINE_MS,
+  MAX_ATTEMPTS,
+  RECONCILE_ACCOUNTS,
+  RECONCILE_WINDOW_MS,
+  RESEND_AFTER_MS,
+  STALE_HEARTBEAT_MS,
+  SWEEP_BATCH,
+} from "../jobs/constants";
+import { failStalled } from "../jobs/dispatch";
+import { expireVideoJob } from "../jobs/expiry";
+import { PIPELINE_FAILURES } from "../jobs/failures";
+import { db, loadJob, sharedTable } from "../jobs/store";
+import type { JobKind } from "../jobs/tokens";
+import { failJob } from "../jobs/transitions";
+import { reconcileAccount } from "../limiter/reconcile";
 
-// Placeholder: replaced by the pipeline's owner.
-export async function runSweep(_env: Env, _now: number) {}
+/** A job row whose enqueueJob is still running has enqueuedAt null for a moment: leave it that long. */
+const FRESH_ROW_GRACE_MS = 30_000;
+
+export interface SweepReport {
+  resent: number;
+  redispatched: number;
+  stalledFailed: number;
+  avatarTimedOut: number;
+  expired: number;
+  reconciledAccounts: number;
+  errors: string[];
+}
+
+/**
+ * The scheduled sweep (Cron Trigger, every minute). Each step handles at most SWEEP_BATCH rows and its
+ * failure does not stop the others; whatever is left is picked up by the next run.
+ */
+export async function runSweep(env: Env, now: number = Date.now()): Promise<SweepReport> {
+  const report: SweepReport = { resent: 0, redispatched: 0, stalledFailed: 0, avatarTimedOut: 0, expired: 0, reconciledAccounts: 0, errors: [] };
+  const step = async (name: string, run: () => Promise<void>) => {
+    try {
+      await run();
+    } catch (err) {
+      report.errors.push(`${name}: ${String(err)}`);
+      console.error(JSON.stringify({ event: "sweep_step_failed", step: name, error: String(err) }));
+    }
+  };
+  await step("avatar_deadline", () => failOverdueAvatarJobs(env, now, report));
+  await step("video_expiry", () => expireVideoJobs(env, now, report));
+  for (const kind of ["avatar", "video"] as const) {
+    await step(`${kind}_resend`, () => resendQueued(env, kind, now, report));
+    await step(`${kind}_stalled`, () => handleStalled(env, kind, now, report));
+  }
+  await step("reconcile", () => reconcileAvatarAccounts(env, now, report));
+  if (report.errors.length || report.resent || report.redispatched || report.stalledFailed || report.expired || report.avatarTimedOut) {
+    console.log(JSON.stringify({ event: "sweep", ...report }));
+  }
+  return report;
+}
+
+async function send(env: Env, kind: JobKind, ids: string[], now: number) {
+  if (!ids.length) return;
+  await env.JOBS.sendBatch(ids.map((jobId) => ({ body: { kind, jobId } })));
+  const t = sharedTable(kind);
+  await db(env).update(t).set({ enqueuedAt: new Date(now) }).where(inArray(t.id, ids));
+}
+
+/** queued jobs never sent (the send failed) or sent long ago (message lost or dead-lettered): send again. */
+async function resendQueued(env: Env, kind: JobKind, now: number, report: SweepReport) {
+  const t = sharedTable(kind);
+  const rows = await db(env)
+    .select({ id: t.id })
+    .from(t)
+    .where(
+      and(
+        eq(t.status, "queued"),
+        or(and(isNull(t.enqueuedAt), lt(t.createdAt, new Date(now - FRESH_ROW_GRACE_MS))), lt(t.enqueuedAt, new Date(now - RESEND_AFTER_MS))),
+      ),
+    )
+    .orderBy(t.createdAt)
+    .limit(SWEEP_BATCH)
+    .all();
+  await send(env, kind, rows.map((r) => r.id), now);
+  report.resent += rows.length;
+}
+
+/**
+ * processing jobs whose renderer went silent: dispatched again through the queue (the consumer's claim
+ * makes it attempt + 1) while attempts remain, else failed with a retryable code.
+ */
+async function handleStalled(env: Env, kind: JobKind, now: number, report: SweepReport) {
+  const t = sharedTable(kind);
+  const rows = await db(env)
+    .select({ id: t.id, attempt: t.attempt })
+    .from(t)
+    .where(and(eq(t.status, "processing"), or(isNull(t.heartbeatAt), lt(t.heartbeatAt, new Date(now - STALE_HEARTBEAT_MS)))))
+    .limit(SWEEP_BATCH)
+    .all();
+  const again: string[] = [];
+  for (const row of rows) {
+    if (row.attempt < MAX_ATTEMPTS) {
+      again.push(row.id);
+      continue;
+    }
+    const found = await loadJob(env, kind, row.id);
+    if (found && (await failStalled(env, found, now))) report.stalledFailed++;
+  }
+  await send(env, kind, again, now);
+  report.redispatched += again.length;
+}
+
+/** Avatar jobs are short: one not resolved within the deadline fails instead of holding a unit and a slot. */
+async function failOverdueAvatarJobs(env: Env, now: number, report: SweepReport) {
+  const rows = await db(env)
+    .select()
+    .from(avatarJobs)
+    .where(and(inArray(avatarJobs.status, ["queued", "processing"]), lte(avatarJobs.createdAt, new Date(now - AVATAR_START_DEADLINE_MS))))
+    .limit(SWEEP_BATCH)
+    .all();
+  for (const job of rows) {
+    const failure = job.status === "queued" ? PIPELINE_FAILURES.avatarNotStarted : PIPELINE_FAILURES.avatarStalled;
+    if (await failJob(env, { kind: "avatar", job }, failure, now, [job.status as "queued" | "processing"])) report.avatarTimedOut++;
+  }
+}
+
+/** Succeeded past expiresAt (output deleted) and queued/processing past seven days → expired. */
+async function expireVideoJobs(env: Env, now: number, report: SweepReport) {
+  const rows = await db(env)
+    .select()
+    .from(videoJobs)
+    .where(and(inArray(videoJobs.status, ["queued", "processing", "succeeded"]), lte(videoJobs.expiresAt, new Date(now))))
+    .limit(SWEEP_BATCH)
+    .all();
+  for (const job of rows) if (await expireVideoJob(env, job, now)) report.expired++;
+}
+
+/** Align each recently active account's limiter (concurrency slots, units) with D1. */
+async function reconcileAvatarAccounts(env: Env, now: number, report: SweepReport) {
+  const accounts = await db(env)
+    .selectDistinct({ accountId: avatarJobs.accountId })
+    .from(avatarJobs)
+    .where(or(inArray(avatarJobs.status, ["queued", "processing"]), gte(avatarJobs.updatedAt, new Date(now - RECONCILE_WINDOW_MS))))
+    .orderBy(sql`random()`)
+    .limit(RECONCILE_ACCOUNTS)
+    .all();
+  for (const { accountId } of accounts) {
+    try {
+      await reconcileAccount(env, accountId, now);
+      report.reconciledAccounts++;
+    } catch (err) {
+      report.errors.push(`reconcile ${accountId}: ${String(err)}`);
+    }
+  }
+}

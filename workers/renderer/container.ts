@@ -1,8 +1,34 @@
 import { Container } from "@cloudflare/containers";
+import type { Env } from "../env";
 
-/** The renderer as a Cloudflare Container (production adapter). Locally RENDERER_URL is used instead. */
-export class RendererContainer extends Container {
+/**
+ * The renderer as a Cloudflare Container (production adapter of workers/renderer/client.ts). Locally and
+ * in tests RENDERER_URL is used instead. Jobs report back over HTTP to the Worker's internal routes.
+ */
+export class RendererContainer extends Container<Env> {
   defaultPort = 8080;
-  // Jobs report back over HTTP; an idle instance may sleep between jobs.
+  // Requests to the container renew activity; a render can run far longer than that without any.
   sleepAfter = "10m";
+
+  constructor(ctx: DurableObjectState<{}>, env: Env) {
+    super(ctx, env);
+    this.envVars = {
+      PORT: "8080",
+      RENDERER_TOKEN: env.RENDERER_TOKEN,
+      // Production never bypasses the address policy; the variable exists for local stacks.
+      SOURCE_ALLOWLIST: env.SOURCE_ALLOWLIST ?? "",
+    };
+  }
+
+  /** Sleep only when idle: the renderer's GET /healthz says how many jobs it is running. */
+  override async onActivityExpired(): Promise<void> {
+    try {
+      const res = await this.containerFetch("http://renderer/healthz");
+      const body = (await res.json()) as { activeJobs?: number };
+      if (res.ok && typeof body.activeJobs === "number" && body.activeJobs > 0) return; // renewed by the caller
+    } catch {
+      // unreachable: nothing can be running
+    }
+    await super.onActivityExpired();
+  }
 }

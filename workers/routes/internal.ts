@@ -1,5 +1,118 @@
-import { Hono } from "hono";
+import { Hono, type Context } from "hono";
 import type { AppEnv } from "../env";
+import { ApiError, invalid, unauthorized } from "../http/errors";
+import { avatarIdForJob } from "../jobs/avatar-id";
+import { handleJobEvent, JobEvent } from "../jobs/events";
+import { loadJob, type AnyJob } from "../jobs/store";
+import { verifyJobToken, type JobKind } from "../jobs/tokens";
+import { avatarKeys, avatarPrefix, videoKey } from "../storage/keys";
 
-// Placeholder: replaced by the module's owner.
+/**
+ * The renderer's side door (docs/architecture.md "Renderer contract"): job events and the objects of one
+ * job. Every request carries the job run's Bearer token, HMAC(SIGNING_SECRET, kind:jobId:attempt).
+ */
 export const internalRoutes = new Hono<AppEnv>();
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+const MiB = 1024 * 1024;
+
+function jobAndAttempt(jobId: string | undefined, attempt: string | undefined) {
+  const id = (jobId ?? "").toLowerCase();
+  if (!UUID.test(id)) throw invalid("job must be a UUID");
+  if (!/^[1-9]\d{0,5}$/.test(attempt ?? "")) throw invalid("attempt must be a positive integer");
+  return { jobId: id, attempt: Number(attempt) };
+}
+
+async function authenticate(c: Context<AppEnv>, jobId: string, attempt: number): Promise<JobKind> {
+  const kind = await verifyJobToken(c.env, c.req.header("authorization"), jobId, attempt);
+  if (!kind) throw unauthorized();
+  return kind;
+}
+
+/** POST /internal/jobs/{jobId}/events?attempt=N — progress (heartbeat), succeeded, failed. */
+internalRoutes.post("/jobs/:jobId/events", async (c) => {
+  const { jobId, attempt } = jobAndAttempt(c.req.param("jobId"), c.req.query("attempt"));
+  const kind = await authenticate(c, jobId, attempt);
+  let body: unknown;
+  try {
+    body = await c.req.json();
+  } catch {
+    throw invalid("The event body must be JSON.");
+  }
+  const parsed = JobEvent.safeParse(body);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw invalid(`Invalid event: ${issue.path.join(".") || "type"}: ${issue.message}`);
+  }
+  return c.json(await handleJobEvent(c.env, kind, jobId, attempt, parsed.data, Date.now()));
+});
+
+// ---- objects ---------------------------------------------------------------------------------------------
+
+/** What a run may touch: an Avatar job writes its new Avatar's artifacts; a video job reads its Avatar's and writes its MP4. */
+async function allowed(found: AnyJob, method: "GET" | "PUT", key: string): Promise<boolean> {
+  if (found.kind === "avatar") {
+    return method === "PUT" && Object.values(avatarKeys(await avatarIdForJob(found.job.id))).includes(key);
+  }
+  return method === "PUT" ? key === videoKey(found.job.id) : key.startsWith(avatarPrefix(found.job.avatarId));
+}
+
+const CONTENT_TYPES: Record<string, string> = { png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", webp: "image/webp", json: "application/json", mp4: "video/mp4" };
+/** Upload ceilings per kind of object (the platform's request body limit applies on top). */
+const MAX_PUT_BYTES: Record<string, number> = { png: 32 * MiB, jpg: 32 * MiB, jpeg: 32 * MiB, webp: 32 * MiB, json: 8 * MiB, mp4: 4096 * MiB };
+
+function objectKey(c: Context<AppEnv>): string {
+  const raw = c.req.path.slice("/internal/objects/".length);
+  let key: string;
+  try {
+    key = decodeURIComponent(raw);
+  } catch {
+    throw invalid("The object key is not valid URL encoding.");
+  }
+  const segments = key.split("/");
+  if (segments.length < 2 || segments.some((s) => !/^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(s) || s === "." || s === "..")) {
+    throw invalid("The object key must be slash-separated names of letters, digits, '.', '_' and '-'.");
+  }
+  return key;
+}
+
+async function objectAccess(c: Context<AppEnv>, method: "GET" | "PUT") {
+  const key = objectKey(c);
+  const { jobId, attempt } = jobAndAttempt(c.req.query("job"), c.req.query("attempt"));
+  const kind = await authenticate(c, jobId, attempt);
+  const found = await loadJob(c.env, kind, jobId);
+  if (!found || found.job.status !== "processing" || found.job.attempt !== attempt) {
+    throw new ApiError(409, "conflict", "This run is no longer current: a newer attempt runs or the job has ended.");
+  }
+  if (!(await allowed(found, method, key))) throw new ApiError(403, "forbidden", `This job may not ${method} ${key}.`);
+  return key;
+}
+
+/** GET /internal/objects/{key}?job=…&attempt=N — a video run reads its Avatar's portrait, rig, background. */
+internalRoutes.get("/objects/*", async (c) => {
+  const key = await objectAccess(c, "GET");
+  const obj = await c.env.MEDIA.get(key);
+  if (!obj) throw new ApiError(404, "not_found", `Object ${key} does not exist.`);
+  return new Response(obj.body, {
+    headers: { "Content-Type": obj.httpMetadata?.contentType ?? "application/octet-stream", "Content-Length": String(obj.size), ETag: obj.httpEtag },
+  });
+});
+
+/** PUT /internal/objects/{key}?job=…&attempt=N — a run stores its outputs (Content-Length required, streamed to R2). */
+internalRoutes.put("/objects/*", async (c) => {
+  const key = await objectAccess(c, "PUT");
+  const ext = key.slice(key.lastIndexOf(".") + 1).toLowerCase();
+  const length = Number(c.req.header("content-length") ?? NaN);
+  if (!Number.isSafeInteger(length) || length < 0) throw new ApiError(411, "invalid_request", "Content-Length is required to store an object.");
+  if (length === 0) throw invalid("The object body is empty.");
+  const max = MAX_PUT_BYTES[ext] ?? 32 * MiB;
+  if (length > max) throw new ApiError(413, "invalid_request", `The object is ${length} bytes; at most ${max} are accepted for .${ext}.`);
+  const body = c.req.raw.body;
+  if (!body) throw invalid("The object body is empty.");
+  // R2 needs the length of a streamed body up front.
+  const sized = new FixedLengthStream(length);
+  const piping = body.pipeTo(sized.writable);
+  await c.env.MEDIA.put(key, sized.readable, { httpMetadata: { contentType: CONTENT_TYPES[ext] ?? "application/octet-stream" } });
+  await piping;
+  return c.json({ ok: true, key, size: length });
+});

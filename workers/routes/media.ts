@@ -1,5 +1,51 @@
+import { eq } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
 import { Hono } from "hono";
+import { videoJobs } from "../db/schema";
 import type { AppEnv } from "../env";
+import { ApiError } from "../http/errors";
+import { isOutputAvailable, verifyAvatarMediaSignature, verifyVideoLinkSignature } from "../storage/links";
+import { serveObject } from "../storage/serve";
+import { videoKey } from "../storage/keys";
 
-// Placeholder: replaced by the module's owner.
+/**
+ * Signed media, fetched without App headers (spec: "Download it without the App authentication headers").
+ * The signature is the credential; nothing here trusts the caller otherwise.
+ */
 export const mediaRoutes = new Hono<AppEnv>();
+
+const invalidLink = () => new ApiError(403, "forbidden", "The download link is invalid: its signature does not match. Request a fresh link.");
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+
+/** GET /v1/media/videos/{jobId}.mp4?exp=<epoch s>&sig=… — a video link from GET /video-jobs/{jobId}. */
+mediaRoutes.get("/videos/:file", async (c) => {
+  const jobId = /^(.+)\.mp4$/.exec(c.req.param("file"))?.[1] ?? "";
+  const exp = c.req.query("exp") ?? "";
+  const sig = c.req.query("sig");
+  if (!UUID.test(jobId) || !/^\d{1,12}$/.test(exp) || !sig) throw invalidLink();
+  const job = await drizzle(c.env.DB).select().from(videoJobs).where(eq(videoJobs.id, jobId)).get();
+  const key = videoKey(jobId);
+  if (!job || !(await verifyVideoLinkSignature(c.env, key, job.accountId, Number(exp), sig))) throw invalidLink();
+  const now = Date.now();
+  const remaining = Number(exp) - Math.floor(now / 1000);
+  if (remaining <= 0) throw new ApiError(403, "forbidden", "The download link has expired. Read the job again for a fresh link.");
+  if (!isOutputAvailable(job, now) || job.outputKey !== key) {
+    throw new ApiError(404, "not_found", "The video is no longer available: its retention period is over.");
+  }
+  return serveObject(c, key, {
+    contentType: "video/mp4",
+    cacheControl: `private, max-age=${remaining}`,
+    disposition: `inline; filename="${jobId}.mp4"`,
+    notFoundMessage: "The video is not available right now. Read the job again for a fresh link.",
+  });
+});
+
+/** GET /v1/media/avatars/{avatarId}/{file}?sig=… — cover and background images (long-lived signature, no expiry). */
+mediaRoutes.get("/avatars/:avatarId/:file", async (c) => {
+  const { avatarId, file } = c.req.param();
+  const key = `avatars/${avatarId}/${file}`;
+  if (!UUID.test(avatarId) || !/^[A-Za-z0-9_-]+\.[a-z0-9]+$/.test(file) || !(await verifyAvatarMediaSignature(c.env, key, c.req.query("sig")))) {
+    throw new ApiError(403, "forbidden", "The image link is invalid: its signature does not match.");
+  }
+  return serveObject(c, key, { cacheControl: "private, max-age=3600", notFoundMessage: "The image does not exist." });
+});

@@ -1,0 +1,77 @@
+import type { Env } from "../env";
+import { dispatchToRenderer, RendererRejected } from "../renderer/client";
+import { avatarPayload, videoPayload } from "../renderer/payload";
+import type { JobMessage } from "../queue/messages";
+import { MAX_ATTEMPTS } from "./constants";
+import { expireVideoJob } from "./expiry";
+import { PIPELINE_FAILURES, VIDEO_FAILURES } from "./failures";
+import { isTerminal, loadJob, type AnyJob } from "./store";
+import { claimForDispatch, dispatchable, failJob, releaseClaim } from "./transitions";
+import { videoAccessProblem } from "./video-access";
+
+export type DispatchOutcome =
+  /** Nothing (more) to do for this message: the job is terminal, in flight, unknown, or was just handled. */
+  | { done: true; action: "dispatched" | "in_flight" | "terminal" | "unknown" | "failed" | "lost_race" }
+  /** The renderer could not take it: the job is queued again, deliver the message later. */
+  | { done: false; reason: string };
+
+const log = (fields: Record<string, unknown>) => console.log(JSON.stringify({ event: "dispatch", ...fields }));
+
+/**
+ * One queue delivery: load the job and, when it is queued or its run went silent, claim it (attempt + 1)
+ * and hand it to the renderer. Idempotent under redelivery: a run with a fresh heartbeat is left alone
+ * and the claim is a compare-and-set, so two deliveries never start two runs.
+ */
+export async function dispatchJob(env: Env, msg: JobMessage, now: number): Promise<DispatchOutcome> {
+  const found = await loadJob(env, msg.kind, msg.jobId);
+  if (!found) return { done: true, action: "unknown" };
+  const { job } = found;
+  if (isTerminal(job.status)) return { done: true, action: "terminal" };
+  if (found.kind === "video" && found.job.expiresAt.getTime() <= now) {
+    await expireVideoJob(env, found.job, now);
+    return { done: true, action: "terminal" };
+  }
+  if (!dispatchable(job, now)) return { done: true, action: "in_flight" };
+
+  if (job.status === "processing" && job.attempt >= MAX_ATTEMPTS) {
+    await failStalled(env, found, now);
+    return { done: true, action: "failed" };
+  }
+  if (found.kind === "video") {
+    const problem = await videoAccessProblem(env, found.job);
+    if (problem) {
+      await failJob(env, found, problem, now);
+      return { done: true, action: "failed" };
+    }
+  }
+
+  const attempt = await claimForDispatch(env, found, now);
+  if (attempt === null) return { done: true, action: "lost_race" };
+  const payload = found.kind === "avatar" ? await avatarPayload(env, found.job, attempt) : await videoPayload(env, found.job, attempt);
+  const claimed = { ...found, job: { ...found.job, status: "processing", attempt } } as AnyJob;
+  if (!payload) {
+    await failJob(env, claimed, { code: "avatar_forbidden", ...VIDEO_FAILURES.avatar_forbidden }, now);
+    return { done: true, action: "failed" };
+  }
+  try {
+    await dispatchToRenderer(env, payload);
+    log({ kind: msg.kind, jobId: msg.jobId, attempt });
+    return { done: true, action: "dispatched" };
+  } catch (err) {
+    if (err instanceof RendererRejected) {
+      console.error(JSON.stringify({ event: "dispatch_rejected", kind: msg.kind, jobId: msg.jobId, error: err.message }));
+      const failure = found.kind === "avatar" ? PIPELINE_FAILURES.avatarDispatchRejected : PIPELINE_FAILURES.videoDispatchRejected;
+      await failJob(env, claimed, failure, now);
+      return { done: true, action: "failed" };
+    }
+    await releaseClaim(env, msg.kind, msg.jobId, attempt, Date.now());
+    console.warn(JSON.stringify({ event: "dispatch_unavailable", kind: msg.kind, jobId: msg.jobId, error: String(err) }));
+    return { done: false, reason: String(err) };
+  }
+}
+
+/** A run went silent after the last allowed attempt: the job fails (retryable) instead of staying stuck. */
+export function failStalled(env: Env, found: AnyJob, now: number) {
+  const failure = found.kind === "avatar" ? PIPELINE_FAILURES.avatarStalled : PIPELINE_FAILURES.videoStalled;
+  return failJob(env, found, failure, now, ["processing"]);
+}

@@ -1,0 +1,106 @@
+import { z } from "zod";
+import type { Env } from "../env";
+import { avatarKeys, videoKey } from "../storage/keys";
+import { avatarIdForJob } from "./avatar-id";
+import { succeedAvatar } from "./avatar-success";
+import { normalizeFailure, PIPELINE_FAILURES, type JobError } from "./failures";
+import { loadJob, type AnyJob } from "./store";
+import { failJob, recordProgress, succeedVideo } from "./transitions";
+import { captureUnit, finishAvatarSlot } from "./units";
+import type { JobKind } from "./tokens";
+import { videoAccessProblem } from "./video-access";
+
+/** Stage names: lower-case words joined by underscores (documented in docs/pipeline.md). */
+export const STAGE_RE = /^[a-z][a-z0-9_]{0,47}$/;
+
+export const JobEvent = z.discriminatedUnion("type", [
+  z.object({ type: z.literal("progress"), stage: z.string().regex(STAGE_RE, "stage must be lower_snake_case, at most 48 characters") }),
+  z.object({ type: z.literal("succeeded"), result: z.unknown().optional() }),
+  z.object({
+    type: z.literal("failed"),
+    error: z.object({
+      code: z.string().min(1).max(64),
+      message: z.string().max(2000).optional(),
+      retryable: z.boolean().optional(),
+    }),
+  }),
+]);
+export type JobEvent = z.infer<typeof JobEvent>;
+
+/** Answer to an event; `abort` tells the renderer to stop this run and report nothing more. */
+export type EventAnswer = { ok: true } | { ignored: true; abort?: JobError } | { abort: JobError };
+
+/** Told to a run that is no longer current, so it stops instead of working for nothing. */
+const SUPERSEDED: JobError = {
+  code: "superseded",
+  message: "This run is no longer current: a newer attempt runs or the job has ended.",
+  retryable: false,
+};
+
+/** Stage at which Avatar preprocessing is complete: the reserved unit is captured. */
+export const PREPROCESSED_STAGE = "preprocessed";
+/** Stage a video run reports before rendering frames: access is checked again there. */
+export const RENDERING_STAGE = "rendering";
+
+/**
+ * Applies one renderer event to the job's state machine. Events of another attempt, or for a job that is
+ * no longer processing, change nothing ({ignored: true}); replays of the current attempt's events are
+ * harmless (every effect is idempotent).
+ */
+export async function handleJobEvent(env: Env, kind: JobKind, jobId: string, attempt: number, event: JobEvent, now: number): Promise<EventAnswer> {
+  const found = await loadJob(env, kind, jobId);
+  if (!found || found.job.status !== "processing" || found.job.attempt !== attempt) {
+    return event.type === "progress" ? { ignored: true, abort: SUPERSEDED } : { ignored: true };
+  }
+  switch (event.type) {
+    case "progress":
+      return progress(env, found, event.stage, now);
+    case "succeeded":
+      return found.kind === "avatar" ? avatarSucceeded(env, found, now) : videoSucceeded(env, found, now);
+    case "failed": {
+      const changed = await failJob(env, found, normalizeFailure(kind, event.error), now, ["processing"]);
+      return changed ? { ok: true } : { ignored: true };
+    }
+  }
+}
+
+async function progress(env: Env, found: AnyJob, stage: string, now: number): Promise<EventAnswer> {
+  if (found.kind === "video" && stage === RENDERING_STAGE) {
+    const problem = await videoAccessProblem(env, found.job);
+    if (problem) {
+      await failJob(env, found, problem, now, ["processing"]);
+      return { abort: problem };
+    }
+  }
+  if (!(await recordProgress(env, found, stage, now))) return { ignored: true, abort: SUPERSEDED };
+  if (found.kind === "avatar" && stage === PREPROCESSED_STAGE) await captureUnit(env, found.job);
+  return { ok: true };
+}
+
+async function missing(env: Env, keys: string[]): Promise<boolean> {
+  const heads = await Promise.all(keys.map((k) => env.MEDIA.head(k)));
+  return heads.some((h) => !h);
+}
+
+async function avatarSucceeded(env: Env, found: AnyJob & { kind: "avatar" }, now: number): Promise<EventAnswer> {
+  const avatarId = await avatarIdForJob(found.job.id);
+  const keys = avatarKeys(avatarId);
+  if (await missing(env, [keys.portrait, keys.rig, keys.cover])) {
+    await failJob(env, found, PIPELINE_FAILURES.avatarOutputsMissing, now, ["processing"]);
+    return { ok: true };
+  }
+  // A success implies preprocessing completed, even if that progress event was lost.
+  await captureUnit(env, found.job);
+  if (await succeedAvatar(env, found.job, avatarId, now)) await finishAvatarSlot(env, found.job);
+  return { ok: true };
+}
+
+async function videoSucceeded(env: Env, found: AnyJob & { kind: "video" }, now: number): Promise<EventAnswer> {
+  const key = videoKey(found.job.id);
+  if (await missing(env, [key])) {
+    await failJob(env, found, PIPELINE_FAILURES.videoOutputMissing, now, ["processing"]);
+    return { ok: true };
+  }
+  await succeedVideo(env, found.job, key, now);
+  return { ok: true };
+}

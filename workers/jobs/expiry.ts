@@ -1,0 +1,15 @@
+import type { VideoJob } from "../db/schema";
+import type { Env } from "../env";
+import { videoKey } from "../storage/keys";
+import { expireVideo } from "./transitions";
+
+/**
+ * Retention over: delete the output first, then mark the job expired. If the update fails the next sweep
+ * deletes again (idempotent); a link requested in between is refused (isOutputAvailable checks expiresAt).
+ * Also removes anything a stalled run of a never-finished job may have uploaded.
+ */
+export async function expireVideoJob(env: Env, job: VideoJob, now: number): Promise<boolean> {
+  const keys = [...new Set([job.outputKey, videoKey(job.id)].filter((k): k is string => !!k))];
+  await env.MEDIA.delete(keys);
+  return expireVideo(env, job, now);
+}

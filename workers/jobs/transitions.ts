@@ -1,0 +1,137 @@
+import { and, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
+import { avatarJobs, videoJobs, type AvatarJob, type VideoJob } from "../db/schema";
+import type { Env } from "../env";
+import { STALE_HEARTBEAT_MS } from "./constants";
+import type { JobError } from "./failures";
+import { db, sharedTable, type AnyJob } from "./store";
+import { finishAvatarSlot } from "./units";
+import type { JobKind } from "./tokens";
+
+// Every transition is one conditional UPDATE (compare-and-set on status + attempt): concurrent deliveries,
+// replayed events and the sweep can race freely, exactly one of them wins each step.
+
+type SharedSet = Partial<typeof avatarJobs.$inferInsert>;
+
+async function compareAndSet(
+  env: Pick<Env, "DB">,
+  kind: JobKind,
+  set: SharedSet,
+  videoSet: Partial<typeof videoJobs.$inferInsert>,
+  where: (t: typeof avatarJobs) => SQL | undefined,
+): Promise<boolean> {
+  const t = sharedTable(kind);
+  const values = kind === "video" ? { ...set, ...(videoSet as object) } : set;
+  const rows = await db(env).update(t).set(values).where(where(t)).returning({ id: t.id });
+  return rows.length > 0;
+}
+
+const heartbeatStale = (t: typeof avatarJobs, now: number) => or(isNull(t.heartbeatAt), lt(t.heartbeatAt, new Date(now - STALE_HEARTBEAT_MS)));
+
+/** May this job be dispatched now? queued, or processing whose renderer went silent (a redelivery). */
+export function dispatchable(job: AvatarJob | VideoJob, now: number): boolean {
+  if (job.status === "queued") return true;
+  return job.status === "processing" && (!job.heartbeatAt || job.heartbeatAt.getTime() < now - STALE_HEARTBEAT_MS);
+}
+
+/**
+ * queued (or stalled processing) → processing, attempt + 1, heartbeat now. Returns the new attempt, or null
+ * when another delivery or the sweep changed the job first (then nothing is dispatched twice).
+ */
+export async function claimForDispatch(env: Pick<Env, "DB">, { kind, job }: AnyJob, now: number): Promise<number | null> {
+  const attempt = job.attempt + 1;
+  const won = await compareAndSet(
+    env,
+    kind,
+    { status: "processing", attempt, heartbeatAt: new Date(now), updatedAt: new Date(now) },
+    { stage: "starting" },
+    (t) =>
+      and(
+        eq(t.id, job.id),
+        eq(t.attempt, job.attempt),
+        job.status === "queued" ? eq(t.status, "queued") : and(eq(t.status, "processing"), heartbeatStale(t, now)),
+      ),
+  );
+  return won ? attempt : null;
+}
+
+/**
+ * The renderer could not take the job: back to queued for the queue's retry. The attempt number is given
+ * back so it keeps counting runs the renderer accepted (MAX_ATTEMPTS applies to stalls, not to outages).
+ */
+export async function releaseClaim(env: Pick<Env, "DB">, kind: JobKind, jobId: string, attempt: number, now: number): Promise<boolean> {
+  return compareAndSet(
+    env,
+    kind,
+    { status: "queued", attempt: attempt - 1, heartbeatAt: null, updatedAt: new Date(now), enqueuedAt: new Date(now) },
+    { stage: "queued" },
+    (t) => and(eq(t.id, jobId), eq(t.status, "processing"), eq(t.attempt, attempt)),
+  );
+}
+
+/** A sign of life from the current run; a new stage (video) is a visible change and bumps updatedAt. */
+export async function recordProgress(env: Pick<Env, "DB">, { kind, job }: AnyJob, stage: string, now: number): Promise<boolean> {
+  const changed = kind === "video" && job.stage !== stage;
+  return compareAndSet(
+    env,
+    kind,
+    { heartbeatAt: new Date(now), ...(changed ? { updatedAt: new Date(now) } : {}) },
+    changed ? { stage } : {},
+    (t) => and(eq(t.id, job.id), eq(t.status, "processing"), eq(t.attempt, job.attempt)),
+  );
+}
+
+/**
+ * → failed with the error, completedAt now. `from` lists the statuses the job may fail from and the
+ * attempt pins the run. Avatar: a unit still reserved is released (D1 first, then the limiter), the
+ * concurrency slot is freed; a captured unit stays captured.
+ */
+export async function failJob(
+  env: Env,
+  { kind, job }: AnyJob,
+  error: JobError,
+  now: number,
+  from: ("queued" | "processing")[] = ["queued", "processing"],
+): Promise<boolean> {
+  const base = {
+    status: "failed" as const,
+    errorCode: error.code,
+    errorMessage: error.message,
+    errorRetryable: error.retryable,
+    heartbeatAt: null,
+    updatedAt: new Date(now),
+    completedAt: new Date(now),
+  };
+  const where = (t: typeof avatarJobs) => and(eq(t.id, job.id), eq(t.attempt, job.attempt), inArray(t.status, from));
+  if (kind === "avatar") {
+    const rows = await db(env)
+      .update(avatarJobs)
+      .set({ ...base, unitState: sql`case when ${avatarJobs.unitState} = 'reserved' then 'released' else ${avatarJobs.unitState} end` })
+      .where(where(avatarJobs))
+      .returning({ id: avatarJobs.id });
+    if (rows.length) await finishAvatarSlot(env, job);
+    return rows.length > 0;
+  }
+  return compareAndSet(env, kind, base, {}, where);
+}
+
+/** Video output stored: → succeeded, stage completed. */
+export async function succeedVideo(env: Pick<Env, "DB">, job: VideoJob, outputKey: string, now: number): Promise<boolean> {
+  return compareAndSet(
+    env,
+    "video",
+    { status: "succeeded", heartbeatAt: null, updatedAt: new Date(now), completedAt: new Date(now) },
+    { stage: "completed", outputKey },
+    (t) => and(eq(t.id, job.id), eq(t.status, "processing"), eq(t.attempt, job.attempt)),
+  );
+}
+
+/** Retention over (or never resolved within seven days): → expired, no output. The stage is kept as history. */
+export async function expireVideo(env: Pick<Env, "DB">, job: VideoJob, now: number): Promise<boolean> {
+  return compareAndSet(
+    env,
+    "video",
+    { status: "expired", heartbeatAt: null, updatedAt: new Date(now) },
+    { outputKey: null },
+    (t) => and(eq(t.id, job.id), eq(t.status, job.status)),
+  );
+}

@@ -1,0 +1,25 @@
+import { eq } from "drizzle-orm";
+import { canUseAvatar } from "../auth/avatar-access";
+import { accounts, apps, type VideoJob } from "../db/schema";
+import type { Env } from "../env";
+import { VIDEO_FAILURES, type JobError } from "./failures";
+import { db } from "./store";
+
+const failure = (code: "app_access_revoked" | "avatar_forbidden"): JobError => ({ code, ...VIDEO_FAILURES[code] });
+
+/**
+ * Access re-check before a video renders (at dispatch and when the renderer reaches "rendering"):
+ * the creating App must still be live with video access on its active account, and the account must
+ * still be allowed to use the Avatar. Returns the failure to end the job with, or null.
+ */
+export async function videoAccessProblem(env: Env, job: Pick<VideoJob, "appId" | "accountId" | "avatarId">): Promise<JobError | null> {
+  const app = await db(env)
+    .select({ revokedAt: apps.revokedAt, accountId: apps.accountId, active: accounts.active, open: accounts.openApiAccess, video: accounts.videoAccess })
+    .from(apps)
+    .innerJoin(accounts, eq(accounts.id, apps.accountId))
+    .where(eq(apps.id, job.appId))
+    .get();
+  if (!app || app.revokedAt || app.accountId !== job.accountId || !app.active || !app.open || !app.video) return failure("app_access_revoked");
+  if ((await canUseAvatar(env.DB, job.accountId, job.avatarId)) !== "ok") return failure("avatar_forbidden");
+  return null;
+}

@@ -1,0 +1,78 @@
+import { eq } from "drizzle-orm";
+import { avatars, type AvatarJob, type VideoJob } from "../db/schema";
+import type { Env } from "../env";
+import { backgroundBaseUrl } from "../http/base-url";
+import { avatarIdForJob } from "../jobs/avatar-id";
+import { db } from "../jobs/store";
+import { jobToken } from "../jobs/tokens";
+import type { VideoSettings } from "../schemas/video-settings";
+import { avatarKeys, videoKey } from "../storage/keys";
+
+/** The dispatch body of POST {renderer}/jobs (docs/architecture.md, "Renderer contract"). */
+interface PayloadBase {
+  jobId: string;
+  attempt: number;
+  callbackUrl: string;
+  token: string;
+}
+
+export interface AvatarPayload extends PayloadBase {
+  kind: "avatar";
+  imageUrl: string;
+  outputs: { portrait: string; rig: string; cover: string };
+}
+
+export interface VideoPayload extends PayloadBase {
+  kind: "video";
+  avatar: { portrait: string; rig: string; background?: string };
+  audioUrl: string;
+  backgroundUrl?: string;
+  settings: VideoSettings;
+  outputs: { video: string };
+}
+
+export type RendererPayload = AvatarPayload | VideoPayload;
+
+/** The Worker's object route for one key, addressed to this job and attempt (the Bearer token proves both). */
+export const objectUrl = (base: string, key: string, jobId: string, attempt: number) =>
+  `${base}/internal/objects/${key}?job=${jobId}&attempt=${attempt}`;
+
+export const callbackUrl = (base: string, jobId: string, attempt: number) => `${base}/internal/jobs/${jobId}/events?attempt=${attempt}`;
+
+async function base(env: Env, kind: "avatar" | "video", jobId: string, attempt: number) {
+  const origin = backgroundBaseUrl(env);
+  return { origin, fields: { jobId, attempt, callbackUrl: callbackUrl(origin, jobId, attempt), token: await jobToken(env, kind, jobId, attempt) } };
+}
+
+export async function avatarPayload(env: Env, job: AvatarJob, attempt: number): Promise<AvatarPayload> {
+  const { origin, fields } = await base(env, "avatar", job.id, attempt);
+  const keys = avatarKeys(await avatarIdForJob(job.id));
+  const url = (key: string) => objectUrl(origin, key, job.id, attempt);
+  return {
+    kind: "avatar",
+    ...fields,
+    imageUrl: job.imageUrl,
+    outputs: { portrait: url(keys.portrait), rig: url(keys.rig), cover: url(keys.cover) },
+  };
+}
+
+/** Null when the Avatar row is gone (the job then fails avatar_forbidden). */
+export async function videoPayload(env: Env, job: VideoJob, attempt: number): Promise<VideoPayload | null> {
+  const avatar = await db(env).select().from(avatars).where(eq(avatars.id, job.avatarId)).get();
+  if (!avatar) return null;
+  const { origin, fields } = await base(env, "video", job.id, attempt);
+  const url = (key: string) => objectUrl(origin, key, job.id, attempt);
+  return {
+    kind: "video",
+    ...fields,
+    avatar: {
+      portrait: url(avatar.portraitKey),
+      rig: url(avatar.rigKey),
+      ...(avatar.backgroundKey ? { background: url(avatar.backgroundKey) } : {}),
+    },
+    audioUrl: job.audioUrl,
+    ...(job.backgroundUrl ? { backgroundUrl: job.backgroundUrl } : {}),
+    settings: job.settings,
+    outputs: { video: url(videoKey(job.id)) },
+  };
+}
