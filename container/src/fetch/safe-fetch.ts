@@ -1,0 +1,279 @@
+/**
+ * SSRF-safe download of a caller-supplied media source (Node only).
+ *
+ * The address policy is applied to the address actually connected to: literal-IP hosts are checked
+ * before connecting, DNS names through a `lookup` hook that checks every answer and hands exactly
+ * those answers to the socket (no second resolution, so no DNS rebinding). Redirects are followed by
+ * hand and every hop goes through the same checks. No caller headers, cookies or credentials are
+ * ever sent; size and time limits are enforced while streaming.
+ */
+import dns from "node:dns";
+import { createWriteStream } from "node:fs";
+import { unlink } from "node:fs/promises";
+import http from "node:http";
+import https from "node:https";
+import net from "node:net";
+import { Transform, Writable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { type Allowlist, checkUrlSyntax, classifyAddress, EMPTY_ALLOWLIST, isAllowlisted } from "./address-policy";
+
+export type FetchErrorKind =
+  | "refused_destination" // non-public address (literal, DNS answer or redirect target)
+  | "dns_failed" // name did not resolve
+  | "timeout" // first-byte or whole-transfer deadline passed
+  | "http_status" // final response not 2xx (status set)
+  | "too_large" // declared or streamed size over maxBytes
+  | "empty" // 2xx with a zero-byte body
+  | "transfer_failed" // connection refused/reset, TLS or protocol error, truncated body, disk error
+  | "too_many_redirects"
+  | "bad_url"; // the URL or a redirect Location breaks the URL rules (scheme, credentials, length, …)
+
+/** Callers map `kind` to their job failure codes; `message` is internal detail for logs. */
+export class FetchError extends Error {
+  constructor(
+    readonly kind: FetchErrorKind,
+    message: string,
+    readonly status?: number,
+  ) {
+    super(message);
+    this.name = "FetchError";
+  }
+}
+
+export interface ResolvedAddress {
+  address: string;
+  family: number;
+}
+/** Resolves a DNS name to all its addresses. Injectable so tests can simulate any DNS answer. */
+export type ResolveAll = (hostname: string) => Promise<ResolvedAddress[]>;
+
+const systemResolve: ResolveAll = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
+
+export interface SafeFetchOptions {
+  maxBytes: number;
+  /** Deadline for the whole transfer, all redirect hops and the body included. */
+  totalTimeoutMs: number;
+  /** Per hop: time from starting the request until the response headers arrive. */
+  firstByteTimeoutMs?: number;
+  /** Redirects followed at most (default 5); one more is `too_many_redirects`. */
+  maxRedirects?: number;
+  allowlist?: Allowlist;
+  /** Aborting rejects with `signal.reason` as is (not a FetchError): the caller knows why it stopped. */
+  signal?: AbortSignal;
+  /** Stream the body to this path instead of memory (large audio). Removed again on failure. */
+  toFile?: string;
+  /** Defaults to dns.lookup(all: true). */
+  resolve?: ResolveAll;
+}
+
+interface FetchedMeta {
+  status: number;
+  /** Media type lowercased without parameters; null when the header is missing. Callers validate. */
+  contentType: string | null;
+  finalUrl: string;
+  bytes: number;
+}
+export interface FetchedBuffer extends FetchedMeta {
+  body: Buffer;
+}
+export interface FetchedFile extends FetchedMeta {
+  path: string;
+}
+
+export const USER_AGENT = "avatar-video-renderer/1 (media source fetcher)";
+const REDIRECTS = new Set([301, 302, 303, 307, 308]);
+
+/** One fetch: its first failure wins, and aborting tears down whatever request is in flight. */
+class Transfer {
+  failure: unknown;
+  private current?: { req: http.ClientRequest; res?: http.IncomingMessage };
+
+  attach(req: http.ClientRequest, res?: http.IncomingMessage): void {
+    this.current = { req, res };
+    // Late socket errors after we stopped listening must not crash the process; the cause is recorded.
+    req.on("error", () => {});
+    res?.on("error", () => {});
+    if (this.failure !== undefined) this.abort(this.failure); // the deadline passed between hops
+  }
+  record(err: unknown): void {
+    if (this.failure === undefined) this.failure = err;
+  }
+  abort(err: unknown): void {
+    this.record(err);
+    // Destroying the socket is what actually stops a stalled or trickling server.
+    this.current?.res?.destroy(err as Error);
+    this.current?.req.destroy(err as Error);
+  }
+  /** The error to report: the recorded cause beats the socket noise it produced. */
+  explain(err: unknown): unknown {
+    const e = this.failure ?? err;
+    if (e instanceof FetchError || this.failure !== undefined) return e;
+    const code = (e as NodeJS.ErrnoException)?.code;
+    return new FetchError("transfer_failed", `${code ?? "error"}: ${(e as Error)?.message ?? String(e)}`);
+  }
+}
+
+export function safeFetch(url: string, opts: SafeFetchOptions & { toFile: string }): Promise<FetchedFile>;
+export function safeFetch(url: string, opts: SafeFetchOptions & { toFile?: undefined }): Promise<FetchedBuffer>;
+export async function safeFetch(url: string, opts: SafeFetchOptions): Promise<FetchedBuffer | FetchedFile> {
+  opts.signal?.throwIfAborted();
+  const t = new Transfer();
+  const deadline = setTimeout(
+    () => t.abort(new FetchError("timeout", `transfer not finished within ${opts.totalTimeoutMs} ms`)),
+    opts.totalTimeoutMs,
+  );
+  const onAbort = () => t.abort(opts.signal?.reason);
+  opts.signal?.addEventListener("abort", onAbort, { once: true });
+  try {
+    return await fetchHops(url, opts, t);
+  } catch (err) {
+    if (opts.toFile) await unlink(opts.toFile).catch(() => {});
+    throw t.explain(err);
+  } finally {
+    clearTimeout(deadline);
+    opts.signal?.removeEventListener("abort", onAbort);
+  }
+}
+
+async function fetchHops(start: string, opts: SafeFetchOptions, t: Transfer): Promise<FetchedBuffer | FetchedFile> {
+  const allowlist = opts.allowlist ?? EMPTY_ALLOWLIST;
+  const maxRedirects = opts.maxRedirects ?? 5;
+  let current = start;
+  for (let redirects = 0; ; redirects++) {
+    const check = checkUrlSyntax(current, allowlist); // also refuses non-public literal-IP hosts
+    if (!check.ok) {
+      throw new FetchError(check.kind === "address" ? "refused_destination" : "bad_url", `${current}: ${check.rule}`);
+    }
+    const url = check.url;
+    const res = await requestHeaders(url, opts, allowlist, t);
+    const status = res.statusCode ?? 0;
+    const location = res.headers.location;
+    if (REDIRECTS.has(status) && location) {
+      res.destroy(); // the redirect body is never read
+      if (redirects >= maxRedirects) throw new FetchError("too_many_redirects", `more than ${maxRedirects} redirects`);
+      try {
+        current = new URL(location, url).href;
+      } catch {
+        throw new FetchError("bad_url", `unparsable redirect Location from ${url.href}`);
+      }
+      continue;
+    }
+    if (status < 200 || status > 299) {
+      res.destroy();
+      throw new FetchError("http_status", `${url.href} answered ${status}`, status);
+    }
+    return readBody(res, url, status, opts, t);
+  }
+}
+
+/** Sends one GET and resolves once the response headers are in. */
+function requestHeaders(url: URL, opts: SafeFetchOptions, allowlist: Allowlist, t: Transfer): Promise<http.IncomingMessage> {
+  const allowlisted = isAllowlisted(url, allowlist);
+  const resolve = opts.resolve ?? systemResolve;
+  return new Promise((resolvePromise, reject) => {
+    const req = (url.protocol === "https:" ? https : http).request({
+      method: "GET",
+      hostname: url.hostname.replace(/^\[|\]$/g, ""),
+      port: url.port || undefined,
+      path: `${url.pathname}${url.search}`,
+      // Fixed headers only: nothing of the caller's, no Authorization or Cookie, on any hop.
+      headers: { "user-agent": USER_AGENT, accept: "*/*", "accept-encoding": "identity" },
+      agent: false, // a fresh socket per hop: no pooled connection made under other rules is reused
+      lookup: checkedLookup(resolve, allowlisted, t) as unknown as net.LookupFunction,
+    });
+    t.attach(req);
+    const firstByte =
+      opts.firstByteTimeoutMs === undefined
+        ? undefined
+        : setTimeout(
+            () => t.abort(new FetchError("timeout", `no response from ${url.host} within ${opts.firstByteTimeoutMs} ms`)),
+            opts.firstByteTimeoutMs,
+          );
+    req.once("response", (res) => {
+      clearTimeout(firstByte);
+      t.attach(req, res);
+      resolvePromise(res);
+    });
+    req.on("error", (err) => {
+      clearTimeout(firstByte);
+      reject(t.explain(err));
+    });
+    req.end();
+  });
+}
+
+type LookupCallback = (err: Error | null, address?: string | ResolvedAddress[], family?: number) => void;
+
+/**
+ * The socket's `lookup` hook: resolve once, refuse if ANY answer is non-public (an attacker controls
+ * the order and the resolver's choice), and give the socket exactly the checked answers.
+ * Node never calls this for literal-IP hosts; those are checked by checkUrlSyntax before connecting.
+ */
+function checkedLookup(resolve: ResolveAll, allowlisted: boolean, t: Transfer) {
+  return (hostname: string, options: dns.LookupOptions, callback: LookupCallback): void => {
+    const answers: Promise<ResolvedAddress[]> = net.isIP(hostname)
+      ? Promise.resolve([{ address: hostname, family: net.isIP(hostname) }])
+      : resolve(hostname).catch((err: NodeJS.ErrnoException) => {
+          throw new FetchError("dns_failed", `${hostname}: ${err?.code ?? err?.message ?? err}`);
+        });
+    answers
+      .then((all) => {
+        if (all.length === 0) throw new FetchError("dns_failed", `${hostname}: no addresses`);
+        if (!allowlisted) {
+          for (const a of all) {
+            const cls = classifyAddress(a.address);
+            if (cls !== "public") throw new FetchError("refused_destination", `${hostname} resolves to ${a.address} (${cls})`);
+          }
+        }
+        const wanted = options.family === 4 || options.family === 6 ? all.filter((a) => a.family === options.family) : all;
+        if (wanted.length === 0) throw new FetchError("dns_failed", `${hostname}: no IPv${options.family} address`);
+        if (options.all) callback(null, wanted);
+        else callback(null, wanted[0].address, wanted[0].family);
+      })
+      .catch((err) => {
+        t.record(err);
+        callback(err as Error);
+      });
+  };
+}
+
+async function readBody(
+  res: http.IncomingMessage,
+  url: URL,
+  status: number,
+  opts: SafeFetchOptions,
+  t: Transfer,
+): Promise<FetchedBuffer | FetchedFile> {
+  const declared = res.headers["content-length"];
+  if (declared !== undefined && Number(declared) > opts.maxBytes) {
+    res.destroy();
+    throw new FetchError("too_large", `declared ${declared} bytes, limit ${opts.maxBytes}`);
+  }
+  // Count what actually arrives; the header is only used to fail early.
+  let bytes = 0;
+  const limiter = new Transform({
+    transform(chunk: Buffer, _enc, cb) {
+      bytes += chunk.length;
+      if (bytes > opts.maxBytes) cb(new FetchError("too_large", `body exceeds ${opts.maxBytes} bytes`));
+      else cb(null, chunk);
+    },
+  });
+  const chunks: Buffer[] = [];
+  const sink = opts.toFile
+    ? createWriteStream(opts.toFile)
+    : new Writable({
+        write(chunk: Buffer, _enc, cb) {
+          chunks.push(chunk);
+          cb();
+        },
+      });
+  await pipeline(res, limiter, sink).catch((err) => {
+    throw t.explain(err);
+  });
+  if (bytes === 0) throw new FetchError("empty", `${url.href} returned an empty body`);
+
+  const rawType = res.headers["content-type"];
+  const contentType = rawType ? rawType.split(";")[0].trim().toLowerCase() || null : null;
+  const meta: FetchedMeta = { status, contentType, finalUrl: url.href, bytes };
+  return opts.toFile ? { ...meta, path: opts.toFile } : { ...meta, body: Buffer.concat(chunks, bytes) };
+}
