@@ -61,13 +61,13 @@ async function load<T>(specifier: string, name: string): Promise<T> {
 
 export function defaultEngines(): Engines {
   return {
-    async createAvatarAssets(bytes) {
-      const fn = await load<(b: Buffer) => Promise<AvatarAssets>>(AVATAR_MODULE, "createAvatarAssets");
-      return fn(bytes);
+    async createAvatarAssets(bytes, opts) {
+      const fn = await load<(b: Buffer, o?: { signal?: AbortSignal }) => Promise<AvatarAssets>>(AVATAR_MODULE, "createAvatarAssets");
+      return fn(bytes, { signal: opts?.signal });
     },
-    async probeAudio(path) {
-      const fn = await load<(p: string) => Promise<AudioInfo>>(AUDIO_MODULE, "probeAudio");
-      return fn(path);
+    async probeAudio(path, opts) {
+      const fn = await load<(p: string, signal?: AbortSignal) => Promise<AudioInfo>>(AUDIO_MODULE, "probeAudio");
+      return fn(path, opts?.signal);
     },
     async renderVideo(input) {
       const fn = await load<(i: RenderInput) => Promise<RenderOutput>>(VIDEO_MODULE, "renderVideo");
