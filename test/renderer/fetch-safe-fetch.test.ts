@@ -235,6 +235,13 @@ describe("status and body", () => {
     expect(await failure(safeFetch(`${a.origin}/status/${status}`, base()))).toMatchObject({ kind: "http_status", status });
   });
 
+  it("keeps signed query strings and credentials out of error messages (they end up in logs)", async () => {
+    const e1 = await failure(safeFetch(`${a.origin}/status/404?X-Amz-Signature=s3cr3t`, base()));
+    const e2 = await failure(safeFetch(`http://user:s3cr3t@${a.hostPort}/ok?sig=s3cr3t`, base()));
+    const e3 = await failure(safeFetch(`http://169.254.169.254/?sig=s3cr3t`, base()));
+    for (const e of [e1, e2, e3]) expect(e.message).not.toContain("s3cr3t");
+  });
+
   it("an empty body is empty (200 with length 0, and 204), also when streaming to a file", async () => {
     expect((await failure(safeFetch(`${a.origin}/empty`, base()))).kind).toBe("empty");
     expect((await failure(safeFetch(`${a.origin}/no-content`, base()))).kind).toBe("empty");

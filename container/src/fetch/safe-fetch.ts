@@ -83,6 +83,16 @@ export interface FetchedFile extends FetchedMeta {
 export const USER_AGENT = "avatar-video-renderer/1 (media source fetcher)";
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
 
+/** URL for error messages: signed query strings are credentials and stay out of logs. */
+function redact(u: string | URL): string {
+  try {
+    const url = typeof u === "string" ? new URL(u) : u;
+    return `${url.protocol}//${url.host}${url.pathname}`;
+  } catch {
+    return "(unparsable URL)";
+  }
+}
+
 /** One fetch: its first failure wins, and aborting tears down whatever request is in flight. */
 class Transfer {
   failure: unknown;
@@ -142,7 +152,7 @@ async function fetchHops(start: string, opts: SafeFetchOptions, t: Transfer): Pr
   for (let redirects = 0; ; redirects++) {
     const check = checkUrlSyntax(current, allowlist); // also refuses non-public literal-IP hosts
     if (!check.ok) {
-      throw new FetchError(check.kind === "address" ? "refused_destination" : "bad_url", `${current}: ${check.rule}`);
+      throw new FetchError(check.kind === "address" ? "refused_destination" : "bad_url", `${redact(current)}: ${check.rule}`);
     }
     const url = check.url;
     const res = await requestHeaders(url, opts, allowlist, t);
@@ -154,13 +164,13 @@ async function fetchHops(start: string, opts: SafeFetchOptions, t: Transfer): Pr
       try {
         current = new URL(location, url).href;
       } catch {
-        throw new FetchError("bad_url", `unparsable redirect Location from ${url.href}`);
+        throw new FetchError("bad_url", `unparsable redirect Location from ${redact(url)}`);
       }
       continue;
     }
     if (status < 200 || status > 299) {
       res.destroy();
-      throw new FetchError("http_status", `${url.href} answered ${status}`, status);
+      throw new FetchError("http_status", `${redact(url)} answered ${status}`, status);
     }
     return readBody(res, url, status, opts, t);
   }
@@ -270,7 +280,7 @@ async function readBody(
   await pipeline(res, limiter, sink).catch((err) => {
     throw t.explain(err);
   });
-  if (bytes === 0) throw new FetchError("empty", `${url.href} returned an empty body`);
+  if (bytes === 0) throw new FetchError("empty", `${redact(url)} returned an empty body`);
 
   const rawType = res.headers["content-type"];
   const contentType = rawType ? rawType.split(";")[0].trim().toLowerCase() || null : null;
