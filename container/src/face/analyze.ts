@@ -45,12 +45,20 @@ async function detect(image: RgbImage): Promise<DetectedFace[]> {
   if (data.length !== width * height * 3) throw new Error(`analyzeFaces: expected ${width}x${height} RGB`);
   const human = await getHuman();
   const meshInput = human.models.models.facemesh?.inputs[0]?.shape?.[2] ?? 192;
-  const input = human.tf.tensor3d(new Uint8Array(data.buffer, data.byteOffset, data.length), [height, width, 3], "int32");
+  // BlazeFace squeezes the whole frame into 256²: pad to a square (right/bottom, so coordinates are
+  // unchanged) or wide and tall photos get faces too distorted to detect. (Human's own `square`
+  // option mis-scales the boxes in 3.3.6.)
+  const side = Math.max(width, height);
+  const tf = human.tf;
+  const input = tf.tidy(() => {
+    const t = tf.tensor3d(new Uint8Array(data.buffer, data.byteOffset, data.length), [height, width, 3], "int32");
+    return side === width && side === height ? t : tf.pad(t, [[0, side - height], [0, side - width], [0, 0]], 0);
+  });
   let result;
   try {
     result = await human.detect(input as never);
   } finally {
-    human.tf.dispose(input);
+    tf.dispose(input);
   }
   if (result.error) throw new Error(`face analysis failed: ${result.error}`);
   const faces: DetectedFace[] = [];
@@ -58,7 +66,7 @@ async function detect(image: RgbImage): Promise<DetectedFace[]> {
     if (f.mesh.length < 478) continue;
     // Human truncates x/y to integers (a floor for positive values): +0.5 removes the bias. Its z is in
     // FaceMesh input units; the crop it ran on spans boxRaw[2] of the image width.
-    const zScale = (f.boxRaw[2] * width) / meshInput;
+    const zScale = (f.boxRaw[2] * side) / meshInput;
     const mesh = f.mesh.map((p) => [p[0] + 0.5, p[1] + 0.5, (p[2] ?? 0) * zScale] as Point3);
     faces.push({ score: f.faceScore, detectorScore: f.boxScore, box: bounds(mesh), mesh, pose: headPose(mesh) });
   }

@@ -7,32 +7,37 @@ import type { DetectedFace, RgbImage } from "./analyze";
 import { faceSharpness } from "./sharpness";
 
 // ── A face is *visible* (it counts toward "exactly one") when it passes this lower bar. ──────────────
-/** Detector confidence. Real faces measured 0.52–0.96, including a half face cut by the frame (0.52). */
-export const VISIBLE_MIN_DETECTOR_SCORE = 0.4;
-/** FaceMesh confidence. Real faces 0.59–1.00; no detection at all on 8 face-free photos and textures. */
-export const VISIBLE_MIN_MESH_SCORE = 0.5;
-/** Width relative to the largest visible face: group-photo faces measured 0.71–1.0 of the largest. */
+/** Detector confidence. Real faces 0.34–0.95 (0.34–0.39: looking steeply down, half cut by the frame);
+ * the best non-face detections (stairs, textures, objects; probed with a 0.05 floor) reached 0.12. */
+export const VISIBLE_MIN_DETECTOR_SCORE = 0.25;
+/** FaceMesh confidence. Real faces 0.95–1.00; non-face detections at most 0.63. */
+export const VISIBLE_MIN_MESH_SCORE = 0.75;
+/** Width relative to the largest visible face: faces in group photos measured 0.74–1.00 of the largest. */
 export const VISIBLE_MIN_RELATIVE_WIDTH = 0.25;
-/** Below this many pixels wide a detection is a distant bystander at most. */
+/** Below this many pixels wide (in the ≤ 1024 px analysis copy) a detection is a distant bystander at most. */
 export const VISIBLE_MIN_WIDTH_PX = 32;
 
 // ── The single visible face must then be *clear*. ────────────────────────────────────────────────────
-/** Detector confidence. Frontal real faces 0.68–0.96; faces looking steeply down 0.53. */
+/** Detector confidence. Portraits 0.85–0.95, faces in group photos 0.65–0.95; 0.34–0.39 as above. */
 export const CLEAR_MIN_DETECTOR_SCORE = 0.6;
-/** FaceMesh confidence: 1.00 on every usable face; 0.80 on a face turned 47°. */
+/** FaceMesh confidence: 1.00 on every usable face; 0.95 on a face turned 51°. */
 export const CLEAR_MIN_MESH_SCORE = 0.9;
-/** Face (mesh box) width / the image's shorter side. Portraits 0.30–0.46; faces in group shots 0.11–0.17. */
+/** Face (mesh box) width / the image's shorter side. Portraits 0.30–0.45; faces in group photos 0.11–0.17. */
 export const CLEAR_MIN_FACE_FRACTION = 0.1;
-/** Face width in pixels: below this FaceMesh points get coarse and the portrait would be mostly upscaled. */
+/** Face width in source pixels: below this the mesh gets coarse and the portrait mostly upscaled. */
 export const CLEAR_MIN_FACE_WIDTH_PX = 100;
-/** Head pose limits (degrees). Usable portraits measured |yaw| ≤ 27, pitch −27…+11, |roll| ≤ 28. */
+/**
+ * Head pose limits (degrees). Portraits measured |yaw| ≤ 15, pitch −18…+6, |roll| ≤ 11; faces in party
+ * photos reach yaw ±35…51 (one cheek hidden), pitch −32, roll 44. Beyond these the mouth and eyelid
+ * warps of a single photo look wrong. (Pitch reads ~3° low on frontal faces: the mesh's own tilt.)
+ */
 export const CLEAR_MAX_YAW = 30;
 export const CLEAR_MAX_PITCH = 30;
 export const CLEAR_MAX_ROLL = 35;
 /**
- * Normalised Laplacian variance of the inner face at 96 px (see sharpness.ts). Real faces 0.0185–0.31
- * (softest: motion-blurred faces in a party photo); Gaussian blur σ=3 px on ~220 px faces 0.0104–0.0144,
- * σ≥4 ≤ 0.0094; 5× upscales 0.0157–0.0245.
+ * Normalised Laplacian variance of the inner face at ≤ 96 px (sharpness.ts), on the ≤ 1024 px analysis
+ * copy. Unaltered real faces 0.050–0.50; on ~210–250 px faces Gaussian blur σ=2 px gives 0.019–0.033,
+ * σ=3 0.010–0.015, σ≥4 ≤ 0.0093; 5× upscales 0.016–0.024. The bar sits between σ=2 and σ=3.
  */
 export const CLEAR_MIN_SHARPNESS = 0.016;
 
