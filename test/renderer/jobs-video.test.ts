@@ -67,11 +67,13 @@ async function failure(over: Record<string, unknown>) {
 
 describe("video job: success", () => {
   it("prepares, reports rendering before the render, passes the renderer's stages through, uploads, succeeds", async () => {
+    // The real renderer's stage names; its "rendering" (frame loop) is not reported a second time.
+    engines.renderStages = ["analyzing_audio", "composing", "rendering", "encoding"];
     const d = await h.videoDispatch({ attempt: 2 });
     d.callbackUrl = h.worker.callbackUrl(d.jobId, 2);
     const end = await h.run(d);
     expect(end.body.type, JSON.stringify(end.body)).toBe("succeeded");
-    expect(stages(d.jobId)).toEqual(["preparing_media", "rendering", "animating", "encoding", "uploading"]);
+    expect(stages(d.jobId)).toEqual(["preparing_media", "rendering", "analyzing_audio", "composing", "encoding", "uploading"]);
     expect(end.body.result).toMatchObject({ durationSeconds: 2.4, frames: 60, fps: 25, bytes: 3000, width: 128, height: 128 });
     expect(end.body.result.audioDurationSeconds).toBeCloseTo(0.5, 1);
     for (const e of h.worker.eventsOf(d.jobId)) expect(e.body).toMatchObject({ jobId: d.jobId, attempt: 2 });
@@ -185,8 +187,7 @@ describe("video job: background image", () => {
     d.avatar.background = h.worker.objectUrl("stored-bg.jpg");
     const end = await h.run(d);
     expect(end.body.type, JSON.stringify(end.body.error)).toBe("succeeded");
-    const bg = engines.calls.renderVideo[0].background!;
-    expect(typeof bg).toBe("string");
+    expect(engines.calls.renderVideo[0].background!.equals(png)).toBe(true);
     expect(h.worker.log.some((l) => l.includes("stored-bg"))).toBe(false);
   });
 
@@ -197,7 +198,7 @@ describe("video job: background image", () => {
     d.avatar.background = h.worker.objectUrl("stored-bg2.jpg");
     const end = await h.run(d);
     expect(end.body.type).toBe("succeeded");
-    expect(engines.calls.renderVideo[0].background).toBeTruthy();
+    expect(engines.calls.renderVideo[0].background!.equals(jpg)).toBe(true);
   });
 
   it("background failures map like audio ones", async () => {
@@ -289,6 +290,29 @@ describe("video job: rendering", () => {
     const end = await videoWith({});
     expect(end.body.type).toBe("succeeded");
     expect(n).toBe(3);
+  });
+});
+
+describe("video job with the real renderer", () => {
+  it("renders a lip-synced MP4 (H.264 + AAC) and uploads it", async () => {
+    const { renderVideo } = await import("../../container/src/video/render");
+    const stub = engines.renderVideo;
+    engines.renderVideo = (input) => renderVideo(input);
+    try {
+      const png = await sharp({ create: { width: 64, height: 36, channels: 3, background: "#3050a0" } }).png().toBuffer();
+      const d = await h.videoDispatch({ backgroundUrl: h.sources.file("real-bg.png", png, "image/png") });
+      d.settings = { ...d.settings, fit: "contain", leadInSeconds: 0.2 };
+      const end = await h.run(d);
+      expect(end.body.type, JSON.stringify(end.body.error)).toBe("succeeded");
+      const mp4 = h.worker.objects.get(`videos/${d.jobId}.mp4`)!;
+      expect(mp4.body.subarray(4, 8).toString("latin1")).toBe("ftyp");
+      expect(end.body.result.bytes).toBe(mp4.body.length);
+      expect(end.body.result.fps).toBeGreaterThan(0);
+      expect(end.body.result.frames).toBe(Math.round(end.body.result.durationSeconds * end.body.result.fps));
+      expect(end.body.result.durationSeconds).toBeGreaterThan(0.5 + 0.2);
+    } finally {
+      engines.renderVideo = stub;
+    }
   });
 });
 

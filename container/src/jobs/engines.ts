@@ -17,8 +17,8 @@ export interface RenderInput {
   portraitPng: Buffer;
   rig: AvatarRig;
   audioPath: string;
-  /** Path of the background image file (request's backgroundUrl, else the Avatar's stored background). */
-  background?: string;
+  /** The background image (request's backgroundUrl, else the Avatar's stored background); any image sharp reads. */
+  background?: Buffer;
   settings: VideoSettings;
   workDir: string;
   onStage?: (stage: string) => void;

@@ -5,6 +5,7 @@
  *
  * Stages: preparing_media → rendering → (the renderer's own stages) → uploading.
  */
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
 import { JobFailure } from "../job-failure";
@@ -78,20 +79,23 @@ export async function runVideoJob(ctx: JobContext<VideoDispatch>): Promise<Video
   // Access is checked again by the Worker when it receives this event; an `{abort}` answer rejects here.
   await link.progress("rendering");
   t = performance.now();
-  let lastStage = "rendering";
+  const background = media.backgroundPath ? await readFile(media.backgroundPath) : undefined;
+  // The renderer's own stages pass through; one it names like an already reported stage (its frame loop
+  // is also called "rendering") is not reported again, so progress.stage never goes back.
+  const reported = new Set(["preparing_media", "rendering"]);
   const rendered = await abortable(
     engines
       .renderVideo({
         portraitPng: media.portraitPng,
         rig: media.rig,
         audioPath: media.audioPath,
-        background: media.backgroundPath,
+        background,
         settings: dispatch.settings,
         workDir: ctx.workDir,
         signal,
         onStage: (stage) => {
-          if (stage === lastStage || signal.aborted) return;
-          lastStage = stage;
+          if (reported.has(stage) || signal.aborted) return;
+          reported.add(stage);
           link.progress(stage).catch(() => {}); // an abort answer aborts `signal`, which stops the render
         },
       })
