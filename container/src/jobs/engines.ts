@@ -35,7 +35,6 @@ export interface RenderOutput {
 
 export interface AudioInfo {
   durationSeconds?: number;
-  [k: string]: unknown;
 }
 
 export interface Engines {
