@@ -108,13 +108,14 @@ describe("assessPortrait", () => {
     expect(a.reasons).toEqual(["blurry"]);
   });
 
-  it("rejects a face that is small in a large frame", async () => {
-    // The portrait pasted into a 3000 px wide frame: the face is ~7 % of the shorter side.
-    const small = await sharp(fixture("single-phone"))
-      .extend({ left: 1200, right: 1180, top: 0, bottom: 0, background: "#9aa" })
-      .toBuffer();
-    const a = await assess(await rgb(small));
-    expect(a.reasons).toContain("face_too_small");
+  it("rejects a face that is small in its frame, or small in pixels", async () => {
+    // The same face on a 2400 px square canvas (extended right/bottom, so its points stay valid): ~9 %
+    // of the shorter side. Checked with the portrait's own detection so the rule, not BlazeFace, is tested.
+    const faces = await analyzeFaces(phone);
+    const big = await rgb(await sharp(fixture("single-phone")).extend({ right: 2400 - phone.width, bottom: 2400 - phone.height, background: "#9aa" }).toBuffer());
+    expect((await assessPortrait(big, faces)).reasons).toEqual(["face_too_small"]);
+    // Analysed on a copy 0.4× the source: a 224 px face here would be 90 px in the source.
+    expect((await assessPortrait(phone, faces, 0.4)).reasons).toEqual(["face_too_small"]);
   });
 
   it("rejects a face cut by the frame", async () => {

@@ -5,7 +5,7 @@ import { avatarGenerationFailed } from "./failures";
 
 const dist = (a: Point3, b: Point3) => Math.hypot(a[0] - b[0], a[1] - b[1]);
 /** Two decimals: sub-pixel enough for warping, and keeps rig.json around 20 KB. */
-const r2 = (v: number) => Math.round(v * 100) / 100;
+const r2 = (v: number) => Math.round(v * 100) / 100 || 0; // || 0: no -0 in the JSON
 
 export function buildRig(face: DetectedFace, width: number, height: number): AvatarRig {
   const m = face.mesh;

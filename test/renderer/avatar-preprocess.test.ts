@@ -1,0 +1,210 @@
+/**
+ * Avatar preprocessing end to end on real photos: the source image rules (invalid_image), the face rule
+ * (image_quality_rejected), and the portrait, rig and cover it produces.
+ */
+import sharp from "sharp";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type AvatarAssets, createAvatarAssets } from "../../container/src/avatar/preprocess";
+import { warmHuman } from "../../container/src/face/human";
+import { JobFailure } from "../../container/src/job-failure";
+import { exifRotated, fixture, pngOfSize, rgbPngWithTrns, rgbaPng, withShortSide } from "../fixtures/portraits/derive";
+
+const MiB = 1024 * 1024;
+const INVALID = { code: "invalid_image", message: "The source image is not a supported opaque JPEG or PNG of sufficient size.", retryable: false };
+const REJECTED = { code: "image_quality_rejected", message: "The source image did not pass Avatar image requirements.", retryable: false };
+
+async function failure(bytes: Buffer): Promise<JobFailure> {
+  const err = await createAvatarAssets(bytes).then(
+    () => undefined,
+    (e: unknown) => e,
+  );
+  expect(err).toBeInstanceOf(JobFailure);
+  return err as JobFailure;
+}
+
+/** Everything a successful result must satisfy, whatever the source. */
+async function expectGoodAssets(a: AvatarAssets) {
+  const meta = await sharp(a.portraitPng).metadata();
+  expect(meta).toMatchObject({ format: "png", channels: 3, hasAlpha: false });
+  const { width, height } = a.rig.portrait;
+  expect([meta.width, meta.height]).toEqual([width, height]);
+  expect(width).toBe(height);
+  expect(width).toBeGreaterThanOrEqual(512);
+  expect(width).toBeLessThanOrEqual(1024);
+  expect(width % 2).toBe(0);
+
+  const L = a.rig.landmarks;
+  expect(L).toHaveLength(478);
+  for (const p of L) {
+    expect(p).toHaveLength(3);
+    expect(p[0]).toBeGreaterThanOrEqual(0);
+    expect(p[1]).toBeGreaterThanOrEqual(0);
+    expect(p[0]).toBeLessThanOrEqual(width);
+    expect(p[1]).toBeLessThanOrEqual(height);
+  }
+  // Framing: face ~40–45 % of the side, eyes ~40 % from the top, face horizontally centred.
+  const faceW = Math.hypot(L[454][0] - L[234][0], L[454][1] - L[234][1]);
+  expect(faceW / width).toBeGreaterThan(0.33);
+  expect(faceW / width).toBeLessThan(0.5);
+  const eyeY = (L[468][1] + L[473][1]) / 2 / height;
+  expect(eyeY).toBeGreaterThan(0.33);
+  expect(eyeY).toBeLessThan(0.47);
+  expect(Math.abs((L[234][0] + L[454][0]) / 2 / width - 0.5)).toBeLessThan(0.08);
+
+  const m = a.rig.metrics;
+  expect(m.interocular / faceW).toBeGreaterThan(0.6); // outer eye corners: ~70–85 % of the face width
+  expect(m.interocular / faceW).toBeLessThan(0.95);
+  expect(m.mouthWidth / m.interocular).toBeGreaterThan(0.45);
+  expect(m.mouthWidth / m.interocular).toBeLessThan(0.9);
+  expect(m.lipGap).toBeGreaterThanOrEqual(0);
+  for (const eye of [m.eyeOpening.left, m.eyeOpening.right]) {
+    expect(eye / m.interocular).toBeGreaterThan(0.03);
+    expect(eye / m.interocular).toBeLessThan(0.25);
+  }
+  const b = a.rig.faceBox;
+  expect(b.x).toBeGreaterThanOrEqual(0);
+  expect(b.x + b.width).toBeLessThanOrEqual(width);
+  expect(Math.abs(a.rig.pose.yaw)).toBeLessThan(30);
+  expect(JSON.parse(JSON.stringify(a.rig))).toEqual(a.rig);
+
+  const cover = await sharp(a.coverJpeg).metadata();
+  expect(cover).toMatchObject({ format: "jpeg", width: 512, height: 512 });
+  expect(a.timings.totalMs).toBeGreaterThanOrEqual(a.timings.faceMs);
+}
+
+beforeAll(async () => {
+  await warmHuman();
+});
+
+describe("single-face portraits", () => {
+  for (const name of ["single-phone", "single-camera"] as const) {
+    it(`${name}: portrait, rig and cover`, async () => {
+      const a = await createAvatarAssets(fixture(name));
+      await expectGoodAssets(a);
+      expect(a.rig.version).toBe(1);
+      expect(a.rig.portrait.width).toBe(512); // ~500 px of source around the face: upscaled to the 512 floor
+      console.info(`[avatar] ${name}: ${JSON.stringify(a.timings)} portrait ${a.portraitPng.length} B, rig ${JSON.stringify(a.rig).length} B, cover ${a.coverJpeg.length} B`);
+    });
+  }
+
+  it("applies EXIF orientation before anything else", async () => {
+    const upright = await createAvatarAssets(fixture("single-camera"));
+    for (const o of [6, 8, 3] as const) {
+      const a = await createAvatarAssets(await exifRotated(fixture("single-camera"), o));
+      await expectGoodAssets(a);
+      expect(Math.abs(a.rig.pose.roll - upright.rig.pose.roll)).toBeLessThan(5);
+      expect(a.rig.metrics.interocular).toBeCloseTo(upright.rig.metrics.interocular, -1);
+    }
+  });
+
+  it("keeps up to 1024 px of a high-resolution source and never more", async () => {
+    // 2.5× the phone portrait (1550×1800, 2.8 MP): the face square is ~1250 px → 1024.
+    const big = await sharp(fixture("single-phone")).resize(1550).jpeg({ quality: 92 }).toBuffer();
+    const a = await createAvatarAssets(big);
+    await expectGoodAssets(a);
+    expect(a.rig.portrait.width).toBe(1024);
+    console.info(`[avatar] 1550x1800 source: ${JSON.stringify(a.timings)}`);
+  });
+
+  it("fills the square with blurred edge pixels, not black, when the face is near the border", async () => {
+    // Cut the photo 10 px left of the face: the square reaches ~150 px past the left edge.
+    const src = await sharp(fixture("single-camera")).extract({ left: 228, top: 0, width: 452, height: 760 }).toBuffer();
+    const a = await createAvatarAssets(src);
+    await expectGoodAssets(a);
+    const strip = await sharp(a.portraitPng).extract({ left: 0, top: 0, width: 40, height: a.rig.portrait.height }).stats();
+    for (const ch of strip.channels.slice(0, 3)) expect(ch.mean).toBeGreaterThan(40);
+  });
+
+  it("accepts a PNG whose alpha channel is 255 everywhere, and a tRNS colour no pixel uses", async () => {
+    await expectGoodAssets(await createAvatarAssets(await rgbaPng(fixture("single-phone"))));
+    await expectGoodAssets(await createAvatarAssets(await rgbPngWithTrns(fixture("single-phone"), false)));
+  });
+
+  it("accepts exactly 5 MiB and exactly 340 px on the shorter side", async () => {
+    await expectGoodAssets(await createAvatarAssets(await pngOfSize(fixture("single-phone"), 5 * MiB)));
+    const small = await withShortSide(fixture("single-phone"), 340);
+    expect((await sharp(small).metadata()).width).toBe(340);
+    await expectGoodAssets(await createAvatarAssets(small));
+  });
+});
+
+describe("invalid_image", () => {
+  it("over 5 MiB: 5 MiB + 1 byte", async () => {
+    expect(await failure(await pngOfSize(fixture("single-phone"), 5 * MiB + 1))).toMatchObject(INVALID);
+  });
+
+  it("shorter side 339 px (JPEG and PNG, either orientation)", async () => {
+    expect(await failure(await withShortSide(fixture("single-phone"), 339))).toMatchObject(INVALID);
+    expect(await failure(await withShortSide(fixture("single-phone"), 339, "png"))).toMatchObject(INVALID);
+    const landscape = await sharp(fixture("single-phone")).rotate(90).toBuffer();
+    expect(await failure(await withShortSide(landscape, 339))).toMatchObject(INVALID);
+  });
+
+  it("a GIF named .jpg, a WebP, a TIFF: judged by content", async () => {
+    for (const bytes of [
+      await sharp(fixture("single-phone")).gif().toBuffer(),
+      await sharp(fixture("single-phone")).webp().toBuffer(),
+      await sharp(fixture("single-phone")).tiff().toBuffer(),
+    ]) {
+      expect(await failure(bytes)).toMatchObject(INVALID);
+    }
+  });
+
+  it("JPEG or PNG signatures followed by garbage, truncated files, empty input", async () => {
+    const jpeg = fixture("single-phone");
+    const png = await sharp(jpeg).png().toBuffer();
+    for (const bytes of [
+      Buffer.concat([jpeg.subarray(0, 4), Buffer.alloc(5000, 7)]),
+      Buffer.concat([png.subarray(0, 8), Buffer.alloc(5000, 7)]),
+      png.subarray(0, png.length >> 1),
+      jpeg.subarray(0, 600),
+      Buffer.alloc(0),
+    ]) {
+      expect(await failure(bytes)).toMatchObject(INVALID);
+    }
+  });
+
+  it("a PNG with any transparency: one pixel at alpha 254, a palette tRNS, an RGB tRNS colour in use", async () => {
+    const phone = fixture("single-phone");
+    expect(await failure(await rgbaPng(phone, 254, 1))).toMatchObject(INVALID);
+    const palette = await sharp(await rgbaPng(phone, 0, 1000)).png({ palette: true }).toBuffer();
+    expect(await failure(palette)).toMatchObject(INVALID);
+    expect(await failure(await rgbPngWithTrns(phone, true))).toMatchObject(INVALID);
+  });
+});
+
+describe("image_quality_rejected", () => {
+  it("a group photo (four faces)", async () => {
+    const err = await failure(fixture("group-four"));
+    expect(err).toMatchObject(REJECTED);
+    expect(err.detail).toContain("multiple_faces");
+  });
+
+  it("a second face cut by the frame still counts", async () => {
+    expect(await failure(fixture("second-face-at-edge"))).toMatchObject(REJECTED);
+  });
+
+  it("a photo without a face", async () => {
+    const err = await failure(fixture("no-face-stairs"));
+    expect(err).toMatchObject(REJECTED);
+    expect(err.detail).toContain("no_face");
+  });
+
+  it("a blurred portrait", async () => {
+    const err = await failure(await sharp(fixture("single-phone")).blur(5).jpeg().toBuffer());
+    expect(err).toMatchObject(REJECTED);
+    expect(err.detail).toContain("blurry");
+  });
+});
+
+describe("timings", () => {
+  it("face analysis of a ~2 MP portrait", async () => {
+    // 1240×1440 (1.8 MP) from the phone portrait; the best of three runs after warm-up.
+    const src = await sharp(fixture("single-phone")).resize(1240).jpeg({ quality: 92 }).toBuffer();
+    const runs = [];
+    for (let i = 0; i < 3; i++) runs.push((await createAvatarAssets(src)).timings);
+    const best = runs.reduce((a, b) => (b.totalMs < a.totalMs ? b : a));
+    console.info(`[avatar] 1240x1440: ${JSON.stringify(runs)}`);
+    expect(best.totalMs).toBeLessThan(5000);
+  });
+});
