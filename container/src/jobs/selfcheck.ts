@@ -1,0 +1,43 @@
+/**
+ * Build/deploy smoke check of the renderer's native pieces: the ffmpeg and ffprobe binaries execute,
+ * sharp loads, the face models load from node_modules on the WASM backend. Run by the Dockerfile so a
+ * broken image fails at build time instead of on the first job:
+ *   node --import tsx container/src/jobs/selfcheck.ts
+ */
+import { spawnSync } from "node:child_process";
+import { ffmpegPath, ffprobePath } from "../video/ffmpeg";
+
+async function main(): Promise<void> {
+  const problems: string[] = [];
+  for (const [name, bin] of [
+    ["ffmpeg", ffmpegPath()],
+    ["ffprobe", ffprobePath()],
+  ] as const) {
+    const r = spawnSync(bin, ["-hide_banner", "-version"], { encoding: "utf8" });
+    if (r.status !== 0) problems.push(`${name} (${bin}) does not run: ${r.error?.message ?? r.stderr}`);
+    else console.log(`${name}: ${r.stdout.split("\n")[0]}`);
+  }
+  try {
+    const sharp = (await import("sharp")).default;
+    await sharp({ create: { width: 2, height: 2, channels: 3, background: "#000" } }).png().toBuffer();
+    console.log(`sharp: libvips ${sharp.versions.vips}`);
+  } catch (err) {
+    problems.push(`sharp: ${(err as Error).message}`);
+  }
+  try {
+    const { getHuman, warmHuman } = await import("../face/human");
+    await getHuman();
+    await warmHuman();
+    console.log("face models: loaded");
+  } catch (err) {
+    problems.push(`face models: ${(err as Error).message.split("\n")[0]}`);
+  }
+  if (problems.length) {
+    for (const p of problems) console.error(`selfcheck: ${p}`);
+    process.exit(1);
+  }
+  console.log("selfcheck: ok");
+  process.exit(0);
+}
+
+void main();
