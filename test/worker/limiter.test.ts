@@ -1,7 +1,7 @@
 import { env, evictAllDurableObjects } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { LIMIT_CEILINGS } from "../../workers/schemas/limits";
-import type { Admission } from "../../workers/limiter/types";
+import type { Admission, AvatarLimits, VideoLimits } from "../../workers/limiter/types";
 
 const SEC = 1000;
 const MIN = 60 * SEC;
@@ -10,8 +10,8 @@ const DAY = 24 * HOUR;
 const T0 = Date.UTC(2026, 0, 1);
 
 const fresh = () => env.ACCOUNT_LIMITER.getByName(`test-${crypto.randomUUID()}`);
-const avatarLimits = (o: Partial<typeof LIMIT_CEILINGS.avatar> = {}) => ({ ...LIMIT_CEILINGS.avatar, ...o });
-const videoLimits = (o: Partial<typeof LIMIT_CEILINGS.video> = {}) => ({ ...LIMIT_CEILINGS.video, ...o });
+const avatarLimits = (o: Partial<AvatarLimits> = {}): AvatarLimits => ({ ...LIMIT_CEILINGS.avatar, ...o });
+const videoLimits = (o: Partial<VideoLimits> = {}): VideoLimits => ({ ...LIMIT_CEILINGS.video, ...o });
 const id = () => crypto.randomUUID();
 const tally = (results: Admission[]) =>
   results.reduce<Record<string, number>>((acc, r) => {

@@ -137,4 +137,17 @@ describe("readRateLimit middleware: RateLimit headers and 429", () => {
     expect((await probe("/v1/open/avatars", { headers: other.headers })).status).toBe(429);
     expect((await probe("/v1/open/avatars", { headers: acc.headers })).status).toBe(429);
   });
+
+  it("creation routes carry the family's RateLimit headers without counting a read", async () => {
+    const acc = await createAccount({ limits: { avatar: { readsPerSecond: 1, readBurst: 3, readsPerMinute: 100 } } });
+    for (let i = 0; i < 5; i++) {
+      const res = await probe("/v1/open/avatars", { method: "POST", headers: acc.headers });
+      expect(res.status).toBe(200);
+      expect(res.headers.get("RateLimit-Policy")).toBe('"burst";q=3;w=3, "minute";q=100;w=60');
+      expect(res.headers.get("RateLimit")).toBe('"burst";r=3;t=0, "minute";r=100;t=0');
+    }
+    for (let i = 0; i < 3; i++) expect((await probe("/v1/open/avatars", { headers: acc.headers })).status).toBe(200);
+    const post = await probe("/v1/open/avatars", { method: "POST", headers: acc.headers });
+    expect(post.headers.get("RateLimit")).toMatch(/^"burst";r=0;t=[1-3], "minute";r=97;t=60$/);
+  });
 });

@@ -1,6 +1,6 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env";
-import { admitRead, loadReadState, type ReadStates } from "./read-bucket";
+import { admitRead, loadReadState, peekRead, type ReadStates } from "./read-bucket";
 import type {
   Admission,
   AvatarLimits,
@@ -235,6 +235,11 @@ export class AccountLimiter extends DurableObject<Env> {
       this.setMeta("reads", JSON.stringify(this.reads));
     }
     return decision;
+  }
+
+  /** The family's read figures without counting a read (RateLimit headers on creation routes). */
+  readStatus(family: ReadFamily, limits: ReadLimits, now: number = Date.now()): ReadDecision {
+    return peekRead(this.reads, family, limits, now);
   }
 
   // ---- internals ---------------------------------------------------------------------------------------

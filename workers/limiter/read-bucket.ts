@@ -1,4 +1,4 @@
-import type { ReadDecision, ReadFamily, ReadLimits } from "./types";
+import type { ReadDecision, ReadFamily, ReadLimits, ReadPolicyState } from "./types";
 
 const MINUTE_MS = 60_000;
 
@@ -20,33 +20,18 @@ export function loadReadState(json: string | undefined): ReadStates {
   }
 }
 
-/**
- * One read decision, mutating `states`. Token bucket: capacity readBurst, refilled at readsPerSecond; plus at
- * most readsPerMinute reads in any rolling 60 s. A refused read consumes nothing.
- */
-export function admitRead(states: ReadStates, family: ReadFamily, limits: ReadLimits, now: number): ReadDecision {
-  const { readsPerSecond: rate, readBurst: burst, readsPerMinute: perMinute } = limits;
-  const s = (states[family] ??= { tokens: burst, updatedAt: now, log: [] });
+/** Brings a family's state to `now`: refill the bucket, drop reads older than a minute, apply lowered limits. */
+function refresh(s: FamilyState, limits: ReadLimits, now: number) {
   const elapsed = Math.max(0, now - s.updatedAt);
-  s.tokens = Math.min(burst, s.tokens + (elapsed / 1000) * rate);
+  s.tokens = Math.min(limits.readBurst, s.tokens + (elapsed / 1000) * limits.readsPerSecond);
   s.updatedAt = Math.max(s.updatedAt, now);
   while (s.log.length > 0 && s.log[0] <= now - MINUTE_MS) s.log.shift();
-  // A lowered limit applies at once.
-  if (s.log.length > perMinute) s.log.splice(0, s.log.length - perMinute);
+  if (s.log.length > limits.readsPerMinute) s.log.splice(0, s.log.length - limits.readsPerMinute);
+}
 
-  const ok = s.tokens >= 1 && s.log.length < perMinute;
-  let retryAfterSeconds: number | undefined;
-  if (ok) {
-    s.tokens -= 1;
-    s.log.push(now);
-  } else {
-    const bucketWait = s.tokens >= 1 ? 0 : rate > 0 ? Math.ceil(((1 - s.tokens) / rate) * 1000) : MINUTE_MS;
-    const minuteWait = s.log.length < perMinute ? 0 : perMinute <= 0 ? MINUTE_MS : s.log[s.log.length - perMinute] + MINUTE_MS - now;
-    retryAfterSeconds = Math.max(1, Math.ceil(Math.max(bucketWait, minuteWait) / 1000));
-  }
+function policies(s: FamilyState, limits: ReadLimits, now: number): { burst: ReadPolicyState; minute: ReadPolicyState } {
+  const { readsPerSecond: rate, readBurst: burst, readsPerMinute: perMinute } = limits;
   return {
-    ok,
-    retryAfterSeconds,
     burst: {
       remaining: Math.floor(s.tokens),
       resetSeconds: s.tokens >= burst ? 0 : rate > 0 ? Math.ceil((burst - s.tokens) / rate) : 60,
@@ -56,4 +41,34 @@ export function admitRead(states: ReadStates, family: ReadFamily, limits: ReadLi
       resetSeconds: s.log.length ? Math.max(0, Math.ceil((s.log[s.log.length - 1] + MINUTE_MS - now) / 1000)) : 0,
     },
   };
+}
+
+const fresh = (limits: ReadLimits, now: number): FamilyState => ({ tokens: limits.readBurst, updatedAt: now, log: [] });
+
+/**
+ * One read decision, mutating `states`. Token bucket: capacity readBurst, refilled at readsPerSecond; plus at
+ * most readsPerMinute reads in any rolling 60 s. A refused read consumes nothing.
+ */
+export function admitRead(states: ReadStates, family: ReadFamily, limits: ReadLimits, now: number): ReadDecision {
+  const s = (states[family] ??= fresh(limits, now));
+  refresh(s, limits, now);
+  const ok = s.tokens >= 1 && s.log.length < limits.readsPerMinute;
+  if (ok) {
+    s.tokens -= 1;
+    s.log.push(now);
+    return { ok, ...policies(s, limits, now) };
+  }
+  const rate = limits.readsPerSecond;
+  const bucketWait = s.tokens >= 1 ? 0 : rate > 0 ? ((1 - s.tokens) / rate) * 1000 : MINUTE_MS;
+  const full = s.log.length >= limits.readsPerMinute;
+  const minuteWait = !full ? 0 : limits.readsPerMinute <= 0 ? MINUTE_MS : s.log[s.log.length - limits.readsPerMinute] + MINUTE_MS - now;
+  return { ok, retryAfterSeconds: Math.max(1, Math.ceil(Math.max(bucketWait, minuteWait) / 1000)), ...policies(s, limits, now) };
+}
+
+/** The current figures without counting a read (RateLimit headers on non-read routes). Does not mutate. */
+export function peekRead(states: ReadStates, family: ReadFamily, limits: ReadLimits, now: number): ReadDecision {
+  const current = states[family];
+  const s = current ? { ...current, log: [...current.log] } : fresh(limits, now);
+  refresh(s, limits, now);
+  return { ok: s.tokens >= 1 && s.log.length < limits.readsPerMinute, ...policies(s, limits, now) };
 }

@@ -20,6 +20,10 @@ export function rateLimitHeaders(limits: ReadLimits, d: ReadDecision): Record<st
   };
 }
 
+const limitsOf = (account: AppEnv["Variables"]["caller"]["account"], family: ReadFamily): ReadLimits =>
+  // Video routes need video access, which needs explicit limits; the ceilings are only a safety net.
+  account.limits[family] ?? LIMIT_CEILINGS[family];
+
 /**
  * GET routes: counts the read against the account's bucket for the family (Avatar family: /avatars,
  * /avatar-jobs*; video family: /video-jobs*). Runs after appAuth and the access checks.
@@ -28,8 +32,7 @@ export function rateLimitHeaders(limits: ReadLimits, d: ReadDecision): Record<st
 export const readRateLimit = (family: ReadFamily) =>
   createMiddleware<AppEnv>(async (c, next) => {
     const account = c.get("caller").account;
-    // Video reads need video access, which needs explicit limits; the ceilings are only a safety net.
-    const limits: ReadLimits = account.limits[family] ?? LIMIT_CEILINGS[family];
+    const limits = limitsOf(account, family);
     const decision = await limiterFor(c.env, account.id).admitRead(family, limits, Date.now());
     const headers = rateLimitHeaders(limits, decision);
     if (!decision.ok) {
@@ -44,4 +47,20 @@ export const readRateLimit = (family: ReadFamily) =>
     for (const [k, v] of Object.entries(headers)) c.header(k, v);
     await next();
     for (const [k, v] of Object.entries(headers)) c.res.headers.set(k, v);
+  });
+
+/**
+ * Non-read routes of a family (POST /avatars, POST /videos): adds the family's RateLimit headers to the answer,
+ * success or error, without counting a read. The limiter is asked while the handler runs (no added latency).
+ */
+export const readRateLimitHeaders = (family: ReadFamily) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    const account = c.get("caller").account;
+    const limits = limitsOf(account, family);
+    const status = limiterFor(c.env, account.id)
+      .readStatus(family, limits, Date.now())
+      .catch(() => null); // headers are advisory: never fail the request over them
+    await next();
+    const decision = await status;
+    if (decision) for (const [k, v] of Object.entries(rateLimitHeaders(limits, decision))) c.res.headers.set(k, v);
   });

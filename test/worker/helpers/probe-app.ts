@@ -5,7 +5,7 @@ import { apiKeyAuth, appAuth } from "../../../workers/auth/app-auth";
 import type { AppEnv } from "../../../workers/env";
 import { ApiError, errorResponse } from "../../../workers/http/errors";
 import { requestId } from "../../../workers/http/request-id";
-import { readRateLimit } from "../../../workers/limiter/read-limit";
+import { readRateLimit, readRateLimitHeaders } from "../../../workers/limiter/read-limit";
 
 /**
  * A miniature Worker wired exactly like the open routes (appAuth → access → readRateLimit → handler), so the
@@ -21,7 +21,7 @@ const who = (c: { get: (k: "caller") => AppEnv["Variables"]["caller"]; json: (b:
 open.use("*", appAuth, requireOpenApiAccess);
 open.get("/avatars", readRateLimit("avatar"), (c) => who(c));
 open.get("/avatar-jobs", readRateLimit("avatar"), (c) => who(c));
-open.post("/avatars", requireAvatarCreation, (c) => who(c));
+open.post("/avatars", requireAvatarCreation, readRateLimitHeaders("avatar"), (c) => who(c));
 open.get("/video-jobs", requireVideoAccess, readRateLimit("video"), (c) => who(c));
 open.post("/videos", requireVideoAccess, requireVideoCreation, (c) => who(c));
 app.route("/v1/open", open);
