@@ -5,8 +5,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 stamp=node_modules/.install-stamp
 if [ ! -f "$stamp" ] || [ package-lock.json -nt "$stamp" ] || [ package.json -nt "$stamp" ]; then
-  echo "Installing packages (npm ci)…" >&2
-  npm ci --no-audit --no-fund --loglevel=error >&2
+  echo "Installing packages (npm install)…" >&2
+  npm install --no-audit --no-fund --loglevel=error >&2
   touch "$stamp"
 fi
 # npm 11 skips install scripts that are not approved: make the shipped ffmpeg binaries executable ourselves.
