@@ -1,0 +1,166 @@
+/**
+ * Per-frame vertex positions from animation parameters (pure arithmetic on ~580 points).
+ */
+import type { FaceModel } from "./geometry";
+import { FACE_POINTS } from "./geometry";
+
+export interface FacePose {
+  /** Jaw/lip opening 0..1. */
+  open: number;
+  /** Lip spread 0..1 (EE). */
+  spread: number;
+  /** Lip rounding 0..1 (OO). */
+  round: number;
+  /** Lip press 0..1 (M/B/P). */
+  press: number;
+  /** Eye closure 0..1 per eye (0 open, 1 closed). */
+  blinkR: number;
+  blinkL: number;
+  /** Brow raise 0..1. */
+  brow: number;
+  /** Head rotation in degrees (yaw: turn, pitch: nod, roll: tilt) and translation in px. */
+  yaw: number;
+  pitch: number;
+  roll: number;
+  tx: number;
+  ty: number;
+}
+
+export const NEUTRAL_POSE: FacePose = {
+  open: 0,
+  spread: 0,
+  round: 0,
+  press: 0,
+  blinkR: 0,
+  blinkL: 0,
+  brow: 0,
+  yaw: 0,
+  pitch: 0,
+  roll: 0,
+  tx: 0,
+  ty: 0,
+};
+
+/** Maximum lower-lip drop at open = 1, in half mouth widths. */
+const JAW_MAX = 0.62;
+
+/** Compute vertex positions for a pose into `out` (length 2 × count). */
+export function deform(m: FaceModel, pose: FacePose, out: Float32Array): Float32Array {
+  const { base, count, mu, mv, jawW, lipRole, restCloseV } = m;
+  const hw = m.mouth.halfWidth;
+  const [ex0, ex1] = m.mouth.ex;
+  const [ey0, ey1] = m.mouth.ey;
+  out.set(base);
+
+  // --- mouth --------------------------------------------------------------------------------------
+  const press = Math.min(1, Math.max(0, pose.press));
+  const open = Math.max(0, pose.open) * (1 - press);
+  const J = open * JAW_MAX * hw;
+  const spread = pose.spread;
+  const round = pose.round;
+  const horiz = 0.1 * spread - 0.17 * round;
+  for (let i = 0; i < FACE_POINTS; i++) {
+    const u = mu[i];
+    const v = mv[i];
+    let du = 0;
+    let dv = restCloseV[i];
+    const role = lipRole[i];
+    // Jaw.
+    let jw = jawW[i];
+    if (role === 2 && round > 0) jw *= 1 - 0.45 * round * Math.min(1, u * u); // rounded opening is narrower
+    dv += J * jw;
+    // Upper lip lifts a little with wide opening (shows the upper teeth).
+    if (role === 1) {
+      const prof = Math.max(0, 1 - u * u);
+      dv -= J * 0.12 * prof;
+      // Rounding pushes the lips out (fuller in 2D); pressing flattens them.
+      dv -= 0.05 * hw * round * prof;
+      dv += 0.03 * hw * press * prof;
+    } else if (role === 2) {
+      const prof = Math.max(0, 1 - u * u);
+      dv += 0.05 * hw * round * prof;
+      dv -= 0.03 * hw * press * prof;
+    }
+    // Corners in/out; fades out over the cheeks and vertically.
+    if (horiz !== 0) {
+      const au = Math.abs(u);
+      const g = au <= 1 ? u : Math.sign(u) * Math.max(0, 1 - (au - 1) / 1.3);
+      const h = Math.exp(-(v / 0.8) * (v / 0.8));
+      du += horiz * g * h * hw;
+    }
+    if (du !== 0 || dv !== 0) {
+      out[i * 2] += du * ex0 + dv * ey0;
+      out[i * 2 + 1] += du * ex1 + dv * ey1;
+    }
+  }
+
+  // --- eyes ---------------------------------------------------------------------------------------
+  const blinks = [pose.blinkR, pose.blinkL];
+  for (let e = 0; e < 2; e++) {
+    const c = blinks[e];
+    if (!(c > 0)) continue;
+    const eye = m.eyes[e];
+    for (let j = 0; j < eye.upper0.length; j++) {
+      const i = eye.upper0[j];
+      const bx = base[i * 2];
+      const by = base[i * 2 + 1];
+      // Closed lid sits just above the lower lid line.
+      const tx = eye.closeTargetX[j];
+      const ty = eye.closeTargetY[j] - 0.12 * (eye.closeTargetY[j] - by);
+      const dx = (tx - bx) * c * 0.35;
+      const dy = (ty - by) * c;
+      out[i * 2] += dx;
+      out[i * 2 + 1] += dy;
+      const i1 = eye.upper1[j];
+      out[i1 * 2] += dx * 0.5;
+      out[i1 * 2 + 1] += dy * 0.5;
+      const i2 = eye.upper2[j];
+      out[i2 * 2 + 1] += dy * 0.18;
+    }
+    // Lower lid rises slightly.
+    for (let j = 1; j < eye.lower0.length - 1; j++) {
+      const i = eye.lower0[j];
+      const k = Math.min(eye.upper0.length - 1, Math.max(0, j - 1));
+      const gap = eye.closeTargetY[k] - base[eye.upper0[k] * 2 + 1];
+      out[i * 2 + 1] -= 0.1 * gap * c;
+    }
+  }
+
+  // --- brows ---------------------------------------------------------------------------------------
+  if (pose.brow > 0) {
+    const lift = pose.brow * 0.045 * m.interocular;
+    for (const i of m.brows) out[i * 2 + 1] -= lift;
+    for (const eye of m.eyes) for (const i of eye.upper2) out[i * 2 + 1] -= lift * 0.35;
+  }
+
+  // --- head ----------------------------------------------------------------------------------------
+  const { headW, z } = m;
+  const yaw = (pose.yaw * Math.PI) / 180;
+  const pitch = (pose.pitch * Math.PI) / 180;
+  const roll = (pose.roll * Math.PI) / 180;
+  if (yaw !== 0 || pitch !== 0 || roll !== 0 || pose.tx !== 0 || pose.ty !== 0) {
+    const [px, py] = m.pivot;
+    const zc = m.zCenter;
+    for (let i = 0; i < count; i++) {
+      const w = headW[i];
+      if (w === 0) continue;
+      let x = out[i * 2];
+      let y = out[i * 2 + 1];
+      // Yaw/pitch as depth parallax around the head centre (small angles).
+      const dz = z[i] - zc;
+      x += yaw * dz * w;
+      y -= pitch * dz * w;
+      // Roll around the neck pivot.
+      const a = roll * w;
+      const ca = Math.cos(a);
+      const sa = Math.sin(a);
+      const rx = x - px;
+      const ry = y - py;
+      x = px + rx * ca - ry * sa;
+      y = py + rx * sa + ry * ca;
+      out[i * 2] = x + pose.tx * w;
+      out[i * 2 + 1] = y + pose.ty * w;
+    }
+  }
+  return out;
+}

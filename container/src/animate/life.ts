@@ -1,0 +1,105 @@
+/**
+ * Idle life: blinks, head sway, breathing, speech-driven emphasis. Deterministic from a seed.
+ */
+
+/** mulberry32 PRNG. */
+export function prng(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Blink timing (seconds): close, hold, open. */
+export const BLINK = { close: 0.1, hold: 0.05, open: 0.15 };
+
+/**
+ * Blink start times over [0, duration): ~17 per minute on average, intervals 1.2–7 s
+ * (exponential-ish), occasional double blink.
+ */
+export function blinkSchedule(duration: number, seed: number, firstAfter = 0.8): number[] {
+  const rand = prng(seed ^ 0x9e3779b9);
+  const out: number[] = [];
+  let t = firstAfter + rand() * 1.6;
+  while (t < duration) {
+    out.push(t);
+    if (rand() < 0.08) {
+      // Double blink.
+      t += 0.32 + rand() * 0.1;
+      if (t < duration) out.push(t);
+    }
+    // Mean ≈ 3.5 s → ~17/min.
+    const gap = 1.2 + -Math.log(1 - rand() * 0.999) * 2.3;
+    t += Math.min(7, gap);
+  }
+  return out;
+}
+
+/** Eye closure 0..1 at time t given blink start times (sorted). */
+export function blinkAmount(starts: number[], t: number): number {
+  const total = BLINK.close + BLINK.hold + BLINK.open;
+  // Binary search for the last start ≤ t.
+  let lo = 0;
+  let hi = starts.length - 1;
+  let idx = -1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    if (starts[mid] <= t) {
+      idx = mid;
+      lo = mid + 1;
+    } else hi = mid - 1;
+  }
+  if (idx < 0) return 0;
+  const dt = t - starts[idx];
+  if (dt >= total) return 0;
+  if (dt < BLINK.close) {
+    const x = dt / BLINK.close;
+    return x * x; // accelerate into the close
+  }
+  if (dt < BLINK.close + BLINK.hold) return 1;
+  const x = (dt - BLINK.close - BLINK.hold) / BLINK.open;
+  return 1 - x * (2 - x); // ease out of the open
+}
+
+export interface HeadMotion {
+  yaw: number;
+  pitch: number;
+  roll: number;
+  tx: number;
+  ty: number;
+  brow: number;
+}
+
+/**
+ * Head motion: sums of slow sines with mismatched periods (no visible loop), amplitude growing a little
+ * with speech energy, breathing (~3.6 s) as a small vertical drift, small nods on speech onsets.
+ * `scale` = interocular distance in px (translations are relative to it). `amount` 0..1 scales all motion
+ * (used for the transitions from/to the neutral pose).
+ */
+export function makeHeadMotion(seed: number, scale: number) {
+  const rand = prng(seed ^ 0x85ebca6b);
+  const ph = Array.from({ length: 12 }, () => rand() * Math.PI * 2);
+  const TAU = Math.PI * 2;
+  return (t: number, energy: number, emphasis: number, amount: number): HeadMotion => {
+    const k = 1 + 0.9 * energy;
+    const yaw = (0.9 * Math.sin((TAU * t) / 6.5 + ph[0]) + 0.5 * Math.sin((TAU * t) / 3.7 + ph[1])) * k;
+    const pitch =
+      (0.55 * Math.sin((TAU * t) / 5.3 + ph[2]) + 0.3 * Math.sin((TAU * t) / 2.9 + ph[3])) * k - 1.2 * emphasis;
+    const roll = (0.6 * Math.sin((TAU * t) / 7.9 + ph[4]) + 0.25 * Math.sin((TAU * t) / 4.3 + ph[5])) * k;
+    const breath = Math.sin((TAU * t) / 3.6 + ph[6]);
+    const tx = scale * (0.012 * Math.sin((TAU * t) / 5.7 + ph[7]) + 0.006 * Math.sin((TAU * t) / 3.1 + ph[8])) * k;
+    const ty = scale * (0.006 * breath + 0.004 * Math.sin((TAU * t) / 4.7 + ph[9])) + scale * 0.02 * emphasis;
+    return {
+      yaw: yaw * amount,
+      pitch: pitch * amount,
+      roll: roll * amount,
+      tx: tx * amount,
+      ty: ty * amount,
+      brow: Math.min(1, Math.max(0, emphasis * 0.9)) * amount,
+    };
+  };
+}

@@ -1,0 +1,222 @@
+/**
+ * Synthesised mouth interior, drawn into the inner-lip opening after the warp:
+ * dark cavity (deeper towards the middle), upper teeth hanging from the upper lip, a hint of lower teeth
+ * and tongue rising from the lower lip as the jaw opens. Edges are anti-aliased against the warped lips
+ * with a signed distance to the lip polygon, so there is no hard box or seam.
+ */
+import type { RgbaImage } from "./warp";
+
+export interface MouthColors {
+  teeth: [number, number, number];
+  cavityEdge: [number, number, number];
+  cavityDeep: [number, number, number];
+  tongue: [number, number, number];
+}
+
+/** Pick interior colours that suit the portrait (lighting level and lip tone). */
+export function mouthColors(skin: [number, number, number], lip: [number, number, number]): MouthColors {
+  const luma = 0.299 * skin[0] + 0.587 * skin[1] + 0.114 * skin[2];
+  const L = Math.min(1.08, Math.max(0.5, luma / 165));
+  const c = (r: number, g: number, b: number, k = L): [number, number, number] => [
+    Math.min(255, Math.round(r * k)),
+    Math.min(255, Math.round(g * k)),
+    Math.min(255, Math.round(b * k)),
+  ];
+  return {
+    teeth: c(226, 219, 204),
+    cavityEdge: [Math.round(lip[0] * 0.42), Math.round(lip[1] * 0.3), Math.round(lip[2] * 0.3)],
+    cavityDeep: c(30, 12, 14, Math.min(1, L)),
+    tongue: c(168, 78, 82, L * 0.85),
+  };
+}
+
+const smooth = (a: number, b: number, x: number) => {
+  let t = (x - a) / (b - a);
+  t = t < 0 ? 0 : t > 1 ? 1 : t;
+  return t * t * (3 - 2 * t);
+};
+
+/**
+ * Draw the mouth interior. `upper` and `lower` are the inner-lip points (corner to corner, same corners)
+ * as flat [x, y] arrays in canvas pixels. `open` 0..1 drives the lower teeth / tongue.
+ */
+export function drawMouthInterior(
+  img: RgbaImage,
+  upper: Float32Array,
+  lower: Float32Array,
+  open: number,
+  colors: MouthColors,
+  clip: { x0: number; y0: number; x1: number; y1: number },
+): void {
+  const nU = upper.length / 2;
+  const nL = lower.length / 2;
+  // Polygon: upper left→right, lower right→left (skip shared corners).
+  const poly: number[] = [];
+  for (let i = 0; i < nU; i++) poly.push(upper[i * 2], upper[i * 2 + 1]);
+  for (let i = nL - 2; i >= 1; i--) poly.push(lower[i * 2], lower[i * 2 + 1]);
+  const np = poly.length / 2;
+  let area = 0;
+  let minX = Infinity;
+  let minY = Infinity;
+  let maxX = -Infinity;
+  let maxY = -Infinity;
+  for (let i = 0; i < np; i++) {
+    const j = (i + 1) % np;
+    area += poly[i * 2] * poly[j * 2 + 1] - poly[j * 2] * poly[i * 2 + 1];
+    minX = Math.min(minX, poly[i * 2]);
+    maxX = Math.max(maxX, poly[i * 2]);
+    minY = Math.min(minY, poly[i * 2 + 1]);
+    maxY = Math.max(maxY, poly[i * 2 + 1]);
+  }
+  area = Math.abs(area) / 2;
+  if (area < 1) return;
+
+  // Current mouth frame from the inner corners.
+  const cx0 = upper[0];
+  const cy0 = upper[1];
+  const cx1 = upper[(nU - 1) * 2];
+  const cy1 = upper[(nU - 1) * 2 + 1];
+  const len = Math.hypot(cx1 - cx0, cy1 - cy0) || 1;
+  const exx = (cx1 - cx0) / len;
+  const exy = (cy1 - cy0) / len;
+  const eyx = -exy;
+  const eyy = exx;
+  const ox = (cx0 + cx1) / 2;
+  const oy = (cy0 + cy1) / 2;
+  const hw = len / 2;
+  // Lip curves v(u) sampled in the local frame.
+  const toLocal = (arr: Float32Array, n: number) => {
+    const us = new Float64Array(n);
+    const vs = new Float64Array(n);
+    for (let i = 0; i < n; i++) {
+      const dx = arr[i * 2] - ox;
+      const dy = arr[i * 2 + 1] - oy;
+      us[i] = (dx * exx + dy * exy) / hw;
+      vs[i] = dx * eyx + dy * eyy;
+    }
+    return { us, vs };
+  };
+  const up = toLocal(upper, nU);
+  const lo = toLocal(lower, nL);
+  const curve = (c: { us: Float64Array; vs: Float64Array }, u: number) => {
+    const n = c.us.length;
+    if (u <= c.us[0]) return c.vs[0];
+    for (let i = 0; i < n - 1; i++) {
+      if (u <= c.us[i + 1]) {
+        const f = (u - c.us[i]) / (c.us[i + 1] - c.us[i] || 1);
+        return c.vs[i] + (c.vs[i + 1] - c.vs[i]) * f;
+      }
+    }
+    return c.vs[n - 1];
+  };
+
+  const teethH = 0.2 * hw;
+  const lowTeethH = 0.11 * hw * smooth(0.25, 0.8, open);
+  const [tr, tg, tb] = colors.teeth;
+  const [er, eg, eb] = colors.cavityEdge;
+  const [dr, dg, db] = colors.cavityDeep;
+  const [gr, gg, gb] = colors.tongue;
+  const deepDist = Math.max(1.5, 0.22 * hw);
+
+  const x0 = Math.max(clip.x0, Math.floor(minX) - 1);
+  const x1 = Math.min(clip.x1, Math.ceil(maxX) + 2);
+  const y0 = Math.max(clip.y0, Math.floor(minY) - 1);
+  const y1 = Math.min(clip.y1, Math.ceil(maxY) + 2);
+  const D = img.data;
+  const W = img.width;
+  for (let y = y0; y < y1; y++) {
+    const py = y + 0.5;
+    for (let x = x0; x < x1; x++) {
+      const px = x + 0.5;
+      // Signed distance to the polygon (positive inside).
+      let inside = false;
+      let d2 = Infinity;
+      for (let i = 0, j = np - 1; i < np; j = i++) {
+        const ax = poly[j * 2];
+        const ay = poly[j * 2 + 1];
+        const bx = poly[i * 2];
+        const by = poly[i * 2 + 1];
+        if (by > py !== ay > py && px < ((ax - bx) * (py - by)) / (ay - by) + bx) inside = !inside;
+        const vx = bx - ax;
+        const vy = by - ay;
+        const l2 = vx * vx + vy * vy;
+        let t = l2 > 0 ? ((px - ax) * vx + (py - ay) * vy) / l2 : 0;
+        t = t < 0 ? 0 : t > 1 ? 1 : t;
+        const qx = ax + vx * t - px;
+        const qy = ay + vy * t - py;
+        const dd = qx * qx + qy * qy;
+        if (dd < d2) d2 = dd;
+      }
+      const dist = inside ? Math.sqrt(d2) : -Math.sqrt(d2);
+      const alpha = smooth(-0.7, 1.1, dist);
+      if (alpha <= 0) continue;
+      const dx = px - ox;
+      const dy = py - oy;
+      const u = (dx * exx + dy * exy) / hw;
+      const v = dx * eyx + dy * eyy;
+      const vUp = curve(up, u);
+      const vLo = curve(lo, u);
+      const au = Math.abs(u);
+      // Cavity: lip-shadow colour at the edge → deep dark inside.
+      const deep = smooth(0, deepDist, dist);
+      let r = er + (dr - er) * deep;
+      let g = eg + (dg - eg) * deep;
+      let b = eb + (db - eb) * deep;
+      // Tongue (low, centre), visible with a wider opening.
+      if (open > 0.3) {
+        const gap = Math.max(1, vLo - vUp);
+        const tcv = vLo - 0.05 * gap;
+        const ev = (v - tcv) / (0.42 * gap);
+        const eu = u / 0.62;
+        const e = eu * eu + ev * ev;
+        const ta = (1 - smooth(0.55, 1.0, e)) * smooth(0.3, 0.7, open) * 0.85;
+        if (ta > 0) {
+          const shade = 0.75 + 0.25 * smooth(tcv - 0.42 * gap, tcv, v);
+          r += (gr * shade - r) * ta;
+          g += (gg * shade - g) * ta;
+          b += (gb * shade - b) * ta;
+        }
+      }
+      // Lower teeth (in the lower lip's shadow).
+      if (lowTeethH > 0.3 && au < 0.62) {
+        const top = vLo - lowTeethH * Math.sqrt(Math.max(0, 1 - (u / 0.62) ** 2));
+        const la = smooth(top - 0.7, top + 0.7, v) * (1 - smooth(0.3, 0.6, au)) * 0.8;
+        if (la > 0) {
+          const shade = 0.62 * (0.8 + 0.2 * smooth(top, vLo, v));
+          r += (tr * shade - r) * la;
+          g += (tg * shade - g) * la;
+          b += (tb * shade - b) * la;
+        }
+      }
+      // Upper teeth hang from the upper lip, follow its curve, recede into shadow at the sides.
+      if (au < 0.9) {
+        const prof = Math.sqrt(Math.max(0, 1 - (u / 0.9) ** 2));
+        const bottom = vUp + teethH * (0.55 + 0.45 * prof);
+        const ua = (1 - smooth(bottom - 0.8, bottom + 0.8, v)) * (1 - smooth(0.5, 0.88, au));
+        if (ua > 0) {
+          // Shadow under the lip, slight darkening towards the biting edge, faint gaps between incisors.
+          let shade = 0.72 + 0.28 * smooth(vUp, vUp + 0.45 * teethH, v);
+          shade *= 1 - 0.08 * smooth(vUp + 0.5 * teethH, bottom, v);
+          const uu = au * hw; // px from centre
+          const gapW = Math.max(0.6, hw * 0.012);
+          const g1 = Math.abs(uu - 0) < gapW ? 0.86 : 1;
+          const g2 = Math.abs(uu - 0.24 * hw) < gapW * 0.8 ? 0.9 : 1;
+          const g3 = Math.abs(uu - 0.42 * hw) < gapW * 0.8 ? 0.92 : 1;
+          shade *= g1 * g2 * g3 * (1 - 0.25 * smooth(0.25, 0.8, au));
+          r += (tr * shade - r) * ua;
+          g += (tg * shade - g) * ua;
+          b += (tb * shade - b) * ua;
+        }
+      }
+      const o = y * W + x;
+      const pv = D[o];
+      const r0 = pv & 255;
+      const g0 = (pv >> 8) & 255;
+      const b0 = (pv >> 16) & 255;
+      const nr = (r0 + (r - r0) * alpha + 0.5) | 0;
+      const ng = (g0 + (g - g0) * alpha + 0.5) | 0;
+      const nb = (b0 + (b - b0) * alpha + 0.5) | 0;
+      D[o] = (0xff000000 | (nb << 16) | (ng << 8) | nr) >>> 0;
+    }
+  }
+}

@@ -1,0 +1,111 @@
+/**
+ * Audio probing and decoding (ffprobe / ffmpeg from the npm installers).
+ *
+ * Failure codes (see docs/rendering.md):
+ * - `empty_media`            the file has zero bytes, or decodes to no audio samples
+ * - `unsupported_media_type` the file is not something ffmpeg decodes as audio (no audio stream, garbage,
+ *                            an image, text, a decode error)
+ * - `renderer_rejected`      the audio is longer than MAX_AUDIO_SECONDS
+ */
+import { stat } from "node:fs/promises";
+import { JobFailure } from "../job-failure";
+import { ffmpegPath, ffprobePath, run, throwIfAborted } from "../video/ffmpeg";
+
+/** Longest audio the renderer accepts (10 minutes). */
+export const MAX_AUDIO_SECONDS = 600;
+
+export interface AudioInfo {
+  durationSeconds: number;
+  codec: string;
+  sampleRate: number;
+  channels: number;
+}
+
+function unsupported(detail: string): JobFailure {
+  return new JobFailure("unsupported_media_type", "The audio file could not be decoded as audio.", false, detail);
+}
+
+function tooLong(seconds: number): JobFailure {
+  return new JobFailure(
+    "renderer_rejected",
+    `The audio is ${seconds.toFixed(1)} s long; the maximum is ${MAX_AUDIO_SECONDS} s.`,
+    false,
+  );
+}
+
+/**
+ * Probe an audio file. Throws `JobFailure` (`empty_media`, `unsupported_media_type`, `renderer_rejected`).
+ * The duration is the container's (or the stream's) declared duration; the renderer re-measures it from
+ * the decoded samples.
+ */
+export async function probeAudio(path: string, signal?: AbortSignal): Promise<AudioInfo> {
+  const st = await stat(path);
+  if (st.size === 0) throw new JobFailure("empty_media", "The audio file is empty.", false);
+  const r = await run(
+    ffprobePath(),
+    ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", path],
+    { signal, maxStdout: 4 << 20 },
+  );
+  throwIfAborted(signal);
+  if (r.code !== 0) throw unsupported(`ffprobe exit ${r.code}: ${r.stderr.slice(-500)}`);
+  let parsed: {
+    streams?: Array<Record<string, unknown>>;
+    format?: Record<string, unknown>;
+  };
+  try {
+    parsed = JSON.parse(r.stdout.toString("utf8"));
+  } catch {
+    throw unsupported("ffprobe output not JSON");
+  }
+  const audio = (parsed.streams ?? []).find((s) => s.codec_type === "audio");
+  if (!audio) throw unsupported("no audio stream");
+  const formatName = String(parsed.format?.format_name ?? "");
+  // Images and pipes that ffprobe reads as "audio" do not exist, but guard against raw-PCM guesses anyway.
+  if (/^(image2|png_pipe|jpeg_pipe|webp_pipe|tty|txt)/.test(formatName)) throw unsupported(`format ${formatName}`);
+  const num = (v: unknown) => {
+    const n = typeof v === "string" || typeof v === "number" ? Number(v) : NaN;
+    return Number.isFinite(n) ? n : NaN;
+  };
+  let duration = num(audio.duration);
+  if (!(duration > 0)) duration = num(parsed.format?.duration);
+  const info: AudioInfo = {
+    durationSeconds: duration > 0 ? duration : 0,
+    codec: String(audio.codec_name ?? "unknown"),
+    sampleRate: num(audio.sample_rate) || 0,
+    channels: num(audio.channels) || 0,
+  };
+  if (!(info.sampleRate > 0) || !(info.channels > 0)) throw unsupported("audio stream without rate/channels");
+  // Allow a little slack for containers whose declared duration overshoots; decoded length is checked again.
+  if (info.durationSeconds > MAX_AUDIO_SECONDS + 1) throw tooLong(info.durationSeconds);
+  return info;
+}
+
+/**
+ * Decode the first audio stream to mono float PCM at `sampleRate`.
+ * Throws `unsupported_media_type` on a decode error, `empty_media` when there are no samples,
+ * `renderer_rejected` when longer than MAX_AUDIO_SECONDS.
+ */
+export async function decodeMono(path: string, sampleRate: number, signal?: AbortSignal): Promise<Float32Array> {
+  const maxBytes = Math.ceil((MAX_AUDIO_SECONDS + 2) * sampleRate) * 4;
+  const r = await run(
+    ffmpegPath(),
+    [
+      "-nostdin", "-hide_banner", "-v", "error",
+      "-i", path,
+      "-map", "0:a:0", "-vn", "-sn", "-dn",
+      "-ac", "1", "-ar", String(sampleRate),
+      "-f", "f32le", "pipe:1",
+    ],
+    { signal, maxStdout: maxBytes },
+  );
+  throwIfAborted(signal);
+  if (r.truncated) throw tooLong(r.stdout.length / 4 / sampleRate);
+  if (r.code !== 0) throw unsupported(`ffmpeg decode exit ${r.code}: ${r.stderr.slice(-500)}`);
+  const n = Math.floor(r.stdout.length / 4);
+  if (n > (MAX_AUDIO_SECONDS + 1) * sampleRate) throw tooLong(n / sampleRate);
+  if (n === 0) throw new JobFailure("empty_media", "The audio file contains no audio samples.", false);
+  // Copy into an aligned buffer (Buffer.concat may return an unaligned view).
+  const pcm = new Float32Array(n);
+  new Uint8Array(pcm.buffer).set(r.stdout.subarray(0, n * 4));
+  return pcm;
+}

@@ -1,0 +1,128 @@
+/**
+ * The ffmpeg encoder process: raw yuv420p frames on stdin, the source audio file placed at the speech
+ * start with sample-accurate silence before it and padded after it; H.264 (libx264, yuv420p, CRF 20,
+ * preset veryfast, BT.709 tags, constant frame rate) + AAC (128 kb/s, 48 kHz) in MP4 with the index at
+ * the front (+faststart).
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { killOnAbort, ffmpegPath } from "./ffmpeg";
+
+export const VIDEO_CODEC_ARGS = [
+  "-c:v", "libx264",
+  "-preset", "veryfast",
+  "-crf", "20",
+  "-pix_fmt", "yuv420p",
+  "-profile:v", "high",
+  "-colorspace", "bt709",
+  "-color_primaries", "bt709",
+  "-color_trc", "bt709",
+  "-color_range", "tv",
+];
+export const AUDIO_CODEC_ARGS = ["-c:a", "aac", "-b:a", "128k", "-ar", "48000"];
+export const AUDIO_RATE = 48_000;
+
+export interface EncoderOptions {
+  width: number;
+  height: number;
+  fps: number;
+  frames: number;
+  /** Source audio (any format ffmpeg reads); omitted → silent track. */
+  audioPath?: string;
+  /** Output channels (1 or 2). */
+  channels: number;
+  /** Where the audio starts in the output, seconds. */
+  audioStart: number;
+  durationSeconds: number;
+  outPath: string;
+  signal?: AbortSignal;
+}
+
+export function encoderArgs(o: EncoderOptions): string[] {
+  const cl = o.channels >= 2 ? "stereo" : "mono";
+  const pad = Math.max(1, Math.round(o.audioStart * AUDIO_RATE));
+  const fmt = `aformat=sample_fmts=fltp:sample_rates=${AUDIO_RATE}:channel_layouts=${cl}`;
+  const args = [
+    "-hide_banner", "-nostdin", "-loglevel", "error", "-y",
+    "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", `${o.width}x${o.height}`, "-framerate", String(o.fps), "-i", "pipe:0",
+  ];
+  if (o.audioPath) {
+    args.push("-i", o.audioPath);
+    args.push(
+      "-filter_complex",
+      `anullsrc=r=${AUDIO_RATE}:cl=${cl},atrim=end_sample=${pad},${fmt}[pre];` +
+        `[1:a:0]aresample=${AUDIO_RATE},${fmt}[src];` +
+        `[pre][src]concat=n=2:v=0:a=1,apad[aout]`,
+    );
+  } else {
+    args.push("-filter_complex", `anullsrc=r=${AUDIO_RATE}:cl=${cl},${fmt}[aout]`);
+  }
+  args.push(
+    "-map", "0:v:0", "-map", "[aout]",
+    ...VIDEO_CODEC_ARGS,
+    "-r", String(o.fps), "-vsync", "cfr",
+    "-frames:v", String(o.frames),
+    ...AUDIO_CODEC_ARGS,
+    "-t", (o.durationSeconds).toFixed(6),
+    "-movflags", "+faststart",
+    "-f", "mp4", o.outPath,
+  );
+  return args;
+}
+
+export class FrameEncoder {
+  readonly child: ChildProcess;
+  private stderr = "";
+  private closed: Promise<{ code: number | null; signal: string | null }>;
+  private failed: Error | undefined;
+  private disposeAbort: () => void;
+  /** Peak RSS of the ffmpeg child in bytes (sampled from /proc when available). */
+  peakRss = 0;
+
+  constructor(o: EncoderOptions) {
+    this.child = spawn(ffmpegPath(), encoderArgs(o), { stdio: ["pipe", "ignore", "pipe"] });
+    this.child.stderr!.on("data", (b: Buffer) => {
+      this.stderr += b.toString("utf8");
+      if (this.stderr.length > 16_384) this.stderr = this.stderr.slice(-8_192);
+    });
+    this.child.stdin!.on("error", (e) => {
+      this.failed ??= e;
+    });
+    this.disposeAbort = killOnAbort(this.child, o.signal);
+    this.closed = new Promise((resolve) => {
+      this.child.on("error", (e) => {
+        this.failed ??= e;
+        resolve({ code: null, signal: null });
+      });
+      this.child.on("close", (code, signal) => resolve({ code, signal }));
+    });
+  }
+
+  get error(): Error | undefined {
+    return this.failed;
+  }
+
+  get stderrTail(): string {
+    return this.stderr.slice(-2000);
+  }
+
+  /** Write one frame; resolves when ffmpeg has consumed it (the buffer may then be reused). */
+  write(frame: Uint8Array): Promise<void> {
+    return new Promise((resolve, reject) => {
+      if (this.failed) return reject(this.failed);
+      this.child.stdin!.write(frame, (err) => (err ? reject(err) : resolve()));
+    });
+  }
+
+  /** Close stdin and wait for ffmpeg to finish. */
+  async finish(): Promise<{ code: number | null; signal: string | null }> {
+    this.child.stdin!.end();
+    const r = await this.closed;
+    this.disposeAbort();
+    return r;
+  }
+
+  kill(): void {
+    if (this.child.exitCode === null) this.child.kill("SIGKILL");
+    this.disposeAbort();
+  }
+}

@@ -1,0 +1,295 @@
+/**
+ * Talking-head renderer: portrait + rig + audio → MP4.
+ *
+ * Stages reported through onStage: analyzing_audio → composing → rendering → encoding (see docs/rendering.md).
+ * Per frame only the face region (bbox of the fixed outer anchor ring) is re-rendered: the static canvas
+ * is copied into a work buffer, the mesh is warped from the static canvas, the mouth interior is drawn,
+ * and just that rectangle is converted into one of a few pooled yuv420p frame buffers that already hold
+ * the static rest of the frame. Frames whose pose did not change are re-sent without any work.
+ */
+import { stat } from "node:fs/promises";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { analyzeLipSync, ANALYSIS_RATE, sampleTrack } from "../audio/lipsync";
+import { decodeMono, probeAudio, MAX_AUDIO_SECONDS } from "../audio/probe";
+import { deform, type FacePose } from "../animate/deform";
+import { buildFaceModel } from "../animate/geometry";
+import { blinkAmount, blinkSchedule, BLINK, makeHeadMotion } from "../animate/life";
+import { drawMouthInterior, mouthColors } from "../animate/mouth";
+import { copyRect, rgbToRgba, warpTriangles, type RgbaImage } from "../animate/warp";
+import { JobFailure } from "../job-failure";
+import type { AvatarRig } from "../rig";
+import { composeCanvas, sampleColor, type CanvasSettings } from "./compose";
+import { FrameEncoder } from "./encoder";
+import { throwIfAborted } from "./ffmpeg";
+import { LIP_LEAD_SECONDS, makeTimeline, motionAmount, transitionGesture } from "./timeline";
+import { rgbaToYuv420Rect, yuvLayout } from "./yuv";
+
+export { probeAudio, MAX_AUDIO_SECONDS } from "../audio/probe";
+export type { AudioInfo } from "../audio/probe";
+
+export interface RenderSettings extends CanvasSettings {
+  leadInSeconds: number;
+  leadOutSeconds: number;
+}
+
+export interface RenderInput {
+  portraitPng: Buffer;
+  rig: AvatarRig;
+  audioPath: string;
+  /** Any image sharp reads. */
+  background?: Buffer;
+  settings: RenderSettings;
+  workDir: string;
+  onStage?: (stage: string) => void;
+  signal?: AbortSignal;
+  /** Seed for blinks and head motion (default: derived from the rig and the audio length). */
+  seed?: number;
+  /** Test/diagnostic switches. idle=false: no head motion, breathing, blinks or gestures (mouth only). */
+  animation?: { idle?: boolean };
+}
+
+export interface RenderResult {
+  mp4Path: string;
+  durationSeconds: number;
+  frames: number;
+  fps: number;
+  /** Milliseconds per step: probe, decode, analysis, compose, render (frame loop incl. encoding), encodeTail, total. */
+  timings: Record<string, number>;
+  /** Peak resident memory in bytes (node process, ffmpeg child). */
+  memory: { nodePeakRss: number; ffmpegPeakRss: number };
+  /** Frames actually re-rendered (the rest repeated the previous frame). */
+  renderedFrames: number;
+}
+
+/** Render stage names, in order. */
+export const RENDER_STAGES = ["analyzing_audio", "composing", "rendering", "encoding"] as const;
+
+function validateSettings(s: RenderSettings): void {
+  const bad = (m: string) => new JobFailure("renderer_rejected", m, false);
+  if (!Number.isInteger(s.width) || !Number.isInteger(s.height) || s.width < 2 || s.height < 2) throw bad("Invalid video size.");
+  if (s.width % 2 || s.height % 2) throw bad("Video width and height must be even.");
+  if (s.width * s.height > 2_073_600 || s.width > 1920 || s.height > 1920) throw bad("Video size exceeds the pixel limit.");
+  if (!(s.leadInSeconds >= 0 && s.leadInSeconds <= 60) || !(s.leadOutSeconds >= 0 && s.leadOutSeconds <= 60)) throw bad("Invalid lead-in/lead-out.");
+}
+
+function readPeakRss(pid: number | undefined): number {
+  if (!pid) return 0;
+  try {
+    const st = readFileSync(`/proc/${pid}/status`, "utf8");
+    const m = /VmHWM:\s+(\d+) kB/.exec(st);
+    return m ? Number(m[1]) * 1024 : 0;
+  } catch {
+    return 0;
+  }
+}
+
+function hashSeed(rig: AvatarRig, n: number): number {
+  let h = 2166136261 ^ n;
+  for (let i = 0; i < rig.landmarks.length; i += 7) {
+    h = Math.imul(h ^ Math.round(rig.landmarks[i][0] * 16), 16777619);
+    h = Math.imul(h ^ Math.round(rig.landmarks[i][1] * 16), 16777619);
+  }
+  return h >>> 0;
+}
+
+const samePose = (a: FacePose, b: FacePose) =>
+  a.open === b.open &&
+  a.spread === b.spread &&
+  a.round === b.round &&
+  a.press === b.press &&
+  a.blinkR === b.blinkR &&
+  a.blinkL === b.blinkL &&
+  a.brow === b.brow &&
+  a.yaw === b.yaw &&
+  a.pitch === b.pitch &&
+  a.roll === b.roll &&
+  a.tx === b.tx &&
+  a.ty === b.ty;
+
+export async function renderVideo(input: RenderInput): Promise<RenderResult> {
+  const { settings: s, signal } = input;
+  const t0 = performance.now();
+  const timings: Record<string, number> = {};
+  const lap = (name: string, since: number) => {
+    timings[name] = Math.round(performance.now() - since);
+    return performance.now();
+  };
+  validateSettings(s);
+  if (!input.rig || !Array.isArray(input.rig.landmarks) || input.rig.landmarks.length < 468) {
+    throw new JobFailure("render_failed", "The avatar rig is invalid.", false);
+  }
+  let nodePeak = process.memoryUsage().rss;
+
+  // ---- audio ---------------------------------------------------------------------------------------
+  input.onStage?.("analyzing_audio");
+  let t = performance.now();
+  const info = await probeAudio(input.audioPath, signal);
+  t = lap("probe", t);
+  const pcm = await decodeMono(input.audioPath, ANALYSIS_RATE, signal);
+  t = lap("decode", t);
+  const audioSeconds = pcm.length / ANALYSIS_RATE;
+  if (audioSeconds > MAX_AUDIO_SECONDS + 0.5) {
+    throw new JobFailure("renderer_rejected", `The audio is ${audioSeconds.toFixed(1)} s long; the maximum is ${MAX_AUDIO_SECONDS} s.`, false);
+  }
+  const track = analyzeLipSync(pcm);
+  t = lap("analysis", t);
+  throwIfAborted(signal);
+
+  // ---- static canvas + mesh -----------------------------------------------------------------------
+  input.onStage?.("composing");
+  const W = s.width;
+  const H = s.height;
+  const { rgb: staticRgb, placement } = await composeCanvas(input.portraitPng, input.rig, input.background, s);
+  const model = buildFaceModel(input.rig, placement);
+  const L = (i: number): [number, number] => [model.base[i * 2], model.base[i * 2 + 1]];
+  const mid = (a: number, b: number): [number, number] => [(L(a)[0] + L(b)[0]) / 2, (L(a)[1] + L(b)[1]) / 2];
+  const skin = sampleColor(staticRgb, W, H, [L(205), L(425), L(50), L(280)], Math.max(1, model.interocular * 0.03));
+  const lip = sampleColor(staticRgb, W, H, [mid(14, 17), mid(87, 84), mid(317, 314)], Math.max(1, model.interocular * 0.012));
+  const colors = mouthColors(skin, lip);
+  const tl = makeTimeline(audioSeconds, s.leadInSeconds, s.leadOutSeconds);
+  const layout = yuvLayout(W, H);
+  const src: RgbaImage = rgbToRgba(staticRgb, W, H);
+  const work: RgbaImage = { width: W, height: H, data: new Uint32Array(src.data) };
+  const staticYuv = new Uint8Array(layout.frameSize);
+  rgbaToYuv420Rect(src.data, staticYuv, layout, { x0: 0, y0: 0, x1: W, y1: H });
+  const POOL = 3;
+  const pool = Array.from({ length: POOL }, () => new Uint8Array(staticYuv));
+  const pending: Array<Promise<void> | undefined> = new Array(POOL);
+  t = lap("compose", t);
+  throwIfAborted(signal);
+
+  // ---- animation schedule ----------------------------------------------------------------------------
+  const seed = input.seed ?? hashSeed(input.rig, pcm.length);
+  const idle = input.animation?.idle !== false;
+  const blinkEdge = 0.5;
+  const blinks = idle
+    ? blinkSchedule(tl.durationSeconds, seed).filter((b) => b > blinkEdge && b + BLINK.close + BLINK.hold + BLINK.open < tl.durationSeconds - blinkEdge)
+    : [];
+  const head = makeHeadMotion(seed, model.interocular);
+
+  // ---- encode -------------------------------------------------------------------------------------
+  input.onStage?.("rendering");
+  const mp4Path = join(input.workDir, "video.mp4");
+  const enc = new FrameEncoder({
+    width: W,
+    height: H,
+    fps: tl.fps,
+    frames: tl.frames,
+    audioPath: input.audioPath,
+    channels: info.channels >= 2 ? 2 : 1,
+    audioStart: tl.speechStart,
+    durationSeconds: tl.durationSeconds,
+    outPath: mp4Path,
+    signal,
+  });
+  let ffPeak = 0;
+  let rendered = 0;
+  const xy = new Float32Array(model.count * 2);
+  const upper = new Float32Array(model.mouth.upperInner.length * 2);
+  const lower = new Float32Array(model.mouth.lowerInner.length * 2);
+  let prevPose: FacePose | undefined;
+  let prevBuf = -1;
+  let tWait = 0;
+  let tWarp = 0;
+  let tMouth = 0;
+  let tYuv = 0;
+  try {
+    for (let i = 0; i < tl.frames; i++) {
+      if (signal?.aborted) throw signal.reason ?? new Error("aborted");
+      if (enc.error) break;
+      const ft = i / tl.fps;
+      const amount = idle ? motionAmount(tl, ft) : 0;
+      const m = sampleTrack(track, ft - tl.speechStart + LIP_LEAD_SECONDS);
+      const g = idle ? transitionGesture(tl, ft) : { pitch: 0, brow: 0, ty: 0, holdBlink: false };
+      const hm = idle ? head(ft, m.energy, m.emphasis, amount) : undefined;
+      const blink = idle && !g.holdBlink ? blinkAmount(blinks, ft) : 0;
+      const pose: FacePose = {
+        open: m.open,
+        spread: m.spread,
+        round: m.round,
+        press: m.press,
+        blinkR: blink,
+        blinkL: blink,
+        brow: Math.min(1, (hm?.brow ?? 0) + g.brow * amount),
+        yaw: hm?.yaw ?? 0,
+        pitch: (hm?.pitch ?? 0) + g.pitch * amount,
+        roll: hm?.roll ?? 0,
+        tx: hm?.tx ?? 0,
+        ty: (hm?.ty ?? 0) + g.ty * model.interocular * amount,
+      };
+      let bi: number;
+      if (prevPose && prevBuf >= 0 && samePose(pose, prevPose)) {
+        bi = prevBuf; // unchanged frame: send the same bytes again
+      } else {
+        bi = i % POOL;
+        if (bi === prevBuf) bi = (bi + 1) % POOL;
+        let c0 = performance.now();
+        if (pending[bi]) await pending[bi];
+        let c1 = performance.now();
+        tWait += c1 - c0;
+        deform(model, pose, xy);
+        copyRect(src, work, model.region);
+        warpTriangles(src, work, model.base, xy, model.tris, model.region);
+        warpTriangles(src, work, model.base, xy, model.holeTris, model.region);
+        c0 = performance.now();
+        tWarp += c0 - c1;
+        for (let k = 0; k < model.mouth.upperInner.length; k++) {
+          const vi = model.mouth.upperInner[k];
+          upper[k * 2] = xy[vi * 2];
+          upper[k * 2 + 1] = xy[vi * 2 + 1];
+        }
+        for (let k = 0; k < model.mouth.lowerInner.length; k++) {
+          const vi = model.mouth.lowerInner[k];
+          lower[k * 2] = xy[vi * 2];
+          lower[k * 2 + 1] = xy[vi * 2 + 1];
+        }
+        drawMouthInterior(work, upper, lower, pose.open * (1 - pose.press), colors, model.region);
+        c1 = performance.now();
+        tMouth += c1 - c0;
+        rgbaToYuv420Rect(work.data, pool[bi], layout, model.region);
+        tYuv += performance.now() - c1;
+        rendered++;
+      }
+      const p = enc.write(pool[bi]);
+      pending[bi] = p;
+      p.catch(() => {});
+      prevPose = pose;
+      prevBuf = bi;
+      if ((i & 31) === 0) {
+        nodePeak = Math.max(nodePeak, process.memoryUsage().rss);
+        ffPeak = Math.max(ffPeak, readPeakRss(enc.child.pid));
+      }
+    }
+    await Promise.all(pending.filter(Boolean).map((p) => p!.catch(() => {})));
+    t = lap("render", t);
+    timings.frameWait = Math.round(tWait);
+    timings.frameWarp = Math.round(tWarp);
+    timings.frameMouth = Math.round(tMouth);
+    timings.frameYuv = Math.round(tYuv);
+    input.onStage?.("encoding");
+    ffPeak = Math.max(ffPeak, readPeakRss(enc.child.pid));
+    const r = await enc.finish();
+    t = lap("encodeTail", t);
+    throwIfAborted(signal);
+    if (r.code !== 0 || enc.error) {
+      throw new JobFailure("render_failed", "Video encoding failed.", true, `ffmpeg exit ${r.code} ${r.signal ?? ""} ${enc.error?.message ?? ""}: ${enc.stderrTail}`);
+    }
+  } catch (e) {
+    enc.kill();
+    throw e;
+  }
+  const st = await stat(mp4Path).catch(() => undefined);
+  if (!st || st.size === 0) throw new JobFailure("render_failed", "Video encoding produced no output.", true);
+  nodePeak = Math.max(nodePeak, process.memoryUsage().rss);
+  timings.total = Math.round(performance.now() - t0);
+  return {
+    mp4Path,
+    durationSeconds: tl.durationSeconds,
+    frames: tl.frames,
+    fps: tl.fps,
+    timings,
+    memory: { nodePeakRss: nodePeak, ffmpegPeakRss: ffPeak },
+    renderedFrames: rendered,
+  };
+}
