@@ -14,6 +14,9 @@ export default defineConfig(async () => {
             ADMIN_TOKEN: "test-admin-token",
             SIGNING_SECRET: "test-signing-secret",
             RENDERER_TOKEN: "test-renderer-token",
+            // Nothing listens here: the test env's own queue consumer never reaches a renderer of a local
+            // stack that may be running; pipeline tests inject a fake renderer (test/worker/pipeline-helpers.ts).
+            RENDERER_URL: "http://127.0.0.1:9",
             // Test-only Ed25519 key pair (generated for the test suite, signs nothing real).
             SESSION_TOKEN_PRIVATE_KEY:
               "MC4CAQAwBQYDK2VwBCIEIKFT7FOvMeOUu+VlJ3C4KA3dliPaQFOFE2udB3OoQ9nX",

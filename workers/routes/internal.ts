@@ -81,7 +81,8 @@ async function objectAccess(c: Context<AppEnv>, method: "GET" | "PUT") {
   const { jobId, attempt } = jobAndAttempt(c.req.query("job"), c.req.query("attempt"));
   const kind = await authenticate(c, jobId, attempt);
   const found = await loadJob(c.env, kind, jobId);
-  if (!found || found.job.status !== "processing" || found.job.attempt !== attempt) {
+  if (!found) throw unauthorized(); // a token for a job of this kind that does not exist
+  if (found.job.status !== "processing" || found.job.attempt !== attempt) {
     throw new ApiError(409, "conflict", "This run is no longer current: a newer attempt runs or the job has ended.");
   }
   if (!(await allowed(found, method, key))) throw new ApiError(403, "forbidden", `This job may not ${method} ${key}.`);
