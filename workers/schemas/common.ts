@@ -10,7 +10,7 @@ import { checkUrlSyntax, MAX_URL_LENGTH } from "../../container/src/fetch/addres
 export const Uuid = z
   .guid()
   .overwrite((s) => s.toLowerCase())
-  .meta({ description: "UUID", example: "3f0f3c1e-8a4b-4c55-9d6c-2f1a7e5b9c01" });
+  .meta({ description: "UUID", examples: ["3f0f3c1e-8a4b-4c55-9d6c-2f1a7e5b9c01"] });
 
 export const NAME_MAX = 128;
 const codePoints = (s: string) => [...s].length;

@@ -19,27 +19,32 @@ const dimension = (field: string) =>
     .int(`video.${field} must be an integer`)
     .min(64, `video.${field} must be between 64 and 1920`)
     .max(1920, `video.${field} must be between 64 and 1920`)
-    .refine((n) => n % 2 === 0, `video.${field} must be even`);
+    // multipleOf (not a refine) so the OpenAPI document states the rule too.
+    .multipleOf(2, `video.${field} must be even`)
+    .meta({ default: VIDEO_DEFAULTS[field as "width" | "height"] });
 
 const leadSeconds = (field: string) =>
   z
     .number({ error: `video.${field} must be a finite number` })
     .refine(Number.isFinite, `video.${field} must be a finite number`)
     .min(0, `video.${field} must be between 0 and 60`)
-    .max(60, `video.${field} must be between 0 and 60`);
+    .max(60, `video.${field} must be between 0 and 60`)
+    .meta({ default: 0, description: `Additional idle time ${field === "leadInSeconds" ? "before the opening" : "after the closing"} transition, seconds` });
 
 /** The `video` field of POST /videos, as the caller sends it (every field optional). */
 export const VideoSettingsInput = z
   .strictObject({
     width: dimension("width").optional(),
     height: dimension("height").optional(),
-    fit: z.enum(["crop", "contain"], { error: "video.fit must be one of crop, contain" }).optional(),
+    fit: z.enum(["crop", "contain"], { error: "video.fit must be one of crop, contain" }).meta({ default: "crop" }).optional(),
     backgroundColor: z
       .string({ error: "video.backgroundColor must be a string" })
       .regex(/^#[0-9a-fA-F]{6}$/, "video.backgroundColor must be a six-digit hex colour like #1A2B3C")
+      .meta({ default: "#000000", description: "Six-digit RGB hex colour with leading #, either case" })
       .optional(),
     backgroundFit: z
       .enum(["cover", "contain", "stretch"], { error: "video.backgroundFit must be one of cover, contain, stretch" })
+      .meta({ default: "cover" })
       .optional(),
     leadInSeconds: leadSeconds("leadInSeconds").optional(),
     leadOutSeconds: leadSeconds("leadOutSeconds").optional(),
@@ -48,7 +53,10 @@ export const VideoSettingsInput = z
     (v) => (v.width ?? VIDEO_DEFAULTS.width) * (v.height ?? VIDEO_DEFAULTS.height) <= MAX_PIXEL_AREA,
     { message: `video.width × video.height must be at most ${MAX_PIXEL_AREA} pixels (defaults count for an omitted dimension)`, path: ["width"] },
   )
-  .meta({ id: "VideoSettings", description: "Presentation settings of a video. Encoding is managed by the service." });
+  .meta({
+    id: "VideoSettings",
+    description: `Presentation settings of a video; every field optional. The effective width × height (defaults count for an omitted dimension) must be at most ${MAX_PIXEL_AREA} pixels. Encoding is managed by the service and cannot be set.`,
+  });
 
 export type VideoSettings = {
   width: number;

@@ -67,7 +67,7 @@ export const VideoJob = z
       .object({
         stage: z.string().meta({
           description:
-            "What the job is doing: queued, preparing_media, rendering, encoding, completed (succeeded), failed, expired. Not a percentage.",
+            "What the job is doing, in lower_snake_case: queued, starting, preparing_media, rendering, uploading, completed (the stage of a succeeded job). A failed or expired job keeps the stage it reached. Other renderer stage names may appear; stages describe work, not percentages.",
         }),
       })
       .meta({ id: "VideoProgress" }),
