@@ -9,7 +9,8 @@
 import { createHash, timingSafeEqual } from "node:crypto";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { pathToFileURL } from "node:url";
+import { realpathSync } from "node:fs";
+import { fileURLToPath } from "node:url";
 import { type RendererConfig, loadConfig } from "./config";
 import { parseDispatch } from "./jobs/dispatch";
 import { type Engines, defaultEngines } from "./jobs/engines";
@@ -194,7 +195,15 @@ async function main(): Promise<void> {
   process.on("unhandledRejection", (err) => log.error("unhandled rejection", { error: err }));
 }
 
-const entry = process.argv[1];
-if (entry && import.meta.url === pathToFileURL(entry).href) {
-  void main();
+/** True when this module is the process entry point (not imported by tests or other modules). */
+function isEntryPoint(): boolean {
+  const entry = process.argv[1];
+  if (!entry) return false;
+  try {
+    return realpathSync(entry) === realpathSync(fileURLToPath(import.meta.url));
+  } catch {
+    return false;
+  }
 }
+
+if (isEntryPoint()) void main();

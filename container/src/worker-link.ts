@@ -350,7 +350,9 @@ export class WorkerLink {
         const status = res.statusCode ?? 0;
         if (status < 200 || status > 299) {
           res.resume();
-          return done(new LinkError(`${method} ${redactUrl(url)} answered ${status}`, status));
+          done(new LinkError(`${method} ${redactUrl(url)} answered ${status}`, status));
+          if (method === "PUT") req.destroy(); // answered before the body was sent: stop sending it
+          return;
         }
         if (method === "PUT") {
           res.resume();

@@ -123,7 +123,7 @@ describe("renderer process", () => {
     const job = await videoJob(`/trickle/${randomUUID()}?interval=50&type=audio/wav`);
     expect(await dispatch(first, job)).toBe(202);
     await worker.waitFor((e) => e.jobId === job.jobId && e.body.stage === "preparing_media");
-    await until(async () => (await readdir(workDir)).some((n) => n.startsWith("job-video-")), 5000, "job dir created");
+    await until(async () => (await readdir(workDir)).some((n) => n.startsWith(`job-${first.child.pid}-video-`)), 5000, "job dir created");
     first.child.kill("SIGKILL");
     await first.exited;
     expect(worker.eventsOf(job.jobId).filter((e) => e.body.type !== "progress")).toHaveLength(0);

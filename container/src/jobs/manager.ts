@@ -52,11 +52,16 @@ export class JobManager {
     private readonly log: Logger,
   ) {}
 
-  /** Removes scratch directories left by a previous process (killed mid-job). */
+  /**
+   * Removes scratch directories left by dead renderer processes (killed mid-job). Directory names carry
+   * the owner's pid, so another live renderer sharing WORK_DIR keeps its directories.
+   */
   async init(): Promise<void> {
     await mkdir(this.config.workDir, { recursive: true });
     for (const name of await readdir(this.config.workDir).catch(() => [] as string[])) {
-      if (name.startsWith(WORK_PREFIX)) await rm(path.join(this.config.workDir, name), { recursive: true, force: true });
+      const m = /^job-(\d+)-/.exec(name);
+      if (!m || (Number(m[1]) !== process.pid && processAlive(Number(m[1])))) continue;
+      await rm(path.join(this.config.workDir, name), { recursive: true, force: true });
     }
   }
 
@@ -172,7 +177,7 @@ export class JobManager {
     let workDir: string | undefined;
     try {
       signal.throwIfAborted();
-      workDir = await mkdtemp(path.join(this.config.workDir, `${WORK_PREFIX}${d.kind}-${d.jobId}-a${d.attempt}-`));
+      workDir = await mkdtemp(path.join(this.config.workDir, `${WORK_PREFIX}${process.pid}-${d.kind}-${d.jobId}-a${d.attempt}-`));
       log.info("job started", sourceFields(d));
       const base = { link, config: this.config, engines: this.engines, log, workDir, signal };
       const result =
@@ -200,6 +205,15 @@ export class JobManager {
       link.close();
       if (workDir) await rm(workDir, { recursive: true, force: true }).catch((err) => log.warn("work dir not removed", { error: err }));
     }
+  }
+}
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM"; // exists, owned by someone else
   }
 }
 
