@@ -3,7 +3,7 @@
  *
  *   decode + file rules (invalid_image) → face analysis on a ≤ 1024 px copy → "exactly one clearly
  *   visible face" (image_quality_rejected) → square crop from the full-resolution source → FaceMesh again
- *   on the final portrait (rig coordinates are the portrait's pixels) → PNG + cover JPEG.
+ *   on the final portrait (at ≤ 512 px; rig coordinates are the portrait's pixels) → PNG + cover JPEG.
  */
 import sharp from "sharp";
 import { analyzeFaces, assessPortrait, type DetectedFace, type Point3, type RgbImage } from "../face/analyze";
@@ -18,6 +18,11 @@ import { buildRig } from "./rig";
 
 /** Faces are found on a copy at most this large: BlazeFace sees 256² anyway and FaceMesh 192² per face. */
 export const ANALYSIS_MAX_SIDE = 1024;
+/**
+ * FaceMesh re-runs on the portrait scaled to this side (the face is then ~215 px, still above FaceMesh's
+ * 192 px input, so nothing is lost; a 1024 px portrait costs more and aliases when cut down to 192).
+ */
+export const RIG_ANALYSIS_SIDE = 512;
 export const COVER_SIDE = 512;
 
 export interface AvatarAssetOptions {
@@ -67,7 +72,10 @@ export async function createAvatarAssets(bytes: Buffer, opts: AvatarAssetOptions
     encoded.catch(() => undefined);
 
     const expected = toPortrait(assessment.face, scale, frame);
-    const face = pickSameFace(await findFaces(portrait), expected) ?? expected;
+    const rigImage = await downscale(portrait, RIG_ANALYSIS_SIDE);
+    const up = portrait.width / rigImage.width;
+    const again = (await findFaces(rigImage)).map((f) => scaleFace(f, up));
+    const face = pickSameFace(again, expected) ?? expected;
     const rig = buildRig(face, portrait.width, portrait.height);
     const { portraitPng, coverJpeg } = await encoded;
     return { portraitPng, rig, coverJpeg, timings: { decodeMs, faceMs: Math.round(faceMs), totalMs: Math.round(performance.now() - t0) } };
@@ -104,6 +112,12 @@ function toPortrait(face: DetectedFace, scale: number, frame: PortraitFrame): De
   const b = face.box;
   const [x, y] = map([b.x, b.y, 0]);
   return { ...face, mesh: face.mesh.map(map), box: { x, y, width: b.width * k, height: b.height * k } };
+}
+
+function scaleFace(face: DetectedFace, k: number): DetectedFace {
+  if (k === 1) return face;
+  const b = face.box;
+  return { ...face, mesh: face.mesh.map(([x, y, z]) => [x * k, y * k, z * k]), box: { x: b.x * k, y: b.y * k, width: b.width * k, height: b.height * k } };
 }
 
 /** The face on the portrait that is the analysed one (box overlap ≥ 0.5), if FaceMesh found it again. */
