@@ -1,6 +1,6 @@
-import { env } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { adminFetch, createAccount, createApp, patchAccount } from "./helpers/accounts";
+import { adminFetch, createAccount, createApp, openFetch, patchAccount } from "./helpers/accounts";
 import { probe } from "./helpers/probe-app";
 
 type Json = Record<string, any>;
@@ -152,5 +152,65 @@ describe("access flags → 403 forbidden with the spec's messages", () => {
     expect((await probe("/v1/open/avatars", { method: "POST", headers: acc.headers })).status).toBe(403);
     await patchAccount(acc.accountId, { avatarCreationEnabled: true });
     expect((await probe("/v1/open/avatars", { method: "POST", headers: acc.headers })).status).toBe(200);
+  });
+});
+
+describe("on the real routes", () => {
+  const IMAGE = "https://example.com/portrait.jpg";
+  const session = (headers: Record<string, string>) =>
+    SELF.fetch("http://x/v1/console/session-tokens", {
+      method: "POST",
+      headers: { ...headers, "Content-Type": "application/json" },
+      body: JSON.stringify({ expireAt: Math.floor(Date.now() / 1000) + 600 }),
+    });
+  const reads = ["/avatars", "/avatar-jobs", "/video-jobs", `/avatars/${crypto.randomUUID()}`, `/avatar-jobs/${crypto.randomUUID()}`, `/video-jobs/${crypto.randomUUID()}`];
+
+  it("every /v1/open route: bad credentials → 401 (before validation and access checks)", async () => {
+    const acc = await createAccount({ openApiAccess: false });
+    const bad = { "X-App-ID": acc.appId, "X-API-Key": "wrong" };
+    for (const path of reads) await expectUnauthorized(await openFetch(path, { headers: bad }));
+    await expectUnauthorized(await openFetch("/avatars", { headers: bad, body: { nonsense: 1 } }));
+    await expectUnauthorized(await openFetch("/videos", { headers: {}, body: {} }));
+    await expectUnauthorized(await session({ "X-App-ID": acc.appId }));
+  });
+
+  it("revocation and deactivation take effect on the next request, session tokens included", async () => {
+    const acc = await createAccount();
+    expect((await openFetch("/avatars", { headers: acc.headers })).status).toBe(200);
+    expect((await session({ "X-API-Key": acc.apiKey })).status).toBe(200);
+    expect((await adminFetch(`/apps/${acc.appId}`, { method: "DELETE" })).status).toBe(204);
+    await expectUnauthorized(await openFetch("/avatars", { headers: acc.headers }));
+    await expectUnauthorized(await session({ "X-API-Key": acc.apiKey }));
+
+    const other = await createAccount();
+    await patchAccount(other.accountId, { active: false });
+    await expectUnauthorized(await openFetch("/video-jobs", { headers: other.headers }));
+    await expectUnauthorized(await session({ "X-API-Key": other.apiKey }));
+  });
+
+  it("403 messages: API access, Avatar creation (reads kept), video access (reads blocked), video creation (reads kept)", async () => {
+    const noApi = await createAccount({ openApiAccess: false });
+    for (const path of reads) await expectForbidden(await openFetch(path, { headers: noApi.headers }), "Open API access is not configured");
+    await expectForbidden(await openFetch("/avatars", { headers: noApi.headers, body: { imageUrl: IMAGE } }), "Open API access is not configured");
+
+    const noCreation = await createAccount({ avatarCreationEnabled: false });
+    await expectForbidden(await openFetch("/avatars", { headers: noCreation.headers, body: { imageUrl: IMAGE } }), "API Avatar creation is disabled");
+    expect((await openFetch("/avatars", { headers: noCreation.headers })).status).toBe(200);
+    expect((await openFetch("/avatar-jobs", { headers: noCreation.headers })).status).toBe(200);
+
+    const video = await createAccount();
+    expect((await openFetch("/video-jobs", { headers: video.headers })).status).toBe(200);
+    await patchAccount(video.accountId, { videoAccess: false });
+    await expectForbidden(await openFetch("/video-jobs", { headers: video.headers }), "Video API access is not configured.");
+    await expectForbidden(await openFetch(`/video-jobs/${crypto.randomUUID()}`, { headers: video.headers }), "Video API access is not configured.");
+    await expectForbidden(await openFetch("/videos", { headers: video.headers, body: {} }), "Video API access is not configured.");
+    expect((await openFetch("/avatars", { headers: video.headers })).status).toBe(200);
+
+    const noVideoCreation = await createAccount({ videoCreationEnabled: false });
+    await expectForbidden(
+      await openFetch("/videos", { headers: noVideoCreation.headers, body: {} }),
+      "Video creation is disabled for this account; reads remain available.",
+    );
+    expect((await openFetch("/video-jobs", { headers: noVideoCreation.headers })).status).toBe(200);
   });
 });

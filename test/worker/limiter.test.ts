@@ -2,6 +2,8 @@ import { env, evictAllDurableObjects } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { LIMIT_CEILINGS } from "../../workers/schemas/limits";
 import type { Admission, AvatarLimits, VideoLimits } from "../../workers/limiter/types";
+import { createAccount, openFetch } from "./helpers/accounts";
+import { insertAvatar } from "./open-fixtures";
 
 const SEC = 1000;
 const MIN = 60 * SEC;
@@ -226,5 +228,34 @@ describe("durability", () => {
     // Exactly-once survives too: capturing again does not charge again.
     await stub.captureAvatarUnit(jobs[0]);
     expect(await stub.getBalance()).toEqual({ avatarUnits: 4, reservedAvatarUnits: 2 });
+  });
+});
+
+describe("through the real creation routes", () => {
+  it("30 parallel POST /avatars: exactly `concurrent` (10) accepted, the rest 429 concurrency_limit_exceeded", async () => {
+    const acc = await createAccount({ avatarUnits: 100 });
+    const results = await Promise.all(
+      Array.from({ length: 30 }, () => openFetch("/avatars", { headers: acc.headers, body: { imageUrl: "https://example.com/p.jpg" } })),
+    );
+    const bodies = await Promise.all(results.map((r) => r.json() as Promise<{ error?: { code: string } }>));
+    expect(results.filter((r) => r.status === 200)).toHaveLength(10);
+    expect(bodies.filter((b) => b.error?.code === "concurrency_limit_exceeded")).toHaveLength(20);
+    for (const r of results.filter((r) => r.status === 429)) expect(Number(r.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
+    const rows = await env.DB.prepare("select count(*) as n from avatar_jobs where account_id = ?").bind(acc.accountId).first<{ n: number }>();
+    expect(rows!.n).toBe(10);
+  });
+
+  it("25 parallel POST /videos: exactly `perMinute` accepted, the rest 429 rate_limit_exceeded", async () => {
+    const acc = await createAccount({ limits: { video: { perMinute: 6 } } });
+    const avatarId = await insertAvatar(acc.accountId);
+    const results = await Promise.all(
+      Array.from({ length: 25 }, () =>
+        openFetch("/videos", { headers: acc.headers, body: { avatarId, audioUrl: "https://example.com/a.mp3", requestId: crypto.randomUUID() } }),
+      ),
+    );
+    expect(results.filter((r) => r.status === 200)).toHaveLength(6);
+    expect(results.filter((r) => r.status === 429)).toHaveLength(19);
+    const rows = await env.DB.prepare("select count(*) as n from video_jobs where account_id = ?").bind(acc.accountId).first<{ n: number }>();
+    expect(rows!.n).toBe(6);
   });
 });

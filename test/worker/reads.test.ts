@@ -1,6 +1,6 @@
 import { env, evictAllDurableObjects } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createAccount } from "./helpers/accounts";
+import { createAccount, openFetch } from "./helpers/accounts";
 import { probe } from "./helpers/probe-app";
 
 const T0 = Date.UTC(2026, 0, 1);
@@ -149,5 +149,38 @@ describe("readRateLimit middleware: RateLimit headers and 429", () => {
     for (let i = 0; i < 3; i++) expect((await probe("/v1/open/avatars", { headers: acc.headers })).status).toBe(200);
     const post = await probe("/v1/open/avatars", { method: "POST", headers: acc.headers });
     expect(post.headers.get("RateLimit")).toMatch(/^"burst";r=0;t=[1-3], "minute";r=97;t=60$/);
+  });
+});
+
+describe("on the real routes", () => {
+  it("GET routes carry the headers and hit 429 after the burst; families are separate", async () => {
+    const acc = await createAccount({ limits: { avatar: { readsPerSecond: 1, readBurst: 3, readsPerMinute: 100 } } });
+    const first = await openFetch("/avatars", { headers: acc.headers });
+    expect(first.status).toBe(200);
+    expect(first.headers.get("RateLimit-Policy")).toBe('"burst";q=3;w=3, "minute";q=100;w=60');
+    expect(first.headers.get("RateLimit")).toMatch(/^"burst";r=2;t=1, "minute";r=99;t=60$/);
+    // A 404 read is still a read.
+    const missing = await openFetch(`/avatar-jobs/${crypto.randomUUID()}`, { headers: acc.headers });
+    expect(missing.status).toBe(404);
+    expect(missing.headers.get("RateLimit")).toMatch(/^"burst";r=1;/);
+    expect((await openFetch("/avatar-jobs", { headers: acc.headers })).status).toBe(200);
+    const limited = await openFetch(`/avatars/${crypto.randomUUID()}`, { headers: acc.headers });
+    expect(limited.status).toBe(429);
+    expect(((await limited.json()) as { error: { code: string } }).error.code).toBe("rate_limit_exceeded");
+    expect(Number(limited.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
+    expect(limited.headers.get("RateLimit")).toMatch(/^"burst";r=0;/);
+    const video = await openFetch("/video-jobs", { headers: acc.headers });
+    expect(video.status).toBe(200);
+    expect(video.headers.get("RateLimit-Policy")).toBe('"burst";q=40;w=2, "minute";q=1200;w=60');
+  });
+
+  it("creation (POST) is not read-limited", async () => {
+    const acc = await createAccount({ limits: { avatar: { readsPerSecond: 1, readBurst: 1, readsPerMinute: 100 } } });
+    for (let i = 0; i < 3; i++) {
+      const res = await openFetch("/avatars", { headers: acc.headers, body: { imageUrl: "https://example.com/p.jpg" } });
+      expect(res.status).toBe(200);
+    }
+    expect((await openFetch("/avatars", { headers: acc.headers })).status).toBe(200);
+    expect((await openFetch("/avatars", { headers: acc.headers })).status).toBe(429);
   });
 });
