@@ -89,6 +89,8 @@ describe("avatar job: source download", () => {
       message: AVATAR_MESSAGES.source_download_failed,
       retryable: false,
     });
+    const toLoopback = h.sources.url(`/redirect?to=${encodeURIComponent("http://127.0.0.1:1/x.jpg")}`);
+    expect(await failWith(toLoopback)).toMatchObject({ code: "source_download_failed", retryable: false });
     const toMetadata = h.sources.url(`/redirect?to=${encodeURIComponent("http://169.254.169.254/latest/meta-data/")}`);
     expect(await failWith(toMetadata)).toMatchObject({ code: "source_download_failed", retryable: false });
     expect(await failWith("ftp://example.com/x.jpg")).toMatchObject({ code: "source_download_failed", retryable: false });
@@ -107,6 +109,23 @@ describe("avatar job: source download", () => {
 
   it("an empty body → invalid_image", async () => {
     expect(await failWith(h.sources.url("/empty?type=image/png"))).toMatchObject({ code: "invalid_image", retryable: false });
+  });
+});
+
+describe("avatar job: the spec's 3-second response rule, unshrunk", () => {
+  it("a source that answers after 4 s → source_download_failed at 3 s", async () => {
+    const d3 = await startHarness({ engines: stubEngines(), env: { AVATAR_FIRST_BYTE_MS: "", AVATAR_TRANSFER_DEADLINE_MS: "" } });
+    try {
+      expect(d3.config.avatar.firstByteMs).toBe(3000);
+      const t0 = Date.now();
+      const end = await d3.run(d3.avatarDispatch({ imageUrl: d3.sources.url("/slow-headers/four?ms=4000&type=image/jpeg") }));
+      const took = Date.now() - t0;
+      expect(end.body.error).toEqual({ code: "source_download_failed", message: AVATAR_MESSAGES.source_download_failed, retryable: true });
+      expect(took).toBeGreaterThanOrEqual(2900);
+      expect(took).toBeLessThan(3900);
+    } finally {
+      await d3.close();
+    }
   });
 });
 
