@@ -7,7 +7,7 @@ import { startMediaServer } from "./media-server";
 // Ports of the e2e stack: distinct from `npm start` (8787/8790) so both can run side by side.
 const PORT = 8797;
 const RENDERER_PORT = 8798;
-const MEDIA_PORT = 8799;
+const MEDIA_PORT = 8796;
 
 declare module "vitest" {
   export interface ProvidedContext {
