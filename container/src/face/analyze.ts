@@ -1,5 +1,6 @@
 /** Finds every face in an RGB image and describes it: scores, tight box, 478 mesh points, head pose. */
-import { getHuman } from "./human";
+import type { Human } from "@vladmandic/human";
+import { withHuman } from "./human";
 import { headPose, type HeadPose, type Point3 } from "./pose";
 
 export type { HeadPose, Point3 } from "./pose";
@@ -31,19 +32,15 @@ export interface DetectedFace {
   pose: HeadPose;
 }
 
-// Human keeps per-call state in module globals (the detector's box cache): one call at a time.
-let queue: Promise<unknown> = Promise.resolve();
-
-export function analyzeFaces(image: RgbImage): Promise<DetectedFace[]> {
-  const run = queue.then(() => detect(image));
-  queue = run.catch(() => undefined);
-  return run;
-}
-
-async function detect(image: RgbImage): Promise<DetectedFace[]> {
+/** All faces, largest first. Calls are serialised (see withHuman). */
+export async function analyzeFaces(image: RgbImage): Promise<DetectedFace[]> {
   const { width, height, data } = image;
   if (data.length !== width * height * 3) throw new Error(`analyzeFaces: expected ${width}x${height} RGB`);
-  const human = await getHuman();
+  return withHuman((human) => detect(human, image));
+}
+
+async function detect(human: Human, image: RgbImage): Promise<DetectedFace[]> {
+  const { width, height, data } = image;
   const meshInput = human.models.models.facemesh?.inputs[0]?.shape?.[2] ?? 192;
   // BlazeFace squeezes the whole frame into 256²: pad to a square (right/bottom, so coordinates are
   // unchanged) or wide and tall photos get faces too distorted to detect. (Human's own `square`

@@ -102,12 +102,25 @@ export function getHuman(): Promise<Human> {
   return instance;
 }
 
+// Human keeps per-call state in module globals (the detector's box cache): one call at a time.
+let queue: Promise<unknown> = Promise.resolve();
+
+/** Runs `fn` with the Human instance, never concurrently with another `withHuman` call. */
+export function withHuman<T>(fn: (human: Human) => Promise<T>): Promise<T> {
+  const run = queue.then(async () => fn(await getHuman()));
+  queue = run.catch(() => undefined);
+  return run;
+}
+
 /**
  * Loads the models and runs each once on a blank frame, so the first real request does not pay
  * for WASM compilation and kernel setup. Call at server start; safe to call repeatedly.
  */
-export async function warmHuman(): Promise<void> {
-  const human = await getHuman();
+export function warmHuman(): Promise<void> {
+  return withHuman(warm);
+}
+
+async function warm(human: Human): Promise<void> {
   const tf = human.tf;
   const frame = tf.zeros([256, 256, 3], "float32");
   try {
