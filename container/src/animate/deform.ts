@@ -42,7 +42,7 @@ export const NEUTRAL_POSE: FacePose = {
 };
 
 /** Maximum lower-lip drop at open = 1, in half mouth widths. */
-const JAW_MAX = 0.62;
+const JAW_MAX = 0.52;
 
 /** Compute vertex positions for a pose into `out` (length 2 × count). */
 export function deform(m: FaceModel, pose: FacePose, out: Float32Array): Float32Array {
@@ -104,9 +104,9 @@ export function deform(m: FaceModel, pose: FacePose, out: Float32Array): Float32
       const i = eye.upper0[j];
       const bx = base[i * 2];
       const by = base[i * 2 + 1];
-      // Closed lid sits just above the lower lid line.
+      // Closed: the upper lid line lies on the lower lid line (the eye opening collapses completely).
       const tx = eye.closeTargetX[j];
-      const ty = eye.closeTargetY[j] - 0.12 * (eye.closeTargetY[j] - by);
+      const ty = eye.closeTargetY[j];
       const dx = (tx - bx) * c * 0.35;
       const dy = (ty - by) * c;
       out[i * 2] += dx;
@@ -116,13 +116,6 @@ export function deform(m: FaceModel, pose: FacePose, out: Float32Array): Float32
       out[i1 * 2 + 1] += dy * 0.5;
       const i2 = eye.upper2[j];
       out[i2 * 2 + 1] += dy * 0.18;
-    }
-    // Lower lid rises slightly.
-    for (let j = 1; j < eye.lower0.length - 1; j++) {
-      const i = eye.lower0[j];
-      const k = Math.min(eye.upper0.length - 1, Math.max(0, j - 1));
-      const gap = eye.closeTargetY[k] - base[eye.upper0[k] * 2 + 1];
-      out[i * 2 + 1] -= 0.1 * gap * c;
     }
   }
 

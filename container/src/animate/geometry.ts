@@ -103,9 +103,9 @@ export interface FaceModel {
 }
 
 const RINGS = [
-  { t: 1.28, frac: 0.45, head: 1.0, headBelow: 0.75 },
-  { t: 1.75, frac: 0.75, head: 0.45, headBelow: 0.25 },
-  { t: 2.3, frac: 0.985, head: 0, headBelow: 0 },
+  { t: 1.16, frac: 0.45, head: 1.0, headBelow: 0.7 },
+  { t: 1.42, frac: 0.75, head: 0.4, headBelow: 0.2 },
+  { t: 1.75, frac: 0.985, head: 0, headBelow: 0 },
 ];
 
 const smoothstep = (a: number, b: number, x: number) => {
@@ -245,16 +245,16 @@ export function buildFaceModel(rig: AvatarRig, place: Placement): FaceModel {
     const u = mu[i];
     const v = mv[i];
     if (lipRole[i] === 1) jawW[i] = 0;
-    else if (lipRole[i] === 3) jawW[i] = 0.22;
+    else if (lipRole[i] === 3) jawW[i] = 0.18;
     else if (lipRole[i] === 2) {
       const uu = Math.min(1, Math.abs(u));
-      jawW[i] = 0.25 + 0.75 * (1 - uu * uu);
+      jawW[i] = 0.18 + 0.82 * Math.pow(1 - uu * uu, 1.3);
     } else jawW[i] = smoothstep(-0.05, 0.45, v) * lateral(u);
   }
   // Points below the lower lip must not move less than the lip above them (no fold-over).
   for (let i = 0; i < FACE_POINTS; i++) {
     if (lipRole[i] !== 0) continue;
-    if (mv[i] > 0.3 && Math.abs(mu[i]) < 0.9) jawW[i] = Math.max(jawW[i], 0.25 + 0.75 * (1 - mu[i] * mu[i]));
+    if (mv[i] > 0.3 && Math.abs(mu[i]) < 0.9) jawW[i] = Math.max(jawW[i], 0.18 + 0.82 * Math.pow(1 - mu[i] * mu[i], 1.3));
   }
   // The upper face never follows the jaw.
   for (let i = 0; i < FACE_POINTS; i++) if (mv[i] < -0.05 && lipRole[i] !== 2) jawW[i] = lipRole[i] === 3 ? jawW[i] : 0;

@@ -22,11 +22,13 @@ export function mouthColors(skin: [number, number, number], lip: [number, number
     Math.min(255, Math.round(g * k)),
     Math.min(255, Math.round(b * k)),
   ];
+  // Teeth: a little lighter than the skin, warm off-white, never brighter than the lighting allows.
+  const tl = Math.min(215, Math.max(105, luma * 0.98 + 24));
   return {
-    teeth: c(226, 219, 204),
+    teeth: [Math.round(tl * 1.0), Math.round(tl * 0.95), Math.round(tl * 0.84)],
     cavityEdge: [Math.round(lip[0] * 0.42), Math.round(lip[1] * 0.3), Math.round(lip[2] * 0.3)],
     cavityDeep: c(30, 12, 14, Math.min(1, L)),
-    tongue: c(168, 78, 82, L * 0.85),
+    tongue: [Math.round(lip[0] * 0.78), Math.round(lip[1] * 0.5), Math.round(lip[2] * 0.52)],
   };
 }
 
@@ -47,7 +49,8 @@ export function drawMouthInterior(
   open: number,
   colors: MouthColors,
   clip: { x0: number; y0: number; x1: number; y1: number },
-): void {
+): { x0: number; y0: number; x1: number; y1: number } {
+  const none = { x0: 0, y0: 0, x1: 0, y1: 0 };
   const nU = upper.length / 2;
   const nL = lower.length / 2;
   // Polygon: upper left→right, lower right→left (skip shared corners).
@@ -69,7 +72,7 @@ export function drawMouthInterior(
     maxY = Math.max(maxY, poly[i * 2 + 1]);
   }
   area = Math.abs(area) / 2;
-  if (area < 1) return;
+  if (area < 1) return none;
 
   // Current mouth frame from the inner corners.
   const cx0 = upper[0];
@@ -110,13 +113,31 @@ export function drawMouthInterior(
     return c.vs[n - 1];
   };
 
-  const teethH = 0.2 * hw;
+  const teethH = 0.17 * hw;
+  // Centre opening (px): teeth fade in only once the lips are visibly apart (no white line on a closed mouth).
+  let centreGap = 0;
+  for (let k = 0; k < 9; k++) {
+    const uu = -0.4 + k * 0.1;
+    centreGap = Math.max(centreGap, curve(lo, uu) - curve(up, uu));
+  }
+  const teethVis = smooth(1.2, Math.max(2.5, 0.14 * hw), centreGap);
   const lowTeethH = 0.11 * hw * smooth(0.25, 0.8, open);
   const [tr, tg, tb] = colors.teeth;
   const [er, eg, eb] = colors.cavityEdge;
   const [dr, dg, db] = colors.cavityDeep;
   const [gr, gg, gb] = colors.tongue;
   const deepDist = Math.max(1.5, 0.22 * hw);
+
+  // Lip curves as lookup tables over u ∈ [-1, 1] (vertical distance to them approximates the signed
+  // distance to the opening's outline; it tapers naturally into the corners).
+  const LUT = 256;
+  const upT = new Float64Array(LUT + 1);
+  const loT = new Float64Array(LUT + 1);
+  for (let k = 0; k <= LUT; k++) {
+    const uu = -1 + (2 * k) / LUT;
+    upT[k] = curve(up, uu);
+    loT[k] = curve(lo, uu);
+  }
 
   const x0 = Math.max(clip.x0, Math.floor(minX) - 1);
   const x1 = Math.min(clip.x1, Math.ceil(maxX) + 2);
@@ -128,34 +149,19 @@ export function drawMouthInterior(
     const py = y + 0.5;
     for (let x = x0; x < x1; x++) {
       const px = x + 0.5;
-      // Signed distance to the polygon (positive inside).
-      let inside = false;
-      let d2 = Infinity;
-      for (let i = 0, j = np - 1; i < np; j = i++) {
-        const ax = poly[j * 2];
-        const ay = poly[j * 2 + 1];
-        const bx = poly[i * 2];
-        const by = poly[i * 2 + 1];
-        if (by > py !== ay > py && px < ((ax - bx) * (py - by)) / (ay - by) + bx) inside = !inside;
-        const vx = bx - ax;
-        const vy = by - ay;
-        const l2 = vx * vx + vy * vy;
-        let t = l2 > 0 ? ((px - ax) * vx + (py - ay) * vy) / l2 : 0;
-        t = t < 0 ? 0 : t > 1 ? 1 : t;
-        const qx = ax + vx * t - px;
-        const qy = ay + vy * t - py;
-        const dd = qx * qx + qy * qy;
-        if (dd < d2) d2 = dd;
-      }
-      const dist = inside ? Math.sqrt(d2) : -Math.sqrt(d2);
-      const alpha = smooth(-0.7, 1.1, dist);
-      if (alpha <= 0) continue;
       const dx = px - ox;
       const dy = py - oy;
       const u = (dx * exx + dy * exy) / hw;
+      if (u <= -1 || u >= 1) continue;
       const v = dx * eyx + dy * eyy;
-      const vUp = curve(up, u);
-      const vLo = curve(lo, u);
+      const fk = (u + 1) * (LUT / 2);
+      const k = fk | 0;
+      const fr = fk - k;
+      const vUp = upT[k] + (upT[k + 1] - upT[k]) * fr;
+      const vLo = loT[k] + (loT[k + 1] - loT[k]) * fr;
+      const dist = Math.min(v - vUp, vLo - v, (1 - Math.abs(u)) * hw);
+      const alpha = smooth(-0.7, 1.1, dist);
+      if (alpha <= 0) continue;
       const au = Math.abs(u);
       // Cavity: lip-shadow colour at the edge → deep dark inside.
       const deep = smooth(0, deepDist, dist);
@@ -169,7 +175,7 @@ export function drawMouthInterior(
         const ev = (v - tcv) / (0.42 * gap);
         const eu = u / 0.62;
         const e = eu * eu + ev * ev;
-        const ta = (1 - smooth(0.55, 1.0, e)) * smooth(0.3, 0.7, open) * 0.85;
+        const ta = (1 - smooth(0.5, 1.0, e)) * smooth(0.3, 0.7, open) * 0.9;
         if (ta > 0) {
           const shade = 0.75 + 0.25 * smooth(tcv - 0.42 * gap, tcv, v);
           r += (gr * shade - r) * ta;
@@ -180,7 +186,7 @@ export function drawMouthInterior(
       // Lower teeth (in the lower lip's shadow).
       if (lowTeethH > 0.3 && au < 0.62) {
         const top = vLo - lowTeethH * Math.sqrt(Math.max(0, 1 - (u / 0.62) ** 2));
-        const la = smooth(top - 0.7, top + 0.7, v) * (1 - smooth(0.3, 0.6, au)) * 0.8;
+        const la = smooth(top - 0.8, top + 0.8, v) * (1 - smooth(0.2, 0.55, au)) * 0.3 * teethVis;
         if (la > 0) {
           const shade = 0.62 * (0.8 + 0.2 * smooth(top, vLo, v));
           r += (tr * shade - r) * la;
@@ -189,20 +195,19 @@ export function drawMouthInterior(
         }
       }
       // Upper teeth hang from the upper lip, follow its curve, recede into shadow at the sides.
-      if (au < 0.9) {
-        const prof = Math.sqrt(Math.max(0, 1 - (u / 0.9) ** 2));
-        const bottom = vUp + teethH * (0.55 + 0.45 * prof);
-        const ua = (1 - smooth(bottom - 0.8, bottom + 0.8, v)) * (1 - smooth(0.5, 0.88, au));
+      if (au < 0.8) {
+        const prof = Math.sqrt(Math.max(0, 1 - (u / 0.8) ** 2));
+        const gapHere = Math.max(0, vLo - vUp);
+        const h = Math.min(teethH, 0.55 * gapHere + 0.04 * hw) * (0.45 + 0.55 * prof);
+        const bottom = vUp + h;
+        const ua = (1 - smooth(bottom - 0.9, bottom + 0.9, v)) * (1 - smooth(0.35, 0.78, au)) * 0.95 * teethVis;
         if (ua > 0) {
-          // Shadow under the lip, slight darkening towards the biting edge, faint gaps between incisors.
-          let shade = 0.72 + 0.28 * smooth(vUp, vUp + 0.45 * teethH, v);
-          shade *= 1 - 0.08 * smooth(vUp + 0.5 * teethH, bottom, v);
-          const uu = au * hw; // px from centre
-          const gapW = Math.max(0.6, hw * 0.012);
-          const g1 = Math.abs(uu - 0) < gapW ? 0.86 : 1;
-          const g2 = Math.abs(uu - 0.24 * hw) < gapW * 0.8 ? 0.9 : 1;
-          const g3 = Math.abs(uu - 0.42 * hw) < gapW * 0.8 ? 0.92 : 1;
-          shade *= g1 * g2 * g3 * (1 - 0.25 * smooth(0.25, 0.8, au));
+          // Shadow under the lip, slight darkening at the biting edge, a faint gap between the incisors.
+          let shade = 0.6 + 0.4 * smooth(vUp, vUp + 0.6 * h, v);
+          shade *= 1 - 0.1 * smooth(vUp + 0.6 * h, bottom, v);
+          const gapW = Math.max(0.5, hw * 0.01);
+          if (Math.abs(u * hw) < gapW) shade *= 0.9;
+          shade *= 1 - 0.35 * smooth(0.15, 0.7, au);
           r += (tr * shade - r) * ua;
           g += (tg * shade - g) * ua;
           b += (tb * shade - b) * ua;
@@ -219,4 +224,5 @@ export function drawMouthInterior(
       D[o] = (0xff000000 | (nb << 16) | (ng << 8) | nr) >>> 0;
     }
   }
+  return { x0, y0, x1, y1 };
 }

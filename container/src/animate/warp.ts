@@ -24,8 +24,11 @@ export interface Rect {
 
 /**
  * Warp `tris` from `src` (vertex positions `srcXY`) into `dst` (vertex positions `dstXY`).
- * Only pixels inside `clip` are written. Triangles whose source and destination coincide are skipped
- * (the destination is expected to hold the source there already).
+ * Only pixels inside `clip` are written.
+ *
+ * `dirty` (one flag per triangle) tracks which triangles currently hold warped pixels in `dst`: a triangle
+ * whose source and destination coincide is skipped when clean, or restored by a plain copy from `src` when
+ * it was warped before. Returns the bounding rect of all pixels written (empty rect when none).
  */
 export function warpTriangles(
   src: RgbaImage,
@@ -34,7 +37,12 @@ export function warpTriangles(
   dstXY: Float32Array,
   tris: Uint32Array,
   clip: Rect,
-): void {
+  dirty: Uint8Array,
+): Rect {
+  let bx0 = Infinity;
+  let by0 = Infinity;
+  let bx1 = -Infinity;
+  let by1 = -Infinity;
   const W = src.width;
   const H = src.height;
   const S = src.data;
@@ -57,7 +65,10 @@ export function warpTriangles(
     const v1 = srcXY[i1 * 2 + 1];
     const u2 = srcXY[i2 * 2];
     const v2 = srcXY[i2 * 2 + 1];
-    if (x0 === u0 && y0 === v0 && x1 === u1 && y1 === v1 && x2 === u2 && y2 === v2) continue;
+    const ti = t / 3;
+    const identity = x0 === u0 && y0 === v0 && x1 === u1 && y1 === v1 && x2 === u2 && y2 === v2;
+    if (identity && !dirty[ti]) continue;
+    dirty[ti] = identity ? 0 : 1;
     const det = (x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0);
     if (Math.abs(det) < 1e-6) continue;
     // Affine dest → src: s = A·(p − p0) + s0.
@@ -81,6 +92,14 @@ export function warpTriangles(
     let rowEnd = Math.ceil(ymax - 0.5); // exclusive
     if (rowStart < clip.y0) rowStart = clip.y0;
     if (rowEnd > clip.y1) rowEnd = clip.y1;
+    if (rowStart < rowEnd) {
+      if (rowStart < by0) by0 = rowStart;
+      if (rowEnd > by1) by1 = rowEnd;
+      const xmin = Math.max(clip.x0, Math.floor(Math.min(x0, x1, x2)));
+      const xmax = Math.min(clip.x1, Math.ceil(Math.max(x0, x1, x2)) + 1);
+      if (xmin < bx0) bx0 = xmin;
+      if (xmax > bx1) bx1 = xmax;
+    }
     for (let y = rowStart; y < rowEnd; y++) {
       const yc = y + 0.5;
       let xa = Infinity;
@@ -122,7 +141,9 @@ export function warpTriangles(
       const sy0 = a21 * (xs + 0.5 - x0) + a22 * (yc - y0) + v0 - 0.5;
       let o = y * W + xs;
       const oe = y * W + xe;
-      if (fast) {
+      if (identity) {
+        D.set(S.subarray(o, oe), o);
+      } else if (fast) {
         let sx = Math.round(sx0 * 65536);
         let sy = Math.round(sy0 * 65536);
         for (; o < oe; o++) {
@@ -171,6 +192,15 @@ export function warpTriangles(
       }
     }
   }
+  if (!(bx1 > bx0)) return { x0: 0, y0: 0, x1: 0, y1: 0 };
+  return { x0: bx0, y0: by0, x1: bx1, y1: by1 };
+}
+
+/** Union of rects (empty rects ignored). */
+export function unionRect(a: Rect, b: Rect): Rect {
+  if (a.x1 <= a.x0 || a.y1 <= a.y0) return { ...b };
+  if (b.x1 <= b.x0 || b.y1 <= b.y0) return { ...a };
+  return { x0: Math.min(a.x0, b.x0), y0: Math.min(a.y0, b.y0), x1: Math.max(a.x1, b.x1), y1: Math.max(a.y1, b.y1) };
 }
 
 /** Copy a rectangle between two images of the same size. */

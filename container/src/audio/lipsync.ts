@@ -199,11 +199,11 @@ export function analyzeLipSync(pcm: Float32Array, opts: LipSyncOptions = {}): Li
     const aboveFloor = db[i] - floor;
     if (silentFile) on = false;
     else if (!on) {
-      if (rel > -22 && aboveFloor > 9) {
+      if (rel > -27 && aboveFloor > 9) {
         on = true;
         hang = HANG;
       }
-    } else if (rel < -30 || aboveFloor < 5) {
+    } else if (rel < -33 || aboveFloor < 5) {
       if (--hang <= 0) on = false;
     } else hang = HANG;
     active[i] = on ? 1 : 0;
@@ -245,7 +245,7 @@ export function analyzeLipSync(pcm: Float32Array, opts: LipSyncOptions = {}): Li
     }
     if (!active[i]) continue;
     const rel = db[i] - ref[i];
-    const loud = smoothstep(-30, -4, rel);
+    const loud = Math.pow(smoothstep(-34, -6, rel), 0.7);
     const fric = smoothstep(0.4, 0.75, vhi[i]);
     // Jaw opening: high-F1 vowels (energy 550–1300 Hz) open wide; low-F1 vowels stay narrow.
     const openShape = clamp01((mid[i] - 0.05) / 0.6);
@@ -289,13 +289,21 @@ export function analyzeLipSync(pcm: Float32Array, opts: LipSyncOptions = {}): Li
   let p = 0;
   let e = 0;
   const SNAP = 0.015;
+  const RELEASE_DRIFT = 0.01; // per 10 ms
   for (let i = 0; i < n; i++) {
     const to = tOpen[i];
-    o += (to - o) * (to > o ? aAtk : closure[i] ? aClose : aRel);
+    if (to > o) o += (to - o) * aAtk;
+    else {
+      // Exponential release plus a small linear drift so the tail reaches rest in ~250 ms, not ~450.
+      o += (to - o) * (closure[i] ? aClose : aRel);
+      o = Math.max(to, o - RELEASE_DRIFT);
+    }
     s += (tSpread[i] - s) * aShape;
+    if (tSpread[i] < s) s = Math.max(tSpread[i], s - RELEASE_DRIFT);
     ro += (tRound[i] - ro) * aShape;
+    if (tRound[i] < ro) ro = Math.max(tRound[i], ro - RELEASE_DRIFT);
     p += (tPress[i] - p) * aPress;
-    const te = active[i] ? smoothstep(-30, -4, db[i] - ref[i]) : 0;
+    const te = active[i] ? smoothstep(-34, -6, db[i] - ref[i]) : 0;
     e += (te - e) * (te > e ? aEnergyUp : aEnergyDown);
     if (o < SNAP && to === 0) o = 0;
     if (s < SNAP && tSpread[i] === 0) s = 0;

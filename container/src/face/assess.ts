@@ -10,17 +10,17 @@ import { faceSharpness } from "./sharpness";
 /** Detector confidence. Real faces 0.34–0.95 (0.34–0.39: looking steeply down, half cut by the frame);
  * the best non-face detections (stairs, textures, objects; probed with a 0.05 floor) reached 0.12. */
 export const VISIBLE_MIN_DETECTOR_SCORE = 0.25;
-/** FaceMesh confidence. Real faces 0.95–1.00; non-face detections at most 0.63. */
+/** FaceMesh confidence. Real faces 0.87–1.00; non-face detections at most 0.63. */
 export const VISIBLE_MIN_MESH_SCORE = 0.75;
 /** Width relative to the largest visible face: faces in group photos measured 0.74–1.00 of the largest. */
 export const VISIBLE_MIN_RELATIVE_WIDTH = 0.25;
-/** Below this many pixels wide (in the ≤ 1024 px analysis copy) a detection is a distant bystander at most. */
+/** Below this many pixels wide (in the ≤ 768 px analysis copy) a detection is a distant bystander at most. */
 export const VISIBLE_MIN_WIDTH_PX = 32;
 
 // ── The single visible face must then be *clear*. ────────────────────────────────────────────────────
 /** Detector confidence. Portraits 0.85–0.95, faces in group photos 0.65–0.95; 0.34–0.39 as above. */
 export const CLEAR_MIN_DETECTOR_SCORE = 0.6;
-/** FaceMesh confidence: 1.00 on every usable face; 0.95 on a face turned 51°. */
+/** FaceMesh confidence: 1.00 on every usable face; 0.87–0.95 on a face turned 51°. */
 export const CLEAR_MIN_MESH_SCORE = 0.9;
 /** Face (mesh box) width / the image's shorter side. Portraits 0.30–0.45; faces in group photos 0.11–0.17. */
 export const CLEAR_MIN_FACE_FRACTION = 0.1;
@@ -35,8 +35,8 @@ export const CLEAR_MAX_YAW = 30;
 export const CLEAR_MAX_PITCH = 30;
 export const CLEAR_MAX_ROLL = 35;
 /**
- * Normalised Laplacian variance of the inner face at ≤ 96 px (sharpness.ts), on the ≤ 1024 px analysis
- * copy. Unaltered real faces 0.050–0.50; on ~210–250 px faces Gaussian blur σ=2 px gives 0.019–0.033,
+ * Normalised Laplacian variance of the inner face at ≤ 96 px (sharpness.ts), on the ≤ 768 px analysis
+ * copy. Unaltered real faces 0.050–0.75; on ~210–250 px faces Gaussian blur σ=2 px gives 0.019–0.033,
  * σ=3 0.010–0.015, σ≥4 ≤ 0.0093; 5× upscales 0.016–0.024. The bar sits between σ=2 and σ=3.
  */
 export const CLEAR_MIN_SHARPNESS = 0.016;

@@ -1,7 +1,7 @@
 /**
  * Talking-head renderer: portrait + rig + audio → MP4.
  *
- * Stages reported through onStage: analyzing_audio → composing → rendering → encoding (see docs/rendering.md).
+ * Stages reported through onStage: analyzing_audio → rendering → encoding (see docs/rendering.md).
  * Per frame only the face region (bbox of the fixed outer anchor ring) is re-rendered: the static canvas
  * is copied into a work buffer, the mesh is warped from the static canvas, the mouth interior is drawn,
  * and just that rectangle is converted into one of a few pooled yuv420p frame buffers that already hold
@@ -15,15 +15,15 @@ import { decodeMono, probeAudio, MAX_AUDIO_SECONDS } from "../audio/probe";
 import { deform, type FacePose } from "../animate/deform";
 import { buildFaceModel } from "../animate/geometry";
 import { blinkAmount, blinkSchedule, BLINK, makeHeadMotion } from "../animate/life";
-import { drawMouthInterior, mouthColors } from "../animate/mouth";
-import { copyRect, rgbToRgba, warpTriangles, type RgbaImage } from "../animate/warp";
+import { mouthColors } from "../animate/mouth";
+import { rgbToRgba } from "../animate/warp";
 import { JobFailure } from "../job-failure";
 import type { AvatarRig } from "../rig";
 import { composeCanvas, sampleColor, type CanvasSettings } from "./compose";
 import { FrameEncoder } from "./encoder";
 import { throwIfAborted } from "./ffmpeg";
 import { LIP_LEAD_SECONDS, makeTimeline, motionAmount, transitionGesture } from "./timeline";
-import { rgbaToYuv420Rect, yuvLayout } from "./yuv";
+import { FramePainter } from "./painter";
 
 export { probeAudio, MAX_AUDIO_SECONDS } from "../audio/probe";
 export type { AudioInfo } from "../audio/probe";
@@ -45,8 +45,13 @@ export interface RenderInput {
   signal?: AbortSignal;
   /** Seed for blinks and head motion (default: derived from the rig and the audio length). */
   seed?: number;
-  /** Test/diagnostic switches. idle=false: no head motion, breathing, blinks or gestures (mouth only). */
-  animation?: { idle?: boolean };
+  /**
+   * Test/diagnostic switches (default all on): headMotion=false removes head sway, breathing, emphasis
+   * nods and transition gestures; blinks=false removes blinks. The mouth always follows the audio.
+   */
+  animation?: { headMotion?: boolean; blinks?: boolean };
+  /** Painting threads including the caller (default: one per core, max 4). */
+  threads?: number;
 }
 
 export interface RenderResult {
@@ -63,7 +68,7 @@ export interface RenderResult {
 }
 
 /** Render stage names, in order. */
-export const RENDER_STAGES = ["analyzing_audio", "composing", "rendering", "encoding"] as const;
+export const RENDER_STAGES = ["analyzing_audio", "rendering", "encoding"] as const;
 
 function validateSettings(s: RenderSettings): void {
   const bad = (m: string) => new JobFailure("renderer_rejected", m, false);
@@ -137,7 +142,6 @@ export async function renderVideo(input: RenderInput): Promise<RenderResult> {
   throwIfAborted(signal);
 
   // ---- static canvas + mesh -----------------------------------------------------------------------
-  input.onStage?.("composing");
   const W = s.width;
   const H = s.height;
   const { rgb: staticRgb, placement } = await composeCanvas(input.portraitPng, input.rig, input.background, s);
@@ -148,22 +152,22 @@ export async function renderVideo(input: RenderInput): Promise<RenderResult> {
   const lip = sampleColor(staticRgb, W, H, [mid(14, 17), mid(87, 84), mid(317, 314)], Math.max(1, model.interocular * 0.012));
   const colors = mouthColors(skin, lip);
   const tl = makeTimeline(audioSeconds, s.leadInSeconds, s.leadOutSeconds);
-  const layout = yuvLayout(W, H);
-  const src: RgbaImage = rgbToRgba(staticRgb, W, H);
-  const work: RgbaImage = { width: W, height: H, data: new Uint32Array(src.data) };
-  const staticYuv = new Uint8Array(layout.frameSize);
-  rgbaToYuv420Rect(src.data, staticYuv, layout, { x0: 0, y0: 0, x1: W, y1: H });
   const POOL = 3;
-  const pool = Array.from({ length: POOL }, () => new Uint8Array(staticYuv));
+  const painter = await FramePainter.create(model, colors, rgbToRgba(staticRgb, W, H).data, W, H, {
+    poolSize: POOL,
+    threads: input.threads,
+  });
+  const pool = painter.pool;
   const pending: Array<Promise<void> | undefined> = new Array(POOL);
   t = lap("compose", t);
   throwIfAborted(signal);
 
   // ---- animation schedule ----------------------------------------------------------------------------
   const seed = input.seed ?? hashSeed(input.rig, pcm.length);
-  const idle = input.animation?.idle !== false;
+  const idle = input.animation?.headMotion !== false;
+  const blinkOn = input.animation?.blinks !== false;
   const blinkEdge = 0.5;
-  const blinks = idle
+  const blinks = blinkOn
     ? blinkSchedule(tl.durationSeconds, seed).filter((b) => b > blinkEdge && b + BLINK.close + BLINK.hold + BLINK.open < tl.durationSeconds - blinkEdge)
     : [];
   const head = makeHeadMotion(seed, model.interocular);
@@ -186,14 +190,9 @@ export async function renderVideo(input: RenderInput): Promise<RenderResult> {
   let ffPeak = 0;
   let rendered = 0;
   const xy = new Float32Array(model.count * 2);
-  const upper = new Float32Array(model.mouth.upperInner.length * 2);
-  const lower = new Float32Array(model.mouth.lowerInner.length * 2);
   let prevPose: FacePose | undefined;
   let prevBuf = -1;
   let tWait = 0;
-  let tWarp = 0;
-  let tMouth = 0;
-  let tYuv = 0;
   try {
     for (let i = 0; i < tl.frames; i++) {
       if (signal?.aborted) throw signal.reason ?? new Error("aborted");
@@ -203,7 +202,7 @@ export async function renderVideo(input: RenderInput): Promise<RenderResult> {
       const m = sampleTrack(track, ft - tl.speechStart + LIP_LEAD_SECONDS);
       const g = idle ? transitionGesture(tl, ft) : { pitch: 0, brow: 0, ty: 0, holdBlink: false };
       const hm = idle ? head(ft, m.energy, m.emphasis, amount) : undefined;
-      const blink = idle && !g.holdBlink ? blinkAmount(blinks, ft) : 0;
+      const blink = blinkOn && !g.holdBlink ? blinkAmount(blinks, ft) : 0;
       const pose: FacePose = {
         open: m.open,
         spread: m.spread,
@@ -222,33 +221,12 @@ export async function renderVideo(input: RenderInput): Promise<RenderResult> {
       if (prevPose && prevBuf >= 0 && samePose(pose, prevPose)) {
         bi = prevBuf; // unchanged frame: send the same bytes again
       } else {
-        bi = i % POOL;
-        if (bi === prevBuf) bi = (bi + 1) % POOL;
-        let c0 = performance.now();
+        bi = (prevBuf + 1) % POOL;
+        const c0 = performance.now();
         if (pending[bi]) await pending[bi];
-        let c1 = performance.now();
-        tWait += c1 - c0;
+        tWait += performance.now() - c0;
         deform(model, pose, xy);
-        copyRect(src, work, model.region);
-        warpTriangles(src, work, model.base, xy, model.tris, model.region);
-        warpTriangles(src, work, model.base, xy, model.holeTris, model.region);
-        c0 = performance.now();
-        tWarp += c0 - c1;
-        for (let k = 0; k < model.mouth.upperInner.length; k++) {
-          const vi = model.mouth.upperInner[k];
-          upper[k * 2] = xy[vi * 2];
-          upper[k * 2 + 1] = xy[vi * 2 + 1];
-        }
-        for (let k = 0; k < model.mouth.lowerInner.length; k++) {
-          const vi = model.mouth.lowerInner[k];
-          lower[k * 2] = xy[vi * 2];
-          lower[k * 2 + 1] = xy[vi * 2 + 1];
-        }
-        drawMouthInterior(work, upper, lower, pose.open * (1 - pose.press), colors, model.region);
-        c1 = performance.now();
-        tMouth += c1 - c0;
-        rgbaToYuv420Rect(work.data, pool[bi], layout, model.region);
-        tYuv += performance.now() - c1;
+        painter.paint(xy, pose, bi);
         rendered++;
       }
       const p = enc.write(pool[bi]);
@@ -264,9 +242,11 @@ export async function renderVideo(input: RenderInput): Promise<RenderResult> {
     await Promise.all(pending.filter(Boolean).map((p) => p!.catch(() => {})));
     t = lap("render", t);
     timings.frameWait = Math.round(tWait);
-    timings.frameWarp = Math.round(tWarp);
-    timings.frameMouth = Math.round(tMouth);
-    timings.frameYuv = Math.round(tYuv);
+    timings.frameWarp = Math.round(painter.t.warp);
+    timings.frameMouth = Math.round(painter.t.mouth);
+    timings.frameYuv = Math.round(painter.t.yuv);
+    timings.frameJoin = Math.round(painter.t.join);
+    timings.threads = painter.threads;
     input.onStage?.("encoding");
     ffPeak = Math.max(ffPeak, readPeakRss(enc.child.pid));
     const r = await enc.finish();
@@ -278,6 +258,8 @@ export async function renderVideo(input: RenderInput): Promise<RenderResult> {
   } catch (e) {
     enc.kill();
     throw e;
+  } finally {
+    painter.close();
   }
   const st = await stat(mp4Path).catch(() => undefined);
   if (!st || st.size === 0) throw new JobFailure("render_failed", "Video encoding produced no output.", true);
