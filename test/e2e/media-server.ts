@@ -8,6 +8,7 @@ import { join } from "node:path";
  *   /slow/<ms>/<name>                   waits <ms> before answering
  *   /redirect?to=<url>                  302 to any URL (e.g. 127.0.0.1 or 169.254.169.254)
  *   /status/<code>                      an empty answer with that status
+ *   /declare/<bytes>?type=<ct>          headers declaring a huge Content-Length, then a cut connection
  *   POST /control/<name>                runs a test-harness action (e.g. restart-renderer)
  */
 export function startMediaServer(
@@ -29,6 +30,12 @@ export function startMediaServer(
     if (parts[0] === "control" && req.method === "POST" && controls[parts[1]]) {
       await controls[parts[1]]();
       res.writeHead(204).end();
+      return;
+    }
+    if (parts[0] === "declare") {
+      res.writeHead(200, { "Content-Type": url.searchParams.get("type") ?? "audio/mpeg", "Content-Length": parts[1] });
+      res.write(Buffer.alloc(1024));
+      setTimeout(() => res.destroy(), 2000);
       return;
     }
     if (parts[0] === "status") {
