@@ -80,7 +80,13 @@ function fileHandler(url: string) {
 let instance: Promise<Human> | undefined;
 
 async function create(): Promise<Human> {
-  const { Human: HumanClass } = require(path.join(HUMAN_DIST, "human.node-wasm.js")) as typeof import("@vladmandic/human");
+  let HumanClass: typeof import("@vladmandic/human").Human;
+  try {
+    ({ Human: HumanClass } = require(path.join(HUMAN_DIST, "human.node-wasm.js")) as typeof import("@vladmandic/human"));
+  } catch (err) {
+    // The node-wasm build requires tfjs-core, tfjs-converter and tfjs-backend-wasm (all 4.22.0) itself.
+    throw new Error(`face models: cannot load human.node-wasm.js (${(err as Error).message.split("\n")[0]})`);
+  }
   const human = new HumanClass(CONFIG);
   human.tf.io.registerLoadRouter((url: string | string[]) =>
     typeof url === "string" && url.startsWith(MODEL_BASE) ? fileHandler(url) : null,
