@@ -34,9 +34,11 @@ function creationAnswer(job: Pick<VideoJob, "id" | "status" | "expiresAt" | "cre
 }
 
 /** Insert the queued row unless it exists (by id or by retry key); enqueue only when this call stored it. */
-async function storeJob(env: Env, row: typeof videoJobs.$inferInsert): Promise<void> {
+async function storeJob(env: Env, row: typeof videoJobs.$inferInsert): Promise<boolean> {
   const inserted = await drizzle(env.DB).insert(videoJobs).values(row).onConflictDoNothing().returning({ id: videoJobs.id });
-  if (inserted.length > 0) await enqueueJob(env, { kind: "video", jobId: row.id });
+  if (inserted.length === 0) return false;
+  await enqueueJob(env, { kind: "video", jobId: row.id });
+  return true;
 }
 
 export const videoRoutes = new Hono<AppEnv>().post(
@@ -68,17 +70,18 @@ export const videoRoutes = new Hono<AppEnv>().post(
     const findByRequestId = (key: string) =>
       db.select().from(videoJobs).where(and(eq(videoJobs.accountId, account.id), eq(videoJobs.requestId, key))).get();
 
-    // A stored retry is answered from D1 without touching any counter (also after the DO forgot the claim).
-    if (requestId) {
-      const stored = await findByRequestId(requestId);
-      if (stored) {
-        if (stored.fingerprint !== fingerprint) throw retryConflict(requestId);
-        return c.json(creationAnswer(stored, Date.now()), 200);
-      }
+    // Both lookups at once. A stored retry is answered from D1 without touching any counter (also after
+    // the DO forgot the claim); the Avatar check only matters for a new job.
+    const [stored, avatarAccess] = await Promise.all([
+      requestId ? findByRequestId(requestId) : undefined,
+      canUseAvatar(c.env.DB, account.id, input.avatarId),
+    ]);
+    if (stored) {
+      if (stored.fingerprint !== fingerprint) throw retryConflict(requestId!);
+      return c.json(creationAnswer(stored, Date.now()), 200);
     }
-
     // Unknown and inaccessible Avatars get the same answer: a 403 must not reveal other accounts' Avatars.
-    if ((await canUseAvatar(c.env.DB, account.id, input.avatarId)) !== "ok") throw forbidden(AVATAR_DENIED_MESSAGE);
+    if (avatarAccess !== "ok") throw forbidden(AVATAR_DENIED_MESSAGE);
 
     const now = Date.now();
     const claim = { jobId: crypto.randomUUID(), requestId, fingerprint, createdAt: now };
@@ -90,7 +93,7 @@ export const videoRoutes = new Hono<AppEnv>().post(
     if (existing && existing.fingerprint !== fingerprint) throw retryConflict(requestId!);
     const jobId = existing?.jobId ?? claim.jobId;
     const createdAt = new Date(existing?.createdAt ?? claim.createdAt);
-    await storeJob(c.env, {
+    const storedNow = await storeJob(c.env, {
       id: jobId,
       accountId: account.id,
       appId,
@@ -108,13 +111,15 @@ export const videoRoutes = new Hono<AppEnv>().post(
       expiresAt: new Date(createdAt.getTime() + VIDEO_RETENTION_MS),
     });
 
-    // Whoever stored it, the row is there now; answer with its current state.
+    if (storedNow) return c.json({ jobId, status: "queued" as const, createdAt: createdAt.toISOString() }, 200);
+
+    // Someone else stored it (a concurrent duplicate); answer with the row's current state.
     const job = await db.select().from(videoJobs).where(and(eq(videoJobs.id, jobId), eq(videoJobs.accountId, account.id))).get();
     if (job) return c.json(creationAnswer(job, Date.now()), 200);
     // The requestId's row holds another job id (claim pruned from the DO long ago): compare with it.
-    const stored = requestId ? await findByRequestId(requestId) : undefined;
-    if (!stored) throw new Error(`video job ${jobId} missing right after insert`);
-    if (stored.fingerprint !== fingerprint) throw retryConflict(requestId!);
-    return c.json(creationAnswer(stored, Date.now()), 200);
+    const holder = requestId ? await findByRequestId(requestId) : undefined;
+    if (!holder) throw new Error(`video job ${jobId} missing right after insert`);
+    if (holder.fingerprint !== fingerprint) throw retryConflict(requestId!);
+    return c.json(creationAnswer(holder, Date.now()), 200);
   },
 );
