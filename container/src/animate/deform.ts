@@ -93,6 +93,15 @@ export function deform(m: FaceModel, pose: FacePose, out: Float32Array): Float32
       out[i * 2 + 1] += du * ex1 + dv * ey1;
     }
   }
+  // Anchor rings: jaw only.
+  if (J > 0) {
+    for (let i = FACE_POINTS; i < count; i++) {
+      const jw = jawW[i];
+      if (jw === 0) continue;
+      out[i * 2] += J * jw * ey0;
+      out[i * 2 + 1] += J * jw * ey1;
+    }
+  }
 
   // --- eyes ---------------------------------------------------------------------------------------
   const blinks = [pose.blinkR, pose.blinkL];

@@ -258,6 +258,12 @@ export function buildFaceModel(rig: AvatarRig, place: Placement): FaceModel {
   }
   // The upper face never follows the jaw.
   for (let i = 0; i < FACE_POINTS; i++) if (mv[i] < -0.05 && lipRole[i] !== 2) jawW[i] = lipRole[i] === 3 ? jawW[i] : 0;
+  // Anchor rings under the jaw follow it partly, so the skin under the chin stretches/compresses
+  // smoothly over a band instead of folding at the chin line.
+  const RING_JAW = [0.6, 0.22, 0];
+  for (let r = 0; r < RINGS.length; r++) {
+    for (let k = 0; k < nRing; k++) jawW[FACE_POINTS + r * nRing + k] = jawW[SILHOUETTE[k]] * RING_JAW[r];
+  }
 
   // --- rest closing of an open photo mouth ------------------------------------------------------
   const restCloseV = new Float32Array(count);

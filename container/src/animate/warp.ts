@@ -24,11 +24,9 @@ export interface Rect {
 
 /**
  * Warp `tris` from `src` (vertex positions `srcXY`) into `dst` (vertex positions `dstXY`).
- * Only pixels inside `clip` are written.
- *
- * `dirty` (one flag per triangle) tracks which triangles currently hold warped pixels in `dst`: a triangle
- * whose source and destination coincide is skipped when clean, or restored by a plain copy from `src` when
- * it was warped before. Returns the bounding rect of all pixels written (empty rect when none).
+ * Only pixels inside `clip` are written. Triangles whose source and destination coincide are skipped:
+ * the caller keeps `dst` equal to `src` outside what it warped (see FramePainter: it restores the previous
+ * frame's written rect before warping). Returns the bounding rect of all pixels written (empty when none).
  */
 export function warpTriangles(
   src: RgbaImage,
@@ -37,7 +35,6 @@ export function warpTriangles(
   dstXY: Float32Array,
   tris: Uint32Array,
   clip: Rect,
-  dirty: Uint8Array,
 ): Rect {
   let bx0 = Infinity;
   let by0 = Infinity;
@@ -65,10 +62,7 @@ export function warpTriangles(
     const v1 = srcXY[i1 * 2 + 1];
     const u2 = srcXY[i2 * 2];
     const v2 = srcXY[i2 * 2 + 1];
-    const ti = t / 3;
-    const identity = x0 === u0 && y0 === v0 && x1 === u1 && y1 === v1 && x2 === u2 && y2 === v2;
-    if (identity && !dirty[ti]) continue;
-    dirty[ti] = identity ? 0 : 1;
+    if (x0 === u0 && y0 === v0 && x1 === u1 && y1 === v1 && x2 === u2 && y2 === v2) continue;
     const det = (x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0);
     if (Math.abs(det) < 1e-6) continue;
     // Affine dest → src: s = A·(p − p0) + s0.
@@ -141,9 +135,7 @@ export function warpTriangles(
       const sy0 = a21 * (xs + 0.5 - x0) + a22 * (yc - y0) + v0 - 0.5;
       let o = y * W + xs;
       const oe = y * W + xe;
-      if (identity) {
-        D.set(S.subarray(o, oe), o);
-      } else if (fast) {
+      if (fast) {
         let sx = Math.round(sx0 * 65536);
         let sy = Math.round(sy0 * 65536);
         for (; o < oe; o++) {

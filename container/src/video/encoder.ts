@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { killOnAbort, ffmpegPath } from "./ffmpeg";
 
-export const VIDEO_CODEC_ARGS = [
+export const VIDEO_CODEC_ARGS = process.env.RENDER_LOSSLESS_DEBUG ? ["-c:v", "libx264", "-qp", "0", "-preset", "ultrafast", "-pix_fmt", "yuv420p"] : [
   "-c:v", "libx264",
   "-preset", "veryfast",
   "-crf", "20",
@@ -60,7 +60,6 @@ export function encoderArgs(o: EncoderOptions): string[] {
     "-map", "0:v:0", "-map", "[aout]",
     ...VIDEO_CODEC_ARGS,
     "-r", String(o.fps), "-vsync", "cfr",
-    "-frames:v", String(o.frames),
     ...AUDIO_CODEC_ARGS,
     "-t", (o.durationSeconds).toFixed(6),
     "-movflags", "+faststart",

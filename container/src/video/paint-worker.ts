@@ -3,8 +3,7 @@
  * shared memory, driven by Atomics on a small control block (see painter.ts).
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { warpTriangles } from "../animate/warp";
-import { CTRL, type PainterInit } from "./painter";
+import { CTRL, warpBand, type PainterInit } from "./painter";
 import { rgbaToYuv420Rect, yuvLayout } from "./yuv";
 
 const init = workerData as PainterInit;
@@ -17,8 +16,7 @@ const pool = init.poolSabs.map((s) => new Uint8Array(s));
 const ctrl = new Int32Array(init.ctrlSab);
 const tris = init.tris;
 const holeTris = init.holeTris;
-const dirtyTris = new Uint8Array(tris.length / 3);
-const dirtyHole = new Uint8Array(holeTris.length / 3);
+let prev = { x0: 0, y0: 0, x1: 0, y1: 0 };
 const layout = yuvLayout(width, height);
 
 parentPort!.postMessage("ready");
@@ -28,8 +26,7 @@ for (;;) {
   seq = Atomics.load(ctrl, CTRL.CMD);
   if (Atomics.load(ctrl, CTRL.QUIT)) break;
   try {
-    warpTriangles(src, work, base, xy, tris, region, dirtyTris);
-    warpTriangles(src, work, base, xy, holeTris, region, dirtyHole);
+    prev = warpBand(src, work, base, xy, tris, holeTris, prev, region);
     rgbaToYuv420Rect(work.data, pool[Atomics.load(ctrl, CTRL.POOL)], layout, region);
   } catch {
     Atomics.store(ctrl, CTRL.ERR, 1);

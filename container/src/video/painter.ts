@@ -13,7 +13,7 @@ import { Worker } from "node:worker_threads";
 import type { FacePose } from "../animate/deform";
 import type { FaceModel } from "../animate/geometry";
 import { drawMouthInterior, type MouthColors } from "../animate/mouth";
-import { copyRect, warpTriangles, type RgbaImage, type Rect } from "../animate/warp";
+import { copyRect, unionRect, warpTriangles, type RgbaImage, type Rect } from "../animate/warp";
 import { rgbaToYuv420Rect, yuvLayout, type Yuv420Layout } from "./yuv";
 
 /** Control block layout (Int32 slots). */
@@ -42,20 +42,23 @@ function sharedCopy<T extends Uint8Array | Uint32Array | Float32Array>(a: T): T 
   return out;
 }
 
-/** Paint one band: warp, then YUV of the band's rows of the region. */
-export function paintBand(
+/**
+ * Warp one band: first restore what the previous frame wrote in this band (so triangles back at rest,
+ * which are skipped, show the static canvas again), then warp face and mouth-hole triangles.
+ * Returns the rect written this frame (to restore next time).
+ */
+export function warpBand(
   src: RgbaImage,
   work: RgbaImage,
   base: Float32Array,
   xy: Float32Array,
   tris: Uint32Array,
   holeTris: Uint32Array,
-  dirtyTris: Uint8Array,
-  dirtyHole: Uint8Array,
+  prev: Rect,
   clip: Rect,
-): void {
-  warpTriangles(src, work, base, xy, tris, clip, dirtyTris);
-  warpTriangles(src, work, base, xy, holeTris, clip, dirtyHole);
+): Rect {
+  if (prev.x1 > prev.x0 && prev.y1 > prev.y0) copyRect(src, work, prev);
+  return unionRect(warpTriangles(src, work, base, xy, tris, clip), warpTriangles(src, work, base, xy, holeTris, clip));
 }
 
 interface BandWorker {
@@ -72,11 +75,10 @@ export class FramePainter {
   private work: RgbaImage;
   private base: Float32Array;
   private xy: Float32Array;
-  private dirtyTris: Uint8Array;
-  private dirtyHole: Uint8Array;
+  /** What the calling thread wrote last frame (warp + mouth), restored before the next frame. */
+  private prevWritten: Rect = EMPTY;
   private own: Rect;
   private workers: BandWorker[] = [];
-  private prevMouth: Rect = EMPTY;
   private upper: Float32Array;
   private lower: Float32Array;
   /** Per-step wall milliseconds (diagnostics). */
@@ -99,8 +101,6 @@ export class FramePainter {
     this.pool = Array.from({ length: poolSize }, () => sharedCopy(staticYuv));
     this.base = sharedCopy(model.base);
     this.xy = sharedCopy(model.base);
-    this.dirtyTris = new Uint8Array(model.tris.length / 3);
-    this.dirtyHole = new Uint8Array(model.holeTris.length / 3);
     this.own = { ...model.region };
     this.upper = new Float32Array(model.mouth.upperInner.length * 2);
     this.lower = new Float32Array(model.mouth.lowerInner.length * 2);
@@ -201,9 +201,8 @@ export class FramePainter {
       Atomics.notify(w.ctrl, CTRL.CMD);
     }
     let c0 = performance.now();
-    // Own band: undo last frame's mouth drawing, warp, draw the mouth, convert.
-    if (this.prevMouth.x1 > this.prevMouth.x0) copyRect(this.src, this.work, this.prevMouth);
-    paintBand(this.src, this.work, this.base, this.xy, m.tris, m.holeTris, this.dirtyTris, this.dirtyHole, this.own);
+    // Own band: restore last frame's pixels, warp, draw the mouth, convert.
+    let written = warpBand(this.src, this.work, this.base, this.xy, m.tris, m.holeTris, this.prevWritten, this.own);
     let c1 = performance.now();
     this.t.warp += c1 - c0;
     const up = this.upper;
@@ -218,7 +217,8 @@ export class FramePainter {
       lo[k * 2] = this.xy[vi * 2];
       lo[k * 2 + 1] = this.xy[vi * 2 + 1];
     }
-    this.prevMouth = drawMouthInterior(this.work, up, lo, pose.open * (1 - pose.press), this.colors, this.own);
+    written = unionRect(written, drawMouthInterior(this.work, up, lo, pose.open * (1 - pose.press), this.colors, this.own));
+    this.prevWritten = written;
     c0 = performance.now();
     this.t.mouth += c0 - c1;
     rgbaToYuv420Rect(this.work.data, this.pool[bi], this.layout, this.own);

@@ -257,6 +257,7 @@ export async function renderVideo(input: RenderInput): Promise<RenderResult> {
     }
   } catch (e) {
     enc.kill();
+    if (signal?.aborted) throw signal.reason ?? e;
     throw e;
   } finally {
     painter.close();
