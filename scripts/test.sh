@@ -7,6 +7,8 @@ bash scripts/ensure-deps.sh || exit 1
 export PATH="$PWD/node_modules/.bin:$PATH" WRANGLER_SEND_METRICS=false
 rm -rf .local/test-results && mkdir -p .local/test-results
 status=0
+echo "── typecheck ──"
+tsc --noEmit -p . && tsc --noEmit -p container || status=1
 for suite in workers renderer e2e; do
   echo "── ${suite} tests ──"
   vitest run -c "vitest.${suite}.config.ts" --reporter=default --reporter=json \
