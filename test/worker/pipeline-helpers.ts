@@ -73,14 +73,18 @@ export async function createAvatarJob(acct: TestAccount, body: Record<string, un
   return jobId;
 }
 
-/** Waits (≤ 5 s) for the background consumer's first delivery to end (job queued again, attempt unchanged). */
+/**
+ * Waits for the background consumer's first delivery to end (job queued again, attempt unchanged, its
+ * enqueuedAt restamped). Its next delivery comes 10 s later at the earliest (retry backoff).
+ */
 export async function settleBackgroundDelivery(kind: JobKind, jobId: string) {
   const first = await jobRow(kind, jobId);
-  for (let i = 0; i < 50; i++) {
+  for (let i = 0; i < 100; i++) {
     const row = await jobRow(kind, jobId);
     if (row && row.status === "queued" && row.enqueued_at !== first?.enqueued_at) return;
-    await sleep(100);
+    await sleep(50);
   }
+  throw new Error(`the test env's queue consumer did not handle job ${jobId} within 5 s`);
 }
 
 /** An Avatar row (with its R2 artifacts) owned by `accountId`, as the avatar pipeline leaves it. */

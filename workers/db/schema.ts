@@ -121,6 +121,8 @@ export const videoJobs = sqliteTable(
     uniqueIndex("video_jobs_request").on(t.accountId, t.requestId).where(sql`request_id is not null`),
     index("video_jobs_account_created").on(t.accountId, t.createdAt, t.id),
     index("video_jobs_status").on(t.status),
+    // The sweep's retention scan: succeeded (and unresolved) jobs whose expiresAt has passed.
+    index("video_jobs_status_expires").on(t.status, t.expiresAt),
   ],
 );
 

@@ -129,6 +129,7 @@ async function expireVideoJobs(env: Env, now: number, report: SweepReport) {
     .select()
     .from(videoJobs)
     .where(and(inArray(videoJobs.status, ["queued", "processing", "succeeded"]), lte(videoJobs.expiresAt, new Date(now))))
+    .orderBy(videoJobs.expiresAt)
     .limit(SWEEP_BATCH)
     .all();
   for (const job of rows) if (await expireVideoJob(env, job, now)) report.expired++;

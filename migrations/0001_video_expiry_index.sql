@@ -1,0 +1,1 @@
+CREATE INDEX `video_jobs_status_expires` ON `video_jobs` (`status`,`expires_at`);
