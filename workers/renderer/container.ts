@@ -20,12 +20,12 @@ export class RendererContainer extends Container<Env> {
     };
   }
 
-  /** Sleep only when idle: the renderer's GET /healthz says how many jobs it is running. */
+  /** Sleep only when idle: the renderer's GET /health says how many jobs it runs or holds waiting. */
   override async onActivityExpired(): Promise<void> {
     try {
-      const res = await this.containerFetch("http://renderer/healthz");
-      const body = (await res.json()) as { activeJobs?: number };
-      if (res.ok && typeof body.activeJobs === "number" && body.activeJobs > 0) return; // renewed by the caller
+      const res = await this.containerFetch("http://renderer/health");
+      const body = (await res.json()) as { activeJobs?: number; waitingJobs?: number };
+      if (res.ok && (body.activeJobs ?? 0) + (body.waitingJobs ?? 0) > 0) return; // the base class renews the timeout
     } catch {
       // unreachable: nothing can be running
     }
