@@ -43,7 +43,8 @@ function rulesOf(doc: Json, schema: Json): string {
   if (s.minLength !== undefined || s.maxLength !== undefined) r.push(`length ${s.minLength ?? 0} to ${s.maxLength ?? "∞"}`);
   if (s.minimum !== undefined) r.push(`≥ ${s.minimum}`);
   if (s.maximum !== undefined) r.push(`≤ ${s.maximum}`);
-  if (s.pattern && s.format !== "uuid") r.push(`pattern ${s.pattern}`);
+  if (s.multipleOf !== undefined) r.push(s.multipleOf === 2 ? "even" : `multiple of ${s.multipleOf}`);
+  if (s.pattern && !s.format) r.push(`pattern ${s.pattern}`);
   if (s.default !== undefined) r.push(`default ${JSON.stringify(s.default)}`);
   return r.join("; ");
 }
