@@ -61,6 +61,13 @@ describe("request bodies", () => {
     await expectError(await postAvatar(""), 400, "invalid_request", "Request body must be valid JSON");
   });
 
+  it("answers deeply nested JSON with 400, not a crash", async () => {
+    const depth = 30_000;
+    await expectError(await postAvatar("[".repeat(depth) + "]".repeat(depth)), 400, "invalid_request", "Request body must be an object");
+    const nested = `{"imageUrl":"${PUBLIC_IMAGE}","name":${"[".repeat(depth)}${"]".repeat(depth)}}`;
+    await expectError(await postAvatar(nested), 400, "invalid_request", "name must be a string");
+  });
+
   it("rejects a non-JSON content type", async () => {
     const res = await postAvatar(JSON.stringify({ imageUrl: PUBLIC_IMAGE }), { "Content-Type": "text/plain" });
     await expectError(res, 400, "invalid_request", "Content-Type must be application/json");
