@@ -4,21 +4,24 @@
  *   npx tsx scripts/bench-render.ts [--seconds 60] [--sizes 1024x1024,1920x1080] [--portrait file.png --rig rig.json]
  *
  * For each size it measures, in the same run:
- *  - the encode floor: the same ffmpeg command (same x264/AAC settings, same audio) fed N identical
- *    frames of the still composed canvas — what encoding alone costs;
+ *  - the encode floor, two ways, both with the same x264/AAC settings and the same audio:
+ *    (a) the renderer's own ffmpeg command fed N identical raw frames of the still composed canvas
+ *        (strict: no decoding or colour conversion at all), and
+ *    (b) ffmpeg looping a PNG of that canvas (-loop 1), the usual "encode a still image" command;
  *  - the full render (renderVideo): wall time, real-time factor (media seconds / wall seconds),
  *    ratio to the floor, peak RSS of node and of the ffmpeg child (VmHWM from /proc).
  * Without --portrait/--rig it uses the test portrait fixture through createAvatarAssets when present.
  */
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
-import { tmpdir, cpus } from "node:os";
+import { tmpdir, cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { renderVideo } from "../container/src/video/render";
-import { FrameEncoder } from "../container/src/video/encoder";
+import sharp from "sharp";
+import { encoderArgs, FrameEncoder } from "../container/src/video/encoder";
+import { ffmpegPath, run } from "../container/src/video/ffmpeg";
 import { makeTimeline } from "../container/src/video/timeline";
 import { composeCanvas } from "../container/src/video/compose";
-import { rgbToRgba } from "../container/src/animate/warp";
-import { rgbaToYuv420Rect, yuvLayout } from "../container/src/video/yuv";
+import { rgbToYuv420 } from "../container/src/video/yuv";
 import type { AvatarRig } from "../container/src/rig";
 import { encodeAudio, speechLike, synthSpeech } from "../test/renderer/helpers/media-audio";
 
@@ -34,7 +37,7 @@ async function loadAvatar(): Promise<{ portraitPng: Buffer; rig: AvatarRig; labe
   const dir = join(import.meta.dirname, "..", "test", "fixtures", "portraits");
   const files = existsSync(dir) ? readdirSync(dir).filter((f) => /\.(jpe?g|png)$/i.test(f)).sort() : [];
   if (!files.length) throw new Error("no portrait: pass --portrait and --rig, or add test/fixtures/portraits/*");
-  const file = arg("fixture") ?? files[0];
+  const file = arg("fixture") ?? (files.includes("single-phone.jpg") ? "single-phone.jpg" : files[0]);
   const { createAvatarAssets } = await import("../container/src/avatar/preprocess");
   const assets = await createAvatarAssets(readFileSync(join(dir, file)));
   return { portraitPng: assets.portraitPng, rig: assets.rig, label: file };
@@ -58,9 +61,7 @@ async function floorRun(opts: {
     backgroundColor: "#000000",
     backgroundFit: "cover",
   });
-  const L = yuvLayout(opts.width, opts.height);
-  const frame = new Uint8Array(L.frameSize);
-  rgbaToYuv420Rect(rgbToRgba(rgb, opts.width, opts.height).data, frame, L, { x0: 0, y0: 0, x1: opts.width, y1: opts.height });
+  const frame = rgbToYuv420(rgb, opts.width, opts.height);
   const t0 = performance.now();
   const enc = new FrameEncoder({
     width: opts.width,
@@ -84,6 +85,52 @@ async function floorRun(opts: {
   return { ms: performance.now() - t0, ffmpegPeak: peak };
 }
 
+/**
+ * The "still image" floor as one would run it by hand: ffmpeg loops a PNG of the composed canvas
+ * (-loop 1), with the same codec settings and audio. Decodes and converts the PNG every frame.
+ */
+async function pngLoopFloor(opts: {
+  width: number;
+  height: number;
+  frames: number;
+  audioPath: string;
+  audioStart: number;
+  durationSeconds: number;
+  portraitPng: Buffer;
+  rig: AvatarRig;
+  out: string;
+  work: string;
+}): Promise<number> {
+  const { rgb } = await composeCanvas(opts.portraitPng, opts.rig, undefined, {
+    width: opts.width,
+    height: opts.height,
+    fit: "crop",
+    backgroundColor: "#000000",
+    backgroundFit: "cover",
+  });
+  const png = join(opts.work, `still-${opts.width}x${opts.height}.png`);
+  await sharp(Buffer.from(rgb.buffer, rgb.byteOffset, rgb.byteLength), { raw: { width: opts.width, height: opts.height, channels: 3 } }).png().toFile(png);
+  const args = encoderArgs({
+    width: opts.width,
+    height: opts.height,
+    fps: 25,
+    frames: opts.frames,
+    audioPath: opts.audioPath,
+    channels: 1,
+    audioStart: opts.audioStart,
+    durationSeconds: opts.durationSeconds,
+    outPath: opts.out,
+  });
+  // Replace the raw pipe input by the looped PNG.
+  const i = args.indexOf("pipe:0");
+  const start = args.indexOf("-f");
+  const looped = [...args.slice(0, start), "-loop", "1", "-framerate", "25", "-i", png, ...args.slice(i + 1)];
+  const t0 = performance.now();
+  const r = await run(ffmpegPath(), looped);
+  if (r.code !== 0) throw new Error(`png floor failed: ${r.stderr}`);
+  return performance.now() - t0;
+}
+
 function vmHwm(pid?: number): number {
   if (!pid) return 0;
   try {
@@ -96,6 +143,22 @@ function vmHwm(pid?: number): number {
 
 const mb = (b: number) => `${(b / 1048576).toFixed(0)} MB`;
 
+/** CPU seconds of this process (all threads) and of its exited, reaped children (ffmpeg), from /proc. */
+function cpuNow(): { self: number; children: number } {
+  try {
+    const f = readFileSync("/proc/self/stat", "utf8").split(") ")[1].split(" ");
+    const tck = 100; // USER_HZ
+    return { self: (Number(f[11]) + Number(f[12])) / tck, children: (Number(f[13]) + Number(f[14])) / tck };
+  } catch {
+    const u = process.cpuUsage();
+    return { self: (u.user + u.system) / 1e6, children: 0 };
+  }
+}
+const cpuSince = (a: { self: number; children: number }) => {
+  const b = cpuNow();
+  return { node: b.self - a.self, ffmpeg: b.children - a.children };
+};
+
 async function main() {
   const seconds = Number(arg("seconds", "60"));
   const sizes = (arg("sizes", "1024x1024,1920x1080") ?? "").split(",").map((s) => s.split("x").map(Number) as [number, number]);
@@ -107,6 +170,7 @@ async function main() {
     console.log(`portrait ${avatar.label} (${avatar.rig.portrait.width}×${avatar.rig.portrait.height}), audio ${seconds} s speech-like, ${cpus().length} cores`);
     for (const [width, height] of sizes) {
       const tl = makeTimeline(seconds, 0, 0);
+      let c = cpuNow();
       const floor = await floorRun({
         width,
         height,
@@ -118,6 +182,22 @@ async function main() {
         rig: avatar.rig,
         out: join(work, `floor-${width}x${height}.mp4`),
       });
+      const floorCpu = cpuSince(c);
+      c = cpuNow();
+      const pngFloorMs = await pngLoopFloor({
+        width,
+        height,
+        frames: tl.frames,
+        audioPath,
+        audioStart: tl.speechStart,
+        durationSeconds: tl.durationSeconds,
+        portraitPng: avatar.portraitPng,
+        rig: avatar.rig,
+        out: join(work, `floor-png-${width}x${height}.mp4`),
+        work,
+      });
+      const pngCpu = cpuSince(c);
+      c = cpuNow();
       const t0 = performance.now();
       const r = await renderVideo({
         portraitPng: avatar.portraitPng,
@@ -125,14 +205,20 @@ async function main() {
         audioPath,
         settings: { width, height, fit: "crop", backgroundColor: "#000000", backgroundFit: "cover", leadInSeconds: 0, leadOutSeconds: 0 },
         workDir: work,
+        threads: arg("threads") ? Number(arg("threads")) : undefined,
       });
       const ms = performance.now() - t0;
+      const renderCpu = cpuSince(c);
+      const cpuStr = (x: { node: number; ffmpeg: number }) => `${(x.node + x.ffmpeg).toFixed(2)} s (node ${x.node.toFixed(2)}, ffmpeg ${x.ffmpeg.toFixed(2)})`;
       const rtf = r.durationSeconds / (ms / 1000);
       console.log(
         [
           `${width}×${height}: ${r.frames} frames (${r.durationSeconds.toFixed(2)} s)`,
           `  render ${(ms / 1000).toFixed(2)} s → real-time factor ${rtf.toFixed(2)}`,
-          `  encode floor ${(floor.ms / 1000).toFixed(2)} s (RTF ${(r.durationSeconds / (floor.ms / 1000)).toFixed(2)}) → ratio ${(ms / floor.ms).toFixed(2)}× floor`,
+          `  encode floor (identical raw frames piped): ${(floor.ms / 1000).toFixed(2)} s (RTF ${(r.durationSeconds / (floor.ms / 1000)).toFixed(2)}) → ratio ${(ms / floor.ms).toFixed(2)}×`,
+          `  encode floor (ffmpeg -loop 1 still.png): ${(pngFloorMs / 1000).toFixed(2)} s (RTF ${(r.durationSeconds / (pngFloorMs / 1000)).toFixed(2)}) → ratio ${(ms / pngFloorMs).toFixed(2)}×`,
+          `  CPU: render ${cpuStr(renderCpu)}; raw floor ${cpuStr(floorCpu)} → ${((renderCpu.node + renderCpu.ffmpeg) / (floorCpu.node + floorCpu.ffmpeg)).toFixed(2)}×; png floor ${cpuStr(pngCpu)}`,
+          `  load average during the run: ${loadavg().map((x) => x.toFixed(1)).join(" ")}`,
           `  peak RSS node ${mb(r.memory.nodePeakRss)}, ffmpeg ${mb(r.memory.ffmpegPeakRss)} (floor ffmpeg ${mb(floor.ffmpegPeak)}), sum ${mb(r.memory.nodePeakRss + r.memory.ffmpegPeakRss)}`,
           `  re-rendered frames ${r.renderedFrames}/${r.frames}; timings ${JSON.stringify(r.timings)}`,
         ].join("\n"),

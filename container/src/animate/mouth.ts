@@ -2,9 +2,18 @@
  * Synthesised mouth interior, drawn into the inner-lip opening after the warp:
  * dark cavity (deeper towards the middle), upper teeth hanging from the upper lip, a hint of lower teeth
  * and tongue rising from the lower lip as the jaw opens. Edges are anti-aliased against the warped lips
- * with a signed distance to the lip polygon, so there is no hard box or seam.
+ * with a signed distance to the lip outline, so there is no hard box or seam.
+ * Drawn straight into the yuv420p frame: luma per pixel, chroma per 2×2 block (shaded at its centre).
  */
-import type { RgbaImage } from "./warp";
+import type { Rect } from "./warp";
+
+/** yuv420p frame layout (see video/yuv.ts). */
+export interface YuvFrameLayout {
+  width: number;
+  height: number;
+  ySize: number;
+  cSize: number;
+}
 
 export interface MouthColors {
   teeth: [number, number, number];
@@ -39,17 +48,20 @@ const smooth = (a: number, b: number, x: number) => {
 };
 
 /**
- * Draw the mouth interior. `upper` and `lower` are the inner-lip points (corner to corner, same corners)
- * as flat [x, y] arrays in canvas pixels. `open` 0..1 drives the lower teeth / tongue.
+ * Draw the mouth interior into a yuv420p frame. `upper` and `lower` are the inner-lip points (corner to
+ * corner, same corners) as flat [x, y] arrays in canvas pixels. `open` 0..1 drives the lower teeth and
+ * tongue. Only pixels inside `clip` (luma coordinates, even-aligned) are touched. Returns the luma rect
+ * written (even-aligned), empty when the lips are closed.
  */
 export function drawMouthInterior(
-  img: RgbaImage,
+  frame: Uint8Array,
+  L: YuvFrameLayout,
   upper: Float32Array,
   lower: Float32Array,
   open: number,
   colors: MouthColors,
-  clip: { x0: number; y0: number; x1: number; y1: number },
-): { x0: number; y0: number; x1: number; y1: number } {
+  clip: Rect,
+): Rect {
   const none = { x0: 0, y0: 0, x1: 0, y1: 0 };
   const nU = upper.length / 2;
   const nL = lower.length / 2;
@@ -139,20 +151,20 @@ export function drawMouthInterior(
     loT[k] = curve(lo, uu);
   }
 
-  const x0 = Math.max(clip.x0, Math.floor(minX) - 1);
-  const x1 = Math.min(clip.x1, Math.ceil(maxX) + 2);
-  const y0 = Math.max(clip.y0, Math.floor(minY) - 1);
-  const y1 = Math.min(clip.y1, Math.ceil(maxY) + 2);
-  const D = img.data;
-  const W = img.width;
-  for (let y = y0; y < y1; y++) {
-    const py = y + 0.5;
-    for (let x = x0; x < x1; x++) {
-      const px = x + 0.5;
+  const x0 = Math.max(clip.x0, (Math.floor(minX) - 2) & ~1);
+  const x1 = Math.min(clip.x1, (Math.ceil(maxX) + 3) & ~1);
+  const y0 = Math.max(clip.y0, (Math.floor(minY) - 2) & ~1);
+  const y1 = Math.min(clip.y1, (Math.ceil(maxY) + 3) & ~1);
+  if (x1 <= x0 || y1 <= y0) return none;
+  const col = new Float64Array(3);
+
+  /** Colour (into `col`) and coverage of the interior at canvas point (px, py). */
+  const shade = (px: number, py: number): number => {
+    {
       const dx = px - ox;
       const dy = py - oy;
       const u = (dx * exx + dy * exy) / hw;
-      if (u <= -1 || u >= 1) continue;
+      if (u <= -1 || u >= 1) return 0;
       const v = dx * eyx + dy * eyy;
       const fk = (u + 1) * (LUT / 2);
       const k = fk | 0;
@@ -161,7 +173,7 @@ export function drawMouthInterior(
       const vLo = loT[k] + (loT[k + 1] - loT[k]) * fr;
       const dist = Math.min(v - vUp, vLo - v, (1 - Math.abs(u)) * hw);
       const alpha = smooth(-0.7, 1.1, dist);
-      if (alpha <= 0) continue;
+      if (alpha <= 0) return 0;
       const au = Math.abs(u);
       // Cavity: lip-shadow colour at the edge → deep dark inside.
       const deep = smooth(0, deepDist, dist);
@@ -213,15 +225,42 @@ export function drawMouthInterior(
           b += (tb * shade - b) * ua;
         }
       }
-      const o = y * W + x;
-      const pv = D[o];
-      const r0 = pv & 255;
-      const g0 = (pv >> 8) & 255;
-      const b0 = (pv >> 16) & 255;
-      const nr = (r0 + (r - r0) * alpha + 0.5) | 0;
-      const ng = (g0 + (g - g0) * alpha + 0.5) | 0;
-      const nb = (b0 + (b - b0) * alpha + 0.5) | 0;
-      D[o] = (0xff000000 | (nb << 16) | (ng << 8) | nr) >>> 0;
+      col[0] = r;
+      col[1] = g;
+      col[2] = b;
+      return alpha;
+    }
+  };
+
+  const W = L.width;
+  const cw = W >> 1;
+  // Luma.
+  for (let y = y0; y < y1; y++) {
+    const py = y + 0.5;
+    let o = y * W + x0;
+    for (let x = x0; x < x1; x++, o++) {
+      const a = shade(x + 0.5, py);
+      if (a <= 0) continue;
+      const Yc = 16 + (47 * col[0] + 157 * col[1] + 16 * col[2]) / 256;
+      const cur = frame[o];
+      frame[o] = (cur + (Yc - cur) * a + 0.5) | 0;
+    }
+  }
+  // Chroma, one sample per 2×2 block, shaded at the block centre.
+  const uOff = L.ySize;
+  const vOff = L.ySize + L.cSize;
+  for (let cy = y0 >> 1; cy < y1 >> 1; cy++) {
+    const py = cy * 2 + 1;
+    let o = cy * cw + (x0 >> 1);
+    for (let cx = x0 >> 1; cx < x1 >> 1; cx++, o++) {
+      const a = shade(cx * 2 + 1, py);
+      if (a <= 0) continue;
+      const Uc = 128 + (-26 * col[0] - 86 * col[1] + 112 * col[2]) / 256;
+      const Vc = 128 + (112 * col[0] - 102 * col[1] - 10 * col[2]) / 256;
+      const cu = frame[uOff + o];
+      const cv = frame[vOff + o];
+      frame[uOff + o] = (cu + (Uc - cu) * a + 0.5) | 0;
+      frame[vOff + o] = (cv + (Vc - cv) * a + 0.5) | 0;
     }
   }
   return { x0, y0, x1, y1 };

@@ -1,23 +1,22 @@
 /**
- * Worker thread of FramePainter: paints one horizontal band per frame (warp + YUV conversion) on
- * shared memory, driven by Atomics on a small control block (see painter.ts).
+ * Worker thread of FramePainter: paints one horizontal band of each frame (restore + warp of the three
+ * yuv420p planes) on shared memory, driven by Atomics on a small control block (see painter.ts).
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { CTRL, warpBand, type PainterInit } from "./painter";
-import { rgbaToYuv420Rect, yuvLayout } from "./yuv";
+import { EMPTY_RECT, type Rect } from "../animate/warp";
+import { unionRect } from "../animate/warp";
+import { CTRL, drawLashes, paintBand, PARAM, type PainterInit } from "./painter";
+import { yuvLayout } from "./yuv";
 
 const init = workerData as PainterInit;
-const { width, height, region } = init;
-const src = { width, height, data: new Uint32Array(init.srcSab) };
-const work = { width, height, data: new Uint32Array(init.workSab) };
+const layout = yuvLayout(init.width, init.height);
+const stat = new Uint8Array(init.staticSab);
 const base = new Float32Array(init.baseSab);
 const xy = new Float32Array(init.xySab);
 const pool = init.poolSabs.map((s) => new Uint8Array(s));
 const ctrl = new Int32Array(init.ctrlSab);
-const tris = init.tris;
-const holeTris = init.holeTris;
-let prev = { x0: 0, y0: 0, x1: 0, y1: 0 };
-const layout = yuvLayout(width, height);
+const params = new Float32Array(init.paramSab);
+const prev: Rect[] = pool.map(() => EMPTY_RECT);
 
 parentPort!.postMessage("ready");
 let seq = 0;
@@ -26,8 +25,10 @@ for (;;) {
   seq = Atomics.load(ctrl, CTRL.CMD);
   if (Atomics.load(ctrl, CTRL.QUIT)) break;
   try {
-    prev = warpBand(src, work, base, xy, tris, holeTris, prev, region);
-    rgbaToYuv420Rect(work.data, pool[Atomics.load(ctrl, CTRL.POOL)], layout, region);
+    const bi = Atomics.load(ctrl, CTRL.POOL);
+    const written = paintBand(stat, pool[bi], layout, base, xy, init.tris, init.holeTris, prev[bi], init.band);
+    const blinks: [number, number] = [params[PARAM.BLINK_R], params[PARAM.BLINK_L]];
+    prev[bi] = unionRect(written, drawLashes(pool[bi], layout, xy, init.lashes, blinks, init.band));
   } catch {
     Atomics.store(ctrl, CTRL.ERR, 1);
   }

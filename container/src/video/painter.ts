@@ -1,64 +1,117 @@
 /**
- * Paints animated frames into pooled yuv420p buffers, optionally on several threads.
+ * Paints animated frames straight into pooled yuv420p buffers, optionally on several threads.
  *
- * The changing region (bbox of the fixed outer anchor ring) is split into horizontal bands. The calling
- * thread owns the band that contains the mouth (it also draws the mouth interior there); worker threads
- * own the bands above it. Each band: warp the mesh triangles clipped to the band from the static canvas
- * into the shared work canvas (RGBA), then convert the band's part of the region to YUV in the target
- * pooled buffer. Everything lives in SharedArrayBuffers; a frame is one Atomics signal per worker and
- * one wait at the end. Without workers (or if they fail to start) the whole region is painted inline.
+ * Each pooled buffer starts as the static canvas. Per frame and per buffer only what changes is touched:
+ * the rect written the last time that buffer was painted is restored from the static frame, then the
+ * mesh triangles that moved are warped from the static frame (luma at full, chroma at half resolution)
+ * and the mouth interior is drawn. The changing region (bbox of the fixed outer anchor ring) is split into
+ * horizontal bands: the calling thread owns the band containing the mouth, worker threads the bands above.
+ * Everything lives in SharedArrayBuffers; a frame costs one Atomics signal per worker and one wait.
+ * Without workers (or if they fail to start) the caller paints the whole region.
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import type { FacePose } from "../animate/deform";
 import type { FaceModel } from "../animate/geometry";
+import { drawLashLine } from "../animate/eyes";
 import { drawMouthInterior, type MouthColors } from "../animate/mouth";
-import { copyRect, unionRect, warpTriangles, type RgbaImage, type Rect } from "../animate/warp";
-import { rgbaToYuv420Rect, yuvLayout, type Yuv420Layout } from "./yuv";
+import { copyPlaneRect, EMPTY_RECT, intersectRect, isEmpty, unionRect, warpPlane, type Rect } from "../animate/warp";
+import { yuvLayout, type Yuv420Layout } from "./yuv";
 
 /** Control block layout (Int32 slots). */
-export const CTRL = { CMD: 0, DONE: 1, QUIT: 2, POOL: 3, Y0: 4, Y1: 5, ERR: 6, SIZE: 8 } as const;
+export const CTRL = { CMD: 0, DONE: 1, QUIT: 2, POOL: 3, ERR: 4, SIZE: 8 } as const;
+/** Per-frame float parameters shared with the workers (Float32 slots). */
+export const PARAM = { BLINK_R: 0, BLINK_L: 1, SIZE: 4 } as const;
+
+/** What it takes to draw the closed-eye lash lines (see animate/eyes.ts). */
+export interface LashSpec {
+  /** Lower-lid vertex indices per eye (right, left), corner to corner. */
+  eyes: [number[], number[]];
+  thickness: number;
+  color: [number, number, number];
+}
+
+/** Draw both lash lines for the blink amounts, clipped to `clip`; returns the luma rect touched. */
+export function drawLashes(frame: Uint8Array, L: Yuv420Layout, xy: Float32Array, spec: LashSpec, blinks: [number, number], clip: Rect): Rect {
+  let out = EMPTY_RECT;
+  for (let e = 0; e < 2; e++) {
+    const a = smoothstep(0.55, 0.95, blinks[e]) * 0.75;
+    if (!(a > 0)) continue;
+    const idx = spec.eyes[e];
+    const pts = new Float32Array(idx.length * 2);
+    idx.forEach((vi, k) => {
+      pts[k * 2] = xy[vi * 2];
+      pts[k * 2 + 1] = xy[vi * 2 + 1];
+    });
+    out = unionRect(out, drawLashLine(frame, L, pts, spec.thickness, 0.3 * spec.thickness, a, spec.color, clip));
+  }
+  return out;
+}
+
+const smoothstep = (a: number, b: number, x: number) => {
+  const t = Math.min(1, Math.max(0, (x - a) / (b - a)));
+  return t * t * (3 - 2 * t);
+};
 
 export interface PainterInit {
   width: number;
   height: number;
-  region: Rect;
-  srcSab: SharedArrayBuffer;
-  workSab: SharedArrayBuffer;
+  band: Rect;
+  staticSab: SharedArrayBuffer;
   baseSab: SharedArrayBuffer;
   xySab: SharedArrayBuffer;
   tris: Uint32Array;
   holeTris: Uint32Array;
   poolSabs: SharedArrayBuffer[];
   ctrlSab: SharedArrayBuffer;
+  paramSab: SharedArrayBuffer;
+  lashes: LashSpec;
 }
 
-const EMPTY: Rect = { x0: 0, y0: 0, x1: 0, y1: 0 };
-
-function sharedCopy<T extends Uint8Array | Uint32Array | Float32Array>(a: T): T {
+function sharedCopy<T extends Uint8Array | Float32Array>(a: T): T {
   const sab = new SharedArrayBuffer(a.byteLength);
   const out = new (a.constructor as { new (b: SharedArrayBuffer): T })(sab);
   out.set(a as never);
   return out;
 }
 
+const even = (r: Rect): Rect => (isEmpty(r) ? EMPTY_RECT : { x0: r.x0 & ~1, y0: r.y0 & ~1, x1: (r.x1 + 1) & ~1, y1: (r.y1 + 1) & ~1 });
+const half = (r: Rect): Rect => (isEmpty(r) ? EMPTY_RECT : { x0: r.x0 >> 1, y0: r.y0 >> 1, x1: (r.x1 + 1) >> 1, y1: (r.y1 + 1) >> 1 });
+
 /**
- * Warp one band: first restore what the previous frame wrote in this band (so triangles back at rest,
- * which are skipped, show the static canvas again), then warp face and mouth-hole triangles.
- * Returns the rect written this frame (to restore next time).
+ * One band of one frame: restore `prev` (luma rect, even) from the static frame, warp the three planes,
+ * return the luma rect written (even-aligned). Used by the caller and the workers alike.
  */
-export function warpBand(
-  src: RgbaImage,
-  work: RgbaImage,
+export function paintBand(
+  stat: Uint8Array,
+  frame: Uint8Array,
+  L: Yuv420Layout,
   base: Float32Array,
   xy: Float32Array,
   tris: Uint32Array,
   holeTris: Uint32Array,
   prev: Rect,
-  clip: Rect,
+  band: Rect,
 ): Rect {
-  if (prev.x1 > prev.x0 && prev.y1 > prev.y0) copyRect(src, work, prev);
-  return unionRect(warpTriangles(src, work, base, xy, tris, clip), warpTriangles(src, work, base, xy, holeTris, clip));
+  const W = L.width;
+  const H = L.height;
+  const cw = W >> 1;
+  const ch = H >> 1;
+  if (!isEmpty(prev)) {
+    copyPlaneRect(stat, frame, 0, W, prev);
+    const c = half(prev);
+    copyPlaneRect(stat, frame, L.ySize, cw, c);
+    copyPlaneRect(stat, frame, L.ySize + L.cSize, cw, c);
+  }
+  const cb = half(band);
+  let w = warpPlane(stat, 0, frame, 0, W, H, base, xy, tris, 1, band);
+  w = unionRect(w, warpPlane(stat, 0, frame, 0, W, H, base, xy, holeTris, 1, band));
+  let c = warpPlane(stat, L.ySize, frame, L.ySize, cw, ch, base, xy, tris, 0.5, cb);
+  c = unionRect(c, warpPlane(stat, L.ySize, frame, L.ySize, cw, ch, base, xy, holeTris, 0.5, cb));
+  warpPlane(stat, L.ySize + L.cSize, frame, L.ySize + L.cSize, cw, ch, base, xy, tris, 0.5, cb);
+  warpPlane(stat, L.ySize + L.cSize, frame, L.ySize + L.cSize, cw, ch, base, xy, holeTris, 0.5, cb);
+  const cl: Rect = isEmpty(c) ? EMPTY_RECT : { x0: c.x0 * 2, y0: c.y0 * 2, x1: c.x1 * 2, y1: c.y1 * 2 };
+  return intersectRect(even(unionRect(w, cl)), band);
 }
 
 interface BandWorker {
@@ -71,54 +124,54 @@ interface BandWorker {
 export class FramePainter {
   readonly layout: Yuv420Layout;
   readonly pool: Uint8Array[];
-  private src: RgbaImage;
-  private work: RgbaImage;
+  private stat: Uint8Array;
   private base: Float32Array;
   private xy: Float32Array;
-  /** What the calling thread wrote last frame (warp + mouth), restored before the next frame. */
-  private prevWritten: Rect = EMPTY;
   private own: Rect;
   private workers: BandWorker[] = [];
+  /** Per pooled buffer: luma rect the caller wrote the last time it painted that buffer. */
+  private prev: Rect[];
   private upper: Float32Array;
   private lower: Float32Array;
-  /** Per-step wall milliseconds (diagnostics). */
-  readonly t = { warp: 0, mouth: 0, yuv: 0, join: 0 };
+  private params: Float32Array;
+  /** Per-step wall milliseconds of the calling thread (diagnostics). */
+  readonly t = { warp: 0, mouth: 0, join: 0 };
 
   private constructor(
     private model: FaceModel,
     private colors: MouthColors,
-    srcRgba: Uint32Array,
+    private lashes: LashSpec,
+    staticYuv: Uint8Array,
     width: number,
     height: number,
     poolSize: number,
   ) {
     this.layout = yuvLayout(width, height);
-    const srcData = sharedCopy(srcRgba);
-    this.src = { width, height, data: srcData };
-    this.work = { width, height, data: sharedCopy(srcRgba) };
-    const staticYuv = new Uint8Array(this.layout.frameSize);
-    rgbaToYuv420Rect(srcData, staticYuv, this.layout, { x0: 0, y0: 0, x1: width, y1: height });
+    this.stat = sharedCopy(staticYuv);
     this.pool = Array.from({ length: poolSize }, () => sharedCopy(staticYuv));
+    this.prev = Array.from({ length: poolSize }, () => EMPTY_RECT);
     this.base = sharedCopy(model.base);
     this.xy = sharedCopy(model.base);
-    this.own = { ...model.region };
+    this.own = even(model.region);
     this.upper = new Float32Array(model.mouth.upperInner.length * 2);
     this.lower = new Float32Array(model.mouth.lowerInner.length * 2);
+    this.params = new Float32Array(new SharedArrayBuffer(PARAM.SIZE * 4));
   }
 
   /**
-   * Create a painter. `threads` = total painting threads including the caller (default: one per core,
-   * at most 4, at least 1). Worker start-up failures fall back to painting inline.
+   * Create a painter. `threads` = painting threads including the caller (default: one per core, at
+   * most 4). Worker start-up failures fall back to painting inline.
    */
   static async create(
     model: FaceModel,
     colors: MouthColors,
-    srcRgba: Uint32Array,
+    lashes: LashSpec,
+    staticYuv: Uint8Array,
     width: number,
     height: number,
     opts: { poolSize?: number; threads?: number } = {},
   ): Promise<FramePainter> {
-    const p = new FramePainter(model, colors, srcRgba, width, height, opts.poolSize ?? 3);
+    const p = new FramePainter(model, colors, lashes, staticYuv, width, height, opts.poolSize ?? 3);
     const threads = Math.max(1, Math.min(4, opts.threads ?? availableParallelism()));
     if (threads > 1) await p.startWorkers(threads - 1).catch(() => p.stopWorkers());
     return p;
@@ -129,15 +182,17 @@ export class FramePainter {
   }
 
   private async startWorkers(n: number): Promise<void> {
-    const r = this.model.region;
+    const r = even(this.model.region);
     const m = this.model;
     // The caller's band starts above the mouth with a generous margin (lip raise, head motion).
     let mouthTop = Infinity;
     for (const i of [...m.mouth.upperInner, 0, 37, 267, 39, 269, 40, 270]) mouthTop = Math.min(mouthTop, m.base[i * 2 + 1]);
-    const split = Math.max(r.y0, Math.floor((mouthTop - 0.9 * m.mouth.halfWidth - 0.04 * m.interocular) / 2) * 2);
+    const safe = Math.floor((mouthTop - 0.9 * m.mouth.halfWidth - 0.04 * m.interocular) / 2) * 2;
+    // Even share of rows across all threads, unless the mouth forces the caller's band to start higher.
+    const share = Math.floor(((r.y1 - r.y0) * n) / (n + 1) / 2) * 2;
+    const split = Math.max(r.y0, Math.min(safe, r.y0 + share));
     const rows = split - r.y0;
     if (rows < 16 * n) return; // not worth it
-    // Balance: the caller also draws the mouth and feeds ffmpeg; give the workers the rows above the mouth.
     const edges = [r.y0];
     for (let k = 1; k < n; k++) edges.push(r.y0 + Math.floor((rows * k) / n / 2) * 2);
     edges.push(split);
@@ -150,22 +205,22 @@ export class FramePainter {
       const ctrlSab = new SharedArrayBuffer(CTRL.SIZE * 4);
       const band: Rect = { x0: r.x0, x1: r.x1, y0: edges[k], y1: edges[k + 1] };
       const init: PainterInit = {
-        width: this.src.width,
-        height: this.src.height,
-        region: band,
-        srcSab: this.src.data.buffer as SharedArrayBuffer,
-        workSab: this.work.data.buffer as SharedArrayBuffer,
+        width: this.layout.width,
+        height: this.layout.height,
+        band,
+        staticSab: this.stat.buffer as SharedArrayBuffer,
         baseSab: this.base.buffer as SharedArrayBuffer,
         xySab: this.xy.buffer as SharedArrayBuffer,
         tris: m.tris,
         holeTris: m.holeTris,
         poolSabs: this.pool.map((b) => b.buffer as SharedArrayBuffer),
         ctrlSab,
+        paramSab: this.params.buffer as SharedArrayBuffer,
+        lashes: this.lashes,
       };
       const worker = new Worker(url, { workerData: init, execArgv });
       worker.unref();
-      const bw: BandWorker = { worker, ctrl: new Int32Array(ctrlSab), band, seq: 0 };
-      this.workers.push(bw);
+      this.workers.push({ worker, ctrl: new Int32Array(ctrlSab), band, seq: 0 });
       started.push(
         new Promise<void>((resolve, reject) => {
           worker.once("message", (msg) => (msg === "ready" ? resolve() : reject(new Error(String(msg)))));
@@ -186,23 +241,24 @@ export class FramePainter {
       void w.worker.terminate();
     }
     this.workers = [];
-    this.own = { ...this.model.region };
+    this.own = even(this.model.region);
   }
 
-  /** Paint `pose` (vertex positions already in `xy` via `positions`) into pool buffer `bi`. */
+  /** Paint the frame for vertex positions `positions` (and the pose's mouth) into pool buffer `bi`. */
   paint(positions: Float32Array, pose: FacePose, bi: number): void {
     const m = this.model;
     this.xy.set(positions);
-    // Start the workers on their bands.
+    this.params[PARAM.BLINK_R] = pose.blinkR;
+    this.params[PARAM.BLINK_L] = pose.blinkL;
     for (const w of this.workers) {
       Atomics.store(w.ctrl, CTRL.POOL, bi);
       w.seq++;
       Atomics.store(w.ctrl, CTRL.CMD, w.seq);
       Atomics.notify(w.ctrl, CTRL.CMD);
     }
+    const frame = this.pool[bi];
     let c0 = performance.now();
-    // Own band: restore last frame's pixels, warp, draw the mouth, convert.
-    let written = warpBand(this.src, this.work, this.base, this.xy, m.tris, m.holeTris, this.prevWritten, this.own);
+    let written = paintBand(this.stat, frame, this.layout, this.base, this.xy, m.tris, m.holeTris, this.prev[bi], this.own);
     let c1 = performance.now();
     this.t.warp += c1 - c0;
     const up = this.upper;
@@ -217,19 +273,16 @@ export class FramePainter {
       lo[k * 2] = this.xy[vi * 2];
       lo[k * 2 + 1] = this.xy[vi * 2 + 1];
     }
-    written = unionRect(written, drawMouthInterior(this.work, up, lo, pose.open * (1 - pose.press), this.colors, this.own));
-    this.prevWritten = written;
+    written = unionRect(written, drawMouthInterior(frame, this.layout, up, lo, pose.open * (1 - pose.press), this.colors, this.own));
+    written = unionRect(written, drawLashes(frame, this.layout, this.xy, this.lashes, [pose.blinkR, pose.blinkL], this.own));
+    this.prev[bi] = written;
     c0 = performance.now();
     this.t.mouth += c0 - c1;
-    rgbaToYuv420Rect(this.work.data, this.pool[bi], this.layout, this.own);
-    c1 = performance.now();
-    this.t.yuv += c1 - c0;
-    // Join.
     for (const w of this.workers) {
       while (Atomics.load(w.ctrl, CTRL.DONE) !== w.seq) Atomics.wait(w.ctrl, CTRL.DONE, Atomics.load(w.ctrl, CTRL.DONE), 1000);
       if (Atomics.load(w.ctrl, CTRL.ERR)) throw new Error("paint worker failed");
     }
-    this.t.join += performance.now() - c1;
+    this.t.join += performance.now() - c0;
   }
 
   close(): void {

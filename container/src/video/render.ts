@@ -2,10 +2,11 @@
  * Talking-head renderer: portrait + rig + audio → MP4.
  *
  * Stages reported through onStage: analyzing_audio → rendering → encoding (see docs/rendering.md).
- * Per frame only the face region (bbox of the fixed outer anchor ring) is re-rendered: the static canvas
- * is copied into a work buffer, the mesh is warped from the static canvas, the mouth interior is drawn,
- * and just that rectangle is converted into one of a few pooled yuv420p frame buffers that already hold
- * the static rest of the frame. Frames whose pose did not change are re-sent without any work.
+ * The static canvas (background + portrait) is composed once and converted to yuv420p once. Per frame
+ * only the face region changes: the mesh triangles that moved are warped from the static frame straight
+ * into one of a few pooled yuv420p buffers (luma full, chroma half resolution) and the mouth interior is
+ * drawn there, on one or more threads (see painter.ts). Frames whose pose did not change are re-sent
+ * without any work.
  */
 import { stat } from "node:fs/promises";
 import { readFileSync } from "node:fs";
@@ -16,7 +17,6 @@ import { deform, type FacePose } from "../animate/deform";
 import { buildFaceModel } from "../animate/geometry";
 import { blinkAmount, blinkSchedule, BLINK, makeHeadMotion } from "../animate/life";
 import { mouthColors } from "../animate/mouth";
-import { rgbToRgba } from "../animate/warp";
 import { JobFailure } from "../job-failure";
 import type { AvatarRig } from "../rig";
 import { composeCanvas, sampleColor, type CanvasSettings } from "./compose";
@@ -24,6 +24,7 @@ import { FrameEncoder } from "./encoder";
 import { throwIfAborted } from "./ffmpeg";
 import { LIP_LEAD_SECONDS, makeTimeline, motionAmount, transitionGesture } from "./timeline";
 import { FramePainter } from "./painter";
+import { rgbToYuv420 } from "./yuv";
 
 export { probeAudio, MAX_AUDIO_SECONDS } from "../audio/probe";
 export type { AudioInfo } from "../audio/probe";
@@ -153,7 +154,17 @@ export async function renderVideo(input: RenderInput): Promise<RenderResult> {
   const colors = mouthColors(skin, lip);
   const tl = makeTimeline(audioSeconds, s.leadInSeconds, s.leadOutSeconds);
   const POOL = 3;
-  const painter = await FramePainter.create(model, colors, rgbToRgba(staticRgb, W, H).data, W, H, {
+  // Lash colour: the darkest samples along the upper lid line.
+  const lashSamples = [...model.eyes[0].upper0, ...model.eyes[1].upper0].map((i) => sampleColor(staticRgb, W, H, [L(i)], 1));
+  lashSamples.sort((a, b) => a[0] + a[1] + a[2] - (b[0] + b[1] + b[2]));
+  const darkest = lashSamples.slice(0, 4);
+  const lashColor = [0, 1, 2].map((c) => Math.round(darkest.reduce((s2, p) => s2 + p[c], 0) / darkest.length * 0.8)) as [number, number, number];
+  const lashes = {
+    eyes: [model.eyes[0].lower0, model.eyes[1].lower0] as [number[], number[]],
+    thickness: Math.max(1.2, 0.014 * model.interocular),
+    color: lashColor,
+  };
+  const painter = await FramePainter.create(model, colors, lashes, rgbToYuv420(staticRgb, W, H), W, H, {
     poolSize: POOL,
     threads: input.threads,
   });
@@ -244,7 +255,6 @@ export async function renderVideo(input: RenderInput): Promise<RenderResult> {
     timings.frameWait = Math.round(tWait);
     timings.frameWarp = Math.round(painter.t.warp);
     timings.frameMouth = Math.round(painter.t.mouth);
-    timings.frameYuv = Math.round(painter.t.yuv);
     timings.frameJoin = Math.round(painter.t.join);
     timings.threads = painter.threads;
     input.onStage?.("encoding");

@@ -1,6 +1,6 @@
 /**
- * RGB → YUV 4:2:0 (BT.709, limited range) for a rectangle of an RGB image, written into a planar
- * yuv420p frame buffer. Integer arithmetic (coefficients × 256).
+ * RGB → YUV 4:2:0 (BT.709, limited range; chroma = average of each 2×2 block), integer arithmetic
+ * (coefficients × 256). The renderer converts the static canvas once and then works in YUV.
  */
 
 export interface Yuv420Layout {
@@ -28,47 +28,35 @@ const VR = 112;
 const VG = -102; // -0.4542 * 224/255 * 256 = -102.14
 const VB = -10; // -0.0458 * 224/255 * 256 = -10.30
 
-/**
- * Convert rect (x0,y0)-(x1,y1) of packed RGBA pixels (0xAABBGGRR, width×height) into `out` (yuv420p).
- * The rect is expanded to even coordinates so chroma samples are complete.
- */
-export function rgbaToYuv420Rect(
-  px: Uint32Array,
-  out: Uint8Array,
-  L: Yuv420Layout,
-  rect: { x0: number; y0: number; x1: number; y1: number },
-): void {
-  const W = L.width;
+/** Convert a whole RGB image (width×height×3 bytes, even dimensions) into a yuv420p frame. */
+export function rgbToYuv420(rgb: Uint8Array, width: number, height: number): Uint8Array {
+  const L = yuvLayout(width, height);
+  const out = new Uint8Array(L.frameSize);
+  const W = width;
   const cw = W >> 1;
-  const x0 = rect.x0 & ~1;
-  const y0 = rect.y0 & ~1;
-  const x1 = Math.min(W, (rect.x1 + 1) & ~1);
-  const y1 = Math.min(L.height, (rect.y1 + 1) & ~1);
   const uOff = L.ySize;
   const vOff = L.ySize + L.cSize;
-  for (let y = y0; y < y1; y += 2) {
-    let p0 = y * W + x0;
-    let p1 = p0 + W;
-    let co = (y >> 1) * cw + (x0 >> 1);
-    const end = y * W + x1;
-    for (; p0 < end; p0 += 2, p1 += 2, co++) {
-      const a = px[p0];
-      const b = px[p0 + 1];
-      const c = px[p1];
-      const d = px[p1 + 1];
-      const ra = a & 255, ga = (a >> 8) & 255, ba = (a >> 16) & 255;
-      const rb = b & 255, gb = (b >> 8) & 255, bb = (b >> 16) & 255;
-      const rc = c & 255, gc = (c >> 8) & 255, bc = (c >> 16) & 255;
-      const rd = d & 255, gd = (d >> 8) & 255, bd = (d >> 16) & 255;
-      out[p0] = ((YR * ra + YG * ga + YB * ba + 128) >> 8) + 16;
-      out[p0 + 1] = ((YR * rb + YG * gb + YB * bb + 128) >> 8) + 16;
-      out[p1] = ((YR * rc + YG * gc + YB * bc + 128) >> 8) + 16;
-      out[p1 + 1] = ((YR * rd + YG * gd + YB * bd + 128) >> 8) + 16;
-      const r = ra + rb + rc + rd;
-      const g = ga + gb + gc + gd;
-      const bl = ba + bb + bc + bd;
-      out[uOff + co] = ((UR * r + UG * g + UB * bl + 512) >> 10) + 128;
-      out[vOff + co] = ((VR * r + VG * g + VB * bl + 512) >> 10) + 128;
+  for (let y = 0; y < height; y += 2) {
+    for (let x = 0; x < W; x += 2) {
+      let r = 0;
+      let g = 0;
+      let b = 0;
+      for (let k = 0; k < 4; k++) {
+        const xx = x + (k & 1);
+        const yy = y + (k >> 1);
+        const p = (yy * W + xx) * 3;
+        const R = rgb[p];
+        const G = rgb[p + 1];
+        const B = rgb[p + 2];
+        out[yy * W + xx] = ((YR * R + YG * G + YB * B + 128) >> 8) + 16;
+        r += R;
+        g += G;
+        b += B;
+      }
+      const co = (y >> 1) * cw + (x >> 1);
+      out[uOff + co] = ((UR * r + UG * g + UB * b + 512) >> 10) + 128;
+      out[vOff + co] = ((VR * r + VG * g + VB * b + 512) >> 10) + 128;
     }
   }
+  return out;
 }
