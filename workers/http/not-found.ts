@@ -12,7 +12,7 @@ function routePatterns(app: Hono<AppEnv>) {
       .filter((r) => r.method !== "ALL" && !r.path.includes("*"))
       .map((r) => ({
         method: r.method,
-        regex: new RegExp(`^${r.path.replace(/\/+$/, "").replace(/:[^/{]+(\{[^}]+\})?/g, "[^/]+")}/?$`),
+        regex: new RegExp(`^${r.path.replace(/:[^/{]+(\{[^}]+\})?/g, "[^/]+")}$`),
       }));
     patternCache.set(app, patterns);
   }
