@@ -35,6 +35,9 @@ describe("GET /v1/media/videos/{jobId}.mp4", () => {
     expect(res.headers.get("content-length")).toBe("1000");
     expect(res.headers.get("accept-ranges")).toBe("bytes");
     expect(new Uint8Array(await res.arrayBuffer())).toEqual(BYTES);
+    const head = await SELF.fetch(videoUrl, { method: "HEAD" });
+    expect(head.status).toBe(200);
+    expect(head.headers.get("content-length")).toBe("1000");
   });
 
   it("supports Range requests as players send them (206, suffix ranges, 416)", async () => {

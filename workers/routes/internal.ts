@@ -112,8 +112,9 @@ internalRoutes.put("/objects/*", async (c) => {
   if (!body) throw invalid("The object body is empty.");
   // R2 needs the length of a streamed body up front.
   const sized = new FixedLengthStream(length);
-  const piping = body.pipeTo(sized.writable);
-  await c.env.MEDIA.put(key, sized.readable, { httpMetadata: { contentType: CONTENT_TYPES[ext] ?? "application/octet-stream" } });
-  await piping;
+  await Promise.all([
+    body.pipeTo(sized.writable),
+    c.env.MEDIA.put(key, sized.readable, { httpMetadata: { contentType: CONTENT_TYPES[ext] ?? "application/octet-stream" } }),
+  ]);
   return c.json({ ok: true, key, size: length });
 });
