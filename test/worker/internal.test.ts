@@ -21,7 +21,7 @@ async function uploadAvatarOutputs(jobId: string, attempt: number) {
 
 describe("avatar job events", () => {
   it("success path: unit captured at preprocessed, one Avatar, avatarId + completedAt, slot freed", async () => {
-    const acct = await createAccount({ avatarUnits: 3 });
+    const acct = await createAccount({ avatarUnits: 3, limits: { avatar: { concurrent: 1 } } });
     const jobId = await createAvatarJob(acct);
     expect(await getAccount(acct.accountId)).toMatchObject({ avatarUnits: 3, reservedAvatarUnits: 1 });
     await startRun("avatar", jobId, 5);
@@ -53,6 +53,8 @@ describe("avatar job events", () => {
     expect(cover.status).toBe(200);
     expect(new Uint8Array(await cover.arrayBuffer())).toEqual(new Uint8Array([1, 2, 3, 4]));
     expect(cover.headers.get("content-type")).toBe("image/jpeg");
+    // The concurrency slot was freed: with a limit of 1, the next job is admitted.
+    await createAvatarJob(acct);
   });
 
   it("replayed events and a second attempt's success never create a second Avatar or capture twice", async () => {
