@@ -103,9 +103,9 @@ export interface FaceModel {
 }
 
 const RINGS = [
-  { t: 1.16, frac: 0.45, head: 1.0, headBelow: 0.7 },
-  { t: 1.42, frac: 0.75, head: 0.4, headBelow: 0.2 },
-  { t: 1.75, frac: 0.985, head: 0, headBelow: 0 },
+  { t: 1.14, frac: 0.45, head: 1.0, headBelow: 0.7 },
+  { t: 1.32, frac: 0.75, head: 0.4, headBelow: 0.2 },
+  { t: 1.55, frac: 0.985, head: 0, headBelow: 0 },
 ];
 
 const smoothstep = (a: number, b: number, x: number) => {

@@ -33,19 +33,20 @@ export function intersectRect(a: Rect, b: Rect): Rect {
 }
 
 /**
- * Warp `tris` of one plane. `src`/`dst` are planes of `pw`×`ph` bytes starting at `srcOff`/`dstOff`;
- * vertex positions (`srcXY` rest, `dstXY` current, luma pixels) are multiplied by `scale` (1 for luma,
- * 0.5 for chroma). Only pixels inside `clip` (plane coordinates) are written. Triangles whose source and
- * destination coincide are skipped (the caller keeps the destination equal to the source there).
+ * Warp `tris` of one plane, or of two planes with the same geometry (U and V). The planes are `pw`×`ph`
+ * bytes at offsets `offA` (and `offB` when ≥ 0) in both `src` and `dst`; vertex positions (`srcXY` rest,
+ * `dstXY` current, in luma pixels) are multiplied by `scale` (1 for luma, 0.5 for chroma). Only pixels
+ * inside `clip` (plane coordinates) are written. Triangles whose source and destination coincide are
+ * skipped (the caller keeps the destination equal to the source there).
  * Returns the bounding rect (plane coordinates) of the pixels written.
  */
 export function warpPlane(
   src: Uint8Array,
-  srcOff: number,
   dst: Uint8Array,
-  dstOff: number,
   pw: number,
   ph: number,
+  offA: number,
+  offB: number,
   srcXY: Float32Array,
   dstXY: Float32Array,
   tris: Uint32Array,
@@ -58,6 +59,8 @@ export function warpPlane(
   let by1 = -Infinity;
   const safeX = pw - 2;
   const safeY = ph - 2;
+  const two = offB >= 0;
+  const dOff = offB - offA;
   for (let t = 0; t < tris.length; t += 3) {
     const i0 = tris[t];
     const i1 = tris[t + 1];
@@ -81,12 +84,6 @@ export function warpPlane(
     const y1 = Y1 * scale;
     const x2 = X2 * scale;
     const y2 = Y2 * scale;
-    const u0 = U0 * scale;
-    const v0 = V0 * scale;
-    const u1 = U1 * scale;
-    const v1 = V1 * scale;
-    const u2 = U2 * scale;
-    const v2 = V2 * scale;
     const det = (x1 - x0) * (y2 - y0) - (x2 - x0) * (y1 - y0);
     if (Math.abs(det) < 1e-6) continue;
     const ymin = Math.min(y0, y1, y2);
@@ -96,6 +93,12 @@ export function warpPlane(
     if (rowStart < clip.y0) rowStart = clip.y0;
     if (rowEnd > clip.y1) rowEnd = clip.y1;
     if (rowStart >= rowEnd) continue;
+    const u0 = U0 * scale;
+    const v0 = V0 * scale;
+    const u1 = U1 * scale;
+    const v1 = V1 * scale;
+    const u2 = U2 * scale;
+    const v2 = V2 * scale;
     // Affine dest → src: s = A·(p − p0) + s0.
     const inv = 1 / det;
     const a11 = ((u1 - u0) * (y2 - y0) - (u2 - u0) * (y1 - y0)) * inv;
@@ -117,36 +120,36 @@ export function warpPlane(
     if (xmin < bx0) bx0 = xmin;
     if (xmax > bx1) bx1 = xmax;
 
+    // Edges in canonical orientation (upper endpoint first; ties: left first) with precomputed slopes, so a
+    // shared edge yields bit-identical x in both of its triangles.
+    let e0x = x0, e0y = y0, e0qy = y1, e0s = 0;
+    if (y0 > y1 || (y0 === y1 && x0 > x1)) { e0x = x1; e0y = y1; e0qy = y0; }
+    if (e0qy !== e0y) e0s = (e0x === x0 ? x1 - x0 : x0 - x1) / (e0qy - e0y);
+    let e1x = x1, e1y = y1, e1qy = y2, e1s = 0;
+    if (y1 > y2 || (y1 === y2 && x1 > x2)) { e1x = x2; e1y = y2; e1qy = y1; }
+    if (e1qy !== e1y) e1s = (e1x === x1 ? x2 - x1 : x1 - x2) / (e1qy - e1y);
+    let e2x = x2, e2y = y2, e2qy = y0, e2s = 0;
+    if (y2 > y0 || (y2 === y0 && x2 > x0)) { e2x = x0; e2y = y0; e2qy = y2; }
+    if (e2qy !== e2y) e2s = (e2x === x2 ? x0 - x2 : x2 - x0) / (e2qy - e2y);
+
     for (let y = rowStart; y < rowEnd; y++) {
       const yc = y + 0.5;
       let xa = Infinity;
       let xb = -Infinity;
-      {
-        let px = x0, py = y0, qx = x1, qy = y1;
-        if (py > qy || (py === qy && px > qx)) { px = x1; py = y1; qx = x0; qy = y0; }
-        if (yc >= py && yc < qy) {
-          const xi = px + ((yc - py) * (qx - px)) / (qy - py);
-          if (xi < xa) xa = xi;
-          if (xi > xb) xb = xi;
-        }
+      if (yc >= e0y && yc < e0qy) {
+        const xi = e0x + (yc - e0y) * e0s;
+        if (xi < xa) xa = xi;
+        if (xi > xb) xb = xi;
       }
-      {
-        let px = x1, py = y1, qx = x2, qy = y2;
-        if (py > qy || (py === qy && px > qx)) { px = x2; py = y2; qx = x1; qy = y1; }
-        if (yc >= py && yc < qy) {
-          const xi = px + ((yc - py) * (qx - px)) / (qy - py);
-          if (xi < xa) xa = xi;
-          if (xi > xb) xb = xi;
-        }
+      if (yc >= e1y && yc < e1qy) {
+        const xi = e1x + (yc - e1y) * e1s;
+        if (xi < xa) xa = xi;
+        if (xi > xb) xb = xi;
       }
-      {
-        let px = x2, py = y2, qx = x0, qy = y0;
-        if (py > qy || (py === qy && px > qx)) { px = x0; py = y0; qx = x2; qy = y2; }
-        if (yc >= py && yc < qy) {
-          const xi = px + ((yc - py) * (qx - px)) / (qy - py);
-          if (xi < xa) xa = xi;
-          if (xi > xb) xb = xi;
-        }
+      if (yc >= e2y && yc < e2qy) {
+        const xi = e2x + (yc - e2y) * e2s;
+        if (xi < xa) xa = xi;
+        if (xi > xb) xb = xi;
       }
       if (!(xb > xa)) continue;
       let xs = Math.ceil(xa - 0.5);
@@ -156,20 +159,35 @@ export function warpPlane(
       if (xe <= xs) continue;
       const sx0 = a11 * (xs + 0.5 - x0) + a12 * (yc - y0) + u0 - 0.5;
       const sy0 = a21 * (xs + 0.5 - x0) + a22 * (yc - y0) + v0 - 0.5;
-      let o = dstOff + y * pw + xs;
-      const oe = dstOff + y * pw + xe;
+      let o = offA + y * pw + xs;
+      const oe = offA + y * pw + xe;
       if (fast) {
         let sx = Math.round(sx0 * 65536);
         let sy = Math.round(sy0 * 65536);
-        for (; o < oe; o++) {
-          const fx = (sx >> 8) & 255;
-          const fy = (sy >> 8) & 255;
-          const p = srcOff + (sy >> 16) * pw + (sx >> 16);
-          const top = src[p] * (256 - fx) + src[p + 1] * fx;
-          const bot = src[p + pw] * (256 - fx) + src[p + pw + 1] * fx;
-          dst[o] = (top * (256 - fy) + bot * fy + 32768) >> 16;
-          sx += dax;
-          sy += day;
+        if (!two) {
+          for (; o < oe; o++) {
+            const fx = (sx >> 8) & 255;
+            const fy = (sy >> 8) & 255;
+            const p = offA + (sy >> 16) * pw + (sx >> 16);
+            const top = src[p] * (256 - fx) + src[p + 1] * fx;
+            const bot = src[p + pw] * (256 - fx) + src[p + pw + 1] * fx;
+            dst[o] = (top * (256 - fy) + bot * fy + 32768) >> 16;
+            sx += dax;
+            sy += day;
+          }
+        } else {
+          for (; o < oe; o++) {
+            const fx = (sx >> 8) & 255;
+            const fy = (sy >> 8) & 255;
+            const gx = 256 - fx;
+            const gy = 256 - fy;
+            const p = offA + (sy >> 16) * pw + (sx >> 16);
+            const q = p + dOff;
+            dst[o] = ((src[p] * gx + src[p + 1] * fx) * gy + (src[p + pw] * gx + src[p + pw + 1] * fx) * fy + 32768) >> 16;
+            dst[o + dOff] = ((src[q] * gx + src[q + 1] * fx) * gy + (src[q + pw] * gx + src[q + pw + 1] * fx) * fy + 32768) >> 16;
+            sx += dax;
+            sy += day;
+          }
         }
       } else {
         let sxf = sx0;
@@ -181,12 +199,14 @@ export function warpPlane(
           const iy = cy | 0;
           const fx = ((cx - ix) * 256) | 0;
           const fy = ((cy - iy) * 256) | 0;
-          const p = srcOff + iy * pw + ix;
           const dx1 = ix + 1 < pw ? 1 : 0;
           const dy1 = iy + 1 < ph ? pw : 0;
-          const top = src[p] * (256 - fx) + src[p + dx1] * fx;
-          const bot = src[p + dy1] * (256 - fx) + src[p + dy1 + dx1] * fx;
-          dst[o] = (top * (256 - fy) + bot * fy + 32768) >> 16;
+          let p = offA + iy * pw + ix;
+          dst[o] = ((src[p] * (256 - fx) + src[p + dx1] * fx) * (256 - fy) + (src[p + dy1] * (256 - fx) + src[p + dy1 + dx1] * fx) * fy + 32768) >> 16;
+          if (two) {
+            p += dOff;
+            dst[o + dOff] = ((src[p] * (256 - fx) + src[p + dx1] * fx) * (256 - fy) + (src[p + dy1] * (256 - fx) + src[p + dy1 + dx1] * fx) * fy + 32768) >> 16;
+          }
           sxf += a11;
           syf += a21;
         }

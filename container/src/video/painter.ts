@@ -104,12 +104,12 @@ export function paintBand(
     copyPlaneRect(stat, frame, L.ySize + L.cSize, cw, c);
   }
   const cb = half(band);
-  let w = warpPlane(stat, 0, frame, 0, W, H, base, xy, tris, 1, band);
-  w = unionRect(w, warpPlane(stat, 0, frame, 0, W, H, base, xy, holeTris, 1, band));
-  let c = warpPlane(stat, L.ySize, frame, L.ySize, cw, ch, base, xy, tris, 0.5, cb);
-  c = unionRect(c, warpPlane(stat, L.ySize, frame, L.ySize, cw, ch, base, xy, holeTris, 0.5, cb));
-  warpPlane(stat, L.ySize + L.cSize, frame, L.ySize + L.cSize, cw, ch, base, xy, tris, 0.5, cb);
-  warpPlane(stat, L.ySize + L.cSize, frame, L.ySize + L.cSize, cw, ch, base, xy, holeTris, 0.5, cb);
+  let w = warpPlane(stat, frame, W, H, 0, -1, base, xy, tris, 1, band);
+  w = unionRect(w, warpPlane(stat, frame, W, H, 0, -1, base, xy, holeTris, 1, band));
+  const u = L.ySize;
+  const v = L.ySize + L.cSize;
+  let c = warpPlane(stat, frame, cw, ch, u, v, base, xy, tris, 0.5, cb);
+  c = unionRect(c, warpPlane(stat, frame, cw, ch, u, v, base, xy, holeTris, 0.5, cb));
   const cl: Rect = isEmpty(c) ? EMPTY_RECT : { x0: c.x0 * 2, y0: c.y0 * 2, x1: c.x1 * 2, y1: c.y1 * 2 };
   return intersectRect(even(unionRect(w, cl)), band);
 }
