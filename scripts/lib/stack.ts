@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
+import { createInterface } from "node:readline";
 import type { DevVars } from "./dev-vars";
 
 export interface StackOptions {
@@ -13,6 +14,8 @@ export interface StackOptions {
   inheritOutput?: boolean;
   /** How often the cron sweep is triggered locally (wrangler dev does not fire crons itself). */
   sweepEveryMs?: number;
+  /** Receives each line the renderer logs (JSON lines); benchmarks read job timings from them. */
+  onRendererLog?: (line: string) => void;
   /** Extra environment for the renderer process (e.g. shorter deadlines in tests). */
   rendererEnv?: Record<string, string>;
 }
@@ -29,9 +32,12 @@ export interface Stack {
 
 const root = new URL("../..", import.meta.url).pathname;
 
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, quiet: boolean): ChildProcess {
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, quiet: boolean, onLine?: (line: string) => void): ChildProcess {
   // Own process group, so stop() ends the whole tree (wrangler spawns workerd).
-  return spawn(cmd, args, { cwd: root, env, detached: true, stdio: quiet ? ["ignore", "ignore", "inherit"] : "inherit" });
+  const stdout = onLine ? "pipe" : quiet ? "ignore" : "inherit";
+  const child = spawn(cmd, args, { cwd: root, env, detached: true, stdio: ["ignore", stdout, "inherit"] });
+  if (onLine && child.stdout) createInterface({ input: child.stdout }).on("line", onLine);
+  return child;
 }
 
 async function waitForHttp(url: string, timeoutMs: number) {
@@ -78,7 +84,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     SOURCE_ALLOWLIST: opts.sourceAllowlist,
     ...opts.rendererEnv,
   };
-  const startRenderer = () => run(bin("tsx"), ["container/src/server.ts"], rendererEnv, quiet);
+  const startRenderer = () => run(bin("tsx"), ["container/src/server.ts"], rendererEnv, quiet, opts.onRendererLog);
   let renderer = startRenderer();
 
   const worker = run(

@@ -185,7 +185,7 @@ export class JobManager {
           ? await runAvatarJob({ ...base, dispatch: d } as JobContext<typeof d>)
           : await runVideoJob({ ...base, dispatch: d } as JobContext<typeof d>);
       signal.throwIfAborted();
-      log.info("job succeeded", { ms: Math.round(performance.now() - started) });
+      log.info("job succeeded", { ms: Math.round(performance.now() - started), timings: result.timings });
       await link.succeeded(result);
     } catch (err) {
       if (signal.aborted) {
