@@ -12,7 +12,8 @@
  *    ratio to the floor, peak RSS of node and of the ffmpeg child (VmHWM from /proc).
  * Without --portrait/--rig it uses the test portrait fixture through createAvatarAssets when present.
  */
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir, cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { renderVideo } from "../container/src/video/render";
@@ -30,17 +31,29 @@ function arg(name: string, def?: string): string | undefined {
   return i >= 0 ? process.argv[i + 1] : def;
 }
 
-async function loadAvatar(): Promise<{ portraitPng: Buffer; rig: AvatarRig; label: string }> {
+async function loadAvatar(work: string): Promise<{ portraitPng: Buffer; rig: AvatarRig; label: string }> {
   const p = arg("portrait");
   const r = arg("rig");
-  if (p && r) return { portraitPng: readFileSync(p), rig: JSON.parse(readFileSync(r, "utf8")), label: p };
+  if (p && r) return { portraitPng: readFileSync(p), rig: JSON.parse(readFileSync(r, "utf8")), label: arg("label") ?? p };
   const dir = join(import.meta.dirname, "..", "test", "fixtures", "portraits");
   const files = existsSync(dir) ? readdirSync(dir).filter((f) => /\.(jpe?g|png)$/i.test(f)).sort() : [];
   if (!files.length) throw new Error("no portrait: pass --portrait and --rig, or add test/fixtures/portraits/*");
   const file = arg("fixture") ?? (files.includes("single-phone.jpg") ? "single-phone.jpg" : files[0]);
-  const { createAvatarAssets } = await import("../container/src/avatar/preprocess");
-  const assets = await createAvatarAssets(readFileSync(join(dir, file)));
-  return { portraitPng: assets.portraitPng, rig: assets.rig, label: file };
+  // Preprocess in a child process so this process (whose memory is reported) never loads the face models.
+  const portraitPath = join(work, "portrait.png");
+  const rigPath = join(work, "rig.json");
+  const code = [
+    `import { readFileSync, writeFileSync } from "node:fs";`,
+    `import { createAvatarAssets } from ${JSON.stringify(join(import.meta.dirname, "..", "container", "src", "avatar", "preprocess.ts"))};`,
+    `const a = await createAvatarAssets(readFileSync(${JSON.stringify(join(dir, file))}));`,
+    `writeFileSync(${JSON.stringify(portraitPath)}, a.portraitPng);`,
+    `writeFileSync(${JSON.stringify(rigPath)}, JSON.stringify(a.rig));`,
+  ].join("\n");
+  const script = join(work, "prep.mts");
+  writeFileSync(script, code);
+  const res = spawnSync(process.execPath, [...process.execArgv, script], { stdio: "inherit" });
+  if (res.status !== 0) throw new Error("avatar preprocessing failed");
+  return { portraitPng: readFileSync(portraitPath), rig: JSON.parse(readFileSync(rigPath, "utf8")), label: file };
 }
 
 async function floorRun(opts: {
@@ -164,7 +177,7 @@ async function main() {
   const sizes = (arg("sizes", "1024x1024,1920x1080") ?? "").split(",").map((s) => s.split("x").map(Number) as [number, number]);
   const work = mkdtempSync(join(tmpdir(), "bench-render-"));
   try {
-    const avatar = await loadAvatar();
+    const avatar = await loadAvatar(work);
     const audioPath = join(work, "speech.m4a");
     await encodeAudio(synthSpeech(speechLike(seconds, 3), 24_000), 24_000, audioPath, "m4a");
     console.log(`portrait ${avatar.label} (${avatar.rig.portrait.width}×${avatar.rig.portrait.height}), audio ${seconds} s speech-like, ${cpus().length} cores`);
