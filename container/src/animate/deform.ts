@@ -58,7 +58,7 @@ export function deform(m: FaceModel, pose: FacePose, out: Float32Array): Float32
   const J = open * JAW_MAX * hw;
   const spread = pose.spread;
   const round = pose.round;
-  const horiz = 0.1 * spread - 0.17 * round;
+  const horiz = 0.1 * spread - 0.26 * round;
   for (let i = 0; i < FACE_POINTS; i++) {
     const u = mu[i];
     const v = mv[i];

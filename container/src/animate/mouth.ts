@@ -57,7 +57,7 @@ const smooth = (a: number, b: number, x: number) => {
 /**
  * Draw the mouth interior into a yuv420p frame. `upper` and `lower` are the inner-lip points (corner to
  * corner, same corners) as flat [x, y] arrays in canvas pixels. `open` 0..1 drives the lower teeth and
- * tongue. Only pixels inside `clip` (luma coordinates, even-aligned) are touched. Returns the luma rect
+ * tongue, `round` 0..1 hides the teeth behind pushed-out lips. Only pixels inside `clip` (luma coordinates, even-aligned) are touched. Returns the luma rect
  * written (even-aligned), empty when the lips are closed.
  */
 export function drawMouthInterior(
@@ -68,6 +68,7 @@ export function drawMouthInterior(
   open: number,
   colors: MouthColors,
   clip: Rect,
+  round = 0,
 ): Rect {
   const none = { x0: 0, y0: 0, x1: 0, y1: 0 };
   const nU = upper.length / 2;
@@ -139,7 +140,8 @@ export function drawMouthInterior(
     const uu = -0.4 + k * 0.1;
     centreGap = Math.max(centreGap, curve(lo, uu) - curve(up, uu));
   }
-  const teethVis = smooth(1.2, Math.max(2.5, 0.14 * hw), centreGap);
+  // Rounded (pushed-out) lips cover the teeth more.
+  const teethVis = smooth(1.2, Math.max(2.5, 0.14 * hw), centreGap) * (1 - 0.6 * Math.min(1, Math.max(0, round)));
   const lowTeethH = 0.11 * hw * smooth(0.25, 0.8, open);
   const [tr, tg, tb] = colors.teeth;
   const [er, eg, eb] = colors.cavityEdge;

@@ -273,7 +273,7 @@ export class FramePainter {
       lo[k * 2] = this.xy[vi * 2];
       lo[k * 2 + 1] = this.xy[vi * 2 + 1];
     }
-    written = unionRect(written, drawMouthInterior(frame, this.layout, up, lo, pose.open * (1 - pose.press), this.colors, this.own));
+    written = unionRect(written, drawMouthInterior(frame, this.layout, up, lo, pose.open * (1 - pose.press), this.colors, this.own, pose.round));
     written = unionRect(written, drawLashes(frame, this.layout, this.xy, this.lashes, [pose.blinkR, pose.blinkL], this.own));
     this.prev[bi] = written;
     c0 = performance.now();

@@ -179,9 +179,10 @@ export function ffprobeJson(path: string, extra: string[] = []): Promise<any> {
   });
 }
 
-/** Decode selected video frames of an MP4 to raw RGB (one Buffer per requested frame index). */
+/** Decode selected video frames of an MP4 to raw RGB (one Buffer per requested frame index, in request order). */
 export function extractFramesRgb(path: string, width: number, height: number, frameIndices: number[]): Promise<Buffer[]> {
-  const sel = frameIndices.map((i) => `eq(n\\,${i})`).join("+");
+  const sorted = [...new Set(frameIndices)].sort((a, b) => a - b);
+  const sel = sorted.map((i) => `eq(n\\,${i})`).join("+");
   return new Promise((resolve, reject) => {
     const p = spawn(FFMPEG, ["-hide_banner", "-loglevel", "error", "-i", path, "-vf", `select=${sel}`, "-vsync", "0", "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"], {
       stdio: ["ignore", "pipe", "pipe"],
@@ -195,9 +196,10 @@ export function extractFramesRgb(path: string, width: number, height: number, fr
       if (code !== 0) return reject(new Error(`ffmpeg extract ${code}: ${err}`));
       const all = Buffer.concat(chunks);
       const fs = width * height * 3;
-      const out: Buffer[] = [];
-      for (let i = 0; i + fs <= all.length; i += fs) out.push(all.subarray(i, i + fs));
-      resolve(out);
+      const got: Buffer[] = [];
+      for (let i = 0; i + fs <= all.length; i += fs) got.push(all.subarray(i, i + fs));
+      if (got.length !== sorted.length) return reject(new Error(`extracted ${got.length} of ${sorted.length} frames`));
+      resolve(frameIndices.map((i) => got[sorted.indexOf(i)]));
     });
   });
 }
