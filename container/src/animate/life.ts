@@ -85,14 +85,14 @@ export function makeHeadMotion(seed: number, scale: number) {
   const ph = Array.from({ length: 12 }, () => rand() * Math.PI * 2);
   const TAU = Math.PI * 2;
   return (t: number, energy: number, emphasis: number, amount: number): HeadMotion => {
-    const k = 1 + 0.9 * energy;
-    const yaw = (0.9 * Math.sin((TAU * t) / 6.5 + ph[0]) + 0.5 * Math.sin((TAU * t) / 3.7 + ph[1])) * k;
+    const k = 1 + 0.5 * energy;
+    const yaw = (0.6 * Math.sin((TAU * t) / 6.5 + ph[0]) + 0.3 * Math.sin((TAU * t) / 3.7 + ph[1])) * k;
     const pitch =
-      (0.55 * Math.sin((TAU * t) / 5.3 + ph[2]) + 0.3 * Math.sin((TAU * t) / 2.9 + ph[3])) * k - 1.2 * emphasis;
-    const roll = (0.6 * Math.sin((TAU * t) / 7.9 + ph[4]) + 0.25 * Math.sin((TAU * t) / 4.3 + ph[5])) * k;
+      (0.35 * Math.sin((TAU * t) / 5.3 + ph[2]) + 0.2 * Math.sin((TAU * t) / 2.9 + ph[3])) * k - 0.9 * emphasis;
+    const roll = (0.35 * Math.sin((TAU * t) / 7.9 + ph[4]) + 0.15 * Math.sin((TAU * t) / 4.3 + ph[5])) * k;
     const breath = Math.sin((TAU * t) / 3.6 + ph[6]);
-    const tx = scale * (0.012 * Math.sin((TAU * t) / 5.7 + ph[7]) + 0.006 * Math.sin((TAU * t) / 3.1 + ph[8])) * k;
-    const ty = scale * (0.006 * breath + 0.004 * Math.sin((TAU * t) / 4.7 + ph[9])) + scale * 0.02 * emphasis;
+    const tx = scale * (0.008 * Math.sin((TAU * t) / 5.7 + ph[7]) + 0.004 * Math.sin((TAU * t) / 3.1 + ph[8])) * k;
+    const ty = scale * (0.005 * breath + 0.003 * Math.sin((TAU * t) / 4.7 + ph[9])) + scale * 0.012 * emphasis;
     return {
       yaw: yaw * amount,
       pitch: pitch * amount,
