@@ -7,7 +7,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { killOnAbort, ffmpegPath } from "./ffmpeg";
 
-export const VIDEO_CODEC_ARGS = process.env.RENDER_LOSSLESS_DEBUG ? ["-c:v", "libx264", "-qp", "0", "-preset", "ultrafast", "-pix_fmt", "yuv420p"] : [
+export const VIDEO_CODEC_ARGS = [
   "-c:v", "libx264",
   "-preset", "veryfast",
   "-crf", "20",
