@@ -1,7 +1,7 @@
 /**
  * Talking-head renderer: portrait + rig + audio → MP4.
  *
- * Stages reported through onStage: analyzing_audio → rendering → encoding (see docs/rendering.md).
+ * Stages reported through onStage: analyzing_audio → composing → rendering → encoding (see docs/rendering.md).
  * The static canvas (background + portrait) is composed once and converted to yuv420p once. Per frame
  * only the face region changes: the mesh triangles that moved are warped from the static frame straight
  * into one of a few pooled yuv420p buffers (luma full, chroma half resolution) and the mouth interior is
@@ -69,7 +69,7 @@ export interface RenderResult {
 }
 
 /** Render stage names, in order. */
-export const RENDER_STAGES = ["analyzing_audio", "rendering", "encoding"] as const;
+export const RENDER_STAGES = ["analyzing_audio", "composing", "rendering", "encoding"] as const;
 
 function validateSettings(s: RenderSettings): void {
   const bad = (m: string) => new JobFailure("renderer_rejected", m, false);
@@ -143,6 +143,7 @@ export async function renderVideo(input: RenderInput): Promise<RenderResult> {
   throwIfAborted(signal);
 
   // ---- static canvas + mesh -----------------------------------------------------------------------
+  input.onStage?.("composing");
   const W = s.width;
   const H = s.height;
   const { rgb: staticRgb, placement } = await composeCanvas(input.portraitPng, input.rig, input.background, s);
