@@ -1,5 +1,5 @@
 import { mkdtempSync } from "node:fs";
-import { readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
@@ -49,8 +49,7 @@ async function download(url: string) {
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toBe("video/mp4");
   const path = join(work, `${crypto.randomUUID()}.mp4`);
-  await sharp; // keep import used in all paths
-  await import("node:fs/promises").then((fs) => res.arrayBuffer().then((b) => fs.writeFile(path, Buffer.from(b))));
+  await writeFile(path, Buffer.from(await res.arrayBuffer()));
   return path;
 }
 
@@ -157,8 +156,15 @@ describe("video rendering pipeline", () => {
   });
 
   it("finishes the job when the renderer is killed mid-render", async () => {
-    const res = await api(account, "/videos", { avatarId, audioUrl: audio.wav, video: { width: 640, height: 640, leadOutSeconds: 6 } });
-    await new Promise((r) => setTimeout(r, 2500));
+    const long = publish("long.wav", await speechFile("wav"));
+    const res = await api(account, "/videos", { avatarId, audioUrl: long, video: { width: 1024, height: 1024, leadOutSeconds: 40 } });
+    // Wait until the renderer is drawing frames, then kill it (SIGKILL) and start a fresh one.
+    for (let stage = ""; !["rendering", "encoding"].includes(stage); ) {
+      await new Promise((r) => setTimeout(r, 100));
+      const { body } = await api(account, `/video-jobs/${res.body.jobId}`);
+      expect(body.job.status).not.toBe("succeeded");
+      stage = body.job.progress.stage;
+    }
     await control("restart-renderer");
     const detail = await waitForJob(account, `/video-jobs/${res.body.jobId}`, 170_000);
     expect(detail.job.status).toBe("succeeded");

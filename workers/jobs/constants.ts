@@ -1,7 +1,7 @@
 /** Pipeline timings (docs/pipeline.md). */
 
-/** The renderer beats at least every 10 s; a processing job silent this long is considered stalled. */
-export const STALE_HEARTBEAT_MS = 60_000;
+/** The renderer beats every 5 s (at most 10 s); a processing job silent for 30 s (several missed beats) is stalled. */
+export const STALE_HEARTBEAT_MS = 30_000;
 /** Renderer runs per job (dispatches the renderer accepted); a stall after the last one fails the job. */
 export const MAX_ATTEMPTS = 3;
 /** A queued job whose message was sent longer ago than this (or never) is sent again by the sweep. */
