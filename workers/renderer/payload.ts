@@ -5,33 +5,13 @@ import { backgroundBaseUrl } from "../http/base-url";
 import { avatarIdForJob } from "../jobs/avatar-id";
 import { db } from "../jobs/store";
 import { jobToken } from "../jobs/tokens";
-import type { VideoSettings } from "../schemas/video-settings";
 import { avatarKeys, videoKey } from "../storage/keys";
 
-/** The dispatch body of POST {renderer}/jobs (docs/architecture.md, "Renderer contract"). */
-interface PayloadBase {
-  jobId: string;
-  attempt: number;
-  callbackUrl: string;
-  token: string;
-}
+// The dispatch body of POST {renderer}/jobs (docs/architecture.md, "Renderer contract") is defined once,
+// by the renderer that validates it; the Worker only builds it.
+import type { AvatarDispatch as AvatarPayload, Dispatch as RendererPayload, VideoDispatch as VideoPayload } from "../../container/src/jobs/dispatch";
 
-export interface AvatarPayload extends PayloadBase {
-  kind: "avatar";
-  imageUrl: string;
-  outputs: { portrait: string; rig: string; cover: string };
-}
-
-export interface VideoPayload extends PayloadBase {
-  kind: "video";
-  avatar: { portrait: string; rig: string; background?: string };
-  audioUrl: string;
-  backgroundUrl?: string;
-  settings: VideoSettings;
-  outputs: { video: string };
-}
-
-export type RendererPayload = AvatarPayload | VideoPayload;
+export type { AvatarPayload, RendererPayload, VideoPayload };
 
 /** The Worker's object route for one key, addressed to this job and attempt (the Bearer token proves both). */
 export const objectUrl = (base: string, key: string, jobId: string, attempt: number) =>

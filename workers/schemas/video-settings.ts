@@ -1,24 +1,23 @@
 import { z } from "zod";
+import {
+  BACKGROUND_FITS,
+  DIMENSION,
+  FITS,
+  HEX_COLOUR,
+  LEAD_SECONDS,
+  MAX_PIXEL_AREA,
+  VIDEO_DEFAULTS,
+  type VideoSettings,
+} from "../../container/src/contract/video-settings";
 
-/** Largest canvas, in pixels (effective width × height, defaults included). */
-export const MAX_PIXEL_AREA = 2_073_600;
-
-export const VIDEO_DEFAULTS = {
-  width: 1024,
-  height: 1024,
-  fit: "crop",
-  backgroundColor: "#000000",
-  backgroundFit: "cover",
-  leadInSeconds: 0,
-  leadOutSeconds: 0,
-} as const;
+export { MAX_PIXEL_AREA, VIDEO_DEFAULTS, type VideoSettings };
 
 const dimension = (field: string) =>
   z
     .number({ error: `video.${field} must be an integer` })
     .int(`video.${field} must be an integer`)
-    .min(64, `video.${field} must be between 64 and 1920`)
-    .max(1920, `video.${field} must be between 64 and 1920`)
+    .min(DIMENSION.min, `video.${field} must be between ${DIMENSION.min} and ${DIMENSION.max}`)
+    .max(DIMENSION.max, `video.${field} must be between ${DIMENSION.min} and ${DIMENSION.max}`)
     // multipleOf (not a refine) so the OpenAPI document states the rule too.
     .multipleOf(2, `video.${field} must be even`)
     .meta({ default: VIDEO_DEFAULTS[field as "width" | "height"] });
@@ -27,8 +26,8 @@ const leadSeconds = (field: string) =>
   z
     .number({ error: `video.${field} must be a finite number` })
     .refine(Number.isFinite, `video.${field} must be a finite number`)
-    .min(0, `video.${field} must be between 0 and 60`)
-    .max(60, `video.${field} must be between 0 and 60`)
+    .min(LEAD_SECONDS.min, `video.${field} must be between ${LEAD_SECONDS.min} and ${LEAD_SECONDS.max}`)
+    .max(LEAD_SECONDS.max, `video.${field} must be between ${LEAD_SECONDS.min} and ${LEAD_SECONDS.max}`)
     .meta({ default: 0, description: `Additional idle time ${field === "leadInSeconds" ? "before the opening" : "after the closing"} transition, seconds` });
 
 /** The `video` field of POST /videos, as the caller sends it (every field optional). */
@@ -36,10 +35,10 @@ export const VideoSettingsInput = z
   .strictObject({
     width: dimension("width").optional(),
     height: dimension("height").optional(),
-    fit: z.enum(["crop", "contain"], { error: "video.fit must be one of crop, contain" }).meta({ default: "crop" }).optional(),
+    fit: z.enum(FITS, { error: `video.fit must be one of ${FITS.join(", ")}` }).meta({ default: "crop" }).optional(),
     backgroundColor: z
       .string({ error: "video.backgroundColor must be a string" })
-      .regex(/^#[0-9a-fA-F]{6}$/, "video.backgroundColor must be a six-digit hex colour like #1A2B3C")
+      .regex(HEX_COLOUR, "video.backgroundColor must be a six-digit hex colour like #1A2B3C")
       .meta({ default: "#000000", description: "Six-digit RGB hex colour with leading #, either case" })
       .optional(),
     backgroundFit: z
@@ -57,16 +56,6 @@ export const VideoSettingsInput = z
     id: "VideoSettings",
     description: `Presentation settings of a video; every field optional. The effective width × height (defaults count for an omitted dimension) must be at most ${MAX_PIXEL_AREA} pixels. Encoding is managed by the service and cannot be set.`,
   });
-
-export type VideoSettings = {
-  width: number;
-  height: number;
-  fit: "crop" | "contain";
-  backgroundColor: string;
-  backgroundFit: "cover" | "contain" | "stretch";
-  leadInSeconds: number;
-  leadOutSeconds: number;
-};
 
 /** Every default filled in and the colour lower-cased: an omitted setting equals its explicit default. */
 export function normalizeVideoSettings(input: z.infer<typeof VideoSettingsInput> | undefined): VideoSettings {

@@ -3,15 +3,18 @@
  * the production image installs the renderer's dependencies only, and the shape is small.
  */
 
-export interface VideoSettings {
-  width: number;
-  height: number;
-  fit: "crop" | "contain";
-  backgroundColor: string;
-  backgroundFit: "cover" | "contain" | "stretch";
-  leadInSeconds: number;
-  leadOutSeconds: number;
-}
+import {
+  BACKGROUND_FITS,
+  DIMENSION,
+  FITS,
+  HEX_COLOUR,
+  LEAD_SECONDS,
+  MAX_PIXEL_AREA,
+  VIDEO_DEFAULTS,
+  type VideoSettings,
+} from "../contract/video-settings";
+
+export type { VideoSettings };
 
 interface DispatchBase {
   jobId: string;
@@ -36,16 +39,6 @@ export interface VideoDispatch extends DispatchBase {
 }
 
 export type Dispatch = AvatarDispatch | VideoDispatch;
-
-export const VIDEO_SETTING_DEFAULTS: VideoSettings = {
-  width: 1024,
-  height: 1024,
-  fit: "crop",
-  backgroundColor: "#000000",
-  backgroundFit: "cover",
-  leadInSeconds: 0,
-  leadOutSeconds: 0,
-};
 
 export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
@@ -81,19 +74,21 @@ function sourceUrl(v: unknown, field: string): string {
 }
 
 function settings(v: unknown): VideoSettings {
-  if (v === undefined || v === null) return { ...VIDEO_SETTING_DEFAULTS };
+  if (v === undefined || v === null) return { ...VIDEO_DEFAULTS };
   if (!isObj(v)) throw new Invalid("settings must be an object");
-  const s = { ...VIDEO_SETTING_DEFAULTS, ...v } as Record<string, unknown>;
+  const s = { ...VIDEO_DEFAULTS, ...v } as Record<string, unknown>;
   const dim = (k: string) => {
     const n = s[k];
-    if (typeof n !== "number" || !Number.isInteger(n) || n < 64 || n > 1920 || n % 2 !== 0) {
-      throw new Invalid(`settings.${k} must be an even integer from 64 to 1920`);
+    if (typeof n !== "number" || !Number.isInteger(n) || n < DIMENSION.min || n > DIMENSION.max || n % 2 !== 0) {
+      throw new Invalid(`settings.${k} must be an even integer from ${DIMENSION.min} to ${DIMENSION.max}`);
     }
     return n;
   };
   const lead = (k: string) => {
     const n = s[k];
-    if (typeof n !== "number" || !Number.isFinite(n) || n < 0 || n > 60) throw new Invalid(`settings.${k} must be 0 to 60`);
+    if (typeof n !== "number" || !Number.isFinite(n) || n < LEAD_SECONDS.min || n > LEAD_SECONDS.max) {
+      throw new Invalid(`settings.${k} must be ${LEAD_SECONDS.min} to ${LEAD_SECONDS.max}`);
+    }
     return n;
   };
   const oneOf = <T extends string>(k: string, values: readonly T[]): T => {
@@ -102,16 +97,16 @@ function settings(v: unknown): VideoSettings {
   };
   const width = dim("width");
   const height = dim("height");
-  if (width * height > 2_073_600) throw new Invalid("settings.width × settings.height must be at most 2073600");
-  if (typeof s.backgroundColor !== "string" || !/^#[0-9a-f]{6}$/i.test(s.backgroundColor)) {
+  if (width * height > MAX_PIXEL_AREA) throw new Invalid(`settings.width × settings.height must be at most ${MAX_PIXEL_AREA}`);
+  if (typeof s.backgroundColor !== "string" || !HEX_COLOUR.test(s.backgroundColor)) {
     throw new Invalid("settings.backgroundColor must be #rrggbb");
   }
   return {
     width,
     height,
-    fit: oneOf("fit", ["crop", "contain"] as const),
+    fit: oneOf("fit", FITS),
     backgroundColor: s.backgroundColor.toLowerCase(),
-    backgroundFit: oneOf("backgroundFit", ["cover", "contain", "stretch"] as const),
+    backgroundFit: oneOf("backgroundFit", BACKGROUND_FITS),
     leadInSeconds: lead("leadInSeconds"),
     leadOutSeconds: lead("leadOutSeconds"),
   };

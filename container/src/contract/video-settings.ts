@@ -1,0 +1,32 @@
+/**
+ * The video settings contract, defined once: the Worker's zod schema (request validation, OpenAPI) and the
+ * renderer's dispatch check both read these values. Pure TypeScript, no imports: both runtimes load it.
+ */
+export const FITS = ["crop", "contain"] as const;
+export const BACKGROUND_FITS = ["cover", "contain", "stretch"] as const;
+export const DIMENSION = { min: 64, max: 1920 } as const;
+export const LEAD_SECONDS = { min: 0, max: 60 } as const;
+/** Largest canvas, in pixels (effective width × height, defaults included). */
+export const MAX_PIXEL_AREA = 2_073_600;
+export const HEX_COLOUR = /^#[0-9a-fA-F]{6}$/;
+
+export interface VideoSettings {
+  width: number;
+  height: number;
+  fit: (typeof FITS)[number];
+  /** Lower-case #rrggbb once normalized. */
+  backgroundColor: string;
+  backgroundFit: (typeof BACKGROUND_FITS)[number];
+  leadInSeconds: number;
+  leadOutSeconds: number;
+}
+
+export const VIDEO_DEFAULTS = {
+  width: 1024,
+  height: 1024,
+  fit: "crop",
+  backgroundColor: "#000000",
+  backgroundFit: "cover",
+  leadInSeconds: 0,
+  leadOutSeconds: 0,
+} as const satisfies VideoSettings;
