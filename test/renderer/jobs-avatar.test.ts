@@ -9,17 +9,17 @@ import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { JobFailure } from "../../container/src/job-failure";
 import { AVATAR_MESSAGES } from "../../container/src/jobs/failures";
-import { type Harness, type StubEngines, startHarness, stubEngines, until } from "./helpers/renderer-harness";
+import { type Harness, type FakeEngines, startHarness, fakeEngines, until } from "./helpers/renderer-harness";
 
 const PORTRAITS = path.resolve(__dirname, "../fixtures/portraits");
 const MiB = 1024 * 1024;
 
 let h: Harness;
-let engines: StubEngines;
-let realCreate: StubEngines["createAvatarAssets"] | undefined;
+let engines: FakeEngines;
+let realCreate: FakeEngines["createAvatarAssets"] | undefined;
 
 beforeAll(async () => {
-  engines = stubEngines();
+  engines = fakeEngines();
   h = await startHarness({
     engines,
     env: { AVATAR_FIRST_BYTE_MS: "400", AVATAR_TRANSFER_DEADLINE_MS: "1500", HEARTBEAT_MS: "200" },
@@ -114,7 +114,7 @@ describe("avatar job: source download", () => {
 
 describe("avatar job: the spec's 3-second response rule, unshrunk", () => {
   it("a source that answers after 4 s → source_download_failed at 3 s", async () => {
-    const d3 = await startHarness({ engines: stubEngines(), env: { AVATAR_FIRST_BYTE_MS: "", AVATAR_TRANSFER_DEADLINE_MS: "" } });
+    const d3 = await startHarness({ engines: fakeEngines(), env: { AVATAR_FIRST_BYTE_MS: "", AVATAR_TRANSFER_DEADLINE_MS: "" } });
     try {
       expect(d3.config.avatar.firstByteMs).toBe(3000);
       const t0 = Date.now();
@@ -212,7 +212,7 @@ describe("avatar job with the real face engine", () => {
 
   it("one face → succeeded with a portrait, rig and cover that decode", async (ctx) => {
     if (unavailable) return ctx.skip(unavailable);
-    const stub = engines.createAvatarAssets;
+    const original = engines.createAvatarAssets;
     engines.createAvatarAssets = realCreate!;
     try {
       const d = h.avatarDispatch({ imageUrl: h.sources.file("single.jpg", readFileSync(single), "image/jpeg") });
@@ -230,19 +230,19 @@ describe("avatar job with the real face engine", () => {
       expect([rig.portrait.width, rig.portrait.height]).toEqual([pm.width, pm.height]);
       expect(end.body.result.portrait).toMatchObject({ width: pm.width, height: pm.height });
     } finally {
-      engines.createAvatarAssets = stub;
+      engines.createAvatarAssets = original;
     }
   });
 
   it("a group photo → image_quality_rejected with the spec's message", async (ctx) => {
     if (unavailable) return ctx.skip(unavailable);
-    const stub = engines.createAvatarAssets;
+    const original = engines.createAvatarAssets;
     engines.createAvatarAssets = realCreate!;
     try {
       const end = await h.run(h.avatarDispatch({ imageUrl: h.sources.file("group.jpg", readFileSync(group), "image/jpeg") }));
       expect(end.body.error).toEqual({ code: "image_quality_rejected", message: AVATAR_MESSAGES.image_quality_rejected, retryable: false });
     } finally {
-      engines.createAvatarAssets = stub;
+      engines.createAvatarAssets = original;
     }
   });
 });

@@ -1,7 +1,7 @@
 /**
  * Video jobs through the renderer: media preparation (every failure code of the spec's media rules),
  * the access re-check before rendering (`{abort}` answers), heartbeats, stages, the MP4 upload.
- * Audio is probed by the real engine (ffprobe); rendering is a stub here (the real renderer has its own
+ * Audio is probed by the real engine (ffprobe); rendering is a test double here (the real renderer has its own
  * tests and runs end to end in test/e2e).
  */
 import { readdir } from "node:fs/promises";
@@ -11,14 +11,14 @@ import { probeAudio } from "../../container/src/audio/probe";
 import { loadConfig } from "../../container/src/config";
 import { JobFailure } from "../../container/src/job-failure";
 import { AUDIO_TYPES } from "../../container/src/jobs/failures";
-import { type Harness, RENDERER_TOKEN, type StubEngines, makeWav, startHarness, stubEngines, syntheticAvatar, until } from "./helpers/renderer-harness";
+import { type Harness, RENDERER_TOKEN, type FakeEngines, makeWav, startHarness, fakeEngines, syntheticAvatar, until } from "./helpers/renderer-harness";
 import type { SeenEvent } from "./helpers/renderer-worker";
 
 let h: Harness;
-let engines: StubEngines;
+let engines: FakeEngines;
 const WAV = makeWav(0.5);
 
-function realProbe(e: StubEngines): StubEngines {
+function realProbe(e: FakeEngines): FakeEngines {
   e.probeAudio = async (p, opts) => {
     e.calls.probeAudio++;
     return probeAudio(p, opts?.signal);
@@ -27,7 +27,7 @@ function realProbe(e: StubEngines): StubEngines {
 }
 
 beforeAll(async () => {
-  engines = realProbe(stubEngines());
+  engines = realProbe(fakeEngines());
   h = await startHarness({
     engines,
     env: {
@@ -296,7 +296,7 @@ describe("video job: rendering", () => {
 describe("video job with the real renderer", () => {
   it("renders a lip-synced MP4 (H.264 + AAC) and uploads it", async () => {
     const { renderVideo } = await import("../../container/src/video/render");
-    const stub = engines.renderVideo;
+    const original = engines.renderVideo;
     engines.renderVideo = (input) => renderVideo(input);
     try {
       const png = await sharp({ create: { width: 64, height: 36, channels: 3, background: "#3050a0" } }).png().toBuffer();
@@ -311,7 +311,7 @@ describe("video job with the real renderer", () => {
       expect(end.body.result.frames).toBe(Math.round(end.body.result.durationSeconds * end.body.result.fps));
       expect(end.body.result.durationSeconds).toBeGreaterThan(0.5 + 0.2);
     } finally {
-      engines.renderVideo = stub;
+      engines.renderVideo = original;
     }
   });
 });
@@ -320,7 +320,7 @@ describe("video job: the preparation window", () => {
   let w: Harness;
   beforeAll(async () => {
     w = await startHarness({
-      engines: realProbe(stubEngines()),
+      engines: realProbe(fakeEngines()),
       env: { PREPARATION_WINDOW_MS: "600", TRANSFER_DEADLINE_MS: "20000", MEDIA_FIRST_BYTE_MS: "20000" },
     });
   });

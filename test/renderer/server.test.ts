@@ -5,13 +5,13 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { bearerMatches } from "../../container/src/server";
-import { RENDERER_TOKEN, type Harness, type StubEngines, startHarness, stubEngines, until } from "./helpers/renderer-harness";
+import { RENDERER_TOKEN, type Harness, type FakeEngines, startHarness, fakeEngines, until } from "./helpers/renderer-harness";
 
 let h: Harness;
-let engines: StubEngines;
+let engines: FakeEngines;
 
 beforeAll(async () => {
-  engines = stubEngines();
+  engines = fakeEngines();
   h = await startHarness({ engines, env: { MAX_CONCURRENT_VIDEO_JOBS: "1", MAX_QUEUED_JOBS: "1", HEARTBEAT_MS: "100" } });
 });
 afterAll(() => h.close());

@@ -23,22 +23,22 @@ const tally = (results: Admission[]) =>
   }, {});
 
 async function withUnits(n: number) {
-  const stub = fresh();
-  expect((await stub.setAvatarUnits(n)).ok).toBe(true);
-  return stub;
+  const limiter = fresh();
+  expect((await limiter.setAvatarUnits(n)).ok).toBe(true);
+  return limiter;
 }
 
 describe("Avatar creation admission", () => {
   it("of 30 parallel admissions exactly `perMinute` succeed", async () => {
-    const stub = await withUnits(100);
+    const limiter = await withUnits(100);
     const limits = avatarLimits({ perMinute: 7 });
-    const results = await Promise.all(Array.from({ length: 30 }, () => stub.admitAvatarCreation(id(), limits, T0)));
+    const results = await Promise.all(Array.from({ length: 30 }, () => limiter.admitAvatarCreation(id(), limits, T0)));
     expect(tally(results)).toEqual({ ok: 7, rate_limit_exceeded: 23 });
   });
 
   it("of 30 parallel admissions exactly `concurrent` succeed; the rest get concurrency_limit_exceeded with Retry-After", async () => {
-    const stub = await withUnits(100);
-    const results = await Promise.all(Array.from({ length: 30 }, () => stub.admitAvatarCreation(id(), avatarLimits(), T0)));
+    const limiter = await withUnits(100);
+    const results = await Promise.all(Array.from({ length: 30 }, () => limiter.admitAvatarCreation(id(), avatarLimits(), T0)));
     expect(tally(results)).toEqual({ ok: 10, concurrency_limit_exceeded: 20 });
     const refused = results.find((r) => !r.ok)!;
     expect(refused).toMatchObject({ status: 429, code: "concurrency_limit_exceeded" });
@@ -46,70 +46,70 @@ describe("Avatar creation admission", () => {
   });
 
   it("a finished job frees its concurrency slot", async () => {
-    const stub = await withUnits(100);
+    const limiter = await withUnits(100);
     const limits = avatarLimits({ concurrent: 2 });
     const [a, b] = [id(), id()];
-    expect((await stub.admitAvatarCreation(a, limits, T0)).ok).toBe(true);
-    expect((await stub.admitAvatarCreation(b, limits, T0)).ok).toBe(true);
-    expect(await stub.admitAvatarCreation(id(), limits, T0)).toMatchObject({ ok: false, code: "concurrency_limit_exceeded" });
-    await stub.finishAvatarJob(a);
-    await stub.finishAvatarJob(a); // repeated: harmless
-    expect((await stub.admitAvatarCreation(id(), limits, T0)).ok).toBe(true);
-    expect(await stub.admitAvatarCreation(id(), limits, T0)).toMatchObject({ ok: false, code: "concurrency_limit_exceeded" });
+    expect((await limiter.admitAvatarCreation(a, limits, T0)).ok).toBe(true);
+    expect((await limiter.admitAvatarCreation(b, limits, T0)).ok).toBe(true);
+    expect(await limiter.admitAvatarCreation(id(), limits, T0)).toMatchObject({ ok: false, code: "concurrency_limit_exceeded" });
+    await limiter.finishAvatarJob(a);
+    await limiter.finishAvatarJob(a); // repeated: harmless
+    expect((await limiter.admitAvatarCreation(id(), limits, T0)).ok).toBe(true);
+    expect(await limiter.admitAvatarCreation(id(), limits, T0)).toMatchObject({ ok: false, code: "concurrency_limit_exceeded" });
   });
 
   it("the same jobId admitted twice counts once (idempotent)", async () => {
-    const stub = await withUnits(100);
+    const limiter = await withUnits(100);
     const limits = avatarLimits({ perMinute: 2 });
     const job = id();
-    const results = await Promise.all(Array.from({ length: 10 }, () => stub.admitAvatarCreation(job, limits, T0)));
+    const results = await Promise.all(Array.from({ length: 10 }, () => limiter.admitAvatarCreation(job, limits, T0)));
     expect(results.every((r) => r.ok)).toBe(true);
-    expect(await stub.getBalance()).toEqual({ avatarUnits: 100, reservedAvatarUnits: 1 });
-    expect((await stub.admitAvatarCreation(id(), limits, T0)).ok).toBe(true);
-    expect((await stub.admitAvatarCreation(id(), limits, T0)).ok).toBe(false);
+    expect(await limiter.getBalance()).toEqual({ avatarUnits: 100, reservedAvatarUnits: 1 });
+    expect((await limiter.admitAvatarCreation(id(), limits, T0)).ok).toBe(true);
+    expect((await limiter.admitAvatarCreation(id(), limits, T0)).ok).toBe(false);
   });
 
   it("a refused admission changes nothing (no count, no slot, no unit)", async () => {
-    const stub = await withUnits(1);
+    const limiter = await withUnits(1);
     const limits = avatarLimits({ perMinute: 1 });
-    expect((await stub.admitAvatarCreation(id(), limits, T0)).ok).toBe(true);
-    for (let i = 0; i < 5; i++) expect((await stub.admitAvatarCreation(id(), limits, T0 + 1)).ok).toBe(false);
-    expect(await stub.getBalance()).toEqual({ avatarUnits: 1, reservedAvatarUnits: 1 });
-    expect((await stub.listOpenJobs()).active).toHaveLength(1);
+    expect((await limiter.admitAvatarCreation(id(), limits, T0)).ok).toBe(true);
+    for (let i = 0; i < 5; i++) expect((await limiter.admitAvatarCreation(id(), limits, T0 + 1)).ok).toBe(false);
+    expect(await limiter.getBalance()).toEqual({ avatarUnits: 1, reservedAvatarUnits: 1 });
+    expect((await limiter.listOpenJobs()).active).toHaveLength(1);
   });
 
   it("checks in order: windows, then concurrency, then units", async () => {
-    const stub = await withUnits(0);
-    expect(await stub.admitAvatarCreation(id(), avatarLimits(), T0)).toMatchObject({ ok: false, status: 402, code: "insufficient_avatar_units" });
-    expect(await stub.admitAvatarCreation(id(), avatarLimits({ concurrent: 0 }), T0)).toMatchObject({ code: "concurrency_limit_exceeded" });
-    expect(await stub.admitAvatarCreation(id(), avatarLimits({ perMinute: 0, concurrent: 0 }), T0)).toMatchObject({ code: "rate_limit_exceeded" });
+    const limiter = await withUnits(0);
+    expect(await limiter.admitAvatarCreation(id(), avatarLimits(), T0)).toMatchObject({ ok: false, status: 402, code: "insufficient_avatar_units" });
+    expect(await limiter.admitAvatarCreation(id(), avatarLimits({ concurrent: 0 }), T0)).toMatchObject({ code: "concurrency_limit_exceeded" });
+    expect(await limiter.admitAvatarCreation(id(), avatarLimits({ perMinute: 0, concurrent: 0 }), T0)).toMatchObject({ code: "rate_limit_exceeded" });
   });
 });
 
 describe("creation windows (sliding logs, driven by `now`)", () => {
   it("per minute: a slot frees exactly 60 s after the admission that filled it; Retry-After counts down", async () => {
-    const stub = await withUnits(100);
+    const limiter = await withUnits(100);
     const limits = avatarLimits({ perMinute: 2, concurrent: 10 });
-    expect((await stub.admitAvatarCreation(id(), limits, T0)).ok).toBe(true);
-    expect((await stub.admitAvatarCreation(id(), limits, T0 + 10 * SEC)).ok).toBe(true);
-    expect(await stub.admitAvatarCreation(id(), limits, T0 + 10 * SEC)).toMatchObject({
+    expect((await limiter.admitAvatarCreation(id(), limits, T0)).ok).toBe(true);
+    expect((await limiter.admitAvatarCreation(id(), limits, T0 + 10 * SEC)).ok).toBe(true);
+    expect(await limiter.admitAvatarCreation(id(), limits, T0 + 10 * SEC)).toMatchObject({
       ok: false,
       status: 429,
       code: "rate_limit_exceeded",
       retryAfterSeconds: 50,
       message: expect.stringContaining("2 per minute"),
     });
-    expect(await stub.admitAvatarCreation(id(), limits, T0 + 59_001)).toMatchObject({ retryAfterSeconds: 1 });
-    expect(await stub.admitAvatarCreation(id(), limits, T0 + MIN - 1)).toMatchObject({ ok: false, retryAfterSeconds: 1 });
-    expect((await stub.admitAvatarCreation(id(), limits, T0 + MIN)).ok).toBe(true);
+    expect(await limiter.admitAvatarCreation(id(), limits, T0 + 59_001)).toMatchObject({ retryAfterSeconds: 1 });
+    expect(await limiter.admitAvatarCreation(id(), limits, T0 + MIN - 1)).toMatchObject({ ok: false, retryAfterSeconds: 1 });
+    expect((await limiter.admitAvatarCreation(id(), limits, T0 + MIN)).ok).toBe(true);
     // Full again: the next slot frees when the T0+10 s admission leaves.
-    expect(await stub.admitAvatarCreation(id(), limits, T0 + MIN)).toMatchObject({ ok: false, retryAfterSeconds: 10 });
+    expect(await limiter.admitAvatarCreation(id(), limits, T0 + MIN)).toMatchObject({ ok: false, retryAfterSeconds: 10 });
   });
 
   it("per hour and per rolling 24 hours", async () => {
-    const stub = await withUnits(100);
+    const limiter = await withUnits(100);
     const limits = avatarLimits({ perMinute: 2, perHour: 3, perDay: 4, concurrent: 10 });
-    const admit = (at: number) => stub.admitAvatarCreation(id(), limits, at);
+    const admit = (at: number) => limiter.admitAvatarCreation(id(), limits, at);
     expect((await admit(T0)).ok).toBe(true);
     expect((await admit(T0)).ok).toBe(true);
     expect((await admit(T0 + MIN)).ok).toBe(true);
@@ -128,26 +128,26 @@ describe("creation windows (sliding logs, driven by `now`)", () => {
   });
 
   it("when several windows block, Retry-After is the latest of them", async () => {
-    const stub = await withUnits(100);
+    const limiter = await withUnits(100);
     const limits = avatarLimits({ perMinute: 1, perHour: 1, concurrent: 10 });
-    expect((await stub.admitAvatarCreation(id(), limits, T0)).ok).toBe(true);
-    expect(await stub.admitAvatarCreation(id(), limits, T0 + SEC)).toMatchObject({ retryAfterSeconds: HOUR / SEC - 1 });
+    expect((await limiter.admitAvatarCreation(id(), limits, T0)).ok).toBe(true);
+    expect(await limiter.admitAvatarCreation(id(), limits, T0 + SEC)).toMatchObject({ retryAfterSeconds: HOUR / SEC - 1 });
   });
 
   it("a limit of 0 blocks with the window length as Retry-After", async () => {
-    const stub = await withUnits(100);
-    expect(await stub.admitAvatarCreation(id(), avatarLimits({ perMinute: 0 }), T0)).toMatchObject({ retryAfterSeconds: 60 });
+    const limiter = await withUnits(100);
+    expect(await limiter.admitAvatarCreation(id(), avatarLimits({ perMinute: 0 }), T0)).toMatchObject({ retryAfterSeconds: 60 });
   });
 
   it("Avatar and video counters are independent", async () => {
-    const stub = await withUnits(100);
+    const limiter = await withUnits(100);
     const a = avatarLimits({ perMinute: 1 });
     const v = videoLimits({ perMinute: 1 });
-    expect((await stub.admitAvatarCreation(id(), a, T0)).ok).toBe(true);
-    expect((await stub.admitAvatarCreation(id(), a, T0)).ok).toBe(false);
+    expect((await limiter.admitAvatarCreation(id(), a, T0)).ok).toBe(true);
+    expect((await limiter.admitAvatarCreation(id(), a, T0)).ok).toBe(false);
     const claim = { jobId: id(), requestId: null, fingerprint: "f", createdAt: T0 };
-    expect((await stub.admitVideoCreation(claim, v, T0)).ok).toBe(true);
-    expect((await stub.admitVideoCreation({ ...claim, jobId: id() }, v, T0)).ok).toBe(false);
+    expect((await limiter.admitVideoCreation(claim, v, T0)).ok).toBe(true);
+    expect((await limiter.admitVideoCreation({ ...claim, jobId: id() }, v, T0)).ok).toBe(false);
   });
 });
 
@@ -155,16 +155,16 @@ describe("video creation admission and retry-key claims", () => {
   const claimOf = (requestId: string | null, fingerprint = "fp-1", at = T0) => ({ jobId: id(), requestId, fingerprint, createdAt: at });
 
   it("of 30 parallel video admissions exactly `perMinute` succeed", async () => {
-    const stub = fresh();
-    const results = await Promise.all(Array.from({ length: 30 }, () => stub.admitVideoCreation(claimOf(null), videoLimits({ perMinute: 9 }), T0)));
+    const limiter = fresh();
+    const results = await Promise.all(Array.from({ length: 30 }, () => limiter.admitVideoCreation(claimOf(null), videoLimits({ perMinute: 9 }), T0)));
     expect(tally(results)).toEqual({ ok: 9, rate_limit_exceeded: 21 });
   });
 
   it("concurrent requests with one new requestId: exactly one claim, the others see it; counted once", async () => {
-    const stub = fresh();
+    const limiter = fresh();
     const requestId = id();
     const claims = Array.from({ length: 20 }, () => claimOf(requestId));
-    const results = await Promise.all(claims.map((c) => stub.admitVideoCreation(c, videoLimits({ perMinute: 2 }), T0)));
+    const results = await Promise.all(claims.map((c) => limiter.admitVideoCreation(c, videoLimits({ perMinute: 2 }), T0)));
     const winners = results.filter((r) => r.ok && !r.existing);
     expect(winners).toHaveLength(1);
     const winner = claims[results.indexOf(winners[0])];
@@ -172,62 +172,62 @@ describe("video creation admission and retry-key claims", () => {
       expect(r).toEqual({ ok: true, existing: { jobId: winner.jobId, fingerprint: "fp-1", createdAt: T0 } });
     }
     // Counted once: one more new creation fits in the minute (2), then the window is full.
-    expect((await stub.admitVideoCreation(claimOf(null), videoLimits({ perMinute: 2 }), T0)).ok).toBe(true);
-    expect((await stub.admitVideoCreation(claimOf(null), videoLimits({ perMinute: 2 }), T0)).ok).toBe(false);
+    expect((await limiter.admitVideoCreation(claimOf(null), videoLimits({ perMinute: 2 }), T0)).ok).toBe(true);
+    expect((await limiter.admitVideoCreation(claimOf(null), videoLimits({ perMinute: 2 }), T0)).ok).toBe(false);
   });
 
   it("a retry returns the existing claim even when the windows are full, whatever the fingerprint", async () => {
-    const stub = fresh();
+    const limiter = fresh();
     const limits = videoLimits({ perMinute: 1 });
     const first = claimOf("req-a", "fp-1", T0);
-    expect(await stub.admitVideoCreation(first, limits, T0)).toEqual({ ok: true });
-    expect((await stub.admitVideoCreation(claimOf(null), limits, T0)).ok).toBe(false);
-    const retry = await stub.admitVideoCreation(claimOf("req-a", "fp-1", T0 + 5 * SEC), limits, T0 + 5 * SEC);
+    expect(await limiter.admitVideoCreation(first, limits, T0)).toEqual({ ok: true });
+    expect((await limiter.admitVideoCreation(claimOf(null), limits, T0)).ok).toBe(false);
+    const retry = await limiter.admitVideoCreation(claimOf("req-a", "fp-1", T0 + 5 * SEC), limits, T0 + 5 * SEC);
     expect(retry).toEqual({ ok: true, existing: { jobId: first.jobId, fingerprint: "fp-1", createdAt: T0 } });
-    const different = await stub.admitVideoCreation(claimOf("req-a", "fp-2"), limits, T0 + 6 * SEC);
+    const different = await limiter.admitVideoCreation(claimOf("req-a", "fp-2"), limits, T0 + 6 * SEC);
     expect(different).toEqual({ ok: true, existing: { jobId: first.jobId, fingerprint: "fp-1", createdAt: T0 } });
   });
 
   it("a refused video admission records no claim", async () => {
-    const stub = fresh();
+    const limiter = fresh();
     const limits = videoLimits({ perMinute: 1 });
-    expect((await stub.admitVideoCreation(claimOf(null), limits, T0)).ok).toBe(true);
+    expect((await limiter.admitVideoCreation(claimOf(null), limits, T0)).ok).toBe(true);
     const refused = claimOf("req-b");
-    expect(await stub.admitVideoCreation(refused, limits, T0)).toMatchObject({ ok: false, code: "rate_limit_exceeded", retryAfterSeconds: 60 });
+    expect(await limiter.admitVideoCreation(refused, limits, T0)).toMatchObject({ ok: false, code: "rate_limit_exceeded", retryAfterSeconds: 60 });
     const later = claimOf("req-b", "fp-1", T0 + MIN);
-    expect(await stub.admitVideoCreation(later, limits, T0 + MIN)).toEqual({ ok: true });
+    expect(await limiter.admitVideoCreation(later, limits, T0 + MIN)).toEqual({ ok: true });
   });
 
   it("video per-day quota", async () => {
-    const stub = fresh();
+    const limiter = fresh();
     const limits = videoLimits({ perMinute: 20, perHour: 200, perDay: 3 });
-    for (let i = 0; i < 3; i++) expect((await stub.admitVideoCreation(claimOf(null), limits, T0 + i * HOUR)).ok).toBe(true);
-    expect(await stub.admitVideoCreation(claimOf(null), limits, T0 + 3 * HOUR)).toMatchObject({ ok: false, retryAfterSeconds: (DAY - 3 * HOUR) / SEC });
+    for (let i = 0; i < 3; i++) expect((await limiter.admitVideoCreation(claimOf(null), limits, T0 + i * HOUR)).ok).toBe(true);
+    expect(await limiter.admitVideoCreation(claimOf(null), limits, T0 + 3 * HOUR)).toMatchObject({ ok: false, retryAfterSeconds: (DAY - 3 * HOUR) / SEC });
   });
 });
 
 describe("durability", () => {
   it("windows, concurrency, balance, reservations and claims survive a restart of the object", async () => {
     const name = `durable-${id()}`;
-    let stub = env.ACCOUNT_LIMITER.getByName(name);
-    await stub.setAvatarUnits(5);
+    let limiter = env.ACCOUNT_LIMITER.getByName(name);
+    await limiter.setAvatarUnits(5);
     const limits = avatarLimits({ perMinute: 3, concurrent: 3 });
     const jobs = [id(), id(), id()];
-    for (const j of jobs) expect((await stub.admitAvatarCreation(j, limits, T0)).ok).toBe(true);
-    await stub.captureAvatarUnit(jobs[0]);
+    for (const j of jobs) expect((await limiter.admitAvatarCreation(j, limits, T0)).ok).toBe(true);
+    await limiter.captureAvatarUnit(jobs[0]);
     const claim = { jobId: id(), requestId: "keep-me", fingerprint: "fp", createdAt: T0 };
-    await stub.admitVideoCreation(claim, videoLimits(), T0);
+    await limiter.admitVideoCreation(claim, videoLimits(), T0);
 
     await evictAllDurableObjects();
-    stub = env.ACCOUNT_LIMITER.getByName(name);
+    limiter = env.ACCOUNT_LIMITER.getByName(name);
 
-    expect(await stub.getBalance()).toEqual({ avatarUnits: 4, reservedAvatarUnits: 2 });
-    expect(await stub.admitAvatarCreation(id(), avatarLimits({ perMinute: 10, concurrent: 3 }), T0)).toMatchObject({ code: "concurrency_limit_exceeded" });
-    expect(await stub.admitAvatarCreation(id(), limits, T0)).toMatchObject({ code: "rate_limit_exceeded" });
-    expect((await stub.admitVideoCreation({ ...claim, jobId: id() }, videoLimits(), T0)).existing?.jobId).toBe(claim.jobId);
+    expect(await limiter.getBalance()).toEqual({ avatarUnits: 4, reservedAvatarUnits: 2 });
+    expect(await limiter.admitAvatarCreation(id(), avatarLimits({ perMinute: 10, concurrent: 3 }), T0)).toMatchObject({ code: "concurrency_limit_exceeded" });
+    expect(await limiter.admitAvatarCreation(id(), limits, T0)).toMatchObject({ code: "rate_limit_exceeded" });
+    expect((await limiter.admitVideoCreation({ ...claim, jobId: id() }, videoLimits(), T0)).existing?.jobId).toBe(claim.jobId);
     // Exactly-once survives too: capturing again does not charge again.
-    await stub.captureAvatarUnit(jobs[0]);
-    expect(await stub.getBalance()).toEqual({ avatarUnits: 4, reservedAvatarUnits: 2 });
+    await limiter.captureAvatarUnit(jobs[0]);
+    expect(await limiter.getBalance()).toEqual({ avatarUnits: 4, reservedAvatarUnits: 2 });
   });
 });
 

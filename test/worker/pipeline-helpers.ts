@@ -11,7 +11,7 @@ import { createAccount, openFetch, type TestAccount } from "./helpers/accounts";
 export type RendererMode = "accept" | "down" | "busy" | "reject";
 
 /**
- * The production adapter's seam: RENDERER_URL empty and a RENDERER namespace whose stubs record every
+ * The production adapter's seam: RENDERER_URL empty and a RENDERER namespace whose instances record every
  * dispatch (and answer as `mode` says). Everything else is the real test env.
  */
 export function fakeRenderer(initial: RendererMode = "accept") {

@@ -8,86 +8,86 @@ const fresh = () => env.ACCOUNT_LIMITER.getByName(`reads-${crypto.randomUUID()}`
 
 describe("read bucket and per-minute cap (driven by `now`)", () => {
   it("token bucket: burst, then one read per refilled token; Retry-After until the next token", async () => {
-    const stub = fresh();
+    const limiter = fresh();
     const limits = { readsPerSecond: 2, readBurst: 5, readsPerMinute: 100 };
     for (let i = 0; i < 5; i++) {
-      const d = await stub.admitRead("avatar", limits, T0);
+      const d = await limiter.admitRead("avatar", limits, T0);
       expect(d.ok).toBe(true);
       expect(d.burst.remaining).toBe(4 - i);
     }
-    const refused = await stub.admitRead("avatar", limits, T0);
+    const refused = await limiter.admitRead("avatar", limits, T0);
     expect(refused).toMatchObject({ ok: false, retryAfterSeconds: 1, burst: { remaining: 0, resetSeconds: 3 } });
-    expect((await stub.admitRead("avatar", limits, T0 + 499)).ok).toBe(false);
-    expect((await stub.admitRead("avatar", limits, T0 + 500)).ok).toBe(true);
-    expect((await stub.admitRead("avatar", limits, T0 + 500)).ok).toBe(false);
+    expect((await limiter.admitRead("avatar", limits, T0 + 499)).ok).toBe(false);
+    expect((await limiter.admitRead("avatar", limits, T0 + 500)).ok).toBe(true);
+    expect((await limiter.admitRead("avatar", limits, T0 + 500)).ok).toBe(false);
     // 2 s later: 4 tokens.
-    for (let i = 0; i < 4; i++) expect((await stub.admitRead("avatar", limits, T0 + 2500)).ok).toBe(true);
-    expect((await stub.admitRead("avatar", limits, T0 + 2500)).ok).toBe(false);
+    for (let i = 0; i < 4; i++) expect((await limiter.admitRead("avatar", limits, T0 + 2500)).ok).toBe(true);
+    expect((await limiter.admitRead("avatar", limits, T0 + 2500)).ok).toBe(false);
     // The bucket never holds more than the burst.
-    for (let i = 0; i < 5; i++) expect((await stub.admitRead("avatar", limits, T0 + 3_600_000)).ok).toBe(true);
-    expect((await stub.admitRead("avatar", limits, T0 + 3_600_000)).ok).toBe(false);
+    for (let i = 0; i < 5; i++) expect((await limiter.admitRead("avatar", limits, T0 + 3_600_000)).ok).toBe(true);
+    expect((await limiter.admitRead("avatar", limits, T0 + 3_600_000)).ok).toBe(false);
   });
 
   it("per-minute cap: blocks even with tokens left, Retry-After until the oldest read leaves the minute", async () => {
-    const stub = fresh();
+    const limiter = fresh();
     const limits = { readsPerSecond: 20, readBurst: 40, readsPerMinute: 50 };
-    for (let i = 0; i < 40; i++) expect((await stub.admitRead("video", limits, T0)).ok).toBe(true);
-    expect(await stub.admitRead("video", limits, T0)).toMatchObject({ ok: false, retryAfterSeconds: 1 });
-    for (let i = 0; i < 10; i++) expect((await stub.admitRead("video", limits, T0 + 1000)).ok).toBe(true);
-    const capped = await stub.admitRead("video", limits, T0 + 1000);
+    for (let i = 0; i < 40; i++) expect((await limiter.admitRead("video", limits, T0)).ok).toBe(true);
+    expect(await limiter.admitRead("video", limits, T0)).toMatchObject({ ok: false, retryAfterSeconds: 1 });
+    for (let i = 0; i < 10; i++) expect((await limiter.admitRead("video", limits, T0 + 1000)).ok).toBe(true);
+    const capped = await limiter.admitRead("video", limits, T0 + 1000);
     expect(capped).toMatchObject({ ok: false, retryAfterSeconds: 59, minute: { remaining: 0, resetSeconds: 60 } });
     expect(capped.burst.remaining).toBe(10);
-    expect((await stub.admitRead("video", limits, T0 + 59_999)).ok).toBe(false);
+    expect((await limiter.admitRead("video", limits, T0 + 59_999)).ok).toBe(false);
     // The 40 reads of T0 leave the window together.
-    for (let i = 0; i < 40; i++) expect((await stub.admitRead("video", limits, T0 + 60_000)).ok).toBe(true);
-    expect((await stub.admitRead("video", limits, T0 + 60_000)).ok).toBe(false);
+    for (let i = 0; i < 40; i++) expect((await limiter.admitRead("video", limits, T0 + 60_000)).ok).toBe(true);
+    expect((await limiter.admitRead("video", limits, T0 + 60_000)).ok).toBe(false);
   });
 
   it("of 60 parallel reads exactly the burst (40) is admitted", async () => {
-    const stub = fresh();
+    const limiter = fresh();
     const limits = { readsPerSecond: 20, readBurst: 40, readsPerMinute: 1200 };
-    const results = await Promise.all(Array.from({ length: 60 }, () => stub.admitRead("avatar", limits, T0)));
+    const results = await Promise.all(Array.from({ length: 60 }, () => limiter.admitRead("avatar", limits, T0)));
     expect(results.filter((r) => r.ok)).toHaveLength(40);
   });
 
   it("Avatar and video reads have separate buckets; refused reads consume nothing", async () => {
-    const stub = fresh();
+    const limiter = fresh();
     const limits = { readsPerSecond: 1, readBurst: 1, readsPerMinute: 10 };
-    expect((await stub.admitRead("avatar", limits, T0)).ok).toBe(true);
-    for (let i = 0; i < 5; i++) expect((await stub.admitRead("avatar", limits, T0 + 500)).ok).toBe(false);
-    expect((await stub.admitRead("video", limits, T0)).ok).toBe(true);
-    expect((await stub.admitRead("avatar", limits, T0 + 1000)).ok).toBe(true);
+    expect((await limiter.admitRead("avatar", limits, T0)).ok).toBe(true);
+    for (let i = 0; i < 5; i++) expect((await limiter.admitRead("avatar", limits, T0 + 500)).ok).toBe(false);
+    expect((await limiter.admitRead("video", limits, T0)).ok).toBe(true);
+    expect((await limiter.admitRead("avatar", limits, T0 + 1000)).ok).toBe(true);
   });
 
   it("a lowered limit applies at once", async () => {
-    const stub = fresh();
-    for (let i = 0; i < 10; i++) await stub.admitRead("avatar", { readsPerSecond: 20, readBurst: 40, readsPerMinute: 1200 }, T0);
-    expect((await stub.admitRead("avatar", { readsPerSecond: 20, readBurst: 40, readsPerMinute: 5 }, T0 + 10)).ok).toBe(false);
-    expect((await stub.admitRead("avatar", { readsPerSecond: 1, readBurst: 0, readsPerMinute: 1200 }, T0 + 10)).ok).toBe(false);
+    const limiter = fresh();
+    for (let i = 0; i < 10; i++) await limiter.admitRead("avatar", { readsPerSecond: 20, readBurst: 40, readsPerMinute: 1200 }, T0);
+    expect((await limiter.admitRead("avatar", { readsPerSecond: 20, readBurst: 40, readsPerMinute: 5 }, T0 + 10)).ok).toBe(false);
+    expect((await limiter.admitRead("avatar", { readsPerSecond: 1, readBurst: 0, readsPerMinute: 1200 }, T0 + 10)).ok).toBe(false);
   });
 
   it("read state is snapshotted (at most once a second) and survives a restart", async () => {
     const name = `reads-durable-${crypto.randomUUID()}`;
-    let stub = env.ACCOUNT_LIMITER.getByName(name);
+    let limiter = env.ACCOUNT_LIMITER.getByName(name);
     const limits = { readsPerSecond: 2, readBurst: 5, readsPerMinute: 100 };
-    for (let i = 0; i < 5; i++) await stub.admitRead("avatar", limits, T0);
-    expect((await stub.admitRead("avatar", limits, T0 + 1000)).ok).toBe(true); // 2 refilled, 1 left; snapshot taken
+    for (let i = 0; i < 5; i++) await limiter.admitRead("avatar", limits, T0);
+    expect((await limiter.admitRead("avatar", limits, T0 + 1000)).ok).toBe(true); // 2 refilled, 1 left; snapshot taken
     await evictAllDurableObjects();
-    stub = env.ACCOUNT_LIMITER.getByName(name);
-    expect((await stub.admitRead("avatar", limits, T0 + 1000)).ok).toBe(true);
-    expect((await stub.admitRead("avatar", limits, T0 + 1000)).ok).toBe(false);
+    limiter = env.ACCOUNT_LIMITER.getByName(name);
+    expect((await limiter.admitRead("avatar", limits, T0 + 1000)).ok).toBe(true);
+    expect((await limiter.admitRead("avatar", limits, T0 + 1000)).ok).toBe(false);
   });
 
   it("after a crash at most the last second of reads is forgotten (the snapshot is what survives)", async () => {
     const name = `reads-snapshot-${crypto.randomUUID()}`;
-    let stub = env.ACCOUNT_LIMITER.getByName(name);
+    let limiter = env.ACCOUNT_LIMITER.getByName(name);
     const limits = { readsPerSecond: 2, readBurst: 5, readsPerMinute: 100 };
-    for (let i = 0; i < 5; i++) await stub.admitRead("avatar", limits, T0); // snapshot after the first: 4 tokens
-    expect((await stub.admitRead("avatar", limits, T0)).ok).toBe(false);
+    for (let i = 0; i < 5; i++) await limiter.admitRead("avatar", limits, T0); // snapshot after the first: 4 tokens
+    expect((await limiter.admitRead("avatar", limits, T0)).ok).toBe(false);
     await evictAllDurableObjects();
-    stub = env.ACCOUNT_LIMITER.getByName(name);
+    limiter = env.ACCOUNT_LIMITER.getByName(name);
     const reads = [];
-    for (let i = 0; i < 5; i++) reads.push((await stub.admitRead("avatar", limits, T0)).ok);
+    for (let i = 0; i < 5; i++) reads.push((await limiter.admitRead("avatar", limits, T0)).ok);
     expect(reads).toEqual([true, true, true, true, false]);
   });
 });

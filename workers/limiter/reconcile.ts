@@ -14,8 +14,8 @@ const CHUNK = 90; // D1 binds at most 100 parameters per statement
  * preprocessing completed, or the pipeline never settled it: the caller is not charged).
  */
 export async function reconcileAccount(env: Env, accountId: string, now = Date.now()): Promise<ReconcileResult> {
-  const stub = limiterFor(env, accountId);
-  const open = await stub.listOpenJobs();
+  const limiter = limiterFor(env, accountId);
+  const open = await limiter.listOpenJobs();
   const db = drizzle(env.DB);
   const ids = [...new Set([...open.active, ...open.reserved])];
   const cols = { id: avatarJobs.id, status: avatarJobs.status, unitState: avatarJobs.unitState };
@@ -41,7 +41,7 @@ export async function reconcileAccount(env: Env, accountId: string, now = Date.n
     if (r.unitState === "captured" || r.status === "succeeded") capturedJobs.add(r.id);
     else if (r.unitState === "released" || r.status === "failed" || r.status === "expired") releasedJobs.add(r.id);
   }
-  return stub.reconcile(
+  return limiter.reconcile(
     { activeAvatarJobs: [...activeAvatarJobs], capturedJobs: [...capturedJobs], releasedJobs: [...releasedJobs] },
     now,
   );

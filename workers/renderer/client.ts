@@ -36,8 +36,8 @@ export async function dispatchToRenderer(env: RendererEnv, payload: RendererPayl
     if (env.RENDERER_URL) {
       res = await fetch(`${env.RENDERER_URL.replace(/\/+$/, "")}/jobs`, { ...init, signal: AbortSignal.timeout(URL_TIMEOUT_MS) });
     } else {
-      const stub = env.RENDERER.getByName(instanceFor(payload.jobId));
-      res = await stub.fetch("http://renderer/jobs", { ...init, signal: AbortSignal.timeout(CONTAINER_TIMEOUT_MS) });
+      const container = env.RENDERER.getByName(instanceFor(payload.jobId));
+      res = await container.fetch("http://renderer/jobs", { ...init, signal: AbortSignal.timeout(CONTAINER_TIMEOUT_MS) });
     }
   } catch (err) {
     throw new RendererUnavailable(`renderer unreachable: ${String(err)}`);

@@ -1,6 +1,6 @@
 /**
  * Runs the renderer in-process against a fake Worker and local media sources, with shrunk deadlines.
- * Engines are stubs by default (fast, controllable); tests that need the real face/audio/video engines
+ * Engines are fakes by default (fast, controllable); tests that need the real face/audio/video engines
  * load them with `realEngine()` and skip while those modules are not there yet.
  */
 import { randomUUID } from "node:crypto";
@@ -64,21 +64,21 @@ export async function syntheticAvatar(size = 256): Promise<{ portraitPng: Buffer
   return { portraitPng, rig, coverJpeg };
 }
 
-export interface StubEngines extends Engines {
+export interface FakeEngines extends Engines {
   calls: { createAvatarAssets: number; probeAudio: number; renderVideo: RenderInput[] };
-  /** The render stub's duration and behaviour (set per test). */
+  /** The render double's duration and behaviour (set per test). */
   renderMs: number;
   renderStages: string[];
   renderError?: unknown;
-  /** Set while the render stub runs; `aborted` once its signal fired. */
+  /** Set while the render double runs; `aborted` once its signal fired. */
   renderState: { started: boolean; aborted: boolean };
   avatarAssets?: AvatarAssets;
   avatarError?: unknown;
   audioInfo: AudioInfo;
 }
 
-export function stubEngines(): StubEngines {
-  const e: StubEngines = {
+export function fakeEngines(): FakeEngines {
+  const e: FakeEngines = {
     calls: { createAvatarAssets: 0, probeAudio: 0, renderVideo: [] },
     renderMs: 20,
     renderStages: ["animating", "encoding"],
@@ -152,7 +152,7 @@ export async function startHarness(opts: { env?: Record<string, string>; engines
     ...opts.env,
   });
   const logs: string[] = [];
-  const engines = opts.engines ?? stubEngines();
+  const engines = opts.engines ?? fakeEngines();
   const renderer = createRenderer(config, { engines, log: createLogger({ service: "renderer" }, (l) => logs.push(l), "debug") });
   const port = await renderer.listen();
   const url = `http://127.0.0.1:${port}`;
