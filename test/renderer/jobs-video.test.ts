@@ -73,7 +73,7 @@ describe("video job: success", () => {
     d.callbackUrl = h.worker.callbackUrl(d.jobId, 2);
     const end = await h.run(d);
     expect(end.body.type, JSON.stringify(end.body)).toBe("succeeded");
-    expect(stages(d.jobId)).toEqual(["preparing_media", "rendering", "analyzing_audio", "composing", "encoding", "uploading"]);
+    expect(stages(d.jobId)).toEqual(["preparing_media", "rendering", "encoding", "uploading"]);
     expect(end.body.result).toMatchObject({ durationSeconds: 2.4, frames: 60, fps: 25, bytes: 3000, width: 128, height: 128 });
     expect(end.body.result.audioDurationSeconds).toBeCloseTo(0.5, 1);
     for (const e of h.worker.eventsOf(d.jobId)) expect(e.body).toMatchObject({ jobId: d.jobId, attempt: 2 });

@@ -67,7 +67,7 @@ export const VideoJob = z
       .object({
         stage: z.string().meta({
           description:
-            "What the job is doing, in lower_snake_case: queued, starting, waiting, preparing_media, rendering, analyzing_audio, composing, encoding, uploading, completed (the stage of a succeeded job, kept after expiry). A failed or expired job keeps the stage it reached. New stage names may appear; stages describe work, not percentages.",
+            "What the job is doing, in lower_snake_case: queued, starting, waiting, preparing_media, rendering, encoding, uploading, completed (the stage of a succeeded job, kept after expiry). A failed or expired job keeps the stage it reached. New stage names may appear; stages describe work, not percentages.",
         }),
       })
       .meta({ id: "VideoProgress" }),

@@ -3,7 +3,7 @@
  * and rig from the Worker), the access re-check before rendering (the Worker answers the `rendering`
  * progress event with `{abort}` if access was revoked), rendering, upload of the MP4.
  *
- * Stages: preparing_media → rendering → (the renderer's own stages) → uploading.
+ * Stages: preparing_media → rendering → encoding → uploading (then the Worker's `completed`).
  */
 import { readFile } from "node:fs/promises";
 import path from "node:path";
@@ -80,9 +80,9 @@ export async function runVideoJob(ctx: JobContext<VideoDispatch>): Promise<Video
   await link.progress("rendering");
   t = performance.now();
   const background = media.backgroundPath ? await readFile(media.backgroundPath) : undefined;
-  // The renderer's own stages pass through; one it names like an already reported stage (its frame loop
-  // is also called "rendering") is not reported again, so progress.stage never goes back.
-  const reported = new Set(["preparing_media", "rendering"]);
+  // Of the engine's own steps only `encoding` is reported: audio analysis, composition and the frame loop
+  // are all part of `rendering`, so progress.stage only ever moves forward.
+  const reported = new Set<string>();
   const rendered = await abortable(
     engines
       .renderVideo({
@@ -94,7 +94,7 @@ export async function runVideoJob(ctx: JobContext<VideoDispatch>): Promise<Video
         workDir: ctx.workDir,
         signal,
         onStage: (stage) => {
-          if (reported.has(stage) || signal.aborted) return;
+          if (stage !== "encoding" || reported.has(stage) || signal.aborted) return;
           reported.add(stage);
           link.progress(stage).catch(() => {}); // an abort answer aborts `signal`, which stops the render
         },
