@@ -103,10 +103,10 @@ describe("video job: success", () => {
 
   it("sends a heartbeat at the configured cadence while the job runs", async () => {
     engines.renderMs = 900;
-    engines.renderStages = ["animating"];
+    engines.renderStages = ["encoding"];
     const d = await h.videoDispatch();
     await h.run(d);
-    const beats = h.worker.eventsOf(d.jobId).filter((e) => e.body.type === "progress" && e.body.stage === "animating");
+    const beats = h.worker.eventsOf(d.jobId).filter((e) => e.body.type === "progress" && e.body.stage === "encoding");
     expect(beats.length).toBeGreaterThanOrEqual(6);
     const progress = h.worker.eventsOf(d.jobId).filter((e) => e.body.type === "progress");
     const gaps = progress.slice(1).map((e, i) => e.at - progress[i].at);
@@ -256,10 +256,10 @@ describe("video job: rendering", () => {
 
   it("an {abort} answer to a heartbeat during the render aborts the render's signal", async () => {
     engines.renderMs = 3000;
-    engines.renderStages = ["animating"];
+    engines.renderStages = ["encoding"];
     let beats = 0;
     h.worker.onEvent = (e) =>
-      e.body.stage === "animating" && ++beats === 3 ? { body: { abort: { code: "avatar_forbidden", message: "no", retryable: false } } } : undefined;
+      e.body.stage === "encoding" && ++beats === 3 ? { body: { abort: { code: "avatar_forbidden", message: "no", retryable: false } } } : undefined;
     const d = await h.videoDispatch();
     const t0 = Date.now();
     expect((await h.post(d)).status).toBe(202);
@@ -269,7 +269,7 @@ describe("video job: rendering", () => {
     await new Promise((r) => setTimeout(r, 300));
     const after = h.worker.eventsOf(d.jobId);
     expect(after.filter((e) => e.body.type !== "progress")).toEqual([]);
-    expect(after.filter((e) => e.body.stage === "animating")).toHaveLength(3);
+    expect(after.filter((e) => e.body.stage === "encoding")).toHaveLength(3);
     expect(h.worker.objects.has(`videos/${d.jobId}.mp4`)).toBe(false);
   });
 
