@@ -6,7 +6,8 @@
  * mesh triangles that moved are warped from the static frame (luma at full, chroma at half resolution)
  * and the mouth interior is drawn. The changing region (bbox of the fixed outer anchor ring) is split into
  * horizontal bands: the calling thread owns the band containing the mouth, worker threads the bands above.
- * Everything lives in SharedArrayBuffers; a frame costs one Atomics signal per worker and one wait.
+ * Frames and mesh live in one shared WebAssembly.Memory (wasm/warp-kernel.ts) that every thread's warp
+ * kernel works on in place; a frame costs one Atomics signal per worker and one wait.
  * Without workers (or if they fail to start) the caller paints the whole region.
  */
 import { availableParallelism } from "node:os";
@@ -15,7 +16,8 @@ import type { FacePose } from "../animate/deform";
 import type { FaceModel } from "../animate/geometry";
 import { drawLashLine } from "../animate/eyes";
 import { drawMouthInterior, type MouthColors } from "../animate/mouth";
-import { copyPlaneRect, EMPTY_RECT, intersectRect, isEmpty, unionRect, warpPlane, type Rect } from "../animate/warp";
+import { copyPlaneRect, EMPTY_RECT, intersectRect, isEmpty, unionRect, type Rect } from "../animate/warp";
+import { PaintArena, WarpKernel, type ArenaSpec } from "./wasm/warp-kernel";
 import { yuvLayout, type Yuv420Layout } from "./yuv";
 
 /** Control block layout (Int32 slots). */
@@ -57,22 +59,13 @@ export interface PainterInit {
   width: number;
   height: number;
   band: Rect;
-  staticSab: SharedArrayBuffer;
-  baseSab: SharedArrayBuffer;
-  xySab: SharedArrayBuffer;
-  tris: Uint32Array;
-  holeTris: Uint32Array;
-  poolSabs: SharedArrayBuffer[];
+  memory: WebAssembly.Memory;
+  arena: ArenaSpec;
+  /** The worker's result slot in the arena. */
+  slot: number;
   ctrlSab: SharedArrayBuffer;
   paramSab: SharedArrayBuffer;
   lashes: LashSpec;
-}
-
-function sharedCopy<T extends Uint8Array | Float32Array>(a: T): T {
-  const sab = new SharedArrayBuffer(a.byteLength);
-  const out = new (a.constructor as { new (b: SharedArrayBuffer): T })(sab);
-  out.set(a as never);
-  return out;
 }
 
 const even = (r: Rect): Rect => (isEmpty(r) ? EMPTY_RECT : { x0: r.x0 & ~1, y0: r.y0 & ~1, x1: (r.x1 + 1) & ~1, y1: (r.y1 + 1) & ~1 });
@@ -82,17 +75,8 @@ const half = (r: Rect): Rect => (isEmpty(r) ? EMPTY_RECT : { x0: r.x0 >> 1, y0: 
  * One band of one frame: restore `prev` (luma rect, even) from the static frame, warp the three planes,
  * return the luma rect written (even-aligned). Used by the caller and the workers alike.
  */
-export function paintBand(
-  stat: Uint8Array,
-  frame: Uint8Array,
-  L: Yuv420Layout,
-  base: Float32Array,
-  xy: Float32Array,
-  tris: Uint32Array,
-  holeTris: Uint32Array,
-  prev: Rect,
-  band: Rect,
-): Rect {
+export function paintBand(k: WarpKernel, a: PaintArena, frame: Uint8Array, L: Yuv420Layout, prev: Rect, band: Rect): Rect {
+  const stat = a.stat;
   const W = L.width;
   const H = L.height;
   const cw = W >> 1;
@@ -104,12 +88,12 @@ export function paintBand(
     copyPlaneRect(stat, frame, L.ySize + L.cSize, cw, c);
   }
   const cb = half(band);
-  let w = warpPlane(stat, frame, W, H, 0, -1, base, xy, tris, 1, band);
-  w = unionRect(w, warpPlane(stat, frame, W, H, 0, -1, base, xy, holeTris, 1, band));
+  let w = k.warp(stat, frame, W, H, 0, -1, a.tris, 1, band);
+  w = unionRect(w, k.warp(stat, frame, W, H, 0, -1, a.holeTris, 1, band));
   const u = L.ySize;
   const v = L.ySize + L.cSize;
-  let c = warpPlane(stat, frame, cw, ch, u, v, base, xy, tris, 0.5, cb);
-  c = unionRect(c, warpPlane(stat, frame, cw, ch, u, v, base, xy, holeTris, 0.5, cb));
+  let c = k.warp(stat, frame, cw, ch, u, v, a.tris, 0.5, cb);
+  c = unionRect(c, k.warp(stat, frame, cw, ch, u, v, a.holeTris, 0.5, cb));
   const cl: Rect = isEmpty(c) ? EMPTY_RECT : { x0: c.x0 * 2, y0: c.y0 * 2, x1: c.x1 * 2, y1: c.y1 * 2 };
   return intersectRect(even(unionRect(w, cl)), band);
 }
@@ -124,8 +108,8 @@ interface BandWorker {
 export class FramePainter {
   readonly layout: Yuv420Layout;
   readonly pool: Uint8Array[];
-  private stat: Uint8Array;
-  private base: Float32Array;
+  private arena: PaintArena;
+  private kernel: WarpKernel;
   private xy: Float32Array;
   private own: Rect;
   private workers: BandWorker[] = [];
@@ -145,13 +129,28 @@ export class FramePainter {
     width: number,
     height: number,
     poolSize: number,
+    threads: number,
   ) {
     this.layout = yuvLayout(width, height);
-    this.stat = sharedCopy(staticYuv);
-    this.pool = Array.from({ length: poolSize }, () => sharedCopy(staticYuv));
+    const a = PaintArena.create({
+      frameSize: this.layout.frameSize,
+      poolSize,
+      vertices: model.count,
+      tris: model.tris.length,
+      holeTris: model.holeTris.length,
+      threads,
+    });
+    a.stat.set(staticYuv);
+    for (const f of a.pool) f.set(staticYuv);
+    a.base.set(model.base);
+    a.xy.set(model.base);
+    a.tris.set(model.tris);
+    a.holeTris.set(model.holeTris);
+    this.arena = a;
+    this.kernel = new WarpKernel(a, 0);
+    this.pool = a.pool;
+    this.xy = a.xy;
     this.prev = Array.from({ length: poolSize }, () => EMPTY_RECT);
-    this.base = sharedCopy(model.base);
-    this.xy = sharedCopy(model.base);
     this.own = even(model.region);
     this.upper = new Float32Array(model.mouth.upperInner.length * 2);
     this.lower = new Float32Array(model.mouth.lowerInner.length * 2);
@@ -171,8 +170,8 @@ export class FramePainter {
     height: number,
     opts: { poolSize?: number; threads?: number } = {},
   ): Promise<FramePainter> {
-    const p = new FramePainter(model, colors, lashes, staticYuv, width, height, opts.poolSize ?? 3);
     const threads = Math.max(1, Math.min(4, opts.threads ?? availableParallelism()));
+    const p = new FramePainter(model, colors, lashes, staticYuv, width, height, opts.poolSize ?? 3, threads);
     if (threads > 1) await p.startWorkers(threads - 1).catch(() => p.stopWorkers());
     return p;
   }
@@ -208,12 +207,9 @@ export class FramePainter {
         width: this.layout.width,
         height: this.layout.height,
         band,
-        staticSab: this.stat.buffer as SharedArrayBuffer,
-        baseSab: this.base.buffer as SharedArrayBuffer,
-        xySab: this.xy.buffer as SharedArrayBuffer,
-        tris: m.tris,
-        holeTris: m.holeTris,
-        poolSabs: this.pool.map((b) => b.buffer as SharedArrayBuffer),
+        memory: this.arena.memory,
+        arena: this.arena.spec,
+        slot: k + 1,
         ctrlSab,
         paramSab: this.params.buffer as SharedArrayBuffer,
         lashes: this.lashes,
@@ -258,7 +254,7 @@ export class FramePainter {
     }
     const frame = this.pool[bi];
     let c0 = performance.now();
-    let written = paintBand(this.stat, frame, this.layout, this.base, this.xy, m.tris, m.holeTris, this.prev[bi], this.own);
+    let written = paintBand(this.kernel, this.arena, frame, this.layout, this.prev[bi], this.own);
     let c1 = performance.now();
     this.t.warp += c1 - c0;
     const up = this.upper;

@@ -1,0 +1,95 @@
+/**
+ * The warp kernel (warp.wasm, compiled from warp.as.ts by scripts/build-wasm.sh) and the shared memory it
+ * works on.
+ *
+ * Why wasm: the per-pixel bilinear warp was ~80 % of painting in JS; the same integer loop compiled ahead
+ * of time is several times faster. Why one memory: the static frame, the pooled output frames and the mesh
+ * all live in a single shared WebAssembly.Memory, so the kernel reads and writes them in place (no copies
+ * per frame) and every paint thread instantiates the same module on the same memory.
+ */
+import { readFileSync } from "node:fs";
+import { EMPTY_RECT, type Rect } from "../../animate/warp";
+
+// Compiled once per thread at import (a few KB); instances are cheap.
+const module = new WebAssembly.Module(readFileSync(new URL("./warp.wasm", import.meta.url)));
+
+/** Sizes that fix the arena layout; the creating thread and the workers derive the same offsets. */
+export interface ArenaSpec {
+  frameSize: number;
+  poolSize: number;
+  vertices: number;
+  tris: number;
+  holeTris: number;
+  /** Painting threads (each gets its own result slot). */
+  threads: number;
+}
+
+/** Views into the shared memory: static frame, pooled frames, rest and current vertex positions, triangles. */
+export class PaintArena {
+  readonly stat: Uint8Array;
+  readonly pool: Uint8Array[];
+  readonly base: Float32Array;
+  readonly xy: Float32Array;
+  readonly tris: Uint32Array;
+  readonly holeTris: Uint32Array;
+
+  constructor(
+    readonly memory: WebAssembly.Memory,
+    readonly spec: ArenaSpec,
+  ) {
+    const buf = memory.buffer;
+    let at = 16 * spec.threads; // result slots
+    const take = (bytes: number) => {
+      const o = at;
+      at = (at + bytes + 15) & ~15;
+      return o;
+    };
+    this.stat = new Uint8Array(buf, take(spec.frameSize), spec.frameSize);
+    this.pool = Array.from({ length: spec.poolSize }, () => new Uint8Array(buf, take(spec.frameSize), spec.frameSize));
+    this.base = new Float32Array(buf, take(spec.vertices * 8), spec.vertices * 2);
+    this.xy = new Float32Array(buf, take(spec.vertices * 8), spec.vertices * 2);
+    this.tris = new Uint32Array(buf, take(spec.tris * 4), spec.tris);
+    this.holeTris = new Uint32Array(buf, take(spec.holeTris * 4), spec.holeTris);
+  }
+
+  static bytes(spec: ArenaSpec): number {
+    return 16 * spec.threads + (spec.poolSize + 1) * (spec.frameSize + 16) + 2 * (spec.vertices * 8 + 16) + (spec.tris + spec.holeTris) * 4 + 32;
+  }
+
+  static create(spec: ArenaSpec): PaintArena {
+    const pages = Math.ceil(PaintArena.bytes(spec) / 65536);
+    return new PaintArena(new WebAssembly.Memory({ initial: pages, maximum: pages, shared: true }), spec);
+  }
+}
+
+type WarpFn = (
+  src: number, dst: number, pw: number, ph: number, offA: number, offB: number,
+  srcXY: number, dstXY: number, tris: number, ntri: number, scale: number,
+  cx0: number, cy0: number, cx1: number, cy1: number, out: number,
+) => void;
+
+/** One thread's instance of the kernel on an arena; `slot` (0 … threads−1) is its private result slot. */
+export class WarpKernel {
+  private fn: WarpFn;
+  private out: Int32Array;
+
+  constructor(private arena: PaintArena, slot: number) {
+    const instance = new WebAssembly.Instance(module, { env: { memory: arena.memory } });
+    this.fn = instance.exports.warp as WarpFn;
+    this.out = new Int32Array(arena.memory.buffer, slot * 16, 4);
+  }
+
+  /**
+   * Warp `tris` (a view of the arena) from `src` into `dst` (arena frames) for one plane at byte offset
+   * `offA` of the frames, or two planes with the same geometry (U and V) at `offA` and `offB` (≥ 0).
+   * Planes are `pw`×`ph`; vertex positions (luma pixels) are scaled by `scale`; only pixels in `clip`
+   * (plane coordinates) are written, and triangles that did not move are skipped (the caller keeps the
+   * destination equal to the source there). Returns the bounding rect of the pixels written.
+   */
+  warp(src: Uint8Array, dst: Uint8Array, pw: number, ph: number, offA: number, offB: number, tris: Uint32Array, scale: number, clip: Rect): Rect {
+    const a = this.arena;
+    const o = this.out;
+    this.fn(src.byteOffset, dst.byteOffset, pw, ph, offA, offB, a.base.byteOffset, a.xy.byteOffset, tris.byteOffset, tris.length / 3, scale, clip.x0, clip.y0, clip.x1, clip.y1, o.byteOffset);
+    return o[2] > o[0] ? { x0: o[0], y0: o[1], x1: o[2], y1: o[3] } : EMPTY_RECT;
+  }
+}
