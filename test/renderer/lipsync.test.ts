@@ -8,9 +8,9 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { analyzeLipSync, ANALYSIS_RATE, sampleTrack, type LipTrack } from "../../container/src/audio/lipsync";
 import { decodeMono, MAX_AUDIO_SECONDS, probeAudio } from "../../container/src/audio/probe";
-import { JobFailure } from "../../container/src/job-failure";
 import { encodeAudio, FFMPEG, synthSpeech, type Segment } from "./helpers/media-audio";
 import { spawnSync } from "node:child_process";
+import { failureCode } from "./helpers/failure-code";
 
 let dir: string;
 beforeAll(() => {
@@ -203,36 +203,26 @@ it("decodes wav, mp3, m4a and ogg to the same mouth timing", async () => {
 });
 
 describe("probeAudio failures", () => {
-  const code = async (p: Promise<unknown>) => {
-    try {
-      await p;
-    } catch (e) {
-      expect(e).toBeInstanceOf(JobFailure);
-      return (e as JobFailure).code;
-    }
-    return "ok";
-  };
-
   it("rejects files that are not audio with unsupported_media_type", async () => {
     const txt = join(dir, "notes.mp3");
     writeFileSync(txt, "this is not audio at all, just some text pretending to be an mp3\n".repeat(50));
-    expect(await code(probeAudio(txt))).toBe("unsupported_media_type");
-    expect(await code(decodeMono(txt, ANALYSIS_RATE))).toBe("unsupported_media_type");
+    expect(await failureCode(probeAudio(txt))).toBe("unsupported_media_type");
+    expect(await failureCode(decodeMono(txt, ANALYSIS_RATE))).toBe("unsupported_media_type");
     // An image is decodable media but has no audio stream.
     const png = join(dir, "image.wav");
     spawnSync(FFMPEG, ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=red:s=32x32:d=0.04", "-frames:v", "1", "-f", "image2", "-c:v", "png", png]);
-    expect(await code(probeAudio(png))).toBe("unsupported_media_type");
+    expect(await failureCode(probeAudio(png))).toBe("unsupported_media_type");
   });
 
   it("rejects an empty file with empty_media", async () => {
     const empty = join(dir, "empty.wav");
     writeFileSync(empty, Buffer.alloc(0));
-    expect(await code(probeAudio(empty))).toBe("empty_media");
+    expect(await failureCode(probeAudio(empty))).toBe("empty_media");
   });
 
   it(`rejects audio longer than ${MAX_AUDIO_SECONDS} s with renderer_rejected`, async () => {
     const long = join(dir, "long.wav");
     spawnSync(FFMPEG, ["-v", "error", "-y", "-f", "lavfi", "-i", `anullsrc=r=8000:cl=mono`, "-t", String(MAX_AUDIO_SECONDS + 5), "-c:a", "pcm_u8", long]);
-    expect(await code(probeAudio(long))).toBe("renderer_rejected");
+    expect(await failureCode(probeAudio(long))).toBe("renderer_rejected");
   });
 });

@@ -10,11 +10,11 @@ import { join } from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blinkSchedule } from "../../container/src/animate/life";
-import { JobFailure } from "../../container/src/job-failure";
 import { composeCanvas, placePortrait } from "../../container/src/video/compose";
 import { renderVideo, RENDER_STAGES, type RenderInput, type RenderSettings } from "../../container/src/video/render";
 import { encodeAudio, extractAllGray, extractFramesRgb, FFMPEG, ffprobeJson, synthSpeech, type Segment } from "./helpers/media-audio";
 import { featureBox, testAvatar, type TestAvatar } from "./helpers/media-avatar";
+import { failureCode } from "./helpers/failure-code";
 
 let dir: string;
 let avatar: TestAvatar;
@@ -305,23 +305,13 @@ describe("composition", () => {
 });
 
 describe("failures", () => {
-  const code = async (p: Promise<unknown>) => {
-    try {
-      await p;
-    } catch (e) {
-      expect(e).toBeInstanceOf(JobFailure);
-      return (e as JobFailure).code;
-    }
-    return "ok";
-  };
-
   it("a file that is not audio fails with unsupported_media_type; an empty one with empty_media", async () => {
     const txt = join(dir, "speech.mp3");
     writeFileSync(txt, "definitely not audio\n".repeat(100));
-    expect(await code(render(txt, {}))).toBe("unsupported_media_type");
+    expect(await failureCode(render(txt, {}))).toBe("unsupported_media_type");
     const empty = join(dir, "empty.m4a");
     writeFileSync(empty, Buffer.alloc(0));
-    expect(await code(render(empty, {}))).toBe("empty_media");
+    expect(await failureCode(render(empty, {}))).toBe("empty_media");
   });
 
   it("stops promptly when aborted", async () => {
