@@ -179,14 +179,11 @@ export function ffprobeJson(path: string, extra: string[] = []): Promise<any> {
   });
 }
 
-/** Decode selected video frames of an MP4 to raw RGB (one Buffer per requested frame index, in request order). */
-export function extractFramesRgb(path: string, width: number, height: number, frameIndices: number[]): Promise<Buffer[]> {
-  const sorted = [...new Set(frameIndices)].sort((a, b) => a - b);
-  const sel = sorted.map((i) => `eq(n\\,${i})`).join("+");
+/** Runs ffmpeg on an MP4 and splits its raw output into frames of `frameBytes` bytes. */
+function rawFrames(path: string, filters: string[], pixFmt: "rgb24" | "gray", frameBytes: number): Promise<Buffer[]> {
   return new Promise((resolve, reject) => {
-    const p = spawn(FFMPEG, ["-hide_banner", "-loglevel", "error", "-i", path, "-vf", `select=${sel}`, "-vsync", "0", "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    const args = ["-hide_banner", "-loglevel", "error", "-i", path, ...filters, "-f", "rawvideo", "-pix_fmt", pixFmt, "pipe:1"];
+    const p = spawn(FFMPEG, args, { stdio: ["ignore", "pipe", "pipe"] });
     const chunks: Buffer[] = [];
     let err = "";
     p.stdout.on("data", (b: Buffer) => chunks.push(b));
@@ -195,33 +192,23 @@ export function extractFramesRgb(path: string, width: number, height: number, fr
     p.on("close", (code) => {
       if (code !== 0) return reject(new Error(`ffmpeg extract ${code}: ${err}`));
       const all = Buffer.concat(chunks);
-      const fs = width * height * 3;
-      const got: Buffer[] = [];
-      for (let i = 0; i + fs <= all.length; i += fs) got.push(all.subarray(i, i + fs));
-      if (got.length !== sorted.length) return reject(new Error(`extracted ${got.length} of ${sorted.length} frames`));
-      resolve(frameIndices.map((i) => got[sorted.indexOf(i)]));
+      const out: Buffer[] = [];
+      for (let i = 0; i + frameBytes <= all.length; i += frameBytes) out.push(all.subarray(i, i + frameBytes));
+      resolve(out);
     });
   });
 }
 
+/** Decode selected video frames of an MP4 to raw RGB (one Buffer per requested frame index, in request order). */
+export async function extractFramesRgb(path: string, width: number, height: number, frameIndices: number[]): Promise<Buffer[]> {
+  const sorted = [...new Set(frameIndices)].sort((a, b) => a - b);
+  const select = `select=${sorted.map((i) => `eq(n\\,${i})`).join("+")}`;
+  const got = await rawFrames(path, ["-vf", select, "-vsync", "0"], "rgb24", width * height * 3);
+  if (got.length !== sorted.length) throw new Error(`extracted ${got.length} of ${sorted.length} frames`);
+  return frameIndices.map((i) => got[sorted.indexOf(i)]);
+}
+
 /** Decode all video frames of an MP4 as raw gray (Y) planes, for motion checks. */
 export function extractAllGray(path: string, width: number, height: number): Promise<Buffer[]> {
-  return new Promise((resolve, reject) => {
-    const p = spawn(FFMPEG, ["-hide_banner", "-loglevel", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "gray", "pipe:1"], {
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    const chunks: Buffer[] = [];
-    let err = "";
-    p.stdout.on("data", (b: Buffer) => chunks.push(b));
-    p.stderr.on("data", (b) => (err += b));
-    p.on("error", reject);
-    p.on("close", (code) => {
-      if (code !== 0) return reject(new Error(`ffmpeg extract ${code}: ${err}`));
-      const all = Buffer.concat(chunks);
-      const fs = width * height;
-      const out: Buffer[] = [];
-      for (let i = 0; i + fs <= all.length; i += fs) out.push(all.subarray(i, i + fs));
-      resolve(out);
-    });
-  });
+  return rawFrames(path, [], "gray", width * height);
 }
