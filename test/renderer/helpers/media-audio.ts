@@ -4,6 +4,7 @@
  */
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
+import { prng as rng } from "../../../container/src/animate/life";
 
 const require = createRequire(import.meta.url);
 export const FFMPEG: string = (require("@ffmpeg-installer/ffmpeg") as { path: string }).path;
@@ -26,18 +27,6 @@ export type Segment =
   | { kind: "fricative"; seconds: number; level?: number }
   /** A bilabial-like stop: closure silence then a short noise burst. */
   | { kind: "plosive"; closure?: number; level?: number };
-
-/** Deterministic PRNG for noise. */
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Synthesise a sequence of segments at `rate` Hz (mono float). */
 export function synthSpeech(segments: Segment[], rate = 24_000, seed = 7): Float32Array {
