@@ -1,4 +1,4 @@
-import { fromBase64Url, toBase64Url } from "../pagination/base64url";
+import { fromBase64Url, toBase64Url } from "../crypto/base64url";
 
 /** Compact JWS helpers (RFC 7515) for Ed25519 ("EdDSA", RFC 8037) with WebCrypto only: Workers and Node 22. */
 

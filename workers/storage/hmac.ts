@@ -1,4 +1,5 @@
 import { createHmac } from "node:crypto";
+import { fromBase64Url, toBase64Url } from "../crypto/base64url";
 
 // HMAC-SHA256 under SIGNING_SECRET. Every message starts with a purpose label so a signature minted for
 // one use (cover link, video link, renderer token) is never valid for another.
@@ -13,26 +14,6 @@ function hmacKey(secret: string): Promise<CryptoKey> {
     keyCache.set(secret, key);
   }
   return key;
-}
-
-export function toBase64Url(bytes: Uint8Array): string {
-  let s = "";
-  for (const b of bytes) s += String.fromCharCode(b);
-  return btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
-}
-
-/** Strict base64url decoding; anything malformed gives null (the caller answers "invalid signature"). */
-export function fromBase64Url(value: string): Uint8Array | null {
-  if (!/^[A-Za-z0-9_-]*$/.test(value) || value.length % 4 === 1) return null;
-  const padded = value.replace(/-/g, "+").replace(/_/g, "/") + "===".slice((value.length + 3) % 4);
-  try {
-    const raw = atob(padded);
-    const out = new Uint8Array(raw.length);
-    for (let i = 0; i < raw.length; i++) out[i] = raw.charCodeAt(i);
-    return out;
-  } catch {
-    return null;
-  }
 }
 
 /** Synchronous signature (node:crypto), for links that must be built inside synchronous serializers. */
