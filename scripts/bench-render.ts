@@ -56,7 +56,8 @@ async function loadAvatar(work: string): Promise<{ portraitPng: Buffer; rig: Ava
   return { portraitPng: readFileSync(portraitPath), rig: JSON.parse(readFileSync(rigPath, "utf8")), label: file };
 }
 
-async function floorRun(opts: {
+/** What both encode floors need: the canvas, the frame count, the audio placement and the output path. */
+interface FloorOptions {
   width: number;
   height: number;
   frames: number;
@@ -66,7 +67,10 @@ async function floorRun(opts: {
   portraitPng: Buffer;
   rig: AvatarRig;
   out: string;
-}): Promise<{ ms: number; ffmpegPeak: number }> {
+}
+
+/** The still canvas both floors encode: the portrait composed exactly as the render's first frame. */
+async function stillCanvas(opts: FloorOptions) {
   const { rgb } = await composeCanvas(opts.portraitPng, opts.rig, undefined, {
     width: opts.width,
     height: opts.height,
@@ -74,19 +78,27 @@ async function floorRun(opts: {
     backgroundColor: "#000000",
     backgroundFit: "cover",
   });
+  return rgb;
+}
+
+/** The renderer's encoder settings for a floor run (same codec, audio placement and duration). */
+const floorEncoding = (opts: FloorOptions) => ({
+  width: opts.width,
+  height: opts.height,
+  fps: 25,
+  frames: opts.frames,
+  audioPath: opts.audioPath,
+  channels: 1,
+  audioStart: opts.audioStart,
+  durationSeconds: opts.durationSeconds,
+  outPath: opts.out,
+});
+
+async function floorRun(opts: FloorOptions): Promise<{ ms: number; ffmpegPeak: number }> {
+  const rgb = await stillCanvas(opts);
   const frame = rgbToYuv420(rgb, opts.width, opts.height);
   const t0 = performance.now();
-  const enc = new FrameEncoder({
-    width: opts.width,
-    height: opts.height,
-    fps: 25,
-    frames: opts.frames,
-    audioPath: opts.audioPath,
-    channels: 1,
-    audioStart: opts.audioStart,
-    durationSeconds: opts.durationSeconds,
-    outPath: opts.out,
-  });
+  const enc = new FrameEncoder(floorEncoding(opts));
   let peak = 0;
   for (let i = 0; i < opts.frames; i++) {
     await enc.write(frame);
@@ -102,38 +114,11 @@ async function floorRun(opts: {
  * The "still image" floor as one would run it by hand: ffmpeg loops a PNG of the composed canvas
  * (-loop 1), with the same codec settings and audio. Decodes and converts the PNG every frame.
  */
-async function pngLoopFloor(opts: {
-  width: number;
-  height: number;
-  frames: number;
-  audioPath: string;
-  audioStart: number;
-  durationSeconds: number;
-  portraitPng: Buffer;
-  rig: AvatarRig;
-  out: string;
-  work: string;
-}): Promise<number> {
-  const { rgb } = await composeCanvas(opts.portraitPng, opts.rig, undefined, {
-    width: opts.width,
-    height: opts.height,
-    fit: "crop",
-    backgroundColor: "#000000",
-    backgroundFit: "cover",
-  });
+async function pngLoopFloor(opts: FloorOptions & { work: string }): Promise<number> {
+  const rgb = await stillCanvas(opts);
   const png = join(opts.work, `still-${opts.width}x${opts.height}.png`);
   await sharp(Buffer.from(rgb.buffer, rgb.byteOffset, rgb.byteLength), { raw: { width: opts.width, height: opts.height, channels: 3 } }).png().toFile(png);
-  const args = encoderArgs({
-    width: opts.width,
-    height: opts.height,
-    fps: 25,
-    frames: opts.frames,
-    audioPath: opts.audioPath,
-    channels: 1,
-    audioStart: opts.audioStart,
-    durationSeconds: opts.durationSeconds,
-    outPath: opts.out,
-  });
+  const args = encoderArgs(floorEncoding(opts));
   // Replace the raw pipe input by the looped PNG.
   const i = args.indexOf("pipe:0");
   const start = args.indexOf("-f");

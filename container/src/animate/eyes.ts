@@ -6,12 +6,7 @@
  */
 import type { YuvFrameLayout } from "./mouth";
 import type { Rect } from "./warp";
-
-const smooth = (a: number, b: number, x: number) => {
-  let t = (x - a) / (b - a);
-  t = t < 0 ? 0 : t > 1 ? 1 : t;
-  return t * t * (3 - 2 * t);
-};
+import { smoothstep } from "./smoothstep";
 
 /**
  * Draw a tapered soft line along the polyline `pts` ([x, y] flat, canvas px), `thickness` px at the
@@ -72,7 +67,7 @@ export function drawLashLine(
     const s = along / total; // 0..1 corner to corner
     const taper = Math.sin(Math.PI * Math.min(1, Math.max(0, s))) ** 0.6;
     const half = 0.5 * thickness * (0.35 + 0.65 * taper);
-    return (1 - smooth(half - 0.6, half + 0.6, Math.sqrt(best))) * alpha;
+    return (1 - smoothstep(half - 0.6, half + 0.6, Math.sqrt(best))) * alpha;
   };
   const Yc = 16 + (47 * rgb[0] + 157 * rgb[1] + 16 * rgb[2]) / 256;
   const Uc = 128 + (-26 * rgb[0] - 86 * rgb[1] + 112 * rgb[2]) / 256;

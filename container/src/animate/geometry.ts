@@ -31,6 +31,7 @@ import {
   SILHOUETTE,
   TRI468,
 } from "./facemesh-topology";
+import { smoothstep } from "./smoothstep";
 
 export const FACE_POINTS = 468;
 
@@ -107,11 +108,6 @@ const RINGS = [
   { t: 1.32, frac: 0.75, head: 0.4, headBelow: 0.2 },
   { t: 1.55, frac: 0.985, head: 0, headBelow: 0 },
 ];
-
-const smoothstep = (a: number, b: number, x: number) => {
-  const t = Math.min(1, Math.max(0, (x - a) / (b - a)));
-  return t * t * (3 - 2 * t);
-};
 
 export function buildFaceModel(rig: AvatarRig, place: Placement): FaceModel {
   const nRing = SILHOUETTE.length;

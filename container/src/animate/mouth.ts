@@ -6,6 +6,7 @@
  * Drawn straight into the yuv420p frame: luma per pixel, chroma per 2×2 block (shaded at its centre).
  */
 import type { Rect } from "./warp";
+import { smoothstep } from "./smoothstep";
 
 /** yuv420p frame layout (see video/yuv.ts). */
 export interface YuvFrameLayout {
@@ -47,12 +48,6 @@ export function mouthColors(skin: [number, number, number], lip: [number, number
     tongue: [Math.round(lip[0] * 0.78), Math.round(lip[1] * 0.5), Math.round(lip[2] * 0.52)],
   };
 }
-
-const smooth = (a: number, b: number, x: number) => {
-  let t = (x - a) / (b - a);
-  t = t < 0 ? 0 : t > 1 ? 1 : t;
-  return t * t * (3 - 2 * t);
-};
 
 /**
  * Draw the mouth interior into a yuv420p frame. `upper` and `lower` are the inner-lip points (corner to
@@ -141,8 +136,8 @@ export function drawMouthInterior(
     centreGap = Math.max(centreGap, curve(lo, uu) - curve(up, uu));
   }
   // Rounded (pushed-out) lips cover the teeth more.
-  const teethVis = smooth(1.2, Math.max(2.5, 0.14 * hw), centreGap) * (1 - 0.6 * Math.min(1, Math.max(0, round)));
-  const lowTeethH = 0.11 * hw * smooth(0.25, 0.8, open);
+  const teethVis = smoothstep(1.2, Math.max(2.5, 0.14 * hw), centreGap) * (1 - 0.6 * Math.min(1, Math.max(0, round)));
+  const lowTeethH = 0.11 * hw * smoothstep(0.25, 0.8, open);
   const [tr, tg, tb] = colors.teeth;
   const [er, eg, eb] = colors.cavityEdge;
   const [dr, dg, db] = colors.cavityDeep;
@@ -181,11 +176,11 @@ export function drawMouthInterior(
       const vUp = upT[k] + (upT[k + 1] - upT[k]) * fr;
       const vLo = loT[k] + (loT[k + 1] - loT[k]) * fr;
       const dist = Math.min(v - vUp, vLo - v, (1 - Math.abs(u)) * hw);
-      const alpha = smooth(-0.7, 1.1, dist);
+      const alpha = smoothstep(-0.7, 1.1, dist);
       if (alpha <= 0) return 0;
       const au = Math.abs(u);
       // Cavity: lip-shadow colour at the edge → deep dark inside.
-      const deep = smooth(0, deepDist, dist);
+      const deep = smoothstep(0, deepDist, dist);
       let r = er + (dr - er) * deep;
       let g = eg + (dg - eg) * deep;
       let b = eb + (db - eb) * deep;
@@ -196,9 +191,9 @@ export function drawMouthInterior(
         const ev = (v - tcv) / (0.42 * gap);
         const eu = u / 0.62;
         const e = eu * eu + ev * ev;
-        const ta = (1 - smooth(0.5, 1.0, e)) * smooth(0.3, 0.7, open) * 0.9;
+        const ta = (1 - smoothstep(0.5, 1.0, e)) * smoothstep(0.3, 0.7, open) * 0.9;
         if (ta > 0) {
-          const shade = 0.75 + 0.25 * smooth(tcv - 0.42 * gap, tcv, v);
+          const shade = 0.75 + 0.25 * smoothstep(tcv - 0.42 * gap, tcv, v);
           r += (gr * shade - r) * ta;
           g += (gg * shade - g) * ta;
           b += (gb * shade - b) * ta;
@@ -207,9 +202,9 @@ export function drawMouthInterior(
       // Lower teeth (in the lower lip's shadow).
       if (lowTeethH > 0.3 && au < 0.62) {
         const top = vLo - lowTeethH * Math.sqrt(Math.max(0, 1 - (u / 0.62) ** 2));
-        const la = smooth(top - 0.8, top + 0.8, v) * (1 - smooth(0.2, 0.55, au)) * 0.3 * teethVis;
+        const la = smoothstep(top - 0.8, top + 0.8, v) * (1 - smoothstep(0.2, 0.55, au)) * 0.3 * teethVis;
         if (la > 0) {
-          const shade = 0.62 * (0.8 + 0.2 * smooth(top, vLo, v));
+          const shade = 0.62 * (0.8 + 0.2 * smoothstep(top, vLo, v));
           r += (tr * shade - r) * la;
           g += (tg * shade - g) * la;
           b += (tb * shade - b) * la;
@@ -221,14 +216,14 @@ export function drawMouthInterior(
         const gapHere = Math.max(0, vLo - vUp);
         const h = Math.min(teethH, 0.55 * gapHere + 0.04 * hw) * (0.45 + 0.55 * prof);
         const bottom = vUp + h;
-        const ua = (1 - smooth(bottom - 0.9, bottom + 0.9, v)) * (1 - smooth(0.35, 0.78, au)) * 0.95 * teethVis;
+        const ua = (1 - smoothstep(bottom - 0.9, bottom + 0.9, v)) * (1 - smoothstep(0.35, 0.78, au)) * 0.95 * teethVis;
         if (ua > 0) {
           // Shadow under the lip, slight darkening at the biting edge, a faint gap between the incisors.
-          let shade = 0.6 + 0.4 * smooth(vUp, vUp + 0.6 * h, v);
-          shade *= 1 - 0.1 * smooth(vUp + 0.6 * h, bottom, v);
+          let shade = 0.6 + 0.4 * smoothstep(vUp, vUp + 0.6 * h, v);
+          shade *= 1 - 0.1 * smoothstep(vUp + 0.6 * h, bottom, v);
           const gapW = Math.max(0.5, hw * 0.01);
           if (Math.abs(u * hw) < gapW) shade *= 0.9;
-          shade *= 1 - 0.35 * smooth(0.15, 0.7, au);
+          shade *= 1 - 0.35 * smoothstep(0.15, 0.7, au);
           r += (tr * shade - r) * ua;
           g += (tg * shade - g) * ua;
           b += (tb * shade - b) * ua;

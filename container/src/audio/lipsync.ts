@@ -13,6 +13,7 @@
  * Smoothing: attack ≈ 50 ms, release ≈ 100 ms (faster into a detected closure); values below a small
  * threshold snap to exactly 0 so silence is perfectly still.
  */
+import { smoothstep } from "../animate/smoothstep";
 
 export const ANALYSIS_RATE = 16_000;
 /** Analysis frames per second (10 ms hop). */
@@ -54,10 +55,6 @@ export interface LipTrack {
 }
 
 const clamp01 = (x: number) => (x < 0 ? 0 : x > 1 ? 1 : x);
-const smoothstep = (a: number, b: number, x: number) => {
-  const t = clamp01((x - a) / (b - a));
-  return t * t * (3 - 2 * t);
-};
 
 function percentile(values: number[], p: number): number {
   if (values.length === 0) return NaN;
