@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { analyzeLipSync, ANALYSIS_RATE, sampleTrack, type LipTrack } from "../../container/src/audio/lipsync";
+import { analyzeLipSync, ANALYSIS_RATE, sampleTrack, type LipTrack } from "@avatar-video/motion-model";
 import { decodeMono, MAX_AUDIO_SECONDS, probeAudio } from "../../container/src/audio/probe";
 import { encodeAudio, FFMPEG, synthSpeech, type Segment } from "./helpers/media-audio";
 import { spawnSync } from "node:child_process";

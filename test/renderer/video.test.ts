@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { blinkSchedule } from "../../container/src/animate/life";
+import { blinkSchedule } from "@avatar-video/motion-model";
 import { composeCanvas, placePortrait } from "../../container/src/video/compose";
 import { renderVideo, RENDER_STAGES, type RenderInput, type RenderSettings } from "../../container/src/video/render";
 import { encodeAudio, extractAllGray, extractFramesRgb, FFMPEG, ffprobeJson, synthSpeech, type Segment } from "./helpers/media-audio";

@@ -6,7 +6,7 @@
  */
 import type { YuvFrameLayout } from "./mouth";
 import type { Rect } from "./warp";
-import { smoothstep } from "./smoothstep";
+import { smoothstep } from "@avatar-video/motion-model";
 
 /**
  * Draw a tapered soft line along the polyline `pts` ([x, y] flat, canvas px), `thickness` px at the

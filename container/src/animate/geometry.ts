@@ -31,7 +31,7 @@ import {
   SILHOUETTE,
   TRI468,
 } from "./facemesh-topology";
-import { smoothstep } from "./smoothstep";
+import { smoothstep } from "@avatar-video/motion-model";
 
 export const FACE_POINTS = 468;
 

@@ -6,7 +6,7 @@
  * Drawn straight into the yuv420p frame: luma per pixel, chroma per 2×2 block (shaded at its centre).
  */
 import type { Rect } from "./warp";
-import { smoothstep } from "./smoothstep";
+import { smoothstep } from "@avatar-video/motion-model";
 
 /** yuv420p frame layout (see video/yuv.ts). */
 export interface YuvFrameLayout {

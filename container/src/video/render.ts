@@ -11,11 +11,11 @@
 import { stat } from "node:fs/promises";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { analyzeLipSync, ANALYSIS_RATE, sampleTrack } from "../audio/lipsync";
+import { analyzeLipSync, ANALYSIS_RATE, sampleTrack } from "@avatar-video/motion-model";
 import { decodeMono, probeAudio, MAX_AUDIO_SECONDS } from "../audio/probe";
 import { deform, type FacePose } from "../animate/deform";
 import { buildFaceModel } from "../animate/geometry";
-import { blinkAmount, blinkSchedule, BLINK, makeHeadMotion } from "../animate/life";
+import { blinkAmount, blinkSchedule, BLINK, makeHeadMotion } from "@avatar-video/motion-model";
 import { mouthColors } from "../animate/mouth";
 import { JobFailure } from "../job-failure";
 import type { AvatarRig } from "../rig";

@@ -4,7 +4,7 @@
  */
 import { spawn } from "node:child_process";
 import { createRequire } from "node:module";
-import { prng as rng } from "../../../container/src/animate/life";
+import { prng as rng } from "@avatar-video/motion-model";
 
 const require = createRequire(import.meta.url);
 export const FFMPEG: string = (require("@ffmpeg-installer/ffmpeg") as { path: string }).path;

@@ -13,7 +13,7 @@
  * Smoothing: attack ≈ 50 ms, release ≈ 100 ms (faster into a detected closure); values below a small
  * threshold snap to exactly 0 so silence is perfectly still.
  */
-import { smoothstep } from "../animate/smoothstep";
+import { smoothstep } from "./smoothstep";
 
 export const ANALYSIS_RATE = 16_000;
 /** Analysis frames per second (10 ms hop). */

@@ -1,0 +1,5 @@
+// The animation model: the same audio analysis and motion curves drive rendered videos (container/) and live
+// motion frames (workers/motion). Pure TypeScript with no Node or Workers APIs.
+export * from "./lipsync";
+export * from "./life";
+export * from "./smoothstep";
