@@ -4,10 +4,12 @@ import { ensureDevVars } from "../../scripts/lib/dev-vars";
 import { startStack } from "../../scripts/lib/stack";
 import { startMediaServer } from "./media-server";
 
-// Ports of the e2e stack: distinct from `npm start` (8787/8790) so both can run side by side.
-const PORT = 8797;
-const RENDERER_PORT = 8798;
-const MEDIA_PORT = 8796;
+// Ports of the e2e stack: distinct from `npm start` (8787/8790) so both can run side by side. E2E_PORT_BASE
+// moves the three ports and the state directory, so two checkouts (or two people) can run e2e at once.
+const BASE = Number(process.env.E2E_PORT_BASE ?? 8796);
+const MEDIA_PORT = BASE;
+const PORT = BASE + 1;
+const RENDERER_PORT = BASE + 2;
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -19,8 +21,8 @@ declare module "vitest" {
 }
 
 export default async function setup(project: TestProject) {
-  const state = ".local/e2e-state";
-  const mediaDir = ".local/e2e-media";
+  const state = `.local/e2e-state-${BASE}`;
+  const mediaDir = `.local/e2e-media-${BASE}`;
   rmSync(state, { recursive: true, force: true });
   mkdirSync(mediaDir, { recursive: true });
   const vars = ensureDevVars(".dev.vars");
