@@ -68,6 +68,7 @@ describe("POST /v1/console/session-tokens", () => {
   it("validates modelVersion, unknown fields and JSON", async () => {
     await expectError(await issue({ expireAt: nowS() + 60, modelVersion: "" }, key()), 400, "invalid_request", "modelVersion must be 1 to 128 characters");
     await expectError(await issue({ expireAt: nowS() + 60, modelVersion: "a b" }, key()), 400, "invalid_request", "modelVersion must be printable ASCII");
+    await expectError(await issue({ expireAt: nowS() + 60, modelVersion: "motion-9.9" }, key()), 400, "invalid_request", "modelVersion must be a known model version: motion-2.1");
     await expectError(await issue({ expireAt: nowS() + 60, scope: "all" }, key()), 400, "invalid_request", "scope is not a known field");
     await expectError(await issue("{", key()), 400, "invalid_request", "Request body must be valid JSON");
   });

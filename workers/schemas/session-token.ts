@@ -1,3 +1,4 @@
+import { isMotionModelVersion, MOTION_MODEL_VERSIONS } from "@avatar-video/motion-model";
 import { z } from "zod";
 
 /** Longest session token lifetime (spec: expireAt earlier than now + 24 h). */
@@ -14,8 +15,11 @@ export const SessionTokenRequest = z
       .min(1, "must be 1 to 128 characters")
       .max(128, "must be 1 to 128 characters")
       .regex(/^[\x21-\x7e]+$/, "must be printable ASCII without spaces")
+      .refine(isMotionModelVersion, `must be a known model version: ${MOTION_MODEL_VERSIONS.join(", ")}`)
       .optional()
-      .meta({ description: "Optional model version override, stamped into the token" }),
+      .meta({
+        description: `Optional model version override, stamped into the token. Known versions: ${MOTION_MODEL_VERSIONS.join(", ")}; omitted → the current version`,
+      }),
   })
   .meta({ id: "SessionTokenRequest" });
 

@@ -1,17 +1,6 @@
+import { SignJWT } from "jose";
 import { REGIONS, SESSION_TOKEN_ISSUER, type Region, type SessionClaims } from "./claims";
-import { importPrivateKey, signCompact } from "./jws";
-
-const keys = new Map<string, Promise<CryptoKey>>();
-
-function privateKey(pkcs8Base64: string) {
-  let key = keys.get(pkcs8Base64);
-  if (!key) {
-    key = importPrivateKey(pkcs8Base64);
-    key.catch(() => keys.delete(pkcs8Base64)); // a bad secret is retried after it is fixed
-    keys.set(pkcs8Base64, key);
-  }
-  return key;
-}
+import { privateKeyFrom } from "./keys";
 
 export function regionOf(value: string | undefined): Region {
   const region = (value || "us-west") as Region;
@@ -28,7 +17,7 @@ export interface IssueInput {
   now: number;
 }
 
-/** A compact JWS (JWT) signed with Ed25519: header {alg: "EdDSA", typ: "JWT"}. */
+/** A compact JWS (JWT) signed with Ed25519 by `jose`: header {alg: "EdDSA", typ: "JWT"} (docs/session-tokens.md). */
 export async function issueSessionToken(privateKeyPkcs8Base64: string, input: IssueInput): Promise<string> {
   const claims: SessionClaims = {
     iss: SESSION_TOKEN_ISSUER,
@@ -40,5 +29,5 @@ export async function issueSessionToken(privateKeyPkcs8Base64: string, input: Is
     exp: input.expireAt,
     jti: crypto.randomUUID(),
   };
-  return signCompact({ alg: "EdDSA", typ: "JWT" }, claims, await privateKey(privateKeyPkcs8Base64));
+  return new SignJWT({ ...claims }).setProtectedHeader({ alg: "EdDSA", typ: "JWT" }).sign(await privateKeyFrom(privateKeyPkcs8Base64));
 }

@@ -1,8 +1,10 @@
+import { errors, jwtVerify } from "jose";
+import { fromBase64Url } from "../crypto/base64url";
 import { REGIONS, SESSION_TOKEN_ISSUER, type SessionClaims } from "./claims";
-import { decodeB64urlJson, ED25519, encoder, fromBase64Url, importPublicKey } from "./jws";
+import { publicKeyFrom } from "./keys";
 
 /**
- * Offline verification for motion services (WebCrypto only: runs in Workers and Node ≥ 22).
+ * Offline verification for motion services with `jose` (WebCrypto underneath: runs in Workers and Node ≥ 22).
  * Rejects anything but an EdDSA compact JWS with a valid signature by the given key, our issuer,
  * well-formed claims, and `nowSeconds < exp`. Connections already established are not affected by
  * expiry: call this when a new connection opens.
@@ -17,45 +19,61 @@ export class SessionTokenError extends Error {
   }
 }
 
+function reasonOf(err: unknown): SessionTokenError {
+  if (err instanceof errors.JWTExpired) return new SessionTokenError("expired", "The token has expired");
+  if (err instanceof errors.JOSEAlgNotAllowed || err instanceof errors.JOSENotSupported) {
+    return new SessionTokenError("unsupported_algorithm", "Only EdDSA tokens are accepted");
+  }
+  if (err instanceof errors.JWSSignatureVerificationFailed) {
+    return new SessionTokenError("bad_signature", "The token signature does not verify with this key");
+  }
+  if (err instanceof errors.JWTClaimValidationFailed) return new SessionTokenError("invalid_claims", "The token claims are not those of an avatar-video session token");
+  return new SessionTokenError("malformed", "The token is not a well-formed compact JWS");
+}
+
+const claimsOk = (c: Partial<SessionClaims>) =>
+  typeof c.sub === "string" &&
+  typeof c.acct === "string" &&
+  REGIONS.includes(c.region as (typeof REGIONS)[number]) &&
+  (c.mv === undefined || typeof c.mv === "string") &&
+  Number.isSafeInteger(c.iat) &&
+  Number.isSafeInteger(c.exp) &&
+  typeof c.jti === "string";
+
 export async function verifySessionToken(
   token: string,
   publicKeySpkiBase64: string,
   nowSeconds: number = Math.floor(Date.now() / 1000),
 ): Promise<SessionClaims> {
   const parts = typeof token === "string" ? token.split(".") : [];
-  if (parts.length !== 3) throw new SessionTokenError("malformed", "A session token has three dot-separated parts");
-  const [headerPart, payloadPart, sigPart] = parts as [string, string, string];
-  let header: { alg?: unknown; crit?: unknown };
+  // Canonical base64url only (jose tolerates spare bits in the last character): one token, one spelling.
+  if (parts.length !== 3 || parts.some((p) => fromBase64Url(p) === null)) {
+    throw new SessionTokenError("malformed", "A session token has three dot-separated base64url parts");
+  }
+  // The header is checked here too, before jose: its synchronous refusals would otherwise surface as
+  // (caught, but reported) unhandled rejections in workerd.
+  let header: { alg?: unknown; crit?: unknown; b64?: unknown } | null = null;
   try {
-    header = decodeB64urlJson(headerPart) as typeof header;
+    header = JSON.parse(new TextDecoder().decode(fromBase64Url(parts[0]!)!));
   } catch {
     throw new SessionTokenError("malformed", "The token header is not base64url JSON");
   }
-  // The algorithm is fixed on our side; the header may only confirm it (no "none", no HMAC confusion).
-  if (header?.alg !== "EdDSA" || header.crit !== undefined) throw new SessionTokenError("unsupported_algorithm", "Only EdDSA tokens are accepted");
-  const signature = fromBase64Url(sigPart);
-  if (!signature || signature.length !== 64) throw new SessionTokenError("malformed", "The token signature is not a 64-byte base64url value");
-  const key = await importPublicKey(publicKeySpkiBase64);
-  const ok = await crypto.subtle.verify(ED25519, key, signature, encoder.encode(`${headerPart}.${payloadPart}`));
-  if (!ok) throw new SessionTokenError("bad_signature", "The token signature does not verify with this key");
-  let claims: SessionClaims;
+  if (typeof header !== "object" || header === null) throw new SessionTokenError("malformed", "The token header is not a JSON object");
+  if (header.alg !== "EdDSA" || header.crit !== undefined || header.b64 !== undefined) {
+    throw new SessionTokenError("unsupported_algorithm", "Only EdDSA tokens are accepted");
+  }
+  let payload: Partial<SessionClaims>;
   try {
-    claims = decodeB64urlJson(payloadPart) as SessionClaims;
-  } catch {
-    throw new SessionTokenError("malformed", "The token payload is not base64url JSON");
+    ({ payload } = await jwtVerify<Partial<SessionClaims>>(token, await publicKeyFrom(publicKeySpkiBase64), {
+      algorithms: ["EdDSA"], // fixed on our side: no "none", no HMAC key confusion
+      issuer: SESSION_TOKEN_ISSUER,
+      requiredClaims: ["sub", "iat", "exp", "jti"],
+      currentDate: new Date(nowSeconds * 1000),
+      clockTolerance: 0,
+    }));
+  } catch (err) {
+    throw reasonOf(err);
   }
-  if (
-    claims?.iss !== SESSION_TOKEN_ISSUER ||
-    typeof claims.sub !== "string" ||
-    typeof claims.acct !== "string" ||
-    !REGIONS.includes(claims.region) ||
-    (claims.mv !== undefined && typeof claims.mv !== "string") ||
-    !Number.isSafeInteger(claims.iat) ||
-    !Number.isSafeInteger(claims.exp) ||
-    typeof claims.jti !== "string"
-  ) {
-    throw new SessionTokenError("invalid_claims", "The token claims are not those of an avatar-video session token");
-  }
-  if (nowSeconds >= claims.exp) throw new SessionTokenError("expired", `The token expired at ${claims.exp}`);
-  return claims;
+  if (!claimsOk(payload)) throw new SessionTokenError("invalid_claims", "The token claims are not those of an avatar-video session token");
+  return payload as SessionClaims;
 }
