@@ -126,8 +126,76 @@ export const videoJobs = sqliteTable(
   ],
 );
 
+// ---- Web console (docs/console.md) ----------------------------------------------------------------------
+
+/** A person of an account who signs in to the web console. One account per email. */
+export const consoleUsers = sqliteTable(
+  "console_users",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull().references(() => accounts.id),
+    /** Lowercased, trimmed. */
+    email: text("email").notNull(),
+    /** `pbkdf2-sha256$<iterations>$<salt b64url>$<hash b64url>`; null until the invite is accepted. */
+    passwordHash: text("password_hash"),
+    createdAt: timestamp("created_at").notNull(),
+    passwordChangedAt: timestamp("password_changed_at"),
+  },
+  (t) => [uniqueIndex("console_users_email").on(t.email), index("console_users_account").on(t.accountId)],
+);
+
+/** Console sign-in sessions; only the SHA-256 of the cookie value is stored. */
+export const consoleSessions = sqliteTable(
+  "console_sessions",
+  {
+    idHash: text("id_hash").primaryKey(),
+    userId: text("user_id").notNull().references(() => consoleUsers.id),
+    createdAt: timestamp("created_at").notNull(),
+    lastSeenAt: timestamp("last_seen_at").notNull(),
+    /** Absolute end (createdAt + 7 days); the idle end is lastSeenAt + 12 h. */
+    expiresAt: timestamp("expires_at").notNull(),
+  },
+  (t) => [index("console_sessions_user").on(t.userId)],
+);
+
+/** One-time invite links (24 h); only the SHA-256 of the token is stored. */
+export const consoleInvites = sqliteTable(
+  "console_invites",
+  {
+    tokenHash: text("token_hash").primaryKey(),
+    accountId: text("account_id").notNull().references(() => accounts.id),
+    email: text("email").notNull(),
+    createdAt: timestamp("created_at").notNull(),
+    expiresAt: timestamp("expires_at").notNull(),
+    usedAt: timestamp("used_at"),
+  },
+  (t) => [index("console_invites_email").on(t.email)],
+);
+
+/** Files people upload in the console (portraits, audio), stored in R2 and handed to jobs by signed URL. */
+export const consoleUploads = sqliteTable(
+  "console_uploads",
+  {
+    id: text("id").primaryKey(),
+    accountId: text("account_id").notNull().references(() => accounts.id),
+    kind: text("kind", { enum: ["portrait", "audio"] }).notNull(),
+    key: text("key").notNull(),
+    contentType: text("content_type").notNull(),
+    /** Declared total size in bytes (checked against the parts received). */
+    size: integer("size").notNull(),
+    partSize: integer("part_size").notNull(),
+    /** R2 multipart upload id while parts are being received. */
+    multipartId: text("multipart_id"),
+    completedAt: timestamp("completed_at"),
+    createdAt: timestamp("created_at").notNull(),
+  },
+  (t) => [index("console_uploads_account").on(t.accountId, t.createdAt)],
+);
+
 export type Account = typeof accounts.$inferSelect;
 export type App = typeof apps.$inferSelect;
 export type Avatar = typeof avatars.$inferSelect;
 export type AvatarJob = typeof avatarJobs.$inferSelect;
 export type VideoJob = typeof videoJobs.$inferSelect;
+export type ConsoleUser = typeof consoleUsers.$inferSelect;
+export type ConsoleUpload = typeof consoleUploads.$inferSelect;

@@ -1,6 +1,7 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env";
 import { admitRead, loadReadState, peekRead, type ReadStates } from "./read-bucket";
+import { forgiveSignInAttempt, recordSignInAttempt, type SignInAttempt } from "./sign-in-throttle";
 import type {
   Admission,
   AvatarLimits,
@@ -137,6 +138,15 @@ export class AccountLimiter extends DurableObject<Env> {
     this.sql.exec("DELETE FROM active_avatar_jobs WHERE job_id = ?", jobId);
     if (this.reservationState(jobId) === "reserved") this.settle(jobId, "released", now);
     return { state: this.reservationState(jobId) };
+  }
+
+  /** Console sign-in throttle; only on instances named `sign-in:…` (see sign-in-throttle.ts). */
+  signInAttempt(now: number): SignInAttempt {
+    return recordSignInAttempt(this.sql, now);
+  }
+
+  signInSucceeded(attemptId: string): void {
+    forgiveSignInAttempt(this.sql, attemptId);
   }
 
   getBalance(): Balance {

@@ -3,29 +3,24 @@ import { drizzle } from "drizzle-orm/d1";
 import { Hono } from "hono";
 import { requireAvatarCreation, requireOpenApiAccess } from "../../auth/access";
 import { appAuth } from "../../auth/app-auth";
-import { avatarJobs, avatars } from "../../db/schema";
+import { avatars } from "../../db/schema";
 import type { AppEnv } from "../../env";
 import { limitBody } from "../../http/body-limit";
 import { notFound } from "../../http/errors";
 import { publicBaseUrl } from "../../http/base-url";
 import { validate } from "../../http/validation";
-import { admissionError, limiterFor } from "../../limiter/client";
+import { createAvatarJob } from "../../jobs/create-avatar-job";
 import { readRateLimit } from "../../limiter/read-limit";
 import { operations as ops, honoPath } from "../../openapi/contract";
 import { afterPosition, finishPage, newestFirst } from "../../pagination/keyset";
 import { pageRequest } from "../../pagination/page-request";
-import { enqueueJob } from "../../queue/enqueue";
 import { serializeAvatar } from "../../serializers/avatar";
 import { checkSourceAddress } from "./source-address";
 
 const MOUNT = "/v1/open";
 
-/** Default name of a job (and of the Avatar it creates) when the request gives none. */
-export const defaultAvatarName = (jobId: string) => `Avatar ${jobId.slice(0, 8)}`;
-
 export const avatarRoutes = new Hono<AppEnv>()
-  // POST /avatars: admission (windows, concurrency, one unit reserved) in the account's DO, then the
-  // queued row, then the queue message (a lost send is re-sent by the sweep).
+  // POST /avatars: the shared creation path (jobs/create-avatar-job.ts), also used by the console.
   .post(
     honoPath(ops.createAvatar, MOUNT),
     appAuth,
@@ -37,32 +32,7 @@ export const avatarRoutes = new Hono<AppEnv>()
       const body = c.req.valid("json");
       checkSourceAddress(c.env, "imageUrl", body.imageUrl);
       const { account, appId } = c.get("caller");
-      const jobId = crypto.randomUUID();
-      const now = Date.now();
-      const limiter = limiterFor(c.env, account.id);
-      const admission = await limiter.admitAvatarCreation(jobId, account.limits.avatar, now);
-      if (!admission.ok) throw admissionError(admission);
-      try {
-        await drizzle(c.env.DB)
-          .insert(avatarJobs)
-          .values({
-            id: jobId,
-            accountId: account.id,
-            appId,
-            name: body.name ?? defaultAvatarName(jobId),
-            status: "queued",
-            imageUrl: body.imageUrl,
-            unitState: "reserved",
-            createdAt: new Date(now),
-            updatedAt: new Date(now),
-          });
-      } catch (err) {
-        // Not stored: give the slot and the unit back at once (reconciliation would, after its grace period).
-        await limiter.finishAvatarJob(jobId).catch(() => undefined);
-        throw err;
-      }
-      await enqueueJob(c.env, { kind: "avatar", jobId });
-      return c.json({ jobId, status: "queued" as const }, 200);
+      return c.json(await createAvatarJob(c.env, { account, appId, name: body.name, imageUrl: body.imageUrl }), 200);
     },
   )
   .get(
