@@ -1,0 +1,233 @@
+/**
+ * The per-frame steps of the lip-sync analysis (lipsync.ts), shared by the whole-file analysis of the video
+ * renderer and the streaming analysis of the live motion service (stream.ts): spectral features of one
+ * 10 ms frame, the mouth targets of one frame, the voice gate and the smoothing. Only the speaker-level
+ * estimate and the plosive look-ahead differ between the two callers.
+ */
+import { smoothstep } from "./smoothstep";
+
+export const ANALYSIS_RATE = 16_000;
+/** Analysis frames per second (10 ms hop). */
+export const TRACK_HZ = 100;
+export const HOP = ANALYSIS_RATE / TRACK_HZ; // 160
+const WIN = 400; // 25 ms
+const NFFT = 512; // 32 ms at 16 kHz, 31.25 Hz bins
+/** Samples after a frame's centre that its analysis reads. */
+export const FRAME_REACH = NFFT / 2;
+const BIN = ANALYSIS_RATE / NFFT;
+const bin = (hz: number) => Math.round(hz / BIN);
+
+export const clamp01 = (x: number) => (x < 0 ? 0 : x > 1 ? 1 : x);
+
+/** In-place iterative radix-2 complex FFT. */
+export function fft(re: Float64Array, im: Float64Array): void {
+  const n = re.length;
+  for (let i = 1, j = 0; i < n; i++) {
+    let bit = n >> 1;
+    for (; j & bit; bit >>= 1) j ^= bit;
+    j ^= bit;
+    if (i < j) {
+      let t = re[i];
+      re[i] = re[j];
+      re[j] = t;
+      t = im[i];
+      im[i] = im[j];
+      im[j] = t;
+    }
+  }
+  for (let len = 2; len <= n; len <<= 1) {
+    const ang = (-2 * Math.PI) / len;
+    const wr = Math.cos(ang);
+    const wi = Math.sin(ang);
+    const h = len >> 1;
+    for (let i = 0; i < n; i += len) {
+      let cr = 1;
+      let ci = 0;
+      for (let j = 0; j < h; j++) {
+        const a = i + j;
+        const b = a + h;
+        const xr = re[b] * cr - im[b] * ci;
+        const xi = re[b] * ci + im[b] * cr;
+        re[b] = re[a] - xr;
+        im[b] = im[a] - xi;
+        re[a] += xr;
+        im[a] += xi;
+        const t = cr * wr - ci * wi;
+        ci = cr * wi + ci * wr;
+        cr = t;
+      }
+    }
+  }
+}
+
+export interface FrameFeatures {
+  /** Loudness over 25 ms, dBFS. */
+  db: number;
+  /** Spectral shares: 80–550, 550–1300, 1700–3500 Hz of 80–4000 Hz; 4–8 kHz of 80–8000 Hz. */
+  low: number;
+  mid: number;
+  hi: number;
+  vhi: number;
+}
+
+/**
+ * Features of the frame centred at `center` of `pcm` (mono 16 kHz; samples outside [0, length) read as 0).
+ * `sampleAt(idx)` lets a streaming caller serve the samples from a ring buffer.
+ */
+export function makeFrameAnalyzer(): (sampleAt: (idx: number) => number, center: number) => FrameFeatures {
+  const hamming = new Float64Array(NFFT);
+  for (let i = 0; i < NFFT; i++) hamming[i] = 0.54 - 0.46 * Math.cos((2 * Math.PI * i) / (NFFT - 1));
+  const re = new Float64Array(NFFT);
+  const im = new Float64Array(NFFT);
+  const pw = new Float64Array(NFFT / 2);
+  const bandSum = (a: number, b: number) => {
+    let acc = 0;
+    for (let k = bin(a); k < bin(b); k++) acc += pw[k];
+    return acc;
+  };
+  return (sampleAt, center) => {
+    let sum = 0;
+    const s0 = Math.round(center - WIN / 2);
+    for (let k = 0; k < WIN; k++) {
+      const x = sampleAt(s0 + k);
+      sum += x * x;
+    }
+    const rms = Math.sqrt(sum / WIN);
+    const db = rms > 1e-6 ? 20 * Math.log10(rms) : -120;
+    if (db < -75) return { db, low: 0, mid: 0, hi: 0, vhi: 0 };
+    const f0 = Math.round(center - NFFT / 2);
+    for (let k = 0; k < NFFT; k++) {
+      re[k] = sampleAt(f0 + k) * hamming[k];
+      im[k] = 0;
+    }
+    fft(re, im);
+    for (let k = 0; k < NFFT / 2; k++) pw[k] = re[k] * re[k] + im[k] * im[k];
+    const speech = bandSum(80, 4000) + 1e-12;
+    return {
+      db,
+      low: bandSum(80, 550) / speech,
+      mid: bandSum(550, 1300) / speech,
+      hi: bandSum(1700, 3500) / speech,
+      vhi: bandSum(4000, 8000) / (speech + bandSum(4000, 8000)),
+    };
+  };
+}
+
+/** Voice-activity gate with hysteresis and a 60 ms hangover; `step` returns the gate for one frame. */
+export function makeGate() {
+  let on = false;
+  let hang = 0;
+  const HANG = 6; // 60 ms hangover below the off-threshold before closing
+  return (db: number, ref: number, floor: number, silentFile: boolean): boolean => {
+    const rel = db - ref;
+    const aboveFloor = db - floor;
+    if (silentFile) on = false;
+    else if (!on) {
+      if (rel > -27 && aboveFloor > 9) {
+        on = true;
+        hang = HANG;
+      }
+    } else if (rel < -33 || aboveFloor < 5) {
+      if (--hang <= 0) on = false;
+    } else hang = HANG;
+    return on;
+  };
+}
+
+/** A frame counts as quiet for plosive closures (near-silence inside speech). */
+export const isQuiet = (db: number, ref: number, floor: number) => db - ref < -26 || db - floor < 6;
+/** A plosive burst: +12 dB over the last quiet frame, not far below the speaker's level. */
+export const isBurst = (db: number, base: number, ref: number) => db - base >= 12 && db - ref > -24;
+
+/** Mouth targets of one active, non-closure frame (before smoothing). */
+export function mouthTarget(f: FrameFeatures, ref: number): { open: number; spread: number; round: number } {
+  const { mid, hi, low, vhi } = f;
+  const rel = f.db - ref;
+  const loud = Math.pow(smoothstep(-34, -6, rel), 0.7);
+  const fric = smoothstep(0.4, 0.75, vhi);
+  // Jaw opening: high-F1 vowels (energy 550–1300 Hz) open wide; low-F1 vowels stay narrow.
+  const openShape = clamp01((mid - 0.05) / 0.6);
+  let open = loud * (0.25 + 0.75 * openShape);
+  open *= 1 - 0.7 * fric;
+  // F2 high relative to the F1 region → spread (EE); everything low → rounded (OO).
+  const r = hi / (mid + hi + 1e-9);
+  const spread = Math.max(smoothstep(0.2, 0.5, r) * smoothstep(0.3, 0.6, low) * (1 - fric), 0.5 * fric);
+  const round = smoothstep(0.6, 0.85, low) * (1 - smoothstep(0.12, 0.3, r)) * (1 - fric);
+  open *= 1 - 0.35 * round;
+  // Single precision, as the whole-file analysis has always stored its targets.
+  const f32 = Math.fround;
+  return { open: f32(clamp01(open)), spread: f32(clamp01(spread) * Math.max(loud, 0.4)), round: f32(clamp01(round) * Math.max(loud, 0.4)) };
+}
+
+export interface SmoothedFrame {
+  open: number;
+  spread: number;
+  round: number;
+  press: number;
+  energy: number;
+  emphasis: number;
+}
+
+export interface LipSyncOptions {
+  /** Attack / release time constants in seconds. */
+  attack?: number;
+  release?: number;
+}
+
+/**
+ * Smoothing, one frame at a time: attack ≈ 50 ms, release ≈ 100 ms (faster into a closure); values below a
+ * small threshold snap to exactly 0 so silence is perfectly still.
+ */
+export function makeSmoother(opts: LipSyncOptions = {}) {
+  const dt = 1 / TRACK_HZ;
+  const aAtk = 1 - Math.exp(-dt / (opts.attack ?? 0.05));
+  const aRel = 1 - Math.exp(-dt / (opts.release ?? 0.1));
+  const aClose = 1 - Math.exp(-dt / 0.025);
+  const aShape = 1 - Math.exp(-dt / 0.07);
+  const aPress = 1 - Math.exp(-dt / 0.03);
+  const aFastUp = 1 - Math.exp(-dt / 0.06);
+  const aFastDown = 1 - Math.exp(-dt / 0.2);
+  const aSlow = 1 - Math.exp(-dt / 0.9);
+  const aEm = 1 - Math.exp(-dt / 0.12);
+  const aEnergyUp = 1 - Math.exp(-dt / 0.25);
+  const aEnergyDown = 1 - Math.exp(-dt / 0.8);
+  const SNAP = 0.015;
+  const RELEASE_DRIFT = 0.01; // per 10 ms
+  let ef = 0;
+  let es = 0;
+  let em = 0;
+  let o = 0;
+  let s = 0;
+  let ro = 0;
+  let p = 0;
+  let e = 0;
+  /** `te` = the frame's loudness envelope target (0 when inactive). */
+  return (to: number, tSpread: number, tRound: number, tPress: number, closure: boolean, te: number): SmoothedFrame => {
+    if (to > o) o += (to - o) * aAtk;
+    else {
+      // Exponential release plus a small linear drift so the tail reaches rest in ~250 ms, not ~450.
+      o += (to - o) * (closure ? aClose : aRel);
+      o = Math.max(to, o - RELEASE_DRIFT);
+    }
+    s += (tSpread - s) * aShape;
+    if (tSpread < s) s = Math.max(tSpread, s - RELEASE_DRIFT);
+    ro += (tRound - ro) * aShape;
+    if (tRound < ro) ro = Math.max(tRound, ro - RELEASE_DRIFT);
+    p += (tPress - p) * aPress;
+    e += (te - e) * (te > e ? aEnergyUp : aEnergyDown);
+    if (o < SNAP && to === 0) o = 0;
+    if (s < SNAP && tSpread === 0) s = 0;
+    if (ro < SNAP && tRound === 0) ro = 0;
+    if (p < SNAP && tPress === 0) p = 0;
+    if (e < 0.005 && te === 0) e = 0;
+    ef += (te - ef) * (te > ef ? aFastUp : aFastDown);
+    es += (te - es) * aSlow;
+    const tem = clamp01((ef - es - 0.12) * 2.2);
+    em += (tem - em) * aEm;
+    if (em < 0.005 && tem === 0) em = 0;
+    return { open: o, spread: s, round: ro, press: p, energy: e, emphasis: em };
+  };
+}
+
+/** The loudness envelope target that drives energy and emphasis. */
+export const energyTarget = (active: boolean, db: number, ref: number) => (active ? smoothstep(-34, -6, db - ref) : 0);
