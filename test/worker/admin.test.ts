@@ -4,6 +4,7 @@ import { canUseAvatar } from "../../workers/auth/avatar-access";
 import { sha256Hex } from "../../workers/auth/crypto";
 import { LIMIT_CEILINGS } from "../../workers/schemas/limits";
 import { adminFetch, createAccount, getAccount } from "./helpers/accounts";
+import { PLACES, WHITESPACE } from "./helpers/whitespace";
 
 type Json = Record<string, any>;
 const json = async (res: Response) => (await res.json()) as Json;
@@ -57,6 +58,21 @@ describe("admin authorisation", () => {
       });
     }
   }
+
+  it("the token is byte-exact: SP/HTAB around it and any case of `Bearer` pass, every other whitespace → 401", async () => {
+    const send = (authorization: string) => adminFetch(`/accounts/${crypto.randomUUID()}`, { headers: { Authorization: authorization } });
+    // 404: authenticated, the account just does not exist.
+    for (const ok of ["Bearer test-admin-token", " \tbearer \t test-admin-token\t ", "BEARER\ttest-admin-token"]) {
+      expect((await send(ok)).status, JSON.stringify(ok)).toBe(404);
+    }
+    for (const ch of Object.values(WHITESPACE)) {
+      for (const wrap of Object.values(PLACES)) {
+        await expectError(await send(`Bearer ${wrap("test-admin-token", ch)}`), 401, "unauthorized", "Unauthorized.");
+      }
+      // As the separator after the scheme: only SP/HTAB separate.
+      await expectError(await send(`Bearer${ch}test-admin-token`), 401, "unauthorized", "Unauthorized.");
+    }
+  });
 
   it("no account is created without the token", async () => {
     const before = await env.DB.prepare("select count(*) as n from accounts").first<{ n: number }>();

@@ -2,6 +2,8 @@ import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { adminFetch, createAccount, createApp, openFetch, patchAccount } from "./helpers/accounts";
 import { probe } from "./helpers/probe-app";
+import { PLACES, WHITESPACE } from "./helpers/whitespace";
+import { bearerCredential, credentialField } from "../../workers/auth/credentials";
 
 type Json = Record<string, any>;
 
@@ -11,6 +13,26 @@ async function expectUnauthorized(res: Response) {
   // The same body whatever was wrong: never says which part failed.
   expect(body).toEqual({ error: { code: "unauthorized", message: "Unauthorized.", requestId: res.headers.get("X-Request-ID") } });
 }
+
+describe("header credentials: what can travel", () => {
+  it("workerd keeps code points above U+00FF in a header value (it UTF-8-decodes what a client sends)", () => {
+    for (const ch of ["\u2028", "\u3000", "\u200b"]) expect(new Headers({ "X-API-Key": `avk_x${ch}` }).get("X-API-Key")).toBe(`avk_x${ch}`);
+  });
+
+  it("the credential parser keeps every character except surrounding SP/HTAB (real code points, not just wire bytes)", () => {
+    for (const ch of Object.values(WHITESPACE)) {
+      expect(credentialField(`key${ch}`)).toBe(`key${ch}`);
+      expect(credentialField(`${ch}key`)).toBe(`${ch}key`);
+      expect(bearerCredential(`Bearer tok${ch}`)).toBe(`tok${ch}`);
+      expect(bearerCredential(`Bearer ${ch}tok`)).toBe(`${ch}tok`);
+    }
+    expect(credentialField(" \t key \t ")).toBe("key");
+    expect(credentialField(" \t ")).toBeUndefined();
+    expect(bearerCredential("bearer\t tok ")).toBe("tok");
+    expect(bearerCredential("Bearer")).toBeUndefined();
+    expect(bearerCredential("Basic tok")).toBeUndefined();
+  });
+});
 
 async function expectForbidden(res: Response, message: string) {
   expect(res.status).toBe(403);
@@ -26,10 +48,30 @@ describe("App authentication (X-App-ID + X-API-Key)", () => {
     expect(await res.json()).toEqual({ appId: acc.appId, accountId: acc.accountId });
   });
 
-  it("the App ID is case-insensitive (UUID); surrounding whitespace is ignored", async () => {
+  it("App ID and key are byte-exact: only SP/HTAB around them are dropped (as HTTP does), case is not folded", async () => {
     const acc = await createAccount();
-    const res = await probe("/v1/open/avatars", { headers: { "X-App-ID": ` ${acc.appId.toUpperCase()} `, "X-API-Key": acc.apiKey } });
-    expect(res.status).toBe(200);
+    const padded = { "X-App-ID": ` \t${acc.appId}\t `, "X-API-Key": `\t ${acc.apiKey} \t` };
+    expect((await probe("/v1/open/avatars", { headers: padded })).status).toBe(200);
+    await expectUnauthorized(await probe("/v1/open/avatars", { headers: { ...acc.headers, "X-App-ID": acc.appId.toUpperCase() } }));
+  });
+
+  it("any other whitespace before or after the App ID or the key → the same 401 as a wrong key", async () => {
+    const acc = await createAccount();
+    // Through the real Worker over workerd's HTTP path.
+    const send = (headers: Record<string, string>, path = "/v1/open/avatars", method = "GET") => SELF.fetch(`http://x${path}`, { method, headers });
+    expect((await send(acc.headers)).status).toBe(200);
+    for (const [name, ch] of Object.entries(WHITESPACE)) {
+      for (const [where, wrap] of Object.entries(PLACES)) {
+        for (const header of ["X-App-ID", "X-API-Key"] as const) {
+          const res = await send({ ...acc.headers, [header]: wrap(acc.headers[header], ch) });
+          expect(res.status, `${name} ${where} ${header}`).toBe(401);
+          await expectUnauthorized(res);
+        }
+        const consoleRes = await send({ "X-API-Key": wrap(acc.apiKey, ch) }, "/v1/console/session-tokens", "POST");
+        expect(consoleRes.status, `${name} ${where} console key`).toBe(401);
+        await expectUnauthorized(consoleRes);
+      }
+    }
   });
 
   it("every kind of bad credential → the same 401", async () => {

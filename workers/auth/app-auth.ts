@@ -4,24 +4,29 @@ import { createMiddleware } from "hono/factory";
 import { accounts, apps } from "../db/schema";
 import type { AppEnv } from "../env";
 import { unauthorized } from "../http/errors";
-import { safeEqualHex, sha256Hex, UUID_RE } from "./crypto";
+import { credentialField } from "./credentials";
+import { safeEqualHex, sha256Hex } from "./crypto";
+
+/** App IDs as we issue them (crypto.randomUUID: lowercase). Byte-exact: no case folding, no trimming. */
+const APP_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /**
  * /v1/open authentication: X-App-ID + X-API-Key must be an existing, unrevoked App whose key hash matches
- * (constant time) and whose owner account is active. Every failure is the same 401 "Unauthorized." so a
- * caller never learns which part was wrong.
+ * (constant time) and whose owner account is active. Both headers are taken byte-exact (only SP/HTAB
+ * around them dropped, see credentials.ts). Every failure is the same 401 "Unauthorized." so a caller never
+ * learns which part was wrong.
  */
 export const appAuth = createMiddleware<AppEnv>(async (c, next) => {
-  const appId = c.req.header("X-App-ID")?.trim();
-  const apiKey = c.req.header("X-API-Key")?.trim();
-  if (!appId || !apiKey || !UUID_RE.test(appId)) throw unauthorized();
+  const appId = credentialField(c.req.header("X-App-ID"));
+  const apiKey = credentialField(c.req.header("X-API-Key"));
+  if (!appId || !apiKey || !APP_ID_RE.test(appId)) throw unauthorized();
   // Hash before looking anything up so a missing App costs the same work as a wrong key.
   const keyHash = await sha256Hex(apiKey);
   const row = await drizzle(c.env.DB)
     .select({ app: apps, account: accounts })
     .from(apps)
     .innerJoin(accounts, eq(accounts.id, apps.accountId))
-    .where(and(eq(apps.id, appId.toLowerCase()), isNull(apps.revokedAt)))
+    .where(and(eq(apps.id, appId), isNull(apps.revokedAt)))
     .get();
   const ok = safeEqualHex(keyHash, row?.app.keyHash ?? "0".repeat(64));
   if (!row || !ok || !row.account.active) throw unauthorized();
@@ -31,7 +36,7 @@ export const appAuth = createMiddleware<AppEnv>(async (c, next) => {
 
 /** Console authentication (session tokens): X-API-Key alone identifies the App by its key hash. */
 export const apiKeyAuth = createMiddleware<AppEnv>(async (c, next) => {
-  const apiKey = c.req.header("X-API-Key")?.trim();
+  const apiKey = credentialField(c.req.header("X-API-Key"));
   if (!apiKey) throw unauthorized();
   const keyHash = await sha256Hex(apiKey);
   const row = await drizzle(c.env.DB)
