@@ -77,6 +77,26 @@ const sleep = (ms: number, signal: AbortSignal) =>
     signal.addEventListener("abort", onAbort, { once: true });
   });
 
+/**
+ * The job's signal plus a deadline, on a plain timer. (A composite with AbortSignal.timeout() can be
+ * garbage-collected before it fires on Node 20: a Worker that never answers then hangs the request,
+ * and the job with it.) `clear()` once the exchange is over.
+ */
+function withDeadline(signal: AbortSignal, ms: number): { signal: AbortSignal; clear(): void } {
+  const c = new AbortController();
+  const onAbort = () => c.abort(signal.reason);
+  if (signal.aborted) onAbort();
+  else signal.addEventListener("abort", onAbort, { once: true });
+  const t = setTimeout(() => c.abort(new DOMException(`no answer within ${ms} ms`, "TimeoutError")), ms);
+  return {
+    signal: c.signal,
+    clear: () => {
+      clearTimeout(t);
+      signal.removeEventListener("abort", onAbort);
+    },
+  };
+}
+
 function retriable(status: number): boolean {
   return status === 408 || status === 429 || status >= 500;
 }
@@ -190,12 +210,13 @@ export class WorkerLink {
         this.signal.throwIfAborted();
         let status: number;
         let text = "";
+        const limit = withDeadline(this.signal, this.cfg.requestTimeoutMs);
         try {
           const res = await fetch(this.job.callbackUrl, {
             method: "POST",
             headers: { authorization: `Bearer ${this.job.token}`, "content-type": "application/json" },
             body,
-            signal: AbortSignal.any([this.signal, AbortSignal.timeout(this.cfg.requestTimeoutMs)]),
+            signal: limit.signal,
           });
           status = res.status;
           text = await res.text().catch(() => "");
@@ -204,6 +225,8 @@ export class WorkerLink {
           if (i >= retries) throw new LinkError(`callback failed: ${(err as Error).message}`);
           await this.backoff(i);
           continue;
+        } finally {
+          limit.clear();
         }
         if (status >= 200 && status < 300) {
           this.handleAnswer(event, text);

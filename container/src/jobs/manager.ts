@@ -29,18 +29,29 @@ interface Entry {
   dispatch: Dispatch;
   controller: AbortController;
   link: WorkerLink;
+  /** waiting: in the list; running: started (until its terminal event is delivered); done: settled. */
   state: "waiting" | "running" | "done";
+  /** Holds one of its kind's slots. Exactly one place gives it back: `releaseSlot`. */
+  holdsSlot: boolean;
   done: Promise<void>;
-  start?: () => void;
+  settle: () => void;
+  log: Logger;
 }
 
 const WORK_PREFIX = "job-";
 
+/**
+ * Slot rules (docs/renderer.md "Concurrency"): a slot is held only while a job computes. It is given back
+ * — whichever comes first — when the job is stopped (Worker abort, fencing, a newer attempt, shutdown:
+ * its signal aborts; whatever the run is still unwinding), when its work ends (before the terminal event
+ * is delivered, which may retry for minutes while the Worker is unreachable), or when its run settles.
+ * A waiting job that is stopped leaves the list at once. `releaseSlot` is idempotent.
+ */
 export class JobManager {
   private readonly jobs = new Map<string, Entry>();
   private readonly waiting: Entry[] = [];
   private readonly running = { avatar: 0, video: 0 };
-  /** Every entry not yet settled (including superseded ones still unwinding). */
+  /** Every entry not yet settled (including stopped ones still unwinding). */
   private readonly live = new Set<Entry>();
   private draining = false;
   /** Highest attempt seen per job (bounded, 1 h): a late older attempt is refused even after the newer one ended. */
@@ -71,6 +82,10 @@ export class JobManager {
   get waitingJobs(): number {
     return this.waiting.length;
   }
+  /** Entries not yet settled: running, waiting, stopped but still unwinding, delivering a terminal event. */
+  get liveJobs(): number {
+    return this.live.size;
+  }
   get isDraining(): boolean {
     return this.draining;
   }
@@ -83,12 +98,17 @@ export class JobManager {
     }
     const held = this.jobs.get(d.jobId);
     if (held && held.state !== "done") {
-      if (held.dispatch.attempt === d.attempt) return { status: 202, duplicate: true, state: held.state as "running" | "waiting" };
+      if (held.dispatch.attempt === d.attempt && !held.controller.signal.aborted) {
+        return { status: 202, duplicate: true, state: held.state as "running" | "waiting" };
+      }
       if (held.dispatch.attempt > d.attempt) {
         return { status: 409, error: `attempt ${d.attempt} is older than attempt ${held.dispatch.attempt} held for this job` };
       }
-      this.log.info("newer attempt supersedes the running one", { jobId: d.jobId, old: held.dispatch.attempt, attempt: d.attempt });
-      this.stopEntry(held, new JobStop("superseded", `superseded by attempt ${d.attempt}`));
+      if (held.dispatch.attempt < d.attempt) {
+        this.log.info("newer attempt supersedes the held one", { jobId: d.jobId, old: held.dispatch.attempt, attempt: d.attempt });
+      }
+      // Stopping frees its slot (or its place in the list) synchronously, before the check below.
+      this.stop(held, new JobStop("superseded", `superseded by attempt ${d.attempt}`));
     }
     const hasSlot = this.running[d.kind] < this.config.concurrency[d.kind];
     if (!hasSlot && this.waiting.length >= this.config.concurrency.queued) {
@@ -96,7 +116,7 @@ export class JobManager {
     }
     this.rememberAttempt(d);
     const entry = this.create(d);
-    if (hasSlot) entry.start!();
+    if (hasSlot) this.begin(entry);
     else {
       this.waiting.push(entry);
       // A waiting job is alive: its heartbeat keeps the Worker's sweep from re-dispatching it.
@@ -118,45 +138,69 @@ export class JobManager {
   /** Aborts every job (they report nothing more) and waits up to the grace period for them to unwind. */
   async shutdown(): Promise<void> {
     this.draining = true;
-    for (const entry of [...this.live]) this.stopEntry(entry, new JobStop("shutdown", "renderer shutting down"));
+    for (const entry of [...this.live]) this.stop(entry, new JobStop("shutdown", "renderer shutting down"));
     const all = Promise.allSettled([...this.live].map((e) => e.done));
     let timer: NodeJS.Timeout | undefined;
     await Promise.race([all, new Promise((r) => (timer = setTimeout(r, this.config.shutdownGraceMs)))]);
     clearTimeout(timer);
   }
 
-  private stopEntry(entry: Entry, reason: JobStop): void {
-    const i = this.waiting.indexOf(entry);
-    if (i >= 0) this.waiting.splice(i, 1);
-    if (!entry.controller.signal.aborted) entry.controller.abort(reason);
-    if (entry.state === "waiting") entry.start!(); // runs straight into the abort: settles and cleans up
+  private stop(entry: Entry, reason: JobStop): void {
+    if (!entry.controller.signal.aborted) entry.controller.abort(reason); // → onStopped
+    else this.onStopped(entry);
   }
 
   private create(d: Dispatch): Entry {
     const controller = new AbortController();
     const log = this.log.child({ jobId: d.jobId, attempt: d.attempt, kind: d.kind });
     const link = new WorkerLink(d, controller, this.config.link, this.config.heartbeatMs, log);
-    let release!: () => void;
-    const entry: Entry = { dispatch: d, controller, link, state: "waiting", done: new Promise<void>((r) => (release = r)) };
-    entry.start = () => {
-      if (entry.state !== "waiting") return;
-      entry.state = "running";
-      const counted = !controller.signal.aborted;
-      if (counted) this.running[d.kind]++;
-      this.run(entry, log)
-        .catch((err) => log.error("job runner crashed", { error: err }))
-        .finally(() => {
-          entry.state = "done";
-          if (counted) this.running[d.kind]--;
-          this.live.delete(entry);
-          if (this.jobs.get(d.jobId) === entry) this.jobs.delete(d.jobId);
-          release();
-          this.startWaiting();
-        });
-    };
+    let settle!: () => void;
+    const done = new Promise<void>((r) => (settle = r));
+    const entry: Entry = { dispatch: d, controller, link, state: "waiting", holdsSlot: false, done, settle, log };
+    // Whoever aborts (the Worker's answer, fencing, a newer attempt, shutdown), the slot and the place in
+    // the list are given back right here, synchronously.
+    controller.signal.addEventListener("abort", () => this.onStopped(entry), { once: true });
     this.jobs.set(d.jobId, entry);
     this.live.add(entry);
     return entry;
+  }
+
+  private onStopped(entry: Entry): void {
+    const i = this.waiting.indexOf(entry);
+    if (i >= 0) {
+      this.waiting.splice(i, 1);
+      this.finish(entry); // never started: nothing to unwind
+    }
+    this.releaseSlot(entry);
+  }
+
+  /** Starts a job on a free slot (the caller checked there is one). */
+  private begin(entry: Entry): void {
+    if (entry.state !== "waiting") return;
+    entry.state = "running";
+    entry.holdsSlot = true;
+    this.running[entry.dispatch.kind]++;
+    this.run(entry)
+      .catch((err) => entry.log.error("job runner crashed", { error: err }))
+      .finally(() => this.finish(entry));
+  }
+
+  private releaseSlot(entry: Entry): void {
+    if (!entry.holdsSlot) return;
+    entry.holdsSlot = false;
+    this.running[entry.dispatch.kind]--;
+    this.startWaiting();
+  }
+
+  /** The entry is settled: no slot, not listed, not live, link closed. Idempotent. */
+  private finish(entry: Entry): void {
+    this.releaseSlot(entry);
+    if (entry.state === "done") return;
+    entry.state = "done";
+    entry.link.close();
+    this.live.delete(entry);
+    if (this.jobs.get(entry.dispatch.jobId) === entry) this.jobs.delete(entry.dispatch.jobId);
+    entry.settle();
   }
 
   private startWaiting(): void {
@@ -165,16 +209,18 @@ export class JobManager {
       const e = this.waiting[i];
       if (this.running[e.dispatch.kind] < this.config.concurrency[e.dispatch.kind]) {
         this.waiting.splice(i, 1);
-        e.start!();
+        this.begin(e);
       } else i++;
     }
   }
 
-  private async run(entry: Entry, log: Logger): Promise<void> {
-    const { dispatch: d, controller, link } = entry;
+  /** Work (slot held), then the terminal event (slot already given back). */
+  private async run(entry: Entry): Promise<void> {
+    const { dispatch: d, controller, link, log } = entry;
     const signal = controller.signal;
     const started = performance.now();
     let workDir: string | undefined;
+    let terminal: (() => Promise<void>) | undefined;
     try {
       signal.throwIfAborted();
       workDir = await mkdtemp(path.join(this.config.workDir, `${WORK_PREFIX}${process.pid}-${d.kind}-${d.jobId}-a${d.attempt}-`));
@@ -186,25 +232,26 @@ export class JobManager {
           : await runVideoJob({ ...base, dispatch: d } as JobContext<typeof d>);
       signal.throwIfAborted();
       log.info("job succeeded", { ms: Math.round(performance.now() - started), timings: result.timings });
-      await link.succeeded(result);
+      terminal = () => link.succeeded(result);
     } catch (err) {
       if (signal.aborted) {
         const reason = signal.reason as JobStop;
         log.info("job stopped", { kind: reason?.kind, reason: reason?.message, ms: Math.round(performance.now() - started) });
-        return;
+      } else {
+        const failure = toFailure(err, d.kind);
+        log.warn("job failed", {
+          code: failure.code,
+          retryable: failure.retryable,
+          detail: failure.detail ?? failure.message,
+          ms: Math.round(performance.now() - started),
+        });
+        terminal = () => link.failed({ code: failure.code, message: failure.message, retryable: failure.retryable });
       }
-      const failure = toFailure(err, d.kind);
-      log.warn("job failed", {
-        code: failure.code,
-        retryable: failure.retryable,
-        detail: failure.detail ?? failure.message,
-        ms: Math.round(performance.now() - started),
-      });
-      await link.failed({ code: failure.code, message: failure.message, retryable: failure.retryable });
     } finally {
-      link.close();
       if (workDir) await rm(workDir, { recursive: true, force: true }).catch((err) => log.warn("work dir not removed", { error: err }));
+      this.releaseSlot(entry);
     }
+    if (terminal && !signal.aborted) await terminal();
   }
 }
 
