@@ -16,6 +16,7 @@ import { parseDispatch } from "./jobs/dispatch";
 import { type Engines, defaultEngines } from "./jobs/engines";
 import { type Logger, createLogger, redactUrl } from "./jobs/log";
 import { JobManager } from "./jobs/manager";
+import { ffmpegChoice } from "./video/ffmpeg";
 
 const MAX_BODY_BYTES = 256 * 1024;
 
@@ -80,10 +81,12 @@ export function createRenderer(config: RendererConfig, opts: { engines?: Engines
       if (url.pathname === "/health") {
         if (req.method !== "GET" && req.method !== "HEAD") return send(res, 405, { error: "method not allowed" }, { allow: "GET" });
         const draining = manager.isDraining;
+        const { version, source, ffmpeg } = ffmpegChoice();
         return send(res, draining ? 503 : 200, {
           ok: !draining,
           activeJobs: manager.activeJobs,
           waitingJobs: manager.waitingJobs,
+          ffmpeg: { version, source, path: ffmpeg },
         });
       }
       if (url.pathname === "/jobs") {
@@ -139,6 +142,7 @@ export function createRenderer(config: RendererConfig, opts: { engines?: Engines
       const port = (server.address() as AddressInfo).port;
       log.info("renderer listening", {
         port,
+        ffmpeg: ffmpegChoice(),
         allowlist: [...config.allowlist],
         concurrency: config.concurrency,
         workDir: config.workDir,

@@ -22,10 +22,14 @@ afterEach(async () => {
 });
 
 describe("GET /health", () => {
-  it("answers 200 with the number of active jobs", async () => {
+  it("answers 200 with the number of active jobs and the ffmpeg it runs", async () => {
     const res = await fetch(`${h.url}/health`);
     expect(res.status).toBe(200);
-    expect(await res.json()).toEqual({ ok: true, activeJobs: 0, waitingJobs: 0 });
+    const body = await res.json();
+    expect(body).toMatchObject({ ok: true, activeJobs: 0, waitingJobs: 0 });
+    expect(body.ffmpeg.source).toMatch(/^(env|system|npm)$/);
+    expect(body.ffmpeg.version).toMatch(/^n?\d+\.\d+|^N-\d+/);
+    expect(body.ffmpeg.path).toMatch(/ffmpeg$/);
   });
 });
 

@@ -5,10 +5,19 @@
  *   node --import tsx container/src/jobs/selfcheck.ts
  */
 import { spawnSync } from "node:child_process";
-import { ffmpegPath, ffprobePath } from "../video/ffmpeg";
+import { MIN_SYSTEM_MAJOR, ffmpegChoice, ffmpegPath, ffprobePath, parseVersion } from "../video/ffmpeg";
 
 async function main(): Promise<void> {
   const problems: string[] = [];
+  const choice = ffmpegChoice();
+  console.log(`ffmpeg choice: ${choice.source} ${choice.ffmpeg} (${choice.version})`);
+  // Production runs a maintained ffmpeg: the image's (FFMPEG_PATH), never the npm fallback.
+  if (process.env.NODE_ENV === "production") {
+    const major = parseVersion(`ffmpeg version ${choice.version}`)?.major;
+    if (choice.source === "npm" || major === undefined || major < MIN_SYSTEM_MAJOR) {
+      problems.push(`ffmpeg: production needs a system ffmpeg ≥ ${MIN_SYSTEM_MAJOR} via FFMPEG_PATH, got ${choice.source} ${choice.version}`);
+    }
+  }
   for (const [name, bin] of [
     ["ffmpeg", ffmpegPath()],
     ["ffprobe", ffprobePath()],
