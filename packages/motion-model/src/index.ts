@@ -4,3 +4,4 @@ export * from "./lipsync";
 export * from "./life";
 export * from "./smoothstep";
 export * from "./versions";
+export * from "./stream";

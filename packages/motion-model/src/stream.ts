@@ -1,0 +1,289 @@
+/**
+ * Streaming motion: PCM chunks in (any rate, any length), 25 fps motion frames out, each as soon as its
+ * 40 ms of audio plus at most 80 ms of look-ahead has arrived. The same per-frame analysis, gate, mouth
+ * targets, smoothing, blinks and head motion as the video renderer (lipsync-frame.ts, life.ts); only what
+ * needs the future differs: the speaker level is estimated from the past (levels.ts) and plosive closures
+ * are detected within the look-ahead.
+ */
+import { blinkAmount, blinkSchedule, makeHeadMotion } from "./life";
+import { CausalLevels } from "./levels";
+import {
+  ANALYSIS_RATE,
+  energyTarget,
+  FRAME_REACH,
+  HOP,
+  isBurst,
+  isQuiet,
+  makeFrameAnalyzer,
+  makeGate,
+  makeSmoother,
+  mouthTarget,
+  TRACK_HZ,
+  type FrameFeatures,
+} from "./lipsync-frame";
+import { StreamResampler } from "./resample";
+import { smoothstep } from "./smoothstep";
+
+export const MOTION_FPS = 25;
+/** The mouth leads the sound by this much, as in rendered videos (audiovisual tolerance ~80 ms sound-first). */
+export const LIP_LEAD_SECONDS = 0.05;
+/** Analysis frames a frame's plosive-closure decision may look ahead (keeps within 80 ms of look-ahead). */
+const CLOSURE_LOOKAHEAD = 4;
+const RING = 128; // analysis frames kept: closure runs (≤ 25) + the speech-before window (30) + look-ahead
+const BLINK_BLOCK_SECONDS = 600;
+
+export interface MotionFrame {
+  frame: number;
+  t: number;
+  mouthOpen: number;
+  mouthWide: number;
+  mouthRound: number;
+  lipsClosed: number;
+  blink: number;
+  head: { yaw: number; pitch: number; roll: number };
+}
+
+const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
+
+export class MotionStream {
+  private readonly resampler: StreamResampler;
+  private readonly analyze = makeFrameAnalyzer();
+  private readonly levels = new CausalLevels();
+  private readonly gate = makeGate();
+  private readonly smooth = makeSmoother();
+  private readonly head: ReturnType<typeof makeHeadMotion>;
+  private readonly blinkBlocks = new Map<number, number[]>();
+  // 16 kHz samples: pcm[k] is sample number pcmStart + k.
+  private pcm = new Float32Array(16_384);
+  private pcmLen = 0;
+  private pcmStart = 0;
+  private inputSamples = 0; // at the input rate
+  private oddByte: number | undefined;
+  // Per analysis frame (ring): features, levels, gate, quiet-run bookkeeping, smoothed values.
+  private readonly feat: FrameFeatures[] = new Array(RING);
+  private readonly ref = new Float32Array(RING);
+  private readonly floor = new Float32Array(RING);
+  private readonly quiet = new Uint8Array(RING);
+  private readonly active = new Uint8Array(RING);
+  private readonly runStart = new Int32Array(RING);
+  private readonly speechBefore = new Uint8Array(RING);
+  private readonly out = { open: new Float32Array(RING), spread: new Float32Array(RING), round: new Float32Array(RING), press: new Float32Array(RING), energy: new Float32Array(RING), emphasis: new Float32Array(RING) };
+  private analyzed = 0; // analysis frames computed
+  private finalized = 0; // analysis frames smoothed (closure decided)
+  private nextFrame = 0; // next 25 fps frame to emit
+  private ended = false;
+
+  constructor(
+    readonly sampleRate: number,
+    readonly seed = 1,
+  ) {
+    this.resampler = new StreamResampler(sampleRate, ANALYSIS_RATE);
+    this.head = makeHeadMotion(seed, 1);
+  }
+
+  /** Frames emitted so far. */
+  get frames(): number {
+    return this.nextFrame;
+  }
+
+  /** Seconds of audio received (input rate), including injected silence. */
+  get receivedSeconds(): number {
+    return this.inputSamples / this.sampleRate;
+  }
+
+  /** Mono PCM16 little-endian bytes; an odd trailing byte waits for the next chunk. */
+  pushPcm16(bytes: Uint8Array): MotionFrame[] {
+    let data = bytes;
+    if (this.oddByte !== undefined) {
+      data = new Uint8Array(bytes.length + 1);
+      data[0] = this.oddByte;
+      data.set(bytes, 1);
+      this.oddByte = undefined;
+    }
+    const n = data.length >> 1;
+    if (data.length & 1) this.oddByte = data[data.length - 1];
+    const view = new DataView(data.buffer, data.byteOffset, n * 2);
+    const f = new Float32Array(n);
+    for (let i = 0; i < n; i++) f[i] = view.getInt16(i * 2, true) / 32768;
+    return this.pushSamples(f);
+  }
+
+  /** Float samples in [-1, 1] at the stream's rate. */
+  pushSamples(samples: Float32Array): MotionFrame[] {
+    if (this.ended) return [];
+    this.inputSamples += samples.length;
+    this.appendPcm(this.resampler.push(samples));
+    return this.advance();
+  }
+
+  /** Silence in real time while no audio arrives: the mouth settles closed, blinks and head motion go on. */
+  pushSilence(seconds: number): MotionFrame[] {
+    return this.pushSamples(new Float32Array(Math.round(seconds * this.sampleRate)));
+  }
+
+  /** End of audio: the remaining frames, covering every received sample. */
+  finish(): MotionFrame[] {
+    if (this.ended) return [];
+    // Drain the resampler, then keep exactly the samples that correspond to the input.
+    const want = Math.round((this.inputSamples * ANALYSIS_RATE) / this.sampleRate);
+    this.appendPcm(this.resampler.push(new Float32Array(Math.ceil(this.resampler.lookaheadSeconds * this.sampleRate) + 2)));
+    this.pcmLen = Math.max(0, Math.min(this.pcmLen, want - this.pcmStart));
+    this.ended = true;
+    return this.advance();
+  }
+
+  private get total16k(): number {
+    return this.pcmStart + this.pcmLen;
+  }
+
+  private appendPcm(s: Float32Array): void {
+    if (this.pcmLen + s.length > this.pcm.length) {
+      // Drop samples no frame reads any more before growing.
+      const keepFrom = this.analyzed * HOP + HOP / 2 - FRAME_REACH - 1;
+      const drop = Math.max(0, Math.min(this.pcmLen, keepFrom - this.pcmStart));
+      this.pcm.copyWithin(0, drop, this.pcmLen);
+      this.pcmLen -= drop;
+      this.pcmStart += drop;
+      if (this.pcmLen + s.length > this.pcm.length) {
+        const next = new Float32Array(Math.max(this.pcm.length * 2, this.pcmLen + s.length));
+        next.set(this.pcm.subarray(0, this.pcmLen));
+        this.pcm = next;
+      }
+    }
+    this.pcm.set(s, this.pcmLen);
+    this.pcmLen += s.length;
+  }
+
+  private readonly sampleAt = (idx: number) => {
+    const k = idx - this.pcmStart;
+    return idx >= 0 && k >= 0 && k < this.pcmLen ? this.pcm[k] : 0;
+  };
+
+  private advance(): MotionFrame[] {
+    const total = this.total16k;
+    const trackLength = Math.max(1, Math.ceil(total / HOP));
+    const frames: MotionFrame[] = [];
+    // One analysis frame at a time, so the rings never hold more than the look-ahead (a large chunk is
+    // processed exactly as the same audio in small chunks).
+    for (;;) {
+      const more = this.ended ? this.analyzed < trackLength : this.analyzed * HOP + HOP / 2 + FRAME_REACH <= total;
+      if (more) this.analyzeNext();
+      while (this.finalized < this.analyzed && (this.ended ? !more : this.finalized + CLOSURE_LOOKAHEAD < this.analyzed)) this.finalizeNext();
+      for (;;) {
+        const n = this.nextFrame;
+        const t = n / MOTION_FPS;
+        if (this.ended ? more || n * (ANALYSIS_RATE / MOTION_FPS) >= total : !this.canEmit(t)) break;
+        frames.push(this.frameAt(n, t, trackLength));
+        this.nextFrame++;
+      }
+      if (!more) return frames;
+    }
+  }
+
+  private canEmit(t: number): boolean {
+    const i0 = Math.floor((t + LIP_LEAD_SECONDS) * TRACK_HZ - 0.5);
+    return i0 + 1 < this.finalized;
+  }
+
+  private analyzeNext(): void {
+    const i = this.analyzed;
+    const k = i % RING;
+    const f = this.analyze(this.sampleAt, i * HOP + HOP / 2);
+    const lv = this.levels.update(f.db);
+    this.feat[k] = f;
+    this.ref[k] = lv.ref;
+    this.floor[k] = lv.floor;
+    this.active[k] = this.gate(f.db, lv.ref, lv.floor, lv.silent) ? 1 : 0;
+    this.quiet[k] = isQuiet(f.db, lv.ref, lv.floor) ? 1 : 0;
+    const prevQuiet = i > 0 && this.quiet[(i - 1) % RING] === 1;
+    if (this.quiet[k] && prevQuiet) {
+      this.runStart[k] = this.runStart[(i - 1) % RING];
+      this.speechBefore[k] = this.speechBefore[(i - 1) % RING];
+    } else if (this.quiet[k]) {
+      // A quiet run starts here (the whole-file analysis never starts one at frame 0).
+      this.runStart[k] = i === 0 ? -1 : i;
+      let before = 0;
+      for (let j = i - 1; j >= Math.max(0, i - 30); j--) if (this.active[j % RING]) { before = 1; break; }
+      this.speechBefore[k] = before;
+    }
+    this.analyzed++;
+  }
+
+  /** A plosive closure: this frame is in a quiet run inside speech that ends (within reach) in a burst. */
+  private isClosure(i: number): boolean {
+    const k = i % RING;
+    const start = this.runStart[k];
+    if (!this.quiet[k] || start < 0 || !this.speechBefore[k]) return false;
+    let j = i + 1;
+    while (j < this.analyzed && this.quiet[j % RING]) j++;
+    if (j >= this.analyzed) return false; // no end in sight (or the audio ended quiet)
+    const len = j - start;
+    if (len < 3 || len > 25) return false;
+    const base = this.feat[(j - 1) % RING].db;
+    for (let b = j; b < Math.min(this.analyzed, j + 3); b++) if (isBurst(this.feat[b % RING].db, base, this.ref[b % RING])) return true;
+    return false;
+  }
+
+  private finalizeNext(): void {
+    const i = this.finalized;
+    const k = i % RING;
+    const f = this.feat[k];
+    const closure = this.isClosure(i);
+    const active = this.active[k] === 1;
+    const t = closure || !active ? undefined : mouthTarget(f, this.ref[k]);
+    const v = this.smooth(t?.open ?? 0, t?.spread ?? 0, t?.round ?? 0, closure ? 1 : 0, closure, energyTarget(active, f.db, this.ref[k]));
+    this.out.open[k] = v.open;
+    this.out.spread[k] = v.spread;
+    this.out.round[k] = v.round;
+    this.out.press[k] = v.press;
+    this.out.energy[k] = v.energy;
+    this.out.emphasis[k] = v.emphasis;
+    this.finalized++;
+  }
+
+  /** Linear interpolation between smoothed analysis frames, exactly as sampleTrack does. */
+  private sample(key: keyof MotionStream["out"], t: number, trackLength: number): number {
+    const x = t * TRACK_HZ - 0.5;
+    if (!(x > -1) || (this.ended && x >= trackLength)) return 0;
+    const i0 = Math.floor(x);
+    const f = x - i0;
+    const arr = this.out[key];
+    const a = i0 >= 0 ? arr[i0 % RING] : 0;
+    const b = i0 + 1 < this.finalized && (!this.ended || i0 + 1 < trackLength) ? arr[(i0 + 1) % RING] : 0;
+    return a === b ? a : a + (b - a) * f;
+  }
+
+  private blinkAt(t: number): number {
+    const block = Math.floor(t / BLINK_BLOCK_SECONDS);
+    let v = 0;
+    // A blink that starts at the end of one block may still be running in the next.
+    for (const b of [block - 1, block]) {
+      if (b < 0) continue;
+      let starts = this.blinkBlocks.get(b);
+      if (!starts) {
+        starts = blinkSchedule(BLINK_BLOCK_SECONDS, (this.seed + b * 7919) >>> 0, b === 0 ? 0.8 : 0).map((s) => s + b * BLINK_BLOCK_SECONDS);
+        this.blinkBlocks.set(b, starts);
+        this.blinkBlocks.delete(b - 2);
+      }
+      v = Math.max(v, blinkAmount(starts, t));
+    }
+    return v;
+  }
+
+  private frameAt(n: number, t: number, trackLength: number): MotionFrame {
+    const at = t + LIP_LEAD_SECONDS;
+    const s = (key: keyof MotionStream["out"]) => this.sample(key, at, trackLength);
+    // Motion eases in from the still portrait over the first half second, as a rendered video does.
+    const h = this.head(t, s("energy"), s("emphasis"), smoothstep(0, 0.5, t));
+    return {
+      frame: n,
+      t: r4(t),
+      mouthOpen: r4(s("open")),
+      mouthWide: r4(s("spread")),
+      mouthRound: r4(s("round")),
+      lipsClosed: r4(s("press")),
+      blink: r4(this.blinkAt(t)),
+      head: { yaw: r4(h.yaw), pitch: r4(h.pitch), roll: r4(h.roll) },
+    };
+  }
+}
