@@ -1,5 +1,5 @@
 /**
- * Audio probing and decoding (ffprobe / ffmpeg from the npm installers).
+ * Audio probing and decoding (ffprobe / ffmpeg as chosen by video/ffmpeg.ts).
  *
  * Failure codes (see docs/rendering.md):
  * - `empty_media`            the file has zero bytes, or decodes to no audio samples
@@ -11,8 +11,8 @@ import { stat } from "node:fs/promises";
 import { JobFailure } from "../job-failure";
 import { ffmpegPath, ffprobePath, run, throwIfAborted } from "../video/ffmpeg";
 
-/** Longest audio the renderer accepts (10 minutes). */
-export const MAX_AUDIO_SECONDS = 600;
+/** Longest audio the renderer accepts (60 minutes). */
+export const MAX_AUDIO_SECONDS = 3600;
 
 export interface AudioInfo {
   durationSeconds: number;
@@ -25,10 +25,21 @@ function unsupported(detail: string): JobFailure {
   return new JobFailure("unsupported_media_type", "The audio file could not be decoded as audio.", false, detail);
 }
 
-function tooLong(seconds: number): JobFailure {
+/** "3725.3 s (62 min 5 s)": seconds, and minutes for a human. */
+export function describeSeconds(seconds: number): string {
+  const whole = Math.round(seconds);
+  const min = Math.floor(whole / 60);
+  const sec = whole % 60;
+  const human = min === 0 ? `${sec} s` : sec === 0 ? `${min} min` : `${min} min ${sec} s`;
+  const exact = Number.isInteger(seconds) ? `${seconds}` : seconds.toFixed(1);
+  return `${exact} s (${human})`;
+}
+
+/** `renderer_rejected` with both durations; `atLeast` when decoding stopped counting at a cap. */
+export function tooLong(seconds: number, atLeast = false, max = MAX_AUDIO_SECONDS): JobFailure {
   return new JobFailure(
     "renderer_rejected",
-    `The audio is ${seconds.toFixed(1)} s long; the maximum is ${MAX_AUDIO_SECONDS} s.`,
+    `The audio is ${atLeast ? "longer than " : ""}${describeSeconds(seconds)}${atLeast ? "" : " long"}; the longest accepted is ${describeSeconds(max)}.`,
     false,
   );
 }
@@ -81,7 +92,8 @@ export async function probeAudio(path: string, signal?: AbortSignal): Promise<Au
 }
 
 /**
- * Decode the first audio stream to mono float PCM at `sampleRate`.
+ * Decode the first audio stream to mono float PCM at `sampleRate`, the whole file in memory (tests and
+ * tools; the renderer analyses long audio window by window: lip-stream.ts).
  * Throws `unsupported_media_type` on a decode error, `empty_media` when there are no samples,
  * `renderer_rejected` when longer than MAX_AUDIO_SECONDS.
  */

@@ -11,8 +11,9 @@
 import { stat } from "node:fs/promises";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { analyzeLipSync, ANALYSIS_RATE, sampleTrack } from "@avatar-video/motion-model";
-import { decodeMono, probeAudio, MAX_AUDIO_SECONDS } from "../audio/probe";
+import { ANALYSIS_RATE, sampleTrack } from "@avatar-video/motion-model";
+import { analyzeAudioFile } from "../audio/lip-stream";
+import { probeAudio, tooLong, MAX_AUDIO_SECONDS } from "../audio/probe";
 import { deform, type FacePose } from "../animate/deform";
 import { buildFaceModel } from "../animate/geometry";
 import { blinkAmount, blinkSchedule, BLINK, makeHeadMotion } from "@avatar-video/motion-model";
@@ -132,14 +133,11 @@ export async function renderVideo(input: RenderInput): Promise<RenderResult> {
   let t = performance.now();
   const info = await probeAudio(input.audioPath, signal);
   t = lap("probe", t);
-  const pcm = await decodeMono(input.audioPath, ANALYSIS_RATE, signal);
-  t = lap("decode", t);
-  const audioSeconds = pcm.length / ANALYSIS_RATE;
-  if (audioSeconds > MAX_AUDIO_SECONDS + 0.5) {
-    throw new JobFailure("renderer_rejected", `The audio is ${audioSeconds.toFixed(1)} s long; the maximum is ${MAX_AUDIO_SECONDS} s.`, false);
-  }
-  const track = analyzeLipSync(pcm);
+  // Decoded and analysed window by window: memory does not grow with the audio's length (lip-stream.ts).
+  const { track, samples } = await analyzeAudioFile(input.audioPath, signal);
   t = lap("analysis", t);
+  const audioSeconds = samples / ANALYSIS_RATE;
+  if (audioSeconds > MAX_AUDIO_SECONDS + 0.5) throw tooLong(audioSeconds);
   throwIfAborted(signal);
 
   // ---- static canvas + mesh -----------------------------------------------------------------------
@@ -175,7 +173,7 @@ export async function renderVideo(input: RenderInput): Promise<RenderResult> {
   throwIfAborted(signal);
 
   // ---- animation schedule ----------------------------------------------------------------------------
-  const seed = input.seed ?? hashSeed(input.rig, pcm.length);
+  const seed = input.seed ?? hashSeed(input.rig, samples);
   const idle = input.animation?.headMotion !== false;
   const blinkOn = input.animation?.blinks !== false;
   const blinkEdge = 0.5;
