@@ -2,12 +2,15 @@ import { Hono } from "hono";
 import type { AppEnv } from "./env";
 import { ApiError, errorResponse } from "./http/errors";
 import { requestId } from "./http/request-id";
+import { consoleApp } from "./console/router";
 import { methodNotAllowedOrNotFound } from "./http/not-found";
 import { adminRoutes } from "./routes/admin";
 import { consoleRoutes } from "./routes/console";
 import { internalRoutes } from "./routes/internal";
 import { mediaRoutes } from "./routes/media";
+import { motionRoutes } from "./motion/routes";
 import { openRoutes } from "./routes/open";
+import { logEvent } from "./observability/log-event";
 
 export const app = new Hono<AppEnv>();
 
@@ -21,11 +24,13 @@ app.route("/v1/console", consoleRoutes);
 app.route("/v1/admin", adminRoutes);
 app.route("/v1/media", mediaRoutes);
 app.route("/internal", internalRoutes);
+app.route("/v1/motion", motionRoutes); // live motion service (workers/motion/, docs/motion.md)
+app.route("/console", consoleApp); // web console pages (workers/console/, docs/console.md)
 
 app.notFound((c) => methodNotAllowedOrNotFound(c, app));
 
 app.onError((err, c) => {
   if (err instanceof ApiError) return errorResponse(c, err);
-  console.error(JSON.stringify({ requestId: c.get("requestId"), error: String(err), stack: (err as Error).stack }));
+  logEvent("request_failed", { requestId: c.get("requestId"), method: c.req.method, path: c.req.path, error: String(err), stack: (err as Error).stack }, "error");
   return errorResponse(c, new ApiError(500, "internal_error", "An unexpected error occurred. Retry with bounded backoff."));
 });

@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { canUseAvatar } from "../auth/avatar-access";
+import { consoleCreatorMayRender, isConsoleCreator } from "../console/creator";
 import { accounts, apps, type VideoJob } from "../db/schema";
 import type { Env } from "../env";
 import { VIDEO_FAILURES, type JobError } from "./failures";
@@ -13,6 +14,11 @@ const failure = (code: "app_access_revoked" | "avatar_forbidden"): JobError => (
  * still be allowed to use the Avatar. Returns the failure to end the job with, or null.
  */
 export async function videoAccessProblem(env: Env, job: Pick<VideoJob, "appId" | "accountId" | "avatarId">): Promise<JobError | null> {
+  if (isConsoleCreator(job.appId)) {
+    // Made in the web console: no App to check, only the account's flags (workers/console/creator.ts).
+    if (!(await consoleCreatorMayRender(env, job))) return failure("app_access_revoked");
+    return (await canUseAvatar(env.DB, job.accountId, job.avatarId)) === "ok" ? null : failure("avatar_forbidden");
+  }
   const app = await db(env)
     .select({ revokedAt: apps.revokedAt, accountId: apps.accountId, active: accounts.active, open: accounts.openApiAccess, video: accounts.videoAccess })
     .from(apps)

@@ -21,11 +21,13 @@ import { limitBody } from "../http/body-limit";
 import { notFound } from "../http/errors";
 import { validate } from "../http/validation";
 import { reconcileAccount } from "../limiter/reconcile";
+import { adminConsoleInviteRoutes } from "./admin-console-invites";
 
 /** Operator admin API (docs/admin-api.md). Every route: Authorization: Bearer ADMIN_TOKEN. */
 export const adminRoutes = new Hono<AppEnv>();
 
 adminRoutes.use("*", adminAuth, limitBody);
+adminRoutes.route("/", adminConsoleInviteRoutes); // web console invites (docs/console.md)
 
 adminRoutes.post("/accounts", validate("json", CreateAccountSchema), async (c) => {
   const account = await createAccount(c.env, c.req.valid("json"));

@@ -1,0 +1,66 @@
+import { SELF } from "cloudflare:test";
+import { adminFetch } from "./accounts";
+
+/** A browser stand-in for console tests: one origin, a cookie jar, the CSRF token of the last page. */
+export class ConsoleClient {
+  readonly cookies = new Map<string, string>();
+  csrf = "";
+
+  constructor(readonly origin = "http://127.0.0.1:8787") {}
+
+  async fetch(path: string, init: { method?: string; form?: Record<string, string | File>; json?: unknown; body?: BodyInit; headers?: Record<string, string>; csrf?: boolean } = {}) {
+    const headers: Record<string, string> = { ...init.headers };
+    if (this.cookies.size) headers.Cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
+    let body: BodyInit | undefined = init.body;
+    const method = init.method ?? (init.form || init.json || init.body ? "POST" : "GET");
+    if (method !== "GET" && !("Origin" in headers)) headers.Origin = this.origin;
+    if (init.form) {
+      const fd = new FormData();
+      if (init.csrf !== false) fd.set("_csrf", this.csrf);
+      for (const [k, v] of Object.entries(init.form)) fd.set(k, v);
+      body = fd;
+    } else if (init.json !== undefined) {
+      headers["Content-Type"] = "application/json";
+      body = JSON.stringify(init.json);
+    }
+    if ((init.json !== undefined || init.body) && init.csrf !== false && !("X-CSRF-Token" in headers)) headers["X-CSRF-Token"] = this.csrf;
+    const res = await SELF.fetch(`${this.origin}${path}`, { method, headers, body, redirect: "manual" });
+    for (const raw of res.headers.getSetCookie()) {
+      const [pair] = raw.split(";");
+      const [name, ...rest] = pair!.split("=");
+      const value = rest.join("=");
+      if (/max-age=0/i.test(raw) || value === "") this.cookies.delete(name!.trim());
+      else this.cookies.set(name!.trim(), value);
+    }
+    return res;
+  }
+
+  /** GET a page and remember its CSRF token. */
+  async page(path: string) {
+    const res = await this.fetch(path);
+    const html = await res.text();
+    const m = /name="csrf-token" content="([^"]+)"/.exec(html);
+    if (m) this.csrf = m[1]!;
+    return { res, html };
+  }
+}
+
+export async function invite(accountId: string, email: string): Promise<string> {
+  const res = await adminFetch(`/accounts/${accountId}/console-invites`, { body: { email } });
+  if (res.status !== 201) throw new Error(`invite: ${res.status} ${await res.text()}`);
+  const { url } = (await res.json()) as { url: string };
+  return new URL(url).pathname;
+}
+
+export const PASSWORD = "correct horse battery staple";
+
+/** Invite + set password: a signed-in person of the account. */
+export async function signedIn(accountId: string, email = `p${crypto.randomUUID().slice(0, 8)}@example.com`, origin?: string) {
+  const client = new ConsoleClient(origin);
+  const path = await invite(accountId, email);
+  await client.page(path);
+  const res = await client.fetch(path, { form: { password: PASSWORD, confirm: PASSWORD } });
+  if (res.status !== 303) throw new Error(`set password: ${res.status} ${await res.text()}`);
+  await client.page("/console/avatars");
+  return { client, email };
+}

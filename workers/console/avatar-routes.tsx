@@ -1,0 +1,115 @@
+import { and, eq } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
+import { Hono } from "hono";
+import type { Context } from "hono";
+import { avatars } from "../db/schema";
+import { publicBaseUrl } from "../http/base-url";
+import { ApiError } from "../http/errors";
+import { createAvatarJob } from "../jobs/create-avatar-job";
+import { avatarBackgroundUrl, avatarCoverUrl } from "../storage/links";
+import { avatarCreationBlock } from "./access";
+import { asAppContext, type ConsoleEnv } from "./context";
+import { consoleCreator } from "./creator";
+import { imageInfo, isSixteenByNine } from "./image-info";
+import { errorFlash, field, noticeFrom } from "./notices";
+import { AvatarPage } from "./pages/avatar";
+import { AvatarsPage } from "./pages/avatars";
+import type { Flash } from "./pages/layout";
+import { precheckPortrait } from "./portrait-check";
+import { listAvatarJobs, listAvatars, ownAvatar } from "./queries";
+import { MiB, storeWhole, uploadSourceUrl } from "./uploads";
+
+const MAX_BACKGROUND_BYTES = 20 * MiB;
+
+async function renderAvatars(c: Context<ConsoleEnv>, flash: Flash | null, status: 200 | 400 | 403 | 422 | 429 | 402 = 200, name?: string) {
+  const { account, user } = c.get("session");
+  const [rows, jobs] = await Promise.all([listAvatars(c.env, account.id), listAvatarJobs(c.env, account.id)]);
+  const base = publicBaseUrl(asAppContext(c));
+  return c.html(
+    <AvatarsPage
+      csrf={c.get("csrfToken")}
+      email={user.email}
+      accountName={account.name}
+      flash={flash}
+      block={avatarCreationBlock(account)}
+      avatars={rows.map((avatar) => ({ avatar, coverUrl: avatarCoverUrl(c.env, base, avatar) }))}
+      jobs={jobs}
+      name={name}
+    />,
+    status,
+  );
+}
+
+async function renderAvatar(c: Context<ConsoleEnv>, avatarId: string, flash: Flash | null, status: 200 | 400 = 200) {
+  const { account, user } = c.get("session");
+  const avatar = await ownAvatar(c.env, account.id, avatarId);
+  const base = publicBaseUrl(asAppContext(c));
+  return c.html(
+    <AvatarPage
+      csrf={c.get("csrfToken")}
+      email={user.email}
+      accountName={account.name}
+      flash={flash}
+      avatar={avatar}
+      coverUrl={avatarCoverUrl(c.env, base, avatar)}
+      backgroundUrl={avatarBackgroundUrl(c.env, base, avatar)}
+    />,
+    status,
+  );
+}
+
+const fileField = (body: Record<string, unknown>, name: string) => (body[name] instanceof File && (body[name] as File).size > 0 ? (body[name] as File) : null);
+
+export const avatarRoutes = new Hono<ConsoleEnv>()
+  .get("/avatars", (c) => renderAvatars(c, noticeFrom(c.req.query("notice"))))
+  .post("/avatars", async (c) => {
+    const { account, user } = c.get("session");
+    const body = await c.req.parseBody();
+    const name = field(body, "name").trim();
+    const block = avatarCreationBlock(account);
+    if (block) return renderAvatars(c, errorFlash(block), 403, name);
+    if (name.length > 128) return renderAvatars(c, errorFlash("Name must be at most 128 characters"), 400, name);
+    const file = fileField(body, "portrait");
+    if (!file) return renderAvatars(c, errorFlash("Portrait photo is required: choose a JPEG or PNG file"), 400, name);
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const check = await precheckPortrait(c.env, bytes);
+    if (!check.ok) return renderAvatars(c, errorFlash(check.message), 422, name);
+    const upload = await storeWhole(c.env, account.id, "portrait", bytes.buffer as ArrayBuffer, check.type, check.ext);
+    try {
+      // The same creation path as POST /v1/open/avatars: limits, concurrency, one unit reserved, the queue.
+      await createAvatarJob(c.env, { account, appId: consoleCreator(user.id), name: name || undefined, imageUrl: await uploadSourceUrl(c.env, upload) });
+    } catch (err) {
+      await c.env.MEDIA.delete(upload.key);
+      if (err instanceof ApiError && [402, 403, 429].includes(err.status)) return renderAvatars(c, errorFlash(err.message), err.status as 402, name);
+      throw err;
+    }
+    return c.redirect("/console/avatars?notice=avatar-created", 303);
+  })
+  .get("/avatars/:avatarId", (c) => renderAvatar(c, c.req.param("avatarId"), noticeFrom(c.req.query("notice"))))
+  .post("/avatars/:avatarId/background", async (c) => {
+    const { account } = c.get("session");
+    const avatar = await ownAvatar(c.env, account.id, c.req.param("avatarId"));
+    const file = fileField(await c.req.parseBody(), "background");
+    const refuse = (text: string) => renderAvatar(c, avatar.id, errorFlash(text), 400);
+    if (!file) return refuse("Background image is required: choose a 16:9 JPEG or PNG file");
+    if (file.size > MAX_BACKGROUND_BYTES) return refuse("Background image must be at most 20 MiB");
+    const bytes = new Uint8Array(await file.arrayBuffer());
+    const info = imageInfo(bytes);
+    if (!info) return refuse("Background image must be a JPEG or PNG file");
+    if (!isSixteenByNine(info.width, info.height)) {
+      return refuse(`Background image must be 16:9 (for example 1920×1080); this one is ${info.width}×${info.height}. Crop it to 16:9 and try again.`);
+    }
+    // A new key per save: the image URL changes with the image, so no cache shows the old one.
+    const key = `avatars/${avatar.id}/background-${crypto.randomUUID().slice(0, 8)}.${info.type === "image/png" ? "png" : "jpg"}`;
+    await c.env.MEDIA.put(key, bytes, { httpMetadata: { contentType: info.type } });
+    await drizzle(c.env.DB).update(avatars).set({ backgroundKey: key, updatedAt: new Date() }).where(and(eq(avatars.id, avatar.id), eq(avatars.accountId, account.id)));
+    if (avatar.backgroundKey) await c.env.MEDIA.delete(avatar.backgroundKey);
+    return c.redirect(`/console/avatars/${avatar.id}?notice=background-saved`, 303);
+  })
+  .post("/avatars/:avatarId/background/remove", async (c) => {
+    const { account } = c.get("session");
+    const avatar = await ownAvatar(c.env, account.id, c.req.param("avatarId"));
+    await drizzle(c.env.DB).update(avatars).set({ backgroundKey: null, updatedAt: new Date() }).where(and(eq(avatars.id, avatar.id), eq(avatars.accountId, account.id)));
+    if (avatar.backgroundKey) await c.env.MEDIA.delete(avatar.backgroundKey);
+    return c.redirect(`/console/avatars/${avatar.id}?notice=background-removed`, 303);
+  });

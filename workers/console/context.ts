@@ -1,0 +1,15 @@
+import type { AppEnv } from "../env";
+import type { ConsoleSession } from "./sessions";
+
+/** Hono environment of the console: the Worker's bindings plus the signed-in session and its CSRF token. */
+export interface ConsoleEnv {
+  Bindings: AppEnv["Bindings"];
+  Variables: AppEnv["Variables"] & {
+    session: ConsoleSession;
+    /** Token every form and fetch of this page must send back (docs/console.md, CSRF). */
+    csrfToken: string;
+  };
+}
+
+/** The console's context where a helper expects the Worker's (the console only adds variables). */
+export const asAppContext = (c: import("hono").Context<ConsoleEnv>) => c as unknown as import("hono").Context<AppEnv>;

@@ -1,0 +1,103 @@
+import type { App } from "../../db/schema";
+import { when } from "./format";
+import { CsrfField, type Flash, Page } from "./layout";
+
+export interface AppsPageProps {
+  csrf: string;
+  email: string;
+  accountName: string;
+  flash?: Flash | null;
+  apps: App[];
+  /** Shown once, right after Create App or Rotate key; never stored, never shown again. */
+  secret?: { appId: string; apiKey: string; appName: string };
+}
+
+function Secret(props: { appId: string; apiKey: string; appName: string }) {
+  return (
+    <section class="panel" aria-labelledby="secret-heading">
+      <h2 id="secret-heading">API key of {props.appName}</h2>
+      <p class="blocked">Copy the API key now: it is shown only once. Keep it on your backend, never in client-side code.</p>
+      <label>App ID</label>
+      <div class="secret">
+        <code id="new-app-id">{props.appId}</code>
+        <button type="button" class="secondary" data-copy="new-app-id">
+          Copy App ID
+        </button>
+      </div>
+      <label>API key</label>
+      <div class="secret">
+        <code id="new-api-key">{props.apiKey}</code>
+        <button type="button" class="secondary" data-copy="new-api-key">
+          Copy API key
+        </button>
+      </div>
+    </section>
+  );
+}
+
+export function AppsPage(props: AppsPageProps) {
+  return (
+    <Page title="Apps" nav="apps" csrf={props.csrf} email={props.email} accountName={props.accountName} flash={props.flash}>
+      {props.secret ? <Secret {...props.secret} /> : null}
+      <section class="panel">
+        <h2>Create an App</h2>
+        <p class="hint">An App is a pair of App ID and API key for the Open API. Every App of the account shares its Avatars, jobs and limits.</p>
+        <form method="post" action="/console/apps">
+          <CsrfField token={props.csrf} />
+          <label for="appName">Name</label>
+          <input id="appName" name="name" type="text" maxlength={128} placeholder="Optional" />
+          <div>
+            <button type="submit">Create App</button>
+          </div>
+        </form>
+      </section>
+      <section class="panel">
+        <h2>Your Apps</h2>
+        {props.apps.length === 0 ? <p class="hint">No Apps yet.</p> : null}
+        {props.apps.length > 0 ? (
+          <table>
+            <thead>
+              <tr>
+                <th>Name</th>
+                <th>App ID</th>
+                <th class="hide-narrow">Created</th>
+                <th>State</th>
+                <th>Actions</th>
+              </tr>
+            </thead>
+            <tbody>
+              {props.apps.map((app) => (
+                <tr>
+                  <td>{app.name}</td>
+                  <td>
+                    <code>{app.id}</code>
+                  </td>
+                  <td class="hide-narrow">{when(app.createdAt)}</td>
+                  <td>{app.revokedAt ? <span class="status failed">disabled</span> : <span class="status succeeded">active</span>}</td>
+                  <td>
+                    {app.revokedAt ? null : (
+                      <div class="row-actions">
+                        <form method="post" action={`/console/apps/${app.id}/rotate`} data-confirm="Rotate the key? The current key stops working at once.">
+                          <CsrfField token={props.csrf} />
+                          <button type="submit" class="secondary" aria-label={`Rotate key of ${app.name}`}>
+                            Rotate key
+                          </button>
+                        </form>
+                        <form method="post" action={`/console/apps/${app.id}/disable`} data-confirm="Disable this App? Its key stops working for good.">
+                          <CsrfField token={props.csrf} />
+                          <button type="submit" class="danger" aria-label={`Disable ${app.name}`}>
+                            Disable
+                          </button>
+                        </form>
+                      </div>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        ) : null}
+      </section>
+    </Page>
+  );
+}

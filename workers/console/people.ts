@@ -1,0 +1,89 @@
+import { and, eq, gt, isNull } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
+import { sha256Hex } from "../auth/crypto";
+import { accounts, consoleInvites, consoleUsers, type ConsoleUser } from "../db/schema";
+import type { Env } from "../env";
+import { ApiError, invalid, notFound } from "../http/errors";
+import { hashPassword } from "./password";
+import { endAllSessions, randomToken } from "./sessions";
+
+/** Invite links are valid 24 h and work once. */
+export const INVITE_TTL_MS = 24 * 60 * 60 * 1000;
+const EMAIL_RE = /^[^\s@<>"()[\],;:]+@[^\s@<>"()[\],;:]+\.[^\s@<>"()[\],;:]+$/;
+
+/** Emails are compared lowercased and trimmed; a malformed one is refused with the rule. */
+export function normalizeEmail(raw: string): string {
+  const email = raw.trim().toLowerCase();
+  if (email.length > 254 || !EMAIL_RE.test(email)) throw invalid("email must be an email address (name@domain), at most 254 characters");
+  return email;
+}
+
+export const findUserByEmail = (env: Env, email: string) =>
+  drizzle(env.DB).select().from(consoleUsers).where(eq(consoleUsers.email, email)).get();
+
+/**
+ * Operator invite: a one-time token for `email` into `accountId`. Inviting a person already in the
+ * account issues a fresh link (a password reset); an email that belongs to another account is a 409.
+ */
+export async function createInvite(env: Env, accountId: string, rawEmail: string, now = Date.now()) {
+  const email = normalizeEmail(rawEmail);
+  const db = drizzle(env.DB);
+  const account = await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId.toLowerCase())).get();
+  if (!account) throw notFound(`Account ${accountId} does not exist.`);
+  const existing = await findUserByEmail(env, email);
+  if (existing && existing.accountId !== account.id) {
+    throw new ApiError(409, "conflict", `email ${email} already belongs to a person of another account; one email signs in to one account`);
+  }
+  const token = randomToken();
+  const expiresAt = new Date(now + INVITE_TTL_MS);
+  await db.insert(consoleInvites).values({ tokenHash: await sha256Hex(token), accountId: account.id, email, createdAt: new Date(now), expiresAt });
+  return { token, email, accountId: account.id, expiresAt };
+}
+
+/** The invite behind a link, if it is still usable (unused, unexpired). */
+export async function findInvite(env: Env, token: string, now = Date.now()) {
+  if (!/^[A-Za-z0-9_-]{43}$/.test(token)) return undefined;
+  return drizzle(env.DB)
+    .select()
+    .from(consoleInvites)
+    .where(and(eq(consoleInvites.tokenHash, await sha256Hex(token)), isNull(consoleInvites.usedAt), gt(consoleInvites.expiresAt, new Date(now))))
+    .get();
+}
+
+/**
+ * Accepts an invite: marks it used (atomically: a second use finds nothing), creates the person or sets
+ * the new password of an existing one, and ends every earlier session of that person.
+ */
+export async function acceptInvite(env: Env, token: string, password: string, now = Date.now()): Promise<ConsoleUser | null> {
+  const db = drizzle(env.DB);
+  const claimed = await db
+    .update(consoleInvites)
+    .set({ usedAt: new Date(now) })
+    .where(and(eq(consoleInvites.tokenHash, await sha256Hex(token)), isNull(consoleInvites.usedAt), gt(consoleInvites.expiresAt, new Date(now))))
+    .returning()
+    .get();
+  if (!claimed) return null;
+  const passwordHash = await hashPassword(password);
+  const existing = await findUserByEmail(env, claimed.email);
+  if (existing) {
+    if (existing.accountId !== claimed.accountId) return null;
+    await setPassword(env, existing.id, passwordHash, now);
+    return { ...existing, passwordHash };
+  }
+  const user: ConsoleUser = {
+    id: crypto.randomUUID(),
+    accountId: claimed.accountId,
+    email: claimed.email,
+    passwordHash,
+    createdAt: new Date(now),
+    passwordChangedAt: new Date(now),
+  };
+  await db.insert(consoleUsers).values(user);
+  return user;
+}
+
+/** Stores a new password hash and revokes every session of the person. */
+export async function setPassword(env: Env, userId: string, passwordHash: string, now = Date.now()): Promise<void> {
+  await drizzle(env.DB).update(consoleUsers).set({ passwordHash, passwordChangedAt: new Date(now) }).where(eq(consoleUsers.id, userId));
+  await endAllSessions(env, userId, now);
+}

@@ -1,0 +1,92 @@
+import { and, eq, isNotNull } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
+import { consoleUploads, type ConsoleUpload } from "../db/schema";
+import type { Env } from "../env";
+import { backgroundBaseUrl } from "../http/base-url";
+import { invalid, notFound } from "../http/errors";
+import { sign, verify } from "../storage/hmac";
+
+/**
+ * Files uploaded in the console (portraits, audio) live in R2 under `console-uploads/{accountId}/{id}/…`
+ * and reach the renderer as a signed URL of this Worker (`/console/files/{id}?exp&sig`), fetched through
+ * the renderer's SSRF-safe fetcher like any other source. The Open API stays URL-only.
+ */
+export const MiB = 1024 * 1024;
+export const MAX_AUDIO_BYTES = 500 * MiB;
+/** R2 multipart: every part but the last ≥ 5 MiB and all the same size. */
+export const PART_SIZE = 8 * MiB;
+/** The spec's audio Content-Types (Media rules), with the extension stored on the key. */
+export const AUDIO_TYPES: Record<string, string> = {
+  "audio/mpeg": "mp3",
+  "audio/mp3": "mp3",
+  "audio/wav": "wav",
+  "audio/x-wav": "wav",
+  "audio/wave": "wav",
+  "audio/vnd.wave": "wav",
+  "audio/mp4": "m4a",
+  "audio/x-m4a": "m4a",
+  "audio/aac": "aac",
+  "audio/ogg": "ogg",
+};
+/** A signed source URL outlives the longest a job can wait for it (unresolved submissions expire after 7 days). */
+const LINK_TTL_MS = 8 * 24 * 60 * 60 * 1000;
+
+const linkMessage = (id: string, exp: number) => `console-upload-v1\nGET\n${id}\n${exp}`;
+
+export async function newUpload(
+  env: Env,
+  o: { accountId: string; kind: ConsoleUpload["kind"]; contentType: string; size: number; ext: string; partSize?: number },
+): Promise<ConsoleUpload> {
+  const id = crypto.randomUUID();
+  const row: ConsoleUpload = {
+    id,
+    accountId: o.accountId,
+    kind: o.kind,
+    key: `console-uploads/${o.accountId}/${id}/${o.kind}.${o.ext}`,
+    contentType: o.contentType,
+    size: o.size,
+    partSize: o.partSize ?? o.size,
+    multipartId: null,
+    completedAt: null,
+    createdAt: new Date(),
+  };
+  await drizzle(env.DB).insert(consoleUploads).values(row);
+  return row;
+}
+
+/** A small file in one piece (portraits, and audio sent by a form without scripts). */
+export async function storeWhole(env: Env, accountId: string, kind: ConsoleUpload["kind"], bytes: ArrayBuffer, contentType: string, ext: string) {
+  const upload = await newUpload(env, { accountId, kind, contentType, size: bytes.byteLength, ext });
+  await env.MEDIA.put(upload.key, bytes, { httpMetadata: { contentType } });
+  await drizzle(env.DB).update(consoleUploads).set({ completedAt: new Date() }).where(eq(consoleUploads.id, upload.id));
+  return { ...upload, completedAt: new Date() };
+}
+
+export async function findUpload(env: Env, accountId: string, id: string): Promise<ConsoleUpload> {
+  const row = /^[0-9a-f-]{36}$/.test(id)
+    ? await drizzle(env.DB).select().from(consoleUploads).where(and(eq(consoleUploads.id, id), eq(consoleUploads.accountId, accountId))).get()
+    : undefined;
+  if (!row) throw notFound(`Upload ${id.slice(0, 36)} was not found`);
+  return row;
+}
+
+/** A finished audio upload of the account, for a video. */
+export async function completedAudio(env: Env, accountId: string, id: string): Promise<ConsoleUpload> {
+  const row = await findUpload(env, accountId, id);
+  if (row.kind !== "audio" || !row.completedAt) throw invalid("audioUploadId must name a finished audio upload; upload the file again");
+  return row;
+}
+
+/** The renderer-facing source URL. Deterministic per upload, so resubmitting a form gives the same input. */
+export async function uploadSourceUrl(env: Env, upload: ConsoleUpload): Promise<string> {
+  const exp = Math.floor((upload.createdAt.getTime() + LINK_TTL_MS) / 1000);
+  const sig = await sign(env.SIGNING_SECRET, linkMessage(upload.id, exp));
+  return `${backgroundBaseUrl(env)}/console/files/${upload.id}?exp=${exp}&sig=${sig}`;
+}
+
+/** The upload behind a signed URL, or null (bad or expired signature, unfinished upload). */
+export async function uploadForLink(env: Env, id: string, exp: string | undefined, sig: string | undefined, now = Date.now()) {
+  if (!/^[0-9a-f-]{36}$/.test(id) || !exp || !/^\d{1,12}$/.test(exp) || Number(exp) * 1000 <= now) return null;
+  if (!(await verify(env.SIGNING_SECRET, linkMessage(id, Number(exp)), sig))) return null;
+  return (await drizzle(env.DB).select().from(consoleUploads).where(and(eq(consoleUploads.id, id), isNotNull(consoleUploads.completedAt))).get()) ?? null;
+}

@@ -1,0 +1,126 @@
+import { Hono } from "hono";
+import type { Context } from "hono";
+import { publicBaseUrl } from "../http/base-url";
+import { ApiError, notFound } from "../http/errors";
+import { describeIssues, ruleFor } from "../http/validation";
+import { AVATAR_DENIED_MESSAGE, createVideoJob } from "../jobs/create-video-job";
+import { operations as ops } from "../openapi/contract";
+import type { NormalizedVideoInput } from "../retry/fingerprint";
+import { checkSourceAddress } from "../routes/open/source-address";
+import { normalizeVideoSettings } from "../schemas/video-settings";
+import { isOutputAvailable, videoDownloadLink } from "../storage/links";
+import { assertAllowed, videoCreationBlock, videoReadBlock } from "./access";
+import { asAppContext, type ConsoleEnv } from "./context";
+import { consoleCreator } from "./creator";
+import { errorFlash, field, noticeFrom } from "./notices";
+import type { Flash } from "./pages/layout";
+import { VideosPage } from "./pages/videos";
+import { listAvatars, listVideoJobs, ownVideoJob } from "./queries";
+import { AUDIO_TYPES, completedAudio, MiB, storeWhole, uploadSourceUrl } from "./uploads";
+
+/** Audio sent inside the form (no script to upload in parts) is capped well under the Worker's body limit. */
+const MAX_FORM_AUDIO_BYTES = 90 * MiB;
+
+async function renderVideos(c: Context<ConsoleEnv>, flash: Flash | null, status: 200 | 400 | 402 | 403 | 409 | 429 = 200) {
+  const { account, user } = c.get("session");
+  const readBlock = videoReadBlock(account);
+  const [avatars, jobs] = await Promise.all([listAvatars(c.env, account.id), readBlock ? [] : listVideoJobs(c.env, account.id)]);
+  return c.html(
+    <VideosPage
+      csrf={c.get("csrfToken")}
+      email={user.email}
+      accountName={account.name}
+      flash={flash}
+      readBlock={readBlock}
+      createBlock={videoCreationBlock(account)}
+      avatars={avatars}
+      selectedAvatarId={c.req.query("avatarId")}
+      jobs={jobs}
+      requestId={crypto.randomUUID()}
+      now={Date.now()}
+    />,
+    status,
+  );
+}
+
+const num = (v: string) => (v.trim() === "" ? undefined : Number(v));
+
+/** The form as the Open API's request body, so the very same schema (rules and messages) judges it. */
+function asApiBody(form: Record<string, unknown>, audioUrl: string) {
+  const f = (n: string) => field(form, n);
+  return {
+    avatarId: f("avatarId"),
+    audioUrl,
+    ...(f("backgroundUrl").trim() ? { backgroundUrl: f("backgroundUrl").trim() } : {}),
+    ...(f("name").trim() ? { name: f("name").trim() } : {}),
+    ...(f("requestId") ? { requestId: f("requestId") } : {}),
+    video: {
+      width: num(f("width")),
+      height: num(f("height")),
+      fit: f("fit") || undefined,
+      backgroundColor: f("backgroundColor") || undefined,
+      backgroundFit: f("backgroundFit") || undefined,
+      leadInSeconds: num(f("leadInSeconds")),
+      leadOutSeconds: num(f("leadOutSeconds")),
+    },
+  };
+}
+
+/** The audio source: a finished upload, audio sent in the form, or a URL typed by the person. */
+async function audioSource(c: Context<ConsoleEnv>, form: Record<string, unknown>): Promise<{ url: string; own: boolean }> {
+  const accountId = c.get("session").account.id;
+  const uploadId = field(form, "audioUploadId");
+  if (uploadId) return { url: await uploadSourceUrl(c.env, await completedAudio(c.env, accountId, uploadId)), own: true };
+  const file = form.audio instanceof File && form.audio.size > 0 ? form.audio : null;
+  if (file) {
+    const type = file.type.toLowerCase();
+    const ext = AUDIO_TYPES[type];
+    if (!ext) throw new ApiError(400, "invalid_request", `Audio file must be one of ${Object.keys(AUDIO_TYPES).join(", ")} (got ${type || "an unknown type"})`);
+    if (file.size > MAX_FORM_AUDIO_BYTES) throw new ApiError(400, "invalid_request", "Audio file over 90 MiB needs the page's script (it uploads in parts, up to 500 MiB)");
+    return { url: await uploadSourceUrl(c.env, await storeWhole(c.env, accountId, "audio", await file.arrayBuffer(), type, ext)), own: true };
+  }
+  const url = field(form, "audioUrl").trim();
+  if (!url) throw new ApiError(400, "invalid_request", "Audio file or Audio URL is required");
+  return { url, own: false };
+}
+
+export const videoRoutes = new Hono<ConsoleEnv>()
+  .get("/videos", (c) => renderVideos(c, noticeFrom(c.req.query("notice"))))
+  .post("/videos", async (c) => {
+    const { account, user } = c.get("session");
+    const block = videoCreationBlock(account);
+    if (block) return renderVideos(c, errorFlash(block), 403);
+    const form = await c.req.parseBody();
+    try {
+      const audio = await audioSource(c, form);
+      const parsed = await ops.createVideo.body.safeParseAsync(asApiBody(form, audio.url), { error: ruleFor });
+      if (!parsed.success) return renderVideos(c, errorFlash(describeIssues(parsed.error.issues as never, "json")), 400);
+      const body = parsed.data;
+      if (!audio.own) checkSourceAddress(c.env, "audioUrl", body.audioUrl);
+      checkSourceAddress(c.env, "backgroundUrl", body.backgroundUrl);
+      const input: NormalizedVideoInput = {
+        avatarId: body.avatarId,
+        audioUrl: body.audioUrl,
+        backgroundUrl: body.backgroundUrl ?? null,
+        name: body.name ?? null,
+        settings: normalizeVideoSettings(body.video),
+      };
+      // The same creation path as POST /v1/open/videos: retry key, Avatar access, limits, the queue.
+      await createVideoJob(c.env, { account, appId: consoleCreator(user.id) }, input, body.requestId ?? null);
+    } catch (err) {
+      if (!(err instanceof ApiError) || err.status >= 500) throw err;
+      const text = err.message === AVATAR_DENIED_MESSAGE ? "Choose one of your Avatars." : err.message;
+      return renderVideos(c, errorFlash(text), err.status as 400);
+    }
+    return c.redirect("/console/videos?notice=video-created", 303);
+  })
+  // The player's source and the Download button: a fresh signed link for the person's own finished video.
+  .get("/videos/:jobId/file", async (c) => {
+    const { account } = c.get("session");
+    assertAllowed(videoReadBlock(account));
+    const job = await ownVideoJob(c.env, account.id, c.req.param("jobId"));
+    if (!isOutputAvailable(job, Date.now())) throw notFound(`Video ${job.id} has no output available (status ${job.status})`);
+    const link = await videoDownloadLink(c.env, publicBaseUrl(asAppContext(c)), job);
+    c.header("Cache-Control", "no-store");
+    return c.redirect(link.url, 302);
+  });

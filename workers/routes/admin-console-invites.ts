@@ -1,0 +1,33 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { createInvite } from "../console/people";
+import { openApiApp } from "../console/openapi-app";
+import type { AppEnv } from "../env";
+import { publicBaseUrl } from "../http/base-url";
+
+const route = createRoute({
+  method: "post",
+  path: "/accounts/{accountId}/console-invites",
+  summary: "Invite a person into an account's web console (one-time link, valid 24 h)",
+  request: {
+    params: z.object({ accountId: z.uuid() }),
+    body: { required: true, content: { "application/json": { schema: z.object({ email: z.string().min(3).max(254) }).strict() } } },
+  },
+  responses: {
+    201: {
+      description: "The invite; `url` opens the page where the person sets a password",
+      content: {
+        "application/json": {
+          schema: z.object({ invite: z.object({ accountId: z.string(), email: z.string(), expiresAt: z.string() }), url: z.string() }),
+        },
+      },
+    },
+  },
+});
+
+/** POST /v1/admin/accounts/{accountId}/console-invites (mounted inside adminRoutes: admin token required). */
+export const adminConsoleInviteRoutes = openApiApp<AppEnv>().openapi(route, async (c) => {
+  const { accountId } = c.req.valid("param");
+  const invite = await createInvite(c.env, accountId, c.req.valid("json").email);
+  const url = `${publicBaseUrl(c)}/console/invite/${invite.token}`;
+  return c.json({ invite: { accountId: invite.accountId, email: invite.email, expiresAt: invite.expiresAt.toISOString() }, url }, 201);
+});
