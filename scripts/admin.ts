@@ -27,6 +27,7 @@ const USAGE = `Usage: npm run admin -- <command> [args] [--base-url URL] [--toke
   revoke-app APP_ID
   avatar-access AVATAR_ID [--public=B] [--allow=ACCOUNT_ID,ACCOUNT_ID,...|--allow=]
   reconcile ACCOUNT_ID          re-align the account's limiter with the job records
+  invite-user ACCOUNT_ID --email EMAIL   prints a one-time web console link (…/console/invite/<token>, 24 h)
 `;
 
 const VIDEO_CEILINGS = { perMinute: 20, perHour: 200, perDay: 2000, readsPerSecond: 20, readBurst: 40, readsPerMinute: 1200 };
@@ -43,7 +44,7 @@ interface Parsed {
 function parseArgs(argv: string[]): Parsed {
   const positional: string[] = [];
   const options = new Map<string, string | true>();
-  const takesValue = new Set(["name", "units", "base-url", "token"]);
+  const takesValue = new Set(["name", "units", "base-url", "token", "email"]);
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
     if (!arg.startsWith("--")) {
@@ -186,6 +187,12 @@ async function main(argv: string[]) {
         body.allowAccountIds = typeof allow === "string" && allow ? allow.split(",").map((s) => s.trim()) : [];
       }
       return print(await call(cfg, "PUT", `/avatars/${need(positional[0], "AVATAR_ID")}/access`, body));
+    }
+    case "invite-user": {
+      const email = need(options.get("email") as string | undefined, "--email");
+      const created = await call(cfg, "POST", `/accounts/${need(positional[0], "ACCOUNT_ID")}/console-invites`, { email });
+      process.stdout.write(`${created.url}\n`); // one line: the link (valid 24 h, works once)
+      return;
     }
     case "reconcile":
       return print(await call(cfg, "POST", `/accounts/${need(positional[0], "ACCOUNT_ID")}/reconcile`));
