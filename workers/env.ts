@@ -7,14 +7,21 @@ export interface Env {
   ACCOUNT_LIMITER: DurableObjectNamespace<AccountLimiter>;
   /** Production renderer: the Cloudflare Container Durable Object. */
   RENDERER: DurableObjectNamespace;
+  /** One object per live motion connection (workers/motion/session-object.ts). */
+  MOTION_SESSION: DurableObjectNamespace<import("./motion/session-object").MotionSession>;
   JOBS: Queue<JobMessage>;
   MEDIA: R2Bucket;
 
   REGION: string;
-  /** Local/test renderer adapter; empty in production (the RENDERER binding is used). */
-  RENDERER_URL: string;
-  SOURCE_ALLOWLIST: string;
+  /** Local/test renderer adapter (.dev.vars); unset in production (the RENDERER binding is used). */
+  RENDERER_URL?: string;
+  /** Local media servers admitted despite the address checks (.dev.vars, tests); unset in production. */
+  SOURCE_ALLOWLIST?: string;
+  /** "development" only in .dev.vars, the local stack and the tests; unset (production) otherwise. */
+  ENVIRONMENT?: string;
   PUBLIC_BASE_URL: string;
+  /** Optional stall threshold in seconds (5–60, default 30): tests that kill renderers shorten it. */
+  STALL_AFTER_SECONDS?: string;
 
   // Secrets
   ADMIN_TOKEN: string;

@@ -6,6 +6,7 @@ import { runSweep } from "./queue/sweep";
 
 export { AccountLimiter } from "./limiter/account-limiter";
 export { RendererContainer } from "./renderer/container";
+export { MotionSession } from "./motion/session-object";
 
 export default {
   fetch: app.fetch,

@@ -2,6 +2,7 @@ import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../env";
 import { admitRead, loadReadState, peekRead, type ReadStates } from "./read-bucket";
 import { forgiveSignInAttempt, recordSignInAttempt, type SignInAttempt } from "./sign-in-throttle";
+import { admitMotionConnection, endMotionConnection, motionLimits, openMotionConnections, setMotionLimits, type MotionAdmission, type MotionLimits } from "./motion-connections";
 import type {
   Admission,
   AvatarLimits,
@@ -138,6 +139,23 @@ export class AccountLimiter extends DurableObject<Env> {
     this.sql.exec("DELETE FROM active_avatar_jobs WHERE job_id = ?", jobId);
     if (this.reservationState(jobId) === "reserved") this.settle(jobId, "released", now);
     return { state: this.reservationState(jobId) };
+  }
+
+  /** Live motion: spend a session token (single use by jti) and take a connection slot (motion-connections.ts). */
+  admitMotionConnection(input: { connectionId: string; jti: string; exp: number }, now: number = Date.now()): MotionAdmission {
+    return admitMotionConnection(this.sql, input, now);
+  }
+
+  endMotionConnection(connectionId: string): void {
+    endMotionConnection(this.sql, connectionId);
+  }
+
+  motionStatus(): { limits: MotionLimits; open: number } {
+    return { limits: motionLimits(this.sql), open: openMotionConnections(this.sql) };
+  }
+
+  setMotionLimits(limits: Partial<MotionLimits>): MotionLimits {
+    return setMotionLimits(this.sql, limits);
   }
 
   /** Console sign-in throttle; only on instances named `sign-in:…` (see sign-in-throttle.ts). */

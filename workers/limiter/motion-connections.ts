@@ -1,0 +1,82 @@
+/**
+ * Live motion connections of one account (docs/motion.md), inside the account's AccountLimiter: the
+ * concurrent-connection limit and single use of session tokens by `jti`. Both live in the object's SQLite
+ * storage, so a token stays spent and a slot stays taken across restarts. A slot is freed when its
+ * connection closes; one that was never released (an evicted connection object) lapses after the longest
+ * session plus a minute.
+ */
+export interface MotionLimits {
+  /** Concurrent connections per account. */
+  connections: number;
+  /** Longest connection, seconds. */
+  sessionSeconds: number;
+  /** Longest wait for any client message, seconds. */
+  idleSeconds: number;
+}
+
+export const DEFAULT_MOTION_LIMITS: MotionLimits = { connections: 10, sessionSeconds: 3600, idleSeconds: 60 };
+
+export type MotionAdmission =
+  | { ok: true; limits: MotionLimits }
+  | { ok: false; status: 401 | 429; code: "unauthorized" | "rate_limit_exceeded"; message: string; retryAfterSeconds?: number };
+
+function ensureTables(sql: SqlStorage) {
+  sql.exec(`
+    CREATE TABLE IF NOT EXISTS motion_tokens (jti TEXT PRIMARY KEY, exp INTEGER NOT NULL);
+    CREATE TABLE IF NOT EXISTS motion_connections (id TEXT PRIMARY KEY, since INTEGER NOT NULL, lapses_at INTEGER NOT NULL);
+    CREATE TABLE IF NOT EXISTS motion_settings (id INTEGER PRIMARY KEY CHECK (id = 1), limits TEXT NOT NULL);
+  `);
+}
+
+export function motionLimits(sql: SqlStorage): MotionLimits {
+  ensureTables(sql);
+  const row = sql.exec<{ limits: string }>("SELECT limits FROM motion_settings WHERE id = 1").toArray()[0];
+  return row ? { ...DEFAULT_MOTION_LIMITS, ...(JSON.parse(row.limits) as Partial<MotionLimits>) } : { ...DEFAULT_MOTION_LIMITS };
+}
+
+/** Operator setting (and tests): any subset; the rest keeps its default. */
+export function setMotionLimits(sql: SqlStorage, limits: Partial<MotionLimits>): MotionLimits {
+  ensureTables(sql);
+  for (const [k, v] of Object.entries(limits)) {
+    if (!(k in DEFAULT_MOTION_LIMITS) || !Number.isInteger(v) || (v as number) < 0) throw new Error(`motion limit ${k} must be a whole number ≥ 0`);
+  }
+  sql.exec("INSERT OR REPLACE INTO motion_settings (id, limits) VALUES (1, ?)", JSON.stringify(limits));
+  return motionLimits(sql);
+}
+
+/**
+ * Spends the token and takes a connection slot, or refuses: a token already used → 401, the account at its
+ * limit → 429 (the token is then not spent: the caller may retry with it while it is valid).
+ */
+export function admitMotionConnection(sql: SqlStorage, input: { connectionId: string; jti: string; exp: number }, now: number): MotionAdmission {
+  ensureTables(sql);
+  sql.exec("DELETE FROM motion_tokens WHERE exp * 1000 <= ?", now); // expired tokens are refused before this point
+  sql.exec("DELETE FROM motion_connections WHERE lapses_at <= ?", now);
+  if (sql.exec("SELECT 1 FROM motion_tokens WHERE jti = ?", input.jti).toArray().length > 0) {
+    return { ok: false, status: 401, code: "unauthorized", message: "The session token was already used for a connection: request one token per connection." };
+  }
+  const limits = motionLimits(sql);
+  const open = Number(sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM motion_connections").one().n);
+  if (open >= limits.connections) {
+    return {
+      ok: false,
+      status: 429,
+      code: "rate_limit_exceeded",
+      message: `Too many live motion connections: the account's limit is ${limits.connections} at a time. Close one, then retry.`,
+      retryAfterSeconds: 5,
+    };
+  }
+  sql.exec("INSERT INTO motion_tokens (jti, exp) VALUES (?, ?)", input.jti, input.exp);
+  sql.exec("INSERT INTO motion_connections (id, since, lapses_at) VALUES (?, ?, ?)", input.connectionId, now, now + (limits.sessionSeconds + 60) * 1000);
+  return { ok: true, limits };
+}
+
+export function endMotionConnection(sql: SqlStorage, connectionId: string): void {
+  ensureTables(sql);
+  sql.exec("DELETE FROM motion_connections WHERE id = ?", connectionId);
+}
+
+export function openMotionConnections(sql: SqlStorage): number {
+  ensureTables(sql);
+  return Number(sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM motion_connections").one().n);
+}

@@ -1,0 +1,94 @@
+import { CURRENT_MOTION_MODEL_VERSION, isMotionModelVersion, MOTION_MODEL_VERSIONS } from "@avatar-video/motion-model";
+import { eq } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
+import { canUseAvatar } from "../auth/avatar-access";
+import { accounts, apps, avatars } from "../db/schema";
+import type { Env } from "../env";
+import { ApiError, forbidden, invalid, notFound } from "../http/errors";
+import { admissionError, limiterFor } from "../limiter/client";
+import { avatarCoverUrl } from "../storage/links";
+import { regionOf } from "../session-token/issue";
+import { SessionTokenError, verifySessionToken } from "../session-token/verify";
+import type { SessionClaims } from "../session-token/claims";
+import { MOTION_PROTOCOL } from "./protocol";
+import { signedRigUrl } from "./rig-links";
+import type { SessionSetup } from "./session-object";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const TOKEN_PREFIX = "token.";
+
+const tokenRefused = (message: string) => new ApiError(401, "unauthorized", message);
+
+const TOKEN_MESSAGES: Record<SessionTokenError["reason"], string> = {
+  malformed: "The session token is malformed.",
+  unsupported_algorithm: "The session token is not an EdDSA token of this service.",
+  bad_signature: "The session token's signature does not verify.",
+  invalid_claims: "The session token's claims are not those of this service.",
+  expired: "The session token has expired: request a new one for each new connection.",
+};
+
+/** The offered subprotocols: `motion.v1` and optionally `token.<sessionToken>` (browsers cannot set headers). */
+export function readOffer(request: Request): { token: string | undefined; subprotocol: boolean } {
+  const offered = (request.headers.get("Sec-WebSocket-Protocol") ?? "").split(",").map((p) => p.trim()).filter(Boolean);
+  if (offered.length && !offered.includes(MOTION_PROTOCOL)) {
+    throw invalid(`Sec-WebSocket-Protocol must include ${MOTION_PROTOCOL} (and may carry token.<sessionToken>)`);
+  }
+  const fromProtocol = offered.find((p) => p.startsWith(TOKEN_PREFIX))?.slice(TOKEN_PREFIX.length);
+  const fromQuery = new URL(request.url).searchParams.get("token") ?? undefined;
+  return { token: fromProtocol || fromQuery, subprotocol: offered.length > 0 };
+}
+
+async function verifiedClaims(env: Env, token: string | undefined): Promise<SessionClaims> {
+  if (!token) throw tokenRefused("A session token is required: ?token=… or the subprotocol token.<sessionToken>.");
+  try {
+    return await verifySessionToken(token, env.SESSION_TOKEN_PUBLIC_KEY);
+  } catch (err) {
+    if (err instanceof SessionTokenError) throw tokenRefused(TOKEN_MESSAGES[err.reason]);
+    throw err;
+  }
+}
+
+/**
+ * Every refusal before the upgrade, in order: token (401), region (401), model version (400), avatarId
+ * (400), App and account (401 / 403), Avatar (404), then — atomically in the account's object — single use
+ * of the token (401) and the concurrent-connection limit (429). Only an admitted connection spends its token.
+ */
+export async function admitConnection(env: Env, request: Request, baseUrl: string): Promise<SessionSetup> {
+  const { token, subprotocol } = readOffer(request);
+  const claims = await verifiedClaims(env, token);
+  const region = regionOf(env.REGION);
+  if (claims.region !== region) throw tokenRefused(`The session token was issued for region ${claims.region}; this is ${region}. Connect to the motion service of ${claims.region}.`);
+  const modelVersion = claims.mv ?? CURRENT_MOTION_MODEL_VERSION;
+  if (!isMotionModelVersion(modelVersion)) {
+    throw invalid(`modelVersion ${JSON.stringify(modelVersion)} is not served: known model versions are ${MOTION_MODEL_VERSIONS.join(", ")}`);
+  }
+  const avatarId = new URL(request.url).searchParams.get("avatarId") ?? "";
+  if (!avatarId) throw invalid("avatarId is required");
+  if (!UUID.test(avatarId)) throw invalid("avatarId must be a UUID");
+
+  const db = drizzle(env.DB);
+  const row = await db.select({ account: accounts, revokedAt: apps.revokedAt }).from(apps).innerJoin(accounts, eq(accounts.id, apps.accountId)).where(eq(apps.id, claims.sub)).get();
+  if (!row || row.account.id !== claims.acct || row.revokedAt) throw tokenRefused("The App that requested this session token no longer exists or was revoked.");
+  if (!row.account.active) throw forbidden("The account is inactive.");
+  if (!row.account.openApiAccess) throw forbidden("Open API access is not configured");
+
+  const id = avatarId.toLowerCase();
+  const missing = () => notFound(`Avatar ${id} does not exist, is not ready, or belongs to another account.`);
+  if ((await canUseAvatar(env.DB, claims.acct, id)) !== "ok") throw missing();
+  const avatar = await db.select().from(avatars).where(eq(avatars.id, id)).get();
+  if (!avatar || !(await env.MEDIA.head(avatar.rigKey)) || !(await env.MEDIA.head(avatar.portraitKey))) throw missing();
+
+  const connectionId = crypto.randomUUID();
+  const admission = await limiterFor(env, claims.acct).admitMotionConnection({ connectionId, jti: claims.jti, exp: claims.exp });
+  if (!admission.ok) {
+    throw admission.status === 401 ? tokenRefused(admission.message) : admissionError({ ...admission, status: 429, code: "rate_limit_exceeded" });
+  }
+  return {
+    connectionId,
+    accountId: claims.acct,
+    modelVersion,
+    avatar: { id, coverUrl: avatarCoverUrl(env, baseUrl, avatar), rigUrl: await signedRigUrl(env, baseUrl, id, "rig.json") },
+    limits: admission.limits,
+    subprotocol,
+  };
+}

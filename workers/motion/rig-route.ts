@@ -1,0 +1,41 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
+import { avatars } from "../db/schema";
+import { forbidden, notFound } from "../http/errors";
+import { publicBaseUrl } from "../http/base-url";
+import { errorResponses, motionApp } from "./openapi-app";
+import { signedRigUrl, verifyRigLink, type RigFile } from "./rig-links";
+
+const route = createRoute({
+  method: "get",
+  path: "/avatars/{avatarId}/{file}",
+  summary: "An Avatar's rig (JSON, with a signed portraitUrl) or portrait (PNG) for live clients; signed link from the ready message",
+  request: {
+    params: z.object({ avatarId: z.uuid(), file: z.enum(["rig.json", "portrait.png"]) }),
+    query: z.object({ exp: z.string().regex(/^\d{1,12}$/), sig: z.string().min(1) }),
+  },
+  responses: {
+    200: { description: "The rig (application/json) or the portrait (image/png)" },
+    ...errorResponses({ 400: "invalid_request", 403: "forbidden: bad or expired signature", 404: "not_found: the Avatar is gone" }),
+  },
+});
+
+// Signed capability links: readable from any origin (a client library draws the portrait into WebGL).
+const CORS = { "Access-Control-Allow-Origin": "*", "Cross-Origin-Resource-Policy": "cross-origin" };
+
+export const rigRoute = motionApp().openapi(route, async (c) => {
+  const { avatarId, file } = c.req.valid("param");
+  const { exp, sig } = c.req.valid("query");
+  if (!(await verifyRigLink(c.env, avatarId, file as RigFile, Number(exp), sig))) throw forbidden("The rig link is invalid: its signature does not match.");
+  const remaining = Number(exp) - Math.floor(Date.now() / 1000);
+  if (remaining <= 0) throw forbidden("The rig link has expired: open a new connection for a fresh one.");
+  const avatar = await drizzle(c.env.DB).select().from(avatars).where(eq(avatars.id, avatarId)).get();
+  const object = avatar && (await c.env.MEDIA.get(file === "rig.json" ? avatar.rigKey : avatar.portraitKey));
+  if (!object) throw notFound(`Avatar ${avatarId} is no longer available.`);
+  const headers = { ...CORS, "Cache-Control": `private, max-age=${remaining}` };
+  if (file === "portrait.png") return c.body(object.body, 200, { ...headers, "Content-Type": "image/png" });
+  const rig = (await object.json()) as Record<string, unknown>;
+  const portraitUrl = await signedRigUrl(c.env, publicBaseUrl(c), avatarId, "portrait.png");
+  return c.json({ ...rig, portraitUrl }, 200, headers);
+});

@@ -1,0 +1,185 @@
+import { MotionStream, type MotionFrame } from "@avatar-video/motion-model";
+import { DurableObject } from "cloudflare:workers";
+import type { Env } from "../env";
+import type { MotionLimits } from "../limiter/motion-connections";
+import { CLOSE, judgeMessage, MOTION_PROTOCOL, type Phase } from "./protocol";
+
+/** What the upgrade route decided, handed to the connection's object in this header (internal only). */
+export const SETUP_HEADER = "X-Motion-Setup";
+
+export interface SessionSetup {
+  connectionId: string;
+  accountId: string;
+  modelVersion: string;
+  avatar: { id: string; coverUrl: string; rigUrl: string };
+  limits: MotionLimits;
+  /** Echo `motion.v1` as the chosen subprotocol (the client offered it). */
+  subprotocol: boolean;
+}
+
+interface Live {
+  ws: WebSocket;
+  setup: SessionSetup;
+  openedAt: number;
+  phase: Phase;
+  stream?: MotionStream;
+  lastClientAt: number;
+  lastAudioAt: number;
+  /** Real time up to which idle silence has been fed while no audio arrives. */
+  idleFedUntil: number | undefined;
+  timer: ReturnType<typeof setInterval>;
+  closed: boolean;
+}
+
+const TICK_MS = 20;
+const IDLE_AFTER_MS = 200;
+const FRAME_MS = 40;
+
+const seedOf = (id: string) => {
+  let h = 2166136261;
+  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 16777619);
+  return h >>> 0;
+};
+
+/**
+ * One live motion connection (one object per connection, created near the client by the upgrade).
+ * The socket is accepted with the hibernation API; while it is open a 20 ms timer paces idle frames and
+ * enforces the idle and session limits, so the object stays in memory for the connection's life. If it
+ * is ever evicted anyway (a deploy), the next message finds no state and the connection is closed with
+ * 1012 "service restart" so the client reconnects, instead of hanging.
+ */
+export class MotionSession extends DurableObject<Env> {
+  private live: Live | undefined;
+
+  async fetch(request: Request): Promise<Response> {
+    const setup = JSON.parse(request.headers.get(SETUP_HEADER) ?? "null") as SessionSetup | null;
+    if (!setup || request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("internal route", { status: 400 });
+    const pair = new WebSocketPair();
+    const [client, server] = [pair[0], pair[1]];
+    this.ctx.acceptWebSocket(server);
+    server.serializeAttachment({ connectionId: setup.connectionId, accountId: setup.accountId });
+    const now = Date.now();
+    this.live = {
+      ws: server,
+      setup,
+      openedAt: now,
+      phase: "waiting",
+      lastClientAt: now,
+      lastAudioAt: now,
+      idleFedUntil: undefined,
+      timer: setInterval(() => this.tick(), TICK_MS),
+      closed: false,
+    };
+    return new Response(null, { status: 101, webSocket: client, headers: setup.subprotocol ? { "Sec-WebSocket-Protocol": MOTION_PROTOCOL } : {} });
+  }
+
+  async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
+    const live = this.live;
+    if (!live || live.ws !== ws) return this.orphan(ws);
+    if (live.closed) return;
+    try {
+      const now = Date.now();
+      live.lastClientAt = now;
+      const verdict = judgeMessage(message, live.phase);
+      switch (verdict.kind) {
+        case "close":
+          return this.end(verdict.code, verdict.reason);
+        case "start": {
+          live.phase = "streaming";
+          live.stream = new MotionStream(verdict.sampleRate, seedOf(live.setup.connectionId));
+          live.lastAudioAt = now;
+          const { avatar, modelVersion } = live.setup;
+          ws.send(JSON.stringify({ type: "ready", fps: 25, modelVersion, avatar }));
+          return;
+        }
+        case "audio":
+          live.lastAudioAt = now;
+          live.idleFedUntil = undefined;
+          return this.send(live.stream!.pushPcm16(verdict.bytes));
+        case "stop": {
+          live.phase = "stopped";
+          this.send(live.stream!.finish());
+          ws.send(JSON.stringify({ type: "end", frames: live.stream!.frames }));
+          return this.end(CLOSE.normal, "end of stream");
+        }
+      }
+    } catch (err) {
+      console.error(JSON.stringify({ event: "motion_message_failed", connectionId: live.setup.connectionId, error: String(err) }));
+      this.end(CLOSE.internal, "internal error");
+    }
+  }
+
+  async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
+    if (this.live?.ws === ws) this.end(code === 1005 || code === 1006 ? CLOSE.normal : code, reason, true);
+    else this.orphan(ws, true);
+  }
+
+  async webSocketError(ws: WebSocket): Promise<void> {
+    if (this.live?.ws === ws) this.end(CLOSE.internal, "socket error", true);
+    else this.orphan(ws, true);
+  }
+
+  private tick(): void {
+    const live = this.live;
+    if (!live || live.closed) return;
+    try {
+      const now = Date.now();
+      const { sessionSeconds, idleSeconds } = live.setup.limits;
+      if (now - live.openedAt >= sessionSeconds * 1000) return this.end(CLOSE.policy, `session length limit of ${sessionSeconds} s reached`);
+      if (now - live.lastClientAt >= idleSeconds * 1000) return this.end(CLOSE.policy, `idle timeout: no message for ${idleSeconds} s`);
+      if (live.phase !== "streaming" || now - live.lastAudioAt < IDLE_AFTER_MS) return;
+      // No audio for 200 ms: feed silence in real time, one frame's worth every 40 ms.
+      live.idleFedUntil ??= live.lastAudioAt + IDLE_AFTER_MS - FRAME_MS;
+      while (live.idleFedUntil + FRAME_MS <= now) {
+        live.idleFedUntil += FRAME_MS;
+        this.send(live.stream!.pushSilence(FRAME_MS / 1000));
+      }
+    } catch (err) {
+      console.error(JSON.stringify({ event: "motion_tick_failed", connectionId: live.setup.connectionId, error: String(err) }));
+      this.end(CLOSE.internal, "internal error");
+    }
+  }
+
+  private send(frames: MotionFrame[]): void {
+    const ws = this.live?.ws;
+    if (!ws) return;
+    for (const f of frames) ws.send(JSON.stringify({ type: "motion", ...f }));
+  }
+
+  /** Close once: stop the timer, give the account its connection slot back. */
+  private end(code: number, reason: string, byPeer = false): void {
+    const live = this.live;
+    if (!live || live.closed) return;
+    live.closed = true;
+    clearInterval(live.timer);
+    if (!byPeer) {
+      try {
+        live.ws.close(code, reason);
+      } catch {
+        // already closing
+      }
+    }
+    this.release(live.setup.accountId, live.setup.connectionId);
+  }
+
+  /** A socket without in-memory state (the object was evicted): close it so the client reconnects. */
+  private orphan(ws: WebSocket, byPeer = false): void {
+    const meta = ws.deserializeAttachment() as { connectionId: string; accountId: string } | null;
+    if (!byPeer) {
+      try {
+        ws.close(CLOSE.restart, "service restarted: reconnect with a new session token");
+      } catch {
+        // already closing
+      }
+    }
+    if (meta) this.release(meta.accountId, meta.connectionId);
+  }
+
+  private release(accountId: string, connectionId: string): void {
+    this.ctx.waitUntil(
+      this.env.ACCOUNT_LIMITER.getByName(accountId)
+        .endMotionConnection(connectionId)
+        .catch((err: unknown) => console.error(JSON.stringify({ event: "motion_release_failed", connectionId, error: String(err) }))),
+    );
+  }
+}
