@@ -1,0 +1,130 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { createAccount } from "./helpers/accounts";
+import { ConsoleClient, signedIn } from "./helpers/console";
+import { insertAvatar, insertVideoJob } from "./open-fixtures";
+
+const XSS = `<img src=x onerror=alert(1)>"'&`;
+
+describe("console CSRF", () => {
+  it("refuses a state change without the token, with a wrong token, or from another origin", async () => {
+    const a = await createAccount();
+    const { client } = await signedIn(a.accountId);
+    await client.page("/console/apps");
+    const noToken = await client.fetch("/console/apps", { form: { name: "x" }, csrf: false });
+    expect(noToken.status).toBe(403);
+    expect(((await noToken.json()) as any).error).toMatchObject({ code: "forbidden", message: expect.stringContaining("_csrf token is missing") });
+    const wrong = await client.fetch("/console/apps", { form: { name: "x", _csrf: "A".repeat(43) }, csrf: false });
+    expect(wrong.status).toBe(403);
+    const crossSite = await client.fetch("/console/apps", { form: { name: "x" }, headers: { Origin: "https://evil.example" } });
+    expect(crossSite.status).toBe(403);
+    expect(((await crossSite.json()) as any).error.message).toContain("Origin https://evil.example is not this site");
+    const noOrigin = await client.fetch("/console/apps", { form: { name: "x" }, headers: { Origin: undefined as never } });
+    expect([403]).toContain(noOrigin.status);
+    // Another person's token does not work with this session.
+    const other = await signedIn(a.accountId);
+    const foreign = await client.fetch("/console/apps", { form: { name: "x", _csrf: other.client.csrf }, csrf: false });
+    expect(foreign.status).toBe(403);
+    const ok = await client.fetch("/console/apps", { form: { name: "legit" } });
+    expect(ok.status).toBe(201);
+  });
+
+  it("protects sign-in and the JSON upload endpoints too", async () => {
+    const c = new ConsoleClient();
+    await c.page("/console/sign-in");
+    expect((await c.fetch("/console/sign-in", { form: { email: "a@b.co", password: "x" }, csrf: false })).status).toBe(403);
+    const a = await createAccount();
+    const { client } = await signedIn(a.accountId);
+    const res = await client.fetch("/console/api/uploads", { json: { contentType: "audio/wav", size: 10 }, csrf: false });
+    expect(res.status).toBe(403);
+  });
+});
+
+describe("console account isolation", () => {
+  it("another account's Avatar, video and App ids are 404", async () => {
+    const mine = await createAccount();
+    const theirs = await createAccount();
+    const { client } = await signedIn(mine.accountId);
+    const avatarId = await insertAvatar(theirs.accountId, { name: "Their Avatar" });
+    const jobId = await insertVideoJob(theirs.accountId, avatarId, { status: "succeeded", outputKey: "videos/x.mp4" });
+    const page = await client.fetch(`/console/avatars/${avatarId}`);
+    expect(page.status).toBe(404);
+    expect(((await page.json()) as any).error.code).toBe("not_found");
+    await client.page("/console/avatars");
+    expect((await client.fetch(`/console/avatars/${avatarId}/background/remove`, { form: {} })).status).toBe(404);
+    expect((await client.fetch(`/console/videos/${jobId}/file`)).status).toBe(404);
+    expect((await client.fetch(`/console/apps/${theirs.appId}/disable`, { form: {} })).status).toBe(404);
+    expect((await client.fetch(`/console/apps/${theirs.appId}/rotate`, { form: {} })).status).toBe(404);
+    const list = await client.page("/console/avatars");
+    expect(list.html).not.toContain("Their Avatar");
+    const videos = await (await client.fetch("/console/api/video-jobs")).json();
+    expect((videos as any).jobs).toEqual([]);
+    // Their App still works.
+    expect((await env.DB.prepare("select revoked_at from apps where id = ?").bind(theirs.appId).first())!.revoked_at).toBeNull();
+  });
+});
+
+describe("console escaping", () => {
+  it("renders caller-named things as text: Avatar names, job names, App names, failure messages", async () => {
+    const a = await createAccount();
+    const { client } = await signedIn(a.accountId);
+    const avatarId = await insertAvatar(a.accountId, { name: XSS });
+    await insertVideoJob(a.accountId, avatarId, { name: XSS, status: "failed", errorCode: "render_failed", errorMessage: XSS, errorRetryable: true });
+    await client.page("/console/apps");
+    await client.fetch("/console/apps", { form: { name: XSS } });
+    for (const path of ["/console/avatars", `/console/avatars/${avatarId}`, "/console/videos", "/console/apps"]) {
+      const { html } = await client.page(path);
+      expect(html, path).not.toContain("<img src=x");
+      expect(html, path).toContain("&lt;img src=x onerror=alert(1)&gt;");
+    }
+    const { res } = await client.page("/console/avatars");
+    expect(res.headers.get("Content-Security-Policy")).toMatch(/script-src 'self'/);
+    expect(res.headers.get("X-Frame-Options")).toBe("DENY");
+  });
+
+  it("never echoes the notice query into the page", async () => {
+    const a = await createAccount();
+    const { client } = await signedIn(a.accountId);
+    const { html } = await client.page(`/console/avatars?notice=${encodeURIComponent(XSS)}`);
+    expect(html).not.toContain("onerror");
+  });
+});
+
+describe("console sign-in throttling", () => {
+  it("10 failures per email in 15 minutes, then 429 even with the right password", async () => {
+    const a = await createAccount();
+    const { email } = await signedIn(a.accountId);
+    const tryOnce = async (password: string, ip: string) => {
+      const c = new ConsoleClient();
+      await c.page("/console/sign-in");
+      return c.fetch("/console/sign-in", { form: { email, password }, headers: { "CF-Connecting-IP": ip } });
+    };
+    for (let i = 0; i < 10; i++) expect((await tryOnce("wrong password!!", `203.0.113.${i}`)).status).toBe(401);
+    const blocked = await tryOnce("correct horse battery staple", "203.0.113.99");
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get("Retry-After"))).toBeGreaterThan(0);
+    expect(await blocked.text()).toContain("Too many sign-in attempts");
+  });
+
+  it("10 failures per client address, whatever the emails (unknown ones included)", async () => {
+    const ip = "192.0.2.77";
+    const tryOnce = async (email: string) => {
+      const c = new ConsoleClient();
+      await c.page("/console/sign-in");
+      return c.fetch("/console/sign-in", { form: { email, password: "wrong password!!" }, headers: { "CF-Connecting-IP": ip } });
+    };
+    for (let i = 0; i < 10; i++) expect((await tryOnce(`nobody${i}@example.com`)).status).toBe(401);
+    expect((await tryOnce("someone-else@example.com")).status).toBe(429);
+  });
+
+  it("a successful sign-in does not count as a failure", async () => {
+    const a = await createAccount();
+    const { email } = await signedIn(a.accountId);
+    for (let i = 0; i < 12; i++) {
+      const c = new ConsoleClient();
+      await c.page("/console/sign-in");
+      const res = await c.fetch("/console/sign-in", { form: { email, password: "correct horse battery staple" }, headers: { "CF-Connecting-IP": `198.18.0.${i}` } });
+      expect(res.status).toBe(303);
+    }
+  });
+});
