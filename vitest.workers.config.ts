@@ -2,6 +2,22 @@ import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
 // Worker integration tests inside workerd: real local D1, Durable Objects, Queues and R2 (Miniflare).
+
+const STUB_RENDERER_HOST = "stub-renderer.test";
+
+// Every outbound fetch of the Worker under test lands in this worker (inside workerd, so it answers as fast as a
+// refused connection would) instead of the network: the stub renderer answers "busy", so the job goes back to
+// the queue as with a full renderer; anything else is refused.
+const STUB_OUTBOUND = `export default {
+  fetch(request) {
+    const url = new URL(request.url);
+    if (url.host === ${JSON.stringify(STUB_RENDERER_HOST)} && url.pathname === "/jobs") {
+      return new Response("busy: the Worker test suite runs no renderer", { status: 503 });
+    }
+    return new Response("no network in the Worker tests: " + request.method + " " + url.origin + url.pathname, { status: 502 });
+  },
+};`;
+
 export default defineConfig(async () => {
   const migrations = await readD1Migrations("./migrations");
   return {
@@ -14,14 +30,20 @@ export default defineConfig(async () => {
             ADMIN_TOKEN: "test-admin-token",
             SIGNING_SECRET: "test-signing-secret",
             RENDERER_TOKEN: "test-renderer-token",
-            // Nothing listens here: the test env's own queue consumer never reaches a renderer of a local
-            // stack that may be running; pipeline tests inject a fake renderer (test/worker/pipeline-helpers.ts).
-            RENDERER_URL: "http://127.0.0.1:9",
+            // The dev values of .dev.vars (scripts/lib/dev-vars.ts): wrangler.toml ships none of them.
+            ENVIRONMENT: "development",
+            SOURCE_ALLOWLIST: "",
+            // The test env's own queue consumer dispatches every job the API creates. No renderer runs in this
+            // suite: RENDERER_URL names the stub below (never a real address, never a local stack that may be
+            // running). Pipeline tests drive the consumer themselves with a fake renderer (pipeline-helpers.ts).
+            RENDERER_URL: `http://${STUB_RENDERER_HOST}`,
             // Test-only Ed25519 key pair (generated for the test suite, signs nothing real).
             SESSION_TOKEN_PRIVATE_KEY:
               "MC4CAQAwBQYDK2VwBCIEIKFT7FOvMeOUu+VlJ3C4KA3dliPaQFOFE2udB3OoQ9nX",
             SESSION_TOKEN_PUBLIC_KEY: "MCowBQYDK2VwAyEALn/BA7lOW62o7Il4JYQ8Kv9vAeAu+jmF7XFKnsY5BBo=",
           },
+          outboundService: "stub-outbound",
+          workers: [{ name: "stub-outbound", modules: true, script: STUB_OUTBOUND, compatibilityDate: "2025-11-01" }],
         },
       }),
     ],

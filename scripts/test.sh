@@ -1,19 +1,51 @@
 #!/usr/bin/env bash
-# `npm test`: every test. Worker integration tests (workerd: real local D1/DO/Queues/R2), renderer tests
-# (plain Node), then end-to-end tests over real HTTP against a local stack started by the e2e setup.
+# `npm test`: every check. System tools, typecheck, import cycles, the deploy dry run, then the Worker
+# integration tests (workerd: real local D1/DO/Queues/R2), renderer tests (plain Node) and end-to-end tests
+# over real HTTP against a local stack started by the e2e setup. Green prints one line per step; red prints
+# the failures (and the console output of the failing tests only).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh || exit 1
 export PATH="$PWD/node_modules/.bin:$PATH" WRANGLER_SEND_METRICS=false
-rm -rf .local/test-results && mkdir -p .local/test-results
+logs=.local/test-results
+rm -rf "$logs" && mkdir -p "$logs"
 status=0
-echo "── typecheck ──"
-tsc --noEmit -p . && tsc --noEmit -p container || status=1
+
+# step NAME COMMAND…: runs quietly; prints "✓ NAME (Ns)" or the command's output and "✗ NAME".
+step() {
+  local name=$1 started=$SECONDS
+  shift
+  if "$@" >"$logs/$name.log" 2>&1; then
+    echo "✓ $name ($((SECONDS - started))s)"
+  else
+    cat "$logs/$name.log"
+    echo "✗ $name ($((SECONDS - started))s; full output in $logs/$name.log)"
+    status=1
+  fi
+}
+
+# Debian's chromium (browser tests) and ffmpeg (the renderer prefers a maintained system build): CI runs as root.
+missing=()
+command -v ffmpeg >/dev/null || missing+=(ffmpeg)
+[ -x /usr/bin/chromium ] || missing+=(chromium)
+if [ ${#missing[@]} -gt 0 ]; then
+  if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
+    step system-packages bash -c "export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && apt-get install -y -qq --no-install-recommends ${missing[*]}"
+  else
+    echo "✗ missing ${missing[*]}: install them (Debian: sudo apt-get install -y ${missing[*]})"
+    status=1
+  fi
+fi
+
+step typecheck bash -c "tsc --noEmit -p . && tsc --noEmit -p container"
+step import-cycles madge --circular --extensions ts workers container/src packages
+step deploy-check bash scripts/deploy-check.sh
+
 for suite in workers renderer e2e; do
-  echo "── ${suite} tests ──"
-  vitest run -c "vitest.${suite}.config.ts" --reporter=default --reporter=json \
-    --outputFile.json=".local/test-results/${suite}.json" "$@" || status=1
+  step "$suite-tests" vitest run -c "vitest.${suite}.config.ts" --reporter=dot --reporter=json \
+    --outputFile.json="$logs/${suite}.json" --silent=passed-only "$@"
+  tsx scripts/lib/summarize-tests.ts "$logs/${suite}.json" | sed "s/^/  ${suite}: /"
 done
 # One closing line over all suites, in the plain "N passed, N failed" form CI reads.
-tsx scripts/lib/summarize-tests.ts .local/test-results/*.json || status=1
+tsx scripts/lib/summarize-tests.ts "$logs"/*.json || status=1
 exit $status

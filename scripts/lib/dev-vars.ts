@@ -30,10 +30,20 @@ export function generateDevVars(): DevVars {
   };
 }
 
-/** Reads .dev.vars, adding any missing secret (existing values are kept across restarts). */
+/**
+ * Settings that exist only on a developer's machine (never in wrangler.toml [vars], docs/operations.md):
+ * ENVIRONMENT=development is what lets the Worker dispatch to a renderer on loopback.
+ */
+export const DEV_SETTINGS = {
+  ENVIRONMENT: "development",
+  RENDERER_URL: "http://127.0.0.1:8790",
+  SOURCE_ALLOWLIST: "",
+} as const;
+
+/** Reads .dev.vars, adding any missing secret or dev setting (existing values are kept across restarts). */
 export function ensureDevVars(path: string): DevVars {
   const existing = existsSync(path) ? parseDevVars(readFileSync(path, "utf8")) : {};
-  const merged = { ...generateDevVars(), ...existing } as DevVars & Record<string, string>;
+  const merged = { ...generateDevVars(), ...DEV_SETTINGS, ...existing } as DevVars & Record<string, string>;
   const text = Object.entries(merged).map(([k, v]) => `${k}="${v}"`).join("\n") + "\n";
   if (!existsSync(path) || readFileSync(path, "utf8") !== text) writeFileSync(path, text, { mode: 0o600 });
   return merged;

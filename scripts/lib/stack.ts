@@ -96,6 +96,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       "--persist-to", opts.persistTo,
       "--test-scheduled",
       "--show-interactive-dev-session=false",
+      // The local stack is development: lets the Worker dispatch to the renderer on loopback (renderer-target.ts).
+      "--var", "ENVIRONMENT:development",
       "--var", `RENDERER_URL:${rendererUrl}`,
       "--var", `SOURCE_ALLOWLIST:${opts.sourceAllowlist}`,
       "--var", `PUBLIC_BASE_URL:${baseUrl}`,

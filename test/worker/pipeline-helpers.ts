@@ -61,9 +61,9 @@ export const jobRow = (kind: JobKind, id: string) =>
   env.DB.prepare(`select * from ${kind === "avatar" ? "avatar_jobs" : "video_jobs"} where id = ?`).bind(id).first<Row>();
 
 /**
- * POST /avatars. The test env's own queue consumer also receives the message and fails to reach its
- * renderer (nothing listens on RENDERER_URL in tests): wait until it has given the job back to the queue
- * so the test controls what happens next.
+ * POST /avatars. The test env's own queue consumer also receives the message and dispatches it to the stub
+ * renderer of vitest.workers.config.ts, which answers "busy": wait until it has given the job back to the
+ * queue so the test controls what happens next.
  */
 export async function createAvatarJob(acct: TestAccount, body: Record<string, unknown> = {}): Promise<string> {
   const res = await openFetch("/avatars", { headers: acct.headers, body: { imageUrl: "https://example.com/face.jpg", name: "Ada", ...body } });

@@ -8,6 +8,7 @@ import { PIPELINE_FAILURES, VIDEO_FAILURES } from "./failures";
 import { isTerminal, loadJob, type AnyJob } from "./store";
 import { claimForDispatch, dispatchable, failJob, releaseClaim } from "./transitions";
 import { videoAccessProblem } from "./video-access";
+import { logEvent } from "../observability/log-event";
 
 export type DispatchOutcome =
   /** Nothing (more) to do for this message: the job is terminal, in flight, unknown, or was just handled. */
@@ -15,7 +16,6 @@ export type DispatchOutcome =
   /** The renderer could not take it: the job is queued again, deliver the message later. */
   | { done: false; reason: string };
 
-const log = (fields: Record<string, unknown>) => console.log(JSON.stringify({ event: "dispatch", ...fields }));
 
 /**
  * One queue delivery: load the job and, when it is queued or its run went silent, claim it (attempt + 1)
@@ -55,17 +55,17 @@ export async function dispatchJob(env: Env, msg: JobMessage, now: number): Promi
   }
   try {
     await dispatchToRenderer(env, payload);
-    log({ kind: msg.kind, jobId: msg.jobId, attempt });
+    logEvent("dispatch", { kind: msg.kind, jobId: msg.jobId, accountId: job.accountId, attempt });
     return { done: true, action: "dispatched" };
   } catch (err) {
     if (err instanceof RendererRejected) {
-      console.error(JSON.stringify({ event: "dispatch_rejected", kind: msg.kind, jobId: msg.jobId, error: err.message }));
+      logEvent("dispatch_rejected", { kind: msg.kind, jobId: msg.jobId, accountId: job.accountId, attempt, error: err }, "error");
       const failure = found.kind === "avatar" ? PIPELINE_FAILURES.avatarDispatchRejected : PIPELINE_FAILURES.videoDispatchRejected;
       await failJob(env, claimed, failure, now);
       return { done: true, action: "failed" };
     }
     await releaseClaim(env, msg.kind, msg.jobId, attempt, Date.now());
-    console.warn(JSON.stringify({ event: "dispatch_unavailable", kind: msg.kind, jobId: msg.jobId, error: String(err) }));
+    logEvent("dispatch_unavailable", { kind: msg.kind, jobId: msg.jobId, accountId: job.accountId, attempt, error: err }, "warn");
     return { done: false, reason: String(err) };
   }
 }

@@ -3,6 +3,7 @@ import { avatarJobs, type AvatarJob } from "../db/schema";
 import type { Env } from "../env";
 import { limiterFor } from "../limiter/client";
 import { db } from "./store";
+import { logEvent } from "../observability/log-event";
 
 // Avatar Creation units. D1 is the record (unitState), written first; the account's limiter follows. Both
 // steps are idempotent by job id, so a replayed event or a second attempt never captures twice, and a
@@ -22,6 +23,6 @@ export async function finishAvatarSlot(env: Env, job: Pick<AvatarJob, "id" | "ac
   try {
     await limiterFor(env, job.accountId).finishAvatarJob(job.id);
   } catch (err) {
-    console.error(JSON.stringify({ event: "limiter_finish_failed", jobId: job.id, error: String(err) }));
+    logEvent("limiter_finish_failed", { jobId: job.id, error: err }, "error");
   }
 }

@@ -2,6 +2,7 @@ import type { Env } from "../env";
 import { dispatchJob } from "../jobs/dispatch";
 import { dispatchRetryDelaySeconds } from "../jobs/constants";
 import type { JobMessage } from "./messages";
+import { logEvent } from "../observability/log-event";
 
 const isJobMessage = (body: unknown): body is JobMessage =>
   typeof body === "object" &&
@@ -18,7 +19,7 @@ export async function consumeJobs(batch: MessageBatch<JobMessage>, env: Env, _ct
   await Promise.all(
     batch.messages.map(async (msg) => {
       if (!isJobMessage(msg.body)) {
-        console.error(JSON.stringify({ event: "queue_bad_message", id: msg.id }));
+        logEvent("queue_bad_message", { messageId: msg.id }, "error");
         return msg.ack();
       }
       try {
@@ -26,7 +27,7 @@ export async function consumeJobs(batch: MessageBatch<JobMessage>, env: Env, _ct
         if (outcome.done) return msg.ack();
         msg.retry({ delaySeconds: dispatchRetryDelaySeconds(msg.attempts) });
       } catch (err) {
-        console.error(JSON.stringify({ event: "queue_dispatch_error", ...msg.body, error: String(err) }));
+        logEvent("queue_dispatch_error", { kind: msg.body.kind, jobId: msg.body.jobId, deliveries: msg.attempts, error: err }, "error");
         msg.retry({ delaySeconds: dispatchRetryDelaySeconds(msg.attempts) });
       }
     }),

@@ -3,6 +3,7 @@ import { drizzle } from "drizzle-orm/d1";
 import { avatarJobs, videoJobs } from "../db/schema";
 import type { Env } from "../env";
 import type { JobMessage } from "./messages";
+import { logEvent } from "../observability/log-event";
 
 export const jobTable = (kind: JobMessage["kind"]) => (kind === "avatar" ? avatarJobs : videoJobs);
 
@@ -15,7 +16,7 @@ export async function enqueueJob(env: Env, msg: JobMessage): Promise<void> {
   try {
     await env.JOBS.send({ kind: msg.kind, jobId: msg.jobId });
   } catch (err) {
-    console.error(JSON.stringify({ event: "enqueue_failed", ...msg, error: String(err) }));
+    logEvent("enqueue_failed", { kind: msg.kind, jobId: msg.jobId, error: err }, "error");
     return;
   }
   try {
@@ -23,6 +24,6 @@ export async function enqueueJob(env: Env, msg: JobMessage): Promise<void> {
     await drizzle(env.DB).update(table).set({ enqueuedAt: new Date() }).where(eq(table.id, msg.jobId));
   } catch (err) {
     // The message is sent; a missing stamp only means the sweep may send a harmless duplicate.
-    console.error(JSON.stringify({ event: "enqueue_stamp_failed", ...msg, error: String(err) }));
+    logEvent("enqueue_stamp_failed", { kind: msg.kind, jobId: msg.jobId, error: err }, "error");
   }
 }

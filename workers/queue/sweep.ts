@@ -17,6 +17,7 @@ import { db, loadJob, sharedTable } from "../jobs/store";
 import type { JobKind } from "../jobs/tokens";
 import { failJob } from "../jobs/transitions";
 import { reconcileAccount } from "../limiter/reconcile";
+import { logEvent } from "../observability/log-event";
 
 /** A job row whose enqueueJob is still running has enqueuedAt null for a moment: leave it that long. */
 const FRESH_ROW_GRACE_MS = 30_000;
@@ -42,7 +43,7 @@ export async function runSweep(env: Env, now: number = Date.now()): Promise<Swee
       await run();
     } catch (err) {
       report.errors.push(`${name}: ${String(err)}`);
-      console.error(JSON.stringify({ event: "sweep_step_failed", step: name, error: String(err) }));
+      logEvent("sweep_step_failed", { step: name, error: err }, "error");
     }
   };
   await step("avatar_deadline", () => failOverdueAvatarJobs(env, now, report));
@@ -53,7 +54,7 @@ export async function runSweep(env: Env, now: number = Date.now()): Promise<Swee
   }
   await step("reconcile", () => reconcileAvatarAccounts(env, now, report));
   if (report.errors.length || report.resent || report.redispatched || report.stalledFailed || report.expired || report.avatarTimedOut) {
-    console.log(JSON.stringify({ event: "sweep", ...report }));
+    logEvent("sweep", { ...report });
   }
   return report;
 }

@@ -1,5 +1,7 @@
 import type { Env } from "../env";
+import { logEvent } from "../observability/log-event";
 import type { RendererPayload } from "./payload";
+import { rendererUrlRefusal } from "./renderer-target";
 
 /** The renderer could not take the job now (unreachable, busy, misconfigured): retry later. */
 export class RendererUnavailable extends Error {}
@@ -12,7 +14,7 @@ const URL_TIMEOUT_MS = 10_000;
 /** A sleeping Container needs a few seconds to start before it answers. */
 const CONTAINER_TIMEOUT_MS = 60_000;
 
-type RendererEnv = Pick<Env, "RENDERER" | "RENDERER_URL" | "RENDERER_TOKEN">;
+type RendererEnv = Pick<Env, "RENDERER" | "RENDERER_URL" | "RENDERER_TOKEN" | "ENVIRONMENT">;
 
 function instanceFor(jobId: string): string {
   let h = 0;
@@ -31,6 +33,11 @@ export async function dispatchToRenderer(env: RendererEnv, payload: RendererPayl
     headers: { authorization: `Bearer ${env.RENDERER_TOKEN}`, "content-type": "application/json" },
     body: JSON.stringify(payload),
   };
+  const refusal = rendererUrlRefusal(env);
+  if (refusal) {
+    logEvent("renderer_address_refused", { jobId: payload.jobId, error: refusal }, "error");
+    throw new RendererUnavailable(refusal);
+  }
   let res: Response;
   try {
     if (env.RENDERER_URL) {

@@ -4,6 +4,7 @@ import { ApiError } from "../http/errors";
 import { sign, signSync, verify } from "./hmac";
 import { avatarKeys } from "./keys";
 import { presignGet, s3PresignConfigured } from "./s3-presign";
+import { logEvent } from "../observability/log-event";
 
 /** Current link lifetime (spec: 15 minutes, capped by job.expiresAt). */
 export const VIDEO_LINK_TTL_MS = 15 * 60 * 1000;
@@ -68,7 +69,7 @@ export async function videoDownloadLink(
       : `${baseUrl}/v1/media/${key}?exp=${expSec}&sig=${await sign(env.SIGNING_SECRET, videoMessage(key, job.accountId, expSec))}`;
     return { url, expiresAt: new Date(expSec * 1000) };
   } catch (err) {
-    console.error(JSON.stringify({ event: "video_link_failed", jobId: job.id, error: String(err) }));
+    logEvent("video_link_failed", { jobId: job.id, error: err }, "error");
     throw unavailable();
   }
 }

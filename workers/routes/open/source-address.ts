@@ -1,6 +1,7 @@
 import { checkUrlSyntax, EMPTY_ALLOWLIST, parseAllowlist, type Allowlist } from "../../../container/src/fetch/address-policy";
 import type { Env } from "../../env";
 import { invalid } from "../../http/errors";
+import { logEvent } from "../../observability/log-event";
 
 let cached: { raw: string; allowlist: Allowlist } | undefined;
 
@@ -12,7 +13,7 @@ function allowlistOf(env: Pick<Env, "SOURCE_ALLOWLIST">): Allowlist {
     try {
       allowlist = parseAllowlist(raw);
     } catch (err) {
-      console.error(JSON.stringify({ event: "bad_source_allowlist", error: String(err) }));
+      logEvent("bad_source_allowlist", { error: err }, "error");
     }
     cached = { raw, allowlist };
   }

@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# `npm run deploy:check`: `wrangler deploy --dry-run` on a clean copy of this tree (tracked and new files, none
+# of the git-ignored ones: no .dev.vars, no local state), then checks that no local-only value would ship.
+# The Containers rollout (an image build) is skipped where no Docker engine runs; DEPLOY_CHECK_CONTAINERS=skip
+# forces the skip. Needs no network beyond the npm registry.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+export PATH="$root/node_modules/.bin:$PATH" WRANGLER_SEND_METRICS=false CI=true NO_UPDATE_NOTIFIER=1
+work=$(mktemp -d "${TMPDIR:-/tmp}/deploy-check.XXXXXX")
+trap 'rm -rf "$work"' EXIT
+
+git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' f; do
+  [ -e "$f" ] && mkdir -p "$work/tree/$(dirname "$f")" && cp -p "$f" "$work/tree/$f"
+done
+ln -s "$root/node_modules" "$work/tree/node_modules"
+
+rollout=()
+if [ "${DEPLOY_CHECK_CONTAINERS:-}" = skip ] || ! timeout 10 docker info >/dev/null 2>&1; then
+  rollout=(--containers-rollout=none)
+fi
+if ! (cd "$work/tree" && wrangler deploy --dry-run --outdir "$work/dist" "${rollout[@]}") >"$work/out.txt" 2>&1; then
+  cat "$work/out.txt"
+  echo "deploy:check: wrangler deploy --dry-run failed"
+  exit 1
+fi
+# The bindings table lists every var that would ship. Local-only settings belong in .dev.vars.
+if grep -E "env\.(RENDERER_URL|SOURCE_ALLOWLIST|ENVIRONMENT) " "$work/out.txt"; then
+  echo "deploy:check: local-only vars above would ship to production; move them to .dev.vars (scripts/lib/dev-vars.ts)"
+  exit 1
+fi
+echo "deploy:check: ok (wrangler deploy --dry-run${rollout:+, containers rollout skipped (no Docker engine or DEPLOY_CHECK_CONTAINERS=skip)}; no local-only vars in [vars])"

@@ -1,0 +1,94 @@
+import { env } from "cloudflare:test";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import type { Env } from "../../workers/env";
+import { logEvent } from "../../workers/observability/log-event";
+import { dispatchToRenderer, RendererUnavailable } from "../../workers/renderer/client";
+import type { RendererPayload } from "../../workers/renderer/payload";
+import { isDevelopment, rendererUrlRefusal } from "../../workers/renderer/renderer-target";
+
+afterEach(() => vi.restoreAllMocks());
+
+const LOCAL = [
+  "http://127.0.0.1:8790",
+  "http://127.8.9.10",
+  "http://localhost:8790",
+  "http://renderer.localhost",
+  "http://[::1]:8790",
+  "http://10.0.0.5",
+  "http://172.16.3.4:8080",
+  "http://192.168.1.20",
+  "http://169.254.169.254",
+  "http://100.64.0.1",
+  "http://0.0.0.0:8790",
+  "http://[fd00::1]",
+  "http://[::ffff:127.0.0.1]",
+];
+
+describe("renderer address by environment", () => {
+  it("the test suite runs as development, like .dev.vars and the local stack", () => {
+    expect(env.ENVIRONMENT).toBe("development");
+    expect(isDevelopment(env)).toBe(true);
+  });
+
+  it("outside development a loopback, private or link-local RENDERER_URL is refused, with a reason naming it", () => {
+    for (const url of LOCAL) {
+      for (const ENVIRONMENT of [undefined, "", "production", "Development", "dev"]) {
+        const reason = rendererUrlRefusal({ RENDERER_URL: url, ENVIRONMENT });
+        expect(reason, `${url} ${ENVIRONMENT}`).toMatch(/^RENDERER_URL http.* is a [a-z0-9-]+ address; only a Worker with ENVIRONMENT=development/);
+      }
+    }
+    expect(rendererUrlRefusal({ RENDERER_URL: "not a url" })).toMatch(/not an absolute URL/);
+  });
+
+  it("development may use them; a public renderer or the Container binding (no RENDERER_URL) is fine anywhere", () => {
+    for (const url of LOCAL) expect(rendererUrlRefusal({ RENDERER_URL: url, ENVIRONMENT: "development" })).toBeNull();
+    for (const url of ["https://renderer.example.com", "http://203.0.114.7:8080", "https://[2606:4700::1111]"]) {
+      expect(rendererUrlRefusal({ RENDERER_URL: url })).toBeNull();
+    }
+    expect(rendererUrlRefusal({ RENDERER_URL: undefined })).toBeNull();
+    expect(rendererUrlRefusal({ RENDERER_URL: "" })).toBeNull();
+  });
+
+  it("a production Worker never dispatches to loopback: no request leaves, one clear error line, the job waits (retryable)", async () => {
+    const fetchSpy = vi.spyOn(globalThis, "fetch");
+    const errors: string[] = [];
+    vi.spyOn(console, "error").mockImplementation((line: string) => void errors.push(line));
+    const prodEnv = { ...env, ENVIRONMENT: undefined, RENDERER_URL: "http://127.0.0.1:8790" } as Env;
+    const payload = { jobId: crypto.randomUUID(), kind: "video", attempt: 1 } as unknown as RendererPayload;
+    await expect(dispatchToRenderer(prodEnv, payload)).rejects.toBeInstanceOf(RendererUnavailable);
+    expect(fetchSpy).not.toHaveBeenCalled();
+    expect(errors.map((l) => JSON.parse(l))).toEqual([
+      {
+        event: "renderer_address_refused",
+        level: "error",
+        jobId: payload.jobId,
+        error: expect.stringContaining("RENDERER_URL http://127.0.0.1:8790 is a loopback address"),
+      },
+    ]);
+  });
+});
+
+describe("the test env's renderer", () => {
+  it("is the stub of vitest.workers.config.ts: dispatches get its 'busy' answer, nothing goes to the network", async () => {
+    const payload = { jobId: crypto.randomUUID(), kind: "video", attempt: 1 } as unknown as RendererPayload;
+    await expect(dispatchToRenderer(env, payload)).rejects.toThrow("renderer answered 503: busy: the Worker test suite runs no renderer");
+    const elsewhere = await fetch("https://example.com/anything");
+    expect(elsewhere.status).toBe(502);
+    expect(await elsewhere.text()).toBe("no network in the Worker tests: GET https://example.com/anything");
+  });
+});
+
+describe("logEvent", () => {
+  it("writes one JSON line per event with the given fields; errors become their message; undefined fields are dropped", () => {
+    const lines: [string, string][] = [];
+    for (const m of ["log", "warn", "error"] as const) vi.spyOn(console, m).mockImplementation((l: string) => void lines.push([m, l]));
+    logEvent("dispatch", { jobId: "j", accountId: "a", attempt: 2, kind: "video", ms: 12, requestId: undefined });
+    logEvent("dispatch_unavailable", { jobId: "j", error: new Error("renderer answered 503") }, "warn");
+    logEvent("sweep_step_failed", { error: "boom" }, "error");
+    expect(lines.map(([m, l]) => [m, JSON.parse(l)])).toEqual([
+      ["log", { event: "dispatch", level: "info", jobId: "j", accountId: "a", attempt: 2, kind: "video", ms: 12 }],
+      ["warn", { event: "dispatch_unavailable", level: "warn", jobId: "j", error: "renderer answered 503" }],
+      ["error", { event: "sweep_step_failed", level: "error", error: "boom" }],
+    ]);
+  });
+});
