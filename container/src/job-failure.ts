@@ -9,8 +9,32 @@ export class JobFailure extends Error {
     readonly retryable: boolean,
     /** Internal detail for logs only; never sent to API clients. */
     readonly detail?: string,
+    /**
+     * What the client is told beyond the code: `reason` (Avatar jobs: a code of @avatar-video/contract's
+     * AVATAR_REASONS) and `clientDetail`, one sentence with the measured value and the rule.
+     */
+    readonly explain?: { reason?: string; clientDetail?: string },
   ) {
     super(message);
     this.name = "JobFailure";
+  }
+
+  get reason(): string | undefined {
+    return this.explain?.reason;
+  }
+
+  get clientDetail(): string | undefined {
+    return this.explain?.clientDetail;
+  }
+
+  /** The `error` of the `failed` event (docs/architecture.md). */
+  toEventError(): { code: string; message: string; retryable: boolean; reason?: string; detail?: string } {
+    return {
+      code: this.code,
+      message: this.message,
+      retryable: this.retryable,
+      ...(this.reason ? { reason: this.reason } : {}),
+      ...(this.clientDetail ? { detail: this.clientDetail } : {}),
+    };
   }
 }

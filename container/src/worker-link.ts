@@ -21,6 +21,10 @@ export interface JobError {
   code: string;
   message: string;
   retryable: boolean;
+  /** Failed events: why, as a code of @avatar-video/contract's AVATAR_REASONS (Avatar jobs). */
+  reason?: string;
+  /** Failed events: one sentence for the client with the measured value and the rule. */
+  detail?: string;
 }
 
 export type StopKind =

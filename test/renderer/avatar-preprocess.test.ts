@@ -8,6 +8,7 @@ import { type AvatarAssets, createAvatarAssets } from "../../container/src/avata
 import { warmHuman } from "../../container/src/face/human";
 import { JobFailure } from "../../container/src/job-failure";
 import { exifRotated, fixture, pngOfSize, rgbPngWithTrns, rgbaPng, withShortSide } from "../fixtures/portraits/derive";
+import { mediumShot } from "../fixtures/portraits/small-face";
 
 const MiB = 1024 * 1024;
 const INVALID = { code: "invalid_image", message: "The source image is not a supported opaque JPEG or PNG of sufficient size.", retryable: false };
@@ -130,14 +131,24 @@ describe("single-face portraits", () => {
 
 describe("invalid_image", () => {
   it("over 5 MiB: 5 MiB + 1 byte", async () => {
-    expect(await failure(await pngOfSize(fixture("single-phone"), 5 * MiB + 1))).toMatchObject(INVALID);
+    const err = await failure(await pngOfSize(fixture("single-phone"), 5 * MiB + 1));
+    expect(err).toMatchObject(INVALID);
+    expect(err.toEventError()).toMatchObject({
+      reason: "file_too_large",
+      detail: "The file is 5,242,881 bytes; at most 5,242,880 bytes (5 MiB) is accepted.",
+    });
   });
 
   it("shorter side 339 px (JPEG and PNG, either orientation)", async () => {
     expect(await failure(await withShortSide(fixture("single-phone"), 339))).toMatchObject(INVALID);
     expect(await failure(await withShortSide(fixture("single-phone"), 339, "png"))).toMatchObject(INVALID);
     const landscape = await sharp(fixture("single-phone")).rotate(90).toBuffer();
-    expect(await failure(await withShortSide(landscape, 339))).toMatchObject(INVALID);
+    const err = await failure(await withShortSide(landscape, 339));
+    expect(err).toMatchObject(INVALID);
+    expect(err.toEventError()).toMatchObject({
+      reason: "image_too_small",
+      detail: "The image is 394×339 px; its shorter side must be at least 340 px. Use a larger photo.",
+    });
   });
 
   it("a GIF named .jpg, a WebP, a TIFF: judged by content", async () => {
@@ -146,8 +157,10 @@ describe("invalid_image", () => {
       await sharp(fixture("single-phone")).webp().toBuffer(),
       await sharp(fixture("single-phone")).tiff().toBuffer(),
     ]) {
-      expect(await failure(bytes)).toMatchObject(INVALID);
+      expect(await failure(bytes)).toMatchObject({ ...INVALID, reason: "unsupported_format" });
     }
+    const gif = await failure(await sharp(fixture("single-phone")).gif().toBuffer());
+    expect(gif.clientDetail).toBe("The file is a GIF; only JPEG and PNG are accepted.");
   });
 
   it("JPEG or PNG signatures followed by garbage, truncated files, empty input", async () => {
@@ -158,15 +171,17 @@ describe("invalid_image", () => {
       Buffer.concat([png.subarray(0, 8), Buffer.alloc(5000, 7)]),
       png.subarray(0, png.length >> 1),
       jpeg.subarray(0, 600),
-      Buffer.alloc(0),
     ]) {
-      expect(await failure(bytes)).toMatchObject(INVALID);
+      expect(await failure(bytes)).toMatchObject({ ...INVALID, reason: "image_unreadable" });
     }
+    expect(await failure(Buffer.alloc(0))).toMatchObject({ ...INVALID, reason: "unsupported_format" });
   });
 
   it("a PNG with any transparency: one pixel at alpha 254, a palette tRNS, an RGB tRNS colour in use", async () => {
     const phone = fixture("single-phone");
-    expect(await failure(await rgbaPng(phone, 254, 1))).toMatchObject(INVALID);
+    const one = await failure(await rgbaPng(phone, 254, 1));
+    expect(one).toMatchObject({ ...INVALID, reason: "image_transparent" });
+    expect(one.clientDetail).toBe("The PNG has 1 transparent or translucent pixel; it must be fully opaque.");
     const palette = await sharp(await rgbaPng(phone, 0, 1000)).png({ palette: true }).toBuffer();
     expect(await failure(palette)).toMatchObject(INVALID);
     expect(await failure(await rgbPngWithTrns(phone, true))).toMatchObject(INVALID);
@@ -176,24 +191,46 @@ describe("invalid_image", () => {
 describe("image_quality_rejected", () => {
   it("a group photo (four faces)", async () => {
     const err = await failure(fixture("group-four"));
-    expect(err).toMatchObject(REJECTED);
-    expect(err.detail).toContain("multiple_faces");
+    expect(err).toMatchObject({ ...REJECTED, reason: "multiple_faces" });
+    expect(err.clientDetail).toBe("4 faces were found; exactly one is needed. Crop the photo to one person.");
   });
 
   it("a second face cut by the frame still counts", async () => {
-    expect(await failure(fixture("second-face-at-edge"))).toMatchObject(REJECTED);
+    expect(await failure(fixture("second-face-at-edge"))).toMatchObject({ ...REJECTED, reason: "multiple_faces" });
   });
 
   it("a photo without a face", async () => {
     const err = await failure(fixture("no-face-stairs"));
-    expect(err).toMatchObject(REJECTED);
-    expect(err.detail).toContain("no_face");
+    expect(err).toMatchObject({ ...REJECTED, reason: "no_face" });
+    expect(err.clientDetail).toBe("No face was found. Use a photo of one face looking at the camera.");
   });
 
   it("a blurred portrait", async () => {
     const err = await failure(await sharp(fixture("single-phone")).blur(5).jpeg().toBuffer());
-    expect(err).toMatchObject(REJECTED);
-    expect(err.detail).toContain("blurry");
+    expect(err).toMatchObject({ ...REJECTED, reason: "face_blurred" });
+    expect(err.clientDetail).toMatch(/^The face is blurred \(sharpness 0\.0\d\d; at least 0\.016 is needed\)\. Use a sharp, in-focus photo\.$/);
+  });
+});
+
+describe("small faces (512² medium shots)", () => {
+  const shot = (faceWidth: number) => mediumShot("single-camera", { faceWidth, canvas: { width: 512, height: 512 } });
+
+  it("a face of at least 64 px becomes an Avatar; its portrait is ≥ 512 px, never cut down", async () => {
+    const assets = await createAvatarAssets(await shot(66));
+    await expectGoodAssets(assets);
+    expect(assets.rig.portrait.width).toBeGreaterThanOrEqual(512);
+    // The face fills ~42 % of the portrait whatever its size in the photo.
+    expect(assets.rig.faceBox.width / assets.rig.portrait.width).toBeGreaterThan(0.38);
+  });
+
+  it("a 93 px face (the issue's 512² medium shot) becomes an Avatar", async () => {
+    await expectGoodAssets(await createAvatarAssets(await shot(93)));
+  });
+
+  it("a 58 px face is refused as face_too_small, with its width and the rule", async () => {
+    const err = await failure(await shot(58));
+    expect(err).toMatchObject({ ...REJECTED, reason: "face_too_small" });
+    expect(err.clientDetail).toMatch(/^The face is 5\d px wide; at least 64 px is needed\. Use a closer or larger photo\.$/);
   });
 });
 

@@ -5,10 +5,13 @@
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { analyzeFaces, assessPortrait, type RgbImage } from "../../container/src/face/analyze";
+import { checkFaces } from "../../container/src/avatar/check-image";
 import { CLEAR_MIN_SHARPNESS } from "../../container/src/face/assess";
+import { findFaces } from "../../container/src/face/find";
 import { getHuman, warmHuman } from "../../container/src/face/human";
 import { faceSharpness } from "../../container/src/face/sharpness";
 import { fixture, rgb } from "../fixtures/portraits/derive";
+import { mediumShot } from "../fixtures/portraits/small-face";
 
 let phone: RgbImage;
 let camera: RgbImage;
@@ -84,54 +87,99 @@ describe("analyzeFaces", () => {
   });
 });
 
-describe("assessPortrait", () => {
-  const assess = async (img: RgbImage) => assessPortrait(img, await analyzeFaces(img));
+describe("checkFaces (one visible face, and clear)", () => {
+  const check = async (bytes: Buffer) => checkFaces(await rgb(bytes));
+  const refusal = async (bytes: Buffer) => {
+    const a = await check(bytes);
+    expect(a.ok).toBe(false);
+    return { reason: a.rejection!.reason, detail: a.rejection!.clientDetail!, a };
+  };
 
   it("accepts both single-face portraits", async () => {
     for (const img of [phone, camera]) {
-      const a = await assess(img);
-      expect(a.reasons).toEqual([]);
+      const a = await checkFaces(img);
+      expect(a.rejection).toBeUndefined();
       expect(a.ok).toBe(true);
       expect(a.measurements!.sharpness).toBeGreaterThan(CLEAR_MIN_SHARPNESS);
     }
   });
 
-  it("rejects a group photo, a photo without a face, and a second face cut by the frame", async () => {
-    expect((await assess(await rgb(fixture("group-four")))).reasons).toEqual(["multiple_faces"]);
-    expect((await assess(await rgb(fixture("no-face-stairs")))).reasons).toEqual(["no_face"]);
-    const edge = await assess(await rgb(fixture("second-face-at-edge")));
-    expect(edge).toMatchObject({ ok: false, visibleFaces: 2, reasons: ["multiple_faces"] });
+  it("a group photo, a photo without a face, a second face cut by the frame", async () => {
+    expect(await refusal(fixture("group-four"))).toMatchObject({ reason: "multiple_faces", detail: "4 faces were found; exactly one is needed. Crop the photo to one person." });
+    expect(await refusal(fixture("no-face-stairs"))).toMatchObject({ reason: "no_face" });
+    const edge = await refusal(fixture("second-face-at-edge"));
+    expect(edge).toMatchObject({ reason: "multiple_faces", a: { visibleFaces: 2 } });
   });
 
-  it("rejects a blurred portrait (Gaussian σ = 4 px)", async () => {
-    const a = await assess(await rgb(await sharp(fixture("single-phone")).blur(4).toBuffer()));
-    expect(a.reasons).toEqual(["blurry"]);
+  it("face_blurred (Gaussian σ = 4 px on a 224 px face), with the measured sharpness", async () => {
+    const r = await refusal(await sharp(fixture("single-phone")).blur(4).toBuffer());
+    expect(r.reason).toBe("face_blurred");
+    expect(r.detail).toBe(`The face is blurred (sharpness ${r.a.measurements!.sharpness.toFixed(3)}; at least 0.016 is needed). Use a sharp, in-focus photo.`);
   });
 
-  it("rejects a face that is small in its frame, or small in pixels", async () => {
-    // The same face on a 2400 px square canvas (extended right/bottom, so its points stay valid): ~9 %
-    // of the shorter side. Checked with the portrait's own detection so the rule, not BlazeFace, is tested.
-    const faces = await analyzeFaces(phone);
-    const big = await rgb(await sharp(fixture("single-phone")).extend({ right: 2400 - phone.width, bottom: 2400 - phone.height, background: "#9aa" }).toBuffer());
-    expect((await assessPortrait(big, faces)).reasons).toEqual(["face_too_small"]);
-    // Analysed on a copy 0.4× the source: a 224 px face here would be 90 px in the source.
-    expect((await assessPortrait(phone, faces, 0.4)).reasons).toEqual(["face_too_small"]);
+  it("face_blurred on a small face too: blur is judged relative to the face (64 px face, σ = 1.5 px)", async () => {
+    const sharpShot = await mediumShot("single-phone", { faceWidth: 68, canvas: { width: 512, height: 512 } });
+    expect((await check(sharpShot)).ok).toBe(true);
+    const blurred = await mediumShot("single-phone", { faceWidth: 68, canvas: { width: 512, height: 512 }, blur: 1.5 });
+    expect((await refusal(blurred)).reason).toBe("face_blurred");
   });
 
-  it("rejects a face cut by the frame", async () => {
-    // Cut just below the nose: the chin and mouth points fall outside (or no face is found at all).
+  it("face_too_small: 58 px refused with its width and the rule; 64 px accepted", async () => {
+    const small = await refusal(await mediumShot("single-camera", { faceWidth: 58, canvas: { width: 512, height: 512 } }));
+    expect(small.reason).toBe("face_too_small");
+    expect(small.detail).toBe(`The face is ${Math.round(small.a.measurements!.widthPx)} px wide; at least 64 px is needed. Use a closer or larger photo.`);
+    expect(small.a.measurements!.widthPx).toBeLessThan(62);
+    const ok = await check(await mediumShot("single-camera", { faceWidth: 66, canvas: { width: 512, height: 512 } }));
+    expect(ok.measurements!.widthPx).toBeGreaterThanOrEqual(64);
+    expect(ok.ok).toBe(true);
+  });
+
+  it("finds an 80 px face in a 1600×1200 photo and a 100 px face in a 4000×3000 photo (tiles, then a full-resolution look)", async () => {
+    const mid = await check(await mediumShot("single-camera", { faceWidth: 80, canvas: { width: 1600, height: 1200 } }));
+    expect(mid.ok).toBe(true);
+    expect(Math.abs(mid.measurements!.widthPx - 80)).toBeLessThan(5);
+    const big = await rgb(await mediumShot("single-camera", { faceWidth: 100, canvas: { width: 4000, height: 3000 } }));
+    const search = await findFaces(big);
+    expect(search.tiles).toBeGreaterThan(0);
+    const a = await assessPortrait(big, search.faces, search.smallestFindablePx);
+    expect(a.ok).toBe(true);
+    expect(a.measurements!.detectorScore).toBeGreaterThan(0.6);
+  });
+
+  it("face_cut_off: the face cut just below the nose", async () => {
     const [f] = await analyzeFaces(phone);
-    const cut = await rgb(await sharp(fixture("single-phone")).extract({ left: 0, top: 0, width: phone.width, height: Math.round(f.mesh[2][1]) }).toBuffer());
-    const a = await assess(cut);
-    expect(a.ok).toBe(false);
+    const cut = await sharp(fixture("single-phone")).extract({ left: 0, top: 0, width: phone.width, height: Math.round(f.mesh[2][1]) }).toBuffer();
+    const r = await refusal(cut);
+    expect(r.reason).toBe("face_cut_off");
+    expect(r.detail).toMatch(/^The face reaches \d+ px past the bottom edge of the image; the whole face must be inside the photo\.$/);
   });
 
-  it("rejects a head turned far to the side", async () => {
-    // Synthetic yaw is not possible with a 2D edit; a strong roll is: rotate 50° clockwise.
-    const turned = await rgb(await sharp(fixture("single-camera")).rotate(50, { background: "#808080" }).toBuffer());
-    const a = await assess(turned);
-    expect(a.ok).toBe(false);
-    expect(a.reasons).toContain("roll");
+  it("face_tilted: a head rolled 50°", async () => {
+    const r = await refusal(await sharp(fixture("single-camera")).rotate(50, { background: "#808080" }).toBuffer());
+    expect(r.reason).toBe("face_tilted");
+    expect(r.detail).toMatch(/^The head is tilted \d\d° sideways; at most 35° is accepted\. Straighten the photo\.$/);
+  });
+
+  it("face_occluded: half the face painted over (the detector is sure, FaceMesh cannot trace it)", async () => {
+    const [f] = await analyzeFaces(phone);
+    const m = f.mesh;
+    const x0 = Math.round(m[234][0]) - 4, y0 = Math.round(m[10][1]) - 4;
+    const width = Math.round(m[1][0]) + 4 - x0, height = Math.round(m[152][1]) + 4 - y0;
+    const covered = await sharp(fixture("single-phone"))
+      .composite([{ input: { create: { width, height, channels: 3, background: "#808080" } }, left: x0, top: y0 }])
+      .jpeg({ quality: 92 })
+      .toBuffer();
+    const r = await refusal(covered);
+    expect(r.reason).toBe("face_occluded");
+    expect(r.detail).toMatch(/^A face was found but its features could not be traced \(landmark confidence 0\.\d\d; at least 0\.90 is needed\)\./);
+  });
+
+  it("face_turned: the turn is measured from the mesh (a yaw beyond 30° is refused with its angle)", async () => {
+    // A 2D edit cannot turn a head: judge the real mesh with its pose replaced.
+    const [f] = await analyzeFaces(camera);
+    const a = await assessPortrait(camera, [{ ...f, pose: { ...f.pose, yaw: -41 } }]);
+    expect(a.rejection?.reason).toBe("face_turned");
+    expect(a.rejection?.clientDetail).toBe("The head is turned 41° to the side; at most 30° is accepted. Use a photo looking at the camera.");
   });
 });
 

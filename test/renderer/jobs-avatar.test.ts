@@ -56,6 +56,8 @@ describe("avatar job: source download", () => {
         code: "source_download_failed",
         message: AVATAR_MESSAGES.source_download_failed,
         retryable: false,
+        reason: "source_http_error",
+        detail: `The image URL answered HTTP ${status}; it must answer 200 with the image.`,
       });
     }
   });
@@ -88,6 +90,8 @@ describe("avatar job: source download", () => {
       code: "source_download_failed",
       message: AVATAR_MESSAGES.source_download_failed,
       retryable: false,
+      reason: "source_refused",
+      detail: "The image URL (or a redirect it led to) points to a private or otherwise non-public address.",
     });
     const toLoopback = h.sources.url(`/redirect?to=${encodeURIComponent("http://127.0.0.1:1/x.jpg")}`);
     expect(await failWith(toLoopback)).toMatchObject({ code: "source_download_failed", retryable: false });
@@ -98,7 +102,13 @@ describe("avatar job: source download", () => {
 
   it("5 MiB + 1 byte → invalid_image (detected while streaming); exactly 5 MiB reaches the analysis", async () => {
     const over = h.sources.file("over.jpg", Buffer.alloc(5 * MiB + 1, 1), "image/jpeg");
-    expect(await failWith(over)).toEqual({ code: "invalid_image", message: AVATAR_MESSAGES.invalid_image, retryable: false });
+    expect(await failWith(over)).toEqual({
+      code: "invalid_image",
+      message: AVATAR_MESSAGES.invalid_image,
+      retryable: false,
+      reason: "file_too_large",
+      detail: "The file is larger than 5,242,880 bytes (5 MiB), the most accepted.",
+    });
     expect(engines.calls.createAvatarAssets).toBe(0);
 
     const exact = h.sources.file("exact.jpg", Buffer.alloc(5 * MiB, 1), "image/jpeg");
@@ -120,7 +130,13 @@ describe("avatar job: the spec's 3-second response rule, unshrunk", () => {
       const t0 = Date.now();
       const end = await d3.run(d3.avatarDispatch({ imageUrl: d3.sources.url("/slow-headers/four?ms=4000&type=image/jpeg") }));
       const took = Date.now() - t0;
-      expect(end.body.error).toEqual({ code: "source_download_failed", message: AVATAR_MESSAGES.source_download_failed, retryable: true });
+      expect(end.body.error).toEqual({
+        code: "source_download_failed",
+        message: AVATAR_MESSAGES.source_download_failed,
+        retryable: true,
+        reason: "source_timeout",
+        detail: "The image host did not answer within 3 s.",
+      });
       expect(took).toBeGreaterThanOrEqual(2900);
       expect(took).toBeLessThan(3900);
     } finally {
@@ -240,7 +256,13 @@ describe("avatar job with the real face engine", () => {
     engines.createAvatarAssets = realCreate!;
     try {
       const end = await h.run(h.avatarDispatch({ imageUrl: h.sources.file("group.jpg", readFileSync(group), "image/jpeg") }));
-      expect(end.body.error).toEqual({ code: "image_quality_rejected", message: AVATAR_MESSAGES.image_quality_rejected, retryable: false });
+      expect(end.body.error).toEqual({
+        code: "image_quality_rejected",
+        message: AVATAR_MESSAGES.image_quality_rejected,
+        retryable: false,
+        reason: "multiple_faces",
+        detail: "4 faces were found; exactly one is needed. Crop the photo to one person.",
+      });
     } finally {
       engines.createAvatarAssets = original;
     }

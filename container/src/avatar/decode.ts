@@ -5,12 +5,10 @@
  */
 import sharp from "sharp";
 import type { RgbImage } from "../face/analyze";
-import { invalidImage } from "./failures";
+import { MAX_SOURCE_BYTES, MAX_SOURCE_PIXELS, MIN_SHORT_SIDE } from "./image-rules";
+import { fileTooLarge, imageTooManyPixels, imageTooSmall, imageTransparent, imageUnreadable, unsupportedFormat } from "./rejections";
 
-export const MAX_SOURCE_BYTES = 5 * 1024 * 1024;
-export const MIN_SHORT_SIDE = 340;
-/** Decompression-bomb guard: 5 MiB of JPEG can declare 65535² pixels. 50 MP covers any phone photo. */
-export const MAX_SOURCE_PIXELS = 50_000_000;
+export { MAX_SOURCE_BYTES, MAX_SOURCE_PIXELS, MIN_SHORT_SIDE };
 
 export type SourceFormat = "jpeg" | "png";
 
@@ -27,21 +25,22 @@ export interface DecodedSource {
 }
 
 export async function decodeSource(bytes: Buffer): Promise<DecodedSource> {
-  if (bytes.length > MAX_SOURCE_BYTES) throw invalidImage(`${bytes.length} bytes > ${MAX_SOURCE_BYTES}`);
+  if (bytes.length > MAX_SOURCE_BYTES) throw fileTooLarge(bytes.length);
   const format = sniffFormat(bytes);
-  if (!format) throw invalidImage(`not JPEG/PNG (starts ${bytes.subarray(0, 8).toString("hex")})`);
+  if (!format) throw unsupportedFormat(describeFormat(bytes));
   // failOn "error": tolerate libjpeg warnings (extraneous bytes) that phones and editors commonly leave.
+  // The pixel cap is checked on the header below (a clear refusal); libvips' own limit stays as a backstop.
   const open = () => sharp(bytes, { failOn: "error", limitInputPixels: MAX_SOURCE_PIXELS });
   let meta: sharp.Metadata;
   try {
-    meta = await open().metadata();
+    meta = await sharp(bytes, { failOn: "error", limitInputPixels: false }).metadata();
   } catch (err) {
-    throw invalidImage(`unreadable ${format}: ${(err as Error).message}`);
+    throw imageUnreadable(format, `unreadable ${format}: ${(err as Error).message}`);
   }
-  if (meta.format !== format || !meta.width || !meta.height) throw invalidImage(`decoder saw ${meta.format}`);
-  if (Math.min(meta.width, meta.height) < MIN_SHORT_SIDE) {
-    throw invalidImage(`${meta.width}x${meta.height}: shorter side < ${MIN_SHORT_SIDE}`);
-  }
+  if (meta.format !== format || !meta.width || !meta.height) throw imageUnreadable(format, `decoder saw ${meta.format}`);
+  if (meta.width * meta.height > MAX_SOURCE_PIXELS) throw imageTooManyPixels(meta.width, meta.height);
+  // A rotation (EXIF orientation) never changes the shorter side: the header's sizes decide.
+  if (Math.min(meta.width, meta.height) < MIN_SHORT_SIDE) throw imageTooSmall(oriented(meta).width, oriented(meta).height);
   // Keep alpha (PNG alpha channel, or tRNS which the decoder expands to alpha) to test it per pixel.
   const alpha = format === "png" && meta.hasAlpha;
   let raw: { data: Buffer; info: sharp.OutputInfo };
@@ -50,7 +49,7 @@ export async function decodeSource(bytes: Buffer): Promise<DecodedSource> {
     p = alpha ? p.ensureAlpha() : p.removeAlpha();
     raw = await p.raw({ depth: "uchar" }).toBuffer({ resolveWithObject: true });
   } catch (err) {
-    throw invalidImage(`decode failed: ${(err as Error).message}`);
+    throw imageUnreadable(format, `decode failed: ${(err as Error).message}`);
   }
   const { width, height, channels } = raw.info;
   if (!alpha) return { image: { data: raw.data, width, height }, format };
@@ -62,13 +61,35 @@ export async function decodeSource(bytes: Buffer): Promise<DecodedSource> {
  * that leaves every pixel at 255 is opaque. Returns the RGB pixels.
  */
 function dropOpaqueAlpha(rgba: Buffer, pixels: number, channels: number): Buffer {
-  if (channels !== 4) throw invalidImage(`unexpected ${channels} channels with alpha`);
+  if (channels !== 4) throw imageUnreadable("png", `unexpected ${channels} channels with alpha`);
   const rgb = Buffer.allocUnsafe(pixels * 3);
+  let translucent = 0;
   for (let i = 0, o = 0, j = 0; i < pixels; i++, j += 4, o += 3) {
-    if (rgba[j + 3] !== 255) throw invalidImage(`PNG not fully opaque (pixel ${i} alpha ${rgba[j + 3]})`);
+    if (rgba[j + 3] !== 255) translucent++;
     rgb[o] = rgba[j];
     rgb[o + 1] = rgba[j + 1];
     rgb[o + 2] = rgba[j + 2];
   }
+  if (translucent > 0) throw imageTransparent(translucent);
   return rgb;
+}
+
+/** Width × height as displayed (EXIF orientations 5–8 swap the sides). */
+function oriented(meta: sharp.Metadata): { width: number; height: number } {
+  const swap = (meta.orientation ?? 1) >= 5;
+  return swap ? { width: meta.height!, height: meta.width! } : { width: meta.width!, height: meta.height! };
+}
+
+/** A name for the refusal sentence, from the magic bytes of common image and non-image files. */
+function describeFormat(bytes: Buffer): string {
+  const head = bytes.subarray(0, 16);
+  const ascii = head.toString("latin1");
+  if (ascii.startsWith("GIF8")) return "a GIF";
+  if (ascii.startsWith("RIFF") && ascii.slice(8, 12) === "WEBP") return "a WebP image";
+  if (ascii.slice(4, 8) === "ftyp") return /^(heic|heix|hevc|mif1|msf1)/.test(ascii.slice(8, 12)) ? "a HEIC image" : "an ISO media file (HEIF/AVIF/MP4)";
+  if (ascii.startsWith("II*\0") || ascii.startsWith("MM\0*")) return "a TIFF";
+  if (ascii.startsWith("BM")) return "a BMP";
+  if (ascii.startsWith("%PDF")) return "a PDF";
+  if (/^\s*</.test(ascii)) return "an HTML or XML document";
+  return "not an image we recognise";
 }

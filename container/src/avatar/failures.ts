@@ -1,27 +1,26 @@
-/** The Avatar creation failure codes and messages of the spec ("Avatar creation job failure codes"). */
-import { JobFailure } from "../job-failure";
-import { AVATAR_MESSAGES as M } from "../jobs/failures";
-
-export function invalidImage(detail: string): JobFailure {
-  return new JobFailure("invalid_image", M.invalid_image, false, detail);
-}
-
-export function imageQualityRejected(detail: string): JobFailure {
-  return new JobFailure("image_quality_rejected", M.image_quality_rejected, false, detail);
-}
+/** Avatar creation failures after the image was accepted (refusals of the image itself: rejections.ts). */
+import type { JobFailure } from "../job-failure";
+import { refusal } from "./rejections";
 
 /** After validation: resubmitting helps only when the cause was plausibly transient (e.g. memory). */
 export function preprocessFailed(detail: string, retryable: boolean): JobFailure {
-  return new JobFailure("preprocess_failed", M.preprocess_failed, retryable, detail);
+  return refusal(
+    "preprocess_error",
+    retryable
+      ? "The image passed every check but the renderer ran short of resources while cropping it; submit it again."
+      : "The image passed every check but could not be cropped or encoded.",
+    detail,
+    retryable,
+  );
 }
 
 export function avatarGenerationFailed(detail: string): JobFailure {
-  return new JobFailure("avatar_generation_failed", M.avatar_generation_failed, false, detail);
+  return refusal("generation_error", "The face was found but could not be turned into an animatable Avatar.", detail);
 }
 
 /** Our fault (e.g. the face models did not load): the same request may well succeed later. */
 export function internalError(detail: string): JobFailure {
-  return new JobFailure("internal_error", M.internal_error, true, detail);
+  return refusal("internal", "An unexpected error occurred on our side; submit the request again.", detail, true);
 }
 
 /** Out-of-memory style errors: another attempt on a less busy renderer may succeed. */

@@ -1,26 +1,22 @@
 /**
  * Avatar preprocessing: source bytes → portrait PNG (framed on the face), AvatarRig, cover JPEG.
  *
- *   decode + file rules (invalid_image) → face analysis on a ≤ 768 px copy → "exactly one clearly
- *   visible face" (image_quality_rejected) → square crop from the full-resolution source → FaceMesh again
- *   on the final portrait (at ≤ 512 px; rig coordinates are the portrait's pixels) → PNG + cover JPEG.
+ *   decode + file rules (invalid_image) → face search (a ≤ 768 px copy, then full-resolution tiles when
+ *   that finds nothing) → "exactly one clearly visible face" (image_quality_rejected, with the reason) →
+ *   square crop from the full-resolution source → FaceMesh again on the final portrait (at ≤ 512 px; rig
+ *   coordinates are the portrait's pixels) → PNG + cover JPEG.
  */
 import sharp from "sharp";
 import { analyzeFaces, assessPortrait, type DetectedFace, type Point3, type RgbImage } from "../face/analyze";
-import { getHuman } from "../face/human";
 import { JobFailure } from "../job-failure";
 import type { AvatarRig } from "../rig";
 import { cropPortrait } from "./crop";
 import { decodeSource } from "./decode";
-import { imageQualityRejected, internalError, looksTransient, preprocessFailed } from "./failures";
+import { checkFaces, requireFaceModels } from "./check-image";
+import { looksTransient, preprocessFailed } from "./failures";
 import { type PortraitFrame, portraitFrame } from "./frame";
 import { buildRig } from "./rig";
 
-/**
- * Faces are found on a copy at most this large: BlazeFace sees 256² anyway and FaceMesh 192² per face.
- * 768 instead of 1024 saves ~25 ms CPU per portrait; scores and poses were re-measured at 768.
- */
-export const ANALYSIS_MAX_SIDE = 768;
 /**
  * FaceMesh re-runs on the portrait scaled to this side (the face is then ~215 px, still above FaceMesh's
  * 192 px input, so nothing is lost; a 1024 px portrait costs more and aliases when cut down to 192).
@@ -46,7 +42,7 @@ export async function createAvatarAssets(bytes: Buffer, opts: AvatarAssetOptions
   opts.signal?.throwIfAborted();
 
   let faceMs = 0;
-  const findFaces = async (img: RgbImage) => {
+  const timedAnalyze = async (img: RgbImage) => {
     const t = performance.now();
     try {
       return await analyzeFaces(img);
@@ -56,28 +52,20 @@ export async function createAvatarAssets(bytes: Buffer, opts: AvatarAssetOptions
   };
 
   try {
-    await getHuman().catch((err) => {
-      throw internalError(`face models failed to load: ${(err as Error).message}`);
-    });
-    const small = await downscale(image, ANALYSIS_MAX_SIDE);
-    const scale = image.width / small.width;
-    const assessment = await assessPortrait(small, await findFaces(small), scale);
-    if (!assessment.ok || !assessment.face) {
-      const m = assessment.measurements;
-      throw imageQualityRejected(`${assessment.reasons.join(",")} faces=${assessment.visibleFaces}${m ? ` ${JSON.stringify(m)}` : ""}`);
-    }
+    await requireFaceModels();
+    const assessment = await checkFaces(image, timedAnalyze);
+    if (!assessment.ok || !assessment.face) throw assessment.rejection!;
     opts.signal?.throwIfAborted();
 
-    const sourceMesh = assessment.face.mesh.map(([x, y, z]) => [x * scale, y * scale, z * scale] as Point3);
-    const frame = portraitFrame(sourceMesh, image.width, image.height);
+    const frame = portraitFrame(assessment.face.mesh, image.width, image.height);
     const portrait = await cropPortrait(image, frame);
     const encoded = encode(portrait); // libvips threads encode while FaceMesh runs on this one
     encoded.catch(() => undefined);
 
-    const expected = toPortrait(assessment.face, scale, frame);
+    const expected = toPortrait(assessment.face, frame);
     const rigImage = await downscale(portrait, RIG_ANALYSIS_SIDE);
     const up = portrait.width / rigImage.width;
-    const again = (await findFaces(rigImage)).map((f) => scaleFace(f, up));
+    const again = (await timedAnalyze(rigImage)).map((f) => scaleFace(f, up));
     const face = pickSameFace(again, expected) ?? expected;
     const rig = buildRig(face, portrait.width, portrait.height);
     const { portraitPng, coverJpeg } = await encoded;
@@ -107,11 +95,10 @@ async function encode(p: RgbImage): Promise<{ portraitPng: Buffer; coverJpeg: Bu
   return { portraitPng, coverJpeg };
 }
 
-/** The analysis-pass face mapped into portrait pixels: the expected position, and the fallback. */
-function toPortrait(face: DetectedFace, scale: number, frame: PortraitFrame): DetectedFace {
-  const f = frame.output / frame.size;
-  const k = scale * f;
-  const map = ([x, y, z]: Point3): Point3 => [(x * scale - frame.left) * f, (y * scale - frame.top) * f, z * k];
+/** The analysis-pass face (source pixels) mapped into portrait pixels: the expected position, and the fallback. */
+function toPortrait(face: DetectedFace, frame: PortraitFrame): DetectedFace {
+  const k = frame.output / frame.size;
+  const map = ([x, y, z]: Point3): Point3 => [(x - frame.left) * k, (y - frame.top) * k, z * k];
   const b = face.box;
   const [x, y] = map([b.x, b.y, 0]);
   return { ...face, mesh: face.mesh.map(map), box: { x, y, width: b.width * k, height: b.height * k } };

@@ -1,91 +1,116 @@
 /**
- * The spec's "exactly one clearly visible face", made measurable. Every threshold below was measured
- * on real photos (test/fixtures/portraits, the @vladmandic/face-api demo photos, FG-net Talking Face
- * frames) and on blurred/upscaled derivatives; docs/avatar-image-rules.md has the tables.
+ * The spec's "exactly one clearly visible face", made measurable. The thresholds live in
+ * avatar/image-rules.ts; a failed rule becomes a refusal (avatar/rejections.ts) whose sentence names the
+ * measured value and the threshold.
  */
-import type { DetectedFace, RgbImage } from "./analyze";
+import * as R from "../avatar/image-rules";
+import * as refuse from "../avatar/rejections";
+import type { JobFailure } from "../job-failure";
+import type { Box, DetectedFace, RgbImage } from "./analyze";
 import { faceSharpness } from "./sharpness";
 
-// ── A face is *visible* (it counts toward "exactly one") when it passes this lower bar. ──────────────
-/** Detector confidence. Real faces 0.34–0.95 (0.34–0.39: looking steeply down, half cut by the frame);
- * the best non-face detections (stairs, textures, objects; probed with a 0.05 floor) reached 0.12. */
-export const VISIBLE_MIN_DETECTOR_SCORE = 0.25;
-/** FaceMesh confidence. Real faces 0.87–1.00; non-face detections at most 0.63. */
-export const VISIBLE_MIN_MESH_SCORE = 0.75;
-/** Width relative to the largest visible face: faces in group photos measured 0.74–1.00 of the largest. */
-export const VISIBLE_MIN_RELATIVE_WIDTH = 0.25;
-/** Below this many pixels wide (in the ≤ 768 px analysis copy) a detection is a distant bystander at most. */
-export const VISIBLE_MIN_WIDTH_PX = 32;
+export {
+  CLEAR_MAX_PITCH,
+  CLEAR_MAX_ROLL,
+  CLEAR_MAX_YAW,
+  CLEAR_MIN_DETECTOR_SCORE,
+  CLEAR_MIN_FACE_WIDTH_PX,
+  CLEAR_MIN_MESH_SCORE,
+  CLEAR_MIN_SHARPNESS,
+} from "../avatar/image-rules";
 
-// ── The single visible face must then be *clear*. ────────────────────────────────────────────────────
-/** Detector confidence. Portraits 0.85–0.95, faces in group photos 0.65–0.95; 0.34–0.39 as above. */
-export const CLEAR_MIN_DETECTOR_SCORE = 0.6;
-/** FaceMesh confidence: 1.00 on every usable face; 0.87–0.95 on a face turned 51°. */
-export const CLEAR_MIN_MESH_SCORE = 0.9;
-/** Face (mesh box) width / the image's shorter side. Portraits 0.30–0.45; faces in group photos 0.11–0.17. */
-export const CLEAR_MIN_FACE_FRACTION = 0.1;
-/** Face width in source pixels: below this the mesh gets coarse and the portrait mostly upscaled. */
-export const CLEAR_MIN_FACE_WIDTH_PX = 100;
-/**
- * Head pose limits (degrees). Portraits measured |yaw| ≤ 15, pitch −18…+6, |roll| ≤ 11; faces in party
- * photos reach yaw ±35…51 (one cheek hidden), pitch −32, roll 44. Beyond these the mouth and eyelid
- * warps of a single photo look wrong. (Pitch reads ~3° low on frontal faces: the mesh's own tilt.)
- */
-export const CLEAR_MAX_YAW = 30;
-export const CLEAR_MAX_PITCH = 30;
-export const CLEAR_MAX_ROLL = 35;
-/**
- * Normalised Laplacian variance of the inner face at ≤ 96 px (sharpness.ts), on the ≤ 768 px analysis
- * copy. Unaltered real faces 0.050–0.75; on ~210–250 px faces Gaussian blur σ=2 px gives 0.019–0.033,
- * σ=3 0.010–0.015, σ≥4 ≤ 0.0093; 5× upscales 0.016–0.024. The bar sits between σ=2 and σ=3.
- */
-export const CLEAR_MIN_SHARPNESS = 0.016;
+/** What was measured on the subject face (source pixels, degrees). */
+export interface FaceMeasurements {
+  box: Box;
+  widthPx: number;
+  sharpness: number;
+  yawDeg: number;
+  pitchDeg: number;
+  rollDeg: number;
+  detectorScore: number;
+  meshScore: number;
+}
 
 export interface PortraitAssessment {
   ok: boolean;
   /** The subject: the one visible face (also set when it fails the clear bar). */
   face?: DetectedFace;
   visibleFaces: number;
-  /** Machine-readable reasons it failed (logs only; clients get the spec message). */
-  reasons: string[];
-  /** faceWidth in source pixels. */
-  measurements?: { faceFraction: number; faceWidth: number; sharpness: number };
+  /** The first rule the photo breaks (absent when ok). */
+  rejection?: JobFailure;
+  measurements?: FaceMeasurements;
 }
 
 export function visibleFaces(faces: DetectedFace[]): DetectedFace[] {
   const candidates = faces.filter(
-    (f) => f.detectorScore >= VISIBLE_MIN_DETECTOR_SCORE && f.score >= VISIBLE_MIN_MESH_SCORE && f.box.width >= VISIBLE_MIN_WIDTH_PX,
+    (f) => f.detectorScore >= R.VISIBLE_MIN_DETECTOR_SCORE && f.score >= R.VISIBLE_MIN_MESH_SCORE && f.box.width >= R.VISIBLE_MIN_WIDTH_PX,
   );
   const largest = Math.max(0, ...candidates.map((f) => f.box.width));
-  return candidates.filter((f) => f.box.width >= VISIBLE_MIN_RELATIVE_WIDTH * largest);
+  return candidates.filter((f) => f.box.width >= R.VISIBLE_MIN_RELATIVE_WIDTH * largest);
 }
 
 /**
- * `faces` as found by analyzeFaces on `image`. `sourceScale` = source pixels per `image` pixel when the
- * analysis ran on a downscaled copy (the pixel-size rule is about the source).
+ * `faces` as found on `image` (face/find.ts), both in source pixels. `smallestFindablePx`: faces narrower
+ * than this may have been missed (said in the no_face sentence).
  */
-export async function assessPortrait(image: RgbImage, faces: DetectedFace[], sourceScale = 1): Promise<PortraitAssessment> {
+export async function assessPortrait(image: RgbImage, faces: DetectedFace[], smallestFindablePx = R.CLEAR_MIN_FACE_WIDTH_PX): Promise<PortraitAssessment> {
   const visible = visibleFaces(faces);
-  if (visible.length === 0) return { ok: false, visibleFaces: 0, reasons: ["no_face"] };
-  if (visible.length > 1) return { ok: false, visibleFaces: visible.length, reasons: ["multiple_faces"] };
+  if (visible.length === 0) return { ok: false, visibleFaces: 0, rejection: noVisibleFace(faces, smallestFindablePx) };
+  if (visible.length > 1) return { ok: false, visibleFaces: visible.length, rejection: refuse.multipleFaces(visible.length) };
   const face = visible[0];
-  const reasons: string[] = [];
-  const shortSide = Math.min(image.width, image.height);
-  const faceFraction = face.box.width / shortSide;
-  if (face.detectorScore < CLEAR_MIN_DETECTOR_SCORE) reasons.push("low_detector_score");
-  if (face.score < CLEAR_MIN_MESH_SCORE) reasons.push("low_mesh_score");
-  if (faceFraction < CLEAR_MIN_FACE_FRACTION || face.box.width * sourceScale < CLEAR_MIN_FACE_WIDTH_PX) reasons.push("face_too_small");
-  if (!face.mesh.every(([x, y]) => x >= 0 && y >= 0 && x <= image.width && y <= image.height)) reasons.push("face_cut_off");
-  if (Math.abs(face.pose.yaw) > CLEAR_MAX_YAW) reasons.push("yaw");
-  if (Math.abs(face.pose.pitch) > CLEAR_MAX_PITCH) reasons.push("pitch");
-  if (Math.abs(face.pose.roll) > CLEAR_MAX_ROLL) reasons.push("roll");
-  const sharpness = (await faceSharpness(image, face.box)).normalized;
-  if (sharpness < CLEAR_MIN_SHARPNESS) reasons.push("blurry");
-  return {
-    ok: reasons.length === 0,
-    face,
-    visibleFaces: 1,
-    reasons,
-    measurements: { faceFraction, faceWidth: face.box.width * sourceScale, sharpness },
+  const { yaw, pitch, roll } = face.pose;
+  const measurements: FaceMeasurements = {
+    box: face.box,
+    widthPx: face.box.width,
+    sharpness: (await faceSharpness(image, face.box)).normalized,
+    yawDeg: yaw,
+    pitchDeg: pitch,
+    rollDeg: roll,
+    detectorScore: face.detectorScore,
+    meshScore: face.score,
   };
+  const rejection = firstBrokenRule(face, measurements, image);
+  return { ok: !rejection, face, visibleFaces: 1, measurements, ...(rejection ? { rejection } : {}) };
+}
+
+/** Most actionable first: a cut or tiny face explains everything after it. */
+function firstBrokenRule(face: DetectedFace, m: FaceMeasurements, image: RgbImage): JobFailure | undefined {
+  const cut = cutOff(face, image);
+  if (cut) return refuse.faceCutOff(cut.side, cut.px);
+  if (m.widthPx < R.CLEAR_MIN_FACE_WIDTH_PX) return refuse.faceTooSmall(m.widthPx);
+  if (Math.abs(m.yawDeg) > R.CLEAR_MAX_YAW) return refuse.faceTurned("yaw", m.yawDeg);
+  if (Math.abs(m.pitchDeg) > R.CLEAR_MAX_PITCH) return refuse.faceTurned("pitch", m.pitchDeg);
+  if (Math.abs(m.rollDeg) > R.CLEAR_MAX_ROLL) return refuse.faceTilted(m.rollDeg);
+  if (m.meshScore < R.CLEAR_MIN_MESH_SCORE) return refuse.faceOccluded("mesh", m.meshScore);
+  if (m.detectorScore < R.CLEAR_MIN_DETECTOR_SCORE) return refuse.faceOccluded("detector", m.detectorScore);
+  if (m.sharpness < R.CLEAR_MIN_SHARPNESS) return refuse.faceBlurred(m.sharpness);
+  return undefined;
+}
+
+/** The side where the mesh reaches furthest outside the image, if any. */
+function cutOff(face: DetectedFace, image: RgbImage): { side: string; px: number } | undefined {
+  let worst: { side: string; px: number } | undefined;
+  const consider = (side: string, px: number) => {
+    if (px > 0 && (!worst || px > worst.px)) worst = { side, px };
+  };
+  for (const [x, y] of face.mesh) {
+    consider("left", -x);
+    consider("top", -y);
+    consider("right", x - image.width);
+    consider("bottom", y - image.height);
+  }
+  return worst;
+}
+
+/**
+ * No face passed the visibility bar. A confident detection whose features FaceMesh could not trace is
+ * a covered or unclear face, and a confident tiny one is too small; anything else is no face at all.
+ */
+function noVisibleFace(faces: DetectedFace[], smallestFindablePx: number): JobFailure {
+  const sure = faces.filter((f) => f.detectorScore >= R.CLEAR_MIN_DETECTOR_SCORE);
+  const untraced = sure.find((f) => f.score < R.VISIBLE_MIN_MESH_SCORE && f.box.width >= R.VISIBLE_MIN_WIDTH_PX);
+  if (untraced) return refuse.faceOccluded("mesh", untraced.score);
+  const tiny = sure.find((f) => f.score >= R.VISIBLE_MIN_MESH_SCORE);
+  if (tiny) return refuse.faceTooSmall(tiny.box.width);
+  return refuse.noFace(smallestFindablePx);
 }

@@ -6,10 +6,10 @@
  * Stages: downloading → analyzing → preprocessed → generating.
  */
 import { JobFailure } from "../job-failure";
-import { FetchError, safeFetch } from "../fetch/safe-fetch";
+import { downloadSource } from "../avatar/source";
 import type { AvatarDispatch } from "./dispatch";
 import { type JobContext, abortable, since } from "./context";
-import { AVATAR_MESSAGES, avatarFetchFailure } from "./failures";
+import { AVATAR_MESSAGES } from "./failures";
 
 export interface AvatarResult {
   portrait: { bytes: number; width: number; height: number; contentType: "image/png" };
@@ -30,22 +30,7 @@ export async function runAvatarJob(ctx: JobContext<AvatarDispatch>): Promise<Ava
 
   await link.progress("downloading");
   let t = performance.now();
-  let image: Awaited<ReturnType<typeof safeFetch>>;
-  try {
-    image = await safeFetch(dispatch.imageUrl, {
-      // The spec's 5 MiB: one byte more is caught while streaming (too_large → invalid_image).
-      maxBytes: config.avatar.maxImageBytes,
-      firstByteTimeoutMs: config.avatar.firstByteMs,
-      totalTimeoutMs: config.avatar.transferDeadlineMs,
-      maxRedirects: 5,
-      allowlist: config.allowlist,
-      signal,
-    });
-  } catch (err) {
-    if (signal.aborted) throw signal.reason;
-    if (err instanceof FetchError) throw avatarFetchFailure(err);
-    throw err;
-  }
+  const image = await downloadSource(dispatch.imageUrl, config, signal);
   timings.downloadMs = since(t);
   log.info("source image downloaded", { bytes: image.bytes, contentType: image.contentType, ms: timings.downloadMs });
 

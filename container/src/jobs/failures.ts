@@ -33,30 +33,8 @@ export const AUDIO_TYPES: ReadonlySet<string> = new Set([
 export const BACKGROUND_TYPES: ReadonlySet<string> = new Set(["image/png", "image/jpeg", "image/webp"]);
 
 /** Status codes after which the same request may well succeed later. */
-function transientStatus(status: number | undefined): boolean {
+export function transientStatus(status: number | undefined): boolean {
   return status === undefined || status === 408 || status === 425 || status === 429 || status >= 500;
-}
-
-/** Retryable: the cause can go away by itself (timeouts, 5xx, DNS, dropped connections). */
-function transientFetch(err: FetchError): boolean {
-  switch (err.kind) {
-    case "timeout":
-    case "dns_failed":
-    case "transfer_failed":
-      return true;
-    case "http_status":
-      return transientStatus(err.status);
-    default:
-      return false; // refused_destination, bad_url, too_many_redirects, too_large, empty
-  }
-}
-
-/** Avatar source image download: over the limit or empty is an image problem, everything else a download problem. */
-export function avatarFetchFailure(err: FetchError): JobFailure {
-  if (err.kind === "too_large" || err.kind === "empty") {
-    return new JobFailure("invalid_image", AVATAR_MESSAGES.invalid_image, false, `${err.kind}: ${err.message}`);
-  }
-  return new JobFailure("source_download_failed", AVATAR_MESSAGES.source_download_failed, transientFetch(err), `${err.kind}: ${err.message}`);
 }
 
 export type MediaInput = "audio" | "background image";

@@ -245,7 +245,7 @@ export class JobManager {
           detail: failure.detail ?? failure.message,
           ms: Math.round(performance.now() - started),
         });
-        terminal = () => link.failed({ code: failure.code, message: failure.message, retryable: failure.retryable });
+        terminal = () => link.failed(failure.toEventError());
       }
     } finally {
       if (workDir) await rm(workDir, { recursive: true, force: true }).catch((err) => log.warn("work dir not removed", { error: err }));
