@@ -110,7 +110,13 @@ export class MotionSession extends DurableObject<Env> {
   }
 
   async webSocketClose(ws: WebSocket, code: number, reason: string): Promise<void> {
-    if (this.live?.ws === ws) this.end(code === 1005 || code === 1006 ? CLOSE.normal : code, reason, true);
+    // Answer the client's close (runtimes without automatic close replies would leave it waiting).
+    try {
+      ws.close(code === 1005 || code === 1006 ? CLOSE.normal : code, reason);
+    } catch {
+      // already closed
+    }
+    if (this.live?.ws === ws) this.end(code, reason, true);
     else this.orphan(ws, true);
   }
 

@@ -1,0 +1,105 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { expectError } from "./open-fixtures";
+import { accept, motionAccount, nowS, pcm16, sleep, token, upgrade } from "./motion-helpers";
+
+const limiter = (accountId: string) => env.ACCOUNT_LIMITER.getByName(accountId);
+
+/** Streams `seconds` of audio in real time (100 ms chunks) on an open connection. */
+async function streamRealTime(ws: WebSocket, seconds: number, rate = 16000) {
+  const audio = pcm16(seconds, rate);
+  const chunk = rate / 10 * 2;
+  const t0 = Date.now();
+  for (let i = 0, k = 0; i < audio.length; i += chunk, k++) {
+    ws.send(audio.slice(i, i + chunk));
+    await sleep(Math.max(0, t0 + (k + 1) * 100 - Date.now()));
+  }
+}
+
+describe("limits, enforced by the account's object", () => {
+  it("10 concurrent connections per account by default; the 11th is 429 until one closes", async () => {
+    const a = await motionAccount();
+    const open = [];
+    for (let i = 0; i < 10; i++) open.push(accept(await upgrade({ token: await token(a), avatarId: a.avatarId })));
+    const t = await token(a);
+    const refused = await upgrade({ token: t, avatarId: a.avatarId });
+    await expectError(refused, 429, "rate_limit_exceeded", "limit is 10 at a time");
+    expect(refused.headers.get("Retry-After")).toBe("5");
+    open[0]!.ws.close(1000);
+    await open[0]!.closed;
+    await sleep(100);
+    // The refused token was not spent: it opens the connection now.
+    const res = await upgrade({ token: t, avatarId: a.avatarId });
+    expect(res.status).toBe(101);
+    open.push(accept(res));
+    for (const c of open.slice(1)) c.ws.close(1000);
+    await Promise.all(open.slice(1).map((c) => c.closed));
+    await sleep(100);
+    expect((await limiter(a.accountId).motionStatus()).open).toBe(0);
+  });
+
+  it("idle timeout: no client message for the idle limit → 1008", async () => {
+    const a = await motionAccount();
+    await limiter(a.accountId).setMotionLimits({ idleSeconds: 1 });
+    const c = accept(await upgrade({ token: await token(a), avatarId: a.avatarId }));
+    const t0 = Date.now();
+    const closed = await c.closed;
+    expect(closed).toEqual({ code: 1008, reason: "idle timeout: no message for 1 s" });
+    expect(Date.now() - t0).toBeGreaterThanOrEqual(900);
+    expect(Date.now() - t0).toBeLessThan(2500);
+  });
+
+  it("session length: the connection closes with 1008 when its time is up, even while streaming", async () => {
+    const a = await motionAccount();
+    await limiter(a.accountId).setMotionLimits({ sessionSeconds: 2 });
+    const c = accept(await upgrade({ token: await token(a), avatarId: a.avatarId }));
+    c.ws.send(JSON.stringify({ type: "start", sampleRate: 16000 }));
+    const streaming = streamRealTime(c.ws, 3).catch(() => undefined);
+    const closed = await c.closed;
+    expect(closed).toEqual({ code: 1008, reason: "session length limit of 2 s reached" });
+    await streaming;
+    expect(c.messages.filter((m) => m.type === "motion").length).toBeGreaterThan(30);
+  });
+
+  it("message size: 64 KiB is accepted, one byte more closes with 1009", async () => {
+    const a = await motionAccount();
+    const c = accept(await upgrade({ token: await token(a), avatarId: a.avatarId }));
+    c.ws.send(JSON.stringify({ type: "start", sampleRate: 48000 }));
+    c.ws.send(new Uint8Array(65536));
+    await sleep(200);
+    c.ws.send(new Uint8Array(65537));
+    expect(await c.closed).toEqual({ code: 1009, reason: "message of 65537 bytes is over the 65536-byte limit" });
+    expect(c.messages.filter((m) => m.type === "motion").length).toBeGreaterThan(0);
+  });
+
+  it("an established connection outlives its token: expireAt 3 s ahead, streaming for 10 s", async () => {
+    const a = await motionAccount();
+    const t = await token(a, { expireAt: nowS() + 3 });
+    const c = accept(await upgrade({ token: t, avatarId: a.avatarId }));
+    c.ws.send(JSON.stringify({ type: "start", sampleRate: 16000 }));
+    await streamRealTime(c.ws, 10);
+    expect(nowS()).toBeGreaterThan(JSON.parse(atob(t.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/"))).exp);
+    c.ws.send(JSON.stringify({ type: "stop" }));
+    expect((await c.closed).code).toBe(1000);
+    const frames = c.messages.filter((m) => m.type === "motion");
+    expect(frames.length).toBe(250);
+    expect(c.messages.at(-1)).toEqual({ type: "end", frames: 250 });
+    // …while the expired token opens nothing new.
+    await expectError(await upgrade({ token: t, avatarId: a.avatarId }), 401, "unauthorized", "expired");
+  }, 20_000);
+
+  it("idle frames: with no audio for 200 ms, frames keep coming at 25 fps with the mouth closed", async () => {
+    const a = await motionAccount();
+    const c = accept(await upgrade({ token: await token(a), avatarId: a.avatarId }));
+    c.ws.send(JSON.stringify({ type: "start", sampleRate: 16000 }));
+    await sleep(2200);
+    const frames = c.messages.filter((m) => m.type === "motion");
+    // 2.2 s minus the 200 ms wait: ~50 frames, paced in real time.
+    expect(frames.length).toBeGreaterThanOrEqual(44);
+    expect(frames.length).toBeLessThanOrEqual(52);
+    for (const f of frames) expect([f.mouthOpen, f.mouthWide, f.mouthRound, f.lipsClosed]).toEqual([0, 0, 0, 0]);
+    expect(new Set(frames.map((f) => f.head.yaw)).size).toBeGreaterThan(20);
+    c.ws.close(1000);
+    await c.closed;
+  });
+});
