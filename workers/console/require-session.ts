@@ -20,11 +20,11 @@ export const requireSession = createMiddleware<ConsoleEnv>(async (c, next) => {
   await next();
 });
 
-/** Headers for every console response: no framing, no referrer (invite tokens live in URLs), strict CSP. */
+/** Headers for every console response: no framing, no referrer to other sites (invite tokens live in URLs), strict CSP. */
 export const securityHeaders = createMiddleware<ConsoleEnv>(async (c, next) => {
   await next();
   c.header("X-Frame-Options", "DENY");
-  c.header("Referrer-Policy", "no-referrer");
+  c.header("Referrer-Policy", "same-origin"); // not "no-referrer": Chromium then sends Origin: null on form posts
   c.header("X-Content-Type-Options", "nosniff");
   if ((c.res.headers.get("Content-Type") ?? "").startsWith("text/html")) {
     c.header("Cache-Control", "no-store");

@@ -37,6 +37,7 @@ function Document(props: { title: string; csrf: string; children: Child }) {
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <meta name="csrf-token" content={props.csrf} />
         <title>{`${props.title} · Avatar Video Console`}</title>
+        <link rel="icon" href="data:," />
         <link rel="stylesheet" href="/console/assets/console.css" />
         <script src="/console/assets/console.js" defer></script>
       </head>
