@@ -6,6 +6,7 @@ import { handleJobEvent, JobEvent } from "../jobs/events";
 import { loadJob, type AnyJob } from "../jobs/store";
 import { verifyJobToken, type JobKind } from "../jobs/tokens";
 import { avatarKeys, avatarPrefix, videoKey } from "../storage/keys";
+import { MAX_REQUEST_BYTES, abortUpload, completeUpload, createUpload, uploadPart } from "./internal-multipart";
 
 /**
  * The renderer's side door (docs/architecture.md "Renderer contract"): job events and the objects of one
@@ -99,22 +100,49 @@ internalRoutes.get("/objects/*", async (c) => {
   });
 });
 
-/** PUT /internal/objects/{key}?job=…&attempt=N — a run stores its outputs (Content-Length required, streamed to R2). */
+const extOf = (key: string) => key.slice(key.lastIndexOf(".") + 1).toLowerCase();
+const contentTypeOf = (key: string) => CONTENT_TYPES[extOf(key)] ?? "application/octet-stream";
+const maxBytesOf = (key: string) => MAX_PUT_BYTES[extOf(key)] ?? 32 * MiB;
+
+/**
+ * PUT /internal/objects/{key}?job=…&attempt=N — a run stores its outputs (Content-Length required, streamed
+ * to R2); at most 100 MiB per request: larger objects go up as a multipart upload (internal-multipart.ts).
+ * With ?uploadId=…&partNumber=N: one part of a multipart upload.
+ */
 internalRoutes.put("/objects/*", async (c) => {
   const key = await objectAccess(c, "PUT");
-  const ext = key.slice(key.lastIndexOf(".") + 1).toLowerCase();
+  if (c.req.query("uploadId") !== undefined) return uploadPart(c, key);
+  const ext = extOf(key);
   const length = Number(c.req.header("content-length") ?? NaN);
   if (!Number.isSafeInteger(length) || length < 0) throw new ApiError(411, "invalid_request", "Content-Length is required to store an object.");
   if (length === 0) throw invalid("The object body is empty.");
-  const max = MAX_PUT_BYTES[ext] ?? 32 * MiB;
+  const max = maxBytesOf(key);
   if (length > max) throw new ApiError(413, "invalid_request", `The object is ${length} bytes; at most ${max} are accepted for .${ext}.`);
+  if (length > MAX_REQUEST_BYTES) {
+    throw new ApiError(413, "invalid_request", `The object is ${length} bytes; one request carries at most ${MAX_REQUEST_BYTES}: use a multipart upload.`);
+  }
   const body = c.req.raw.body;
   if (!body) throw invalid("The object body is empty.");
   // R2 needs the length of a streamed body up front.
   const sized = new FixedLengthStream(length);
   await Promise.all([
     body.pipeTo(sized.writable),
-    c.env.MEDIA.put(key, sized.readable, { httpMetadata: { contentType: CONTENT_TYPES[ext] ?? "application/octet-stream" } }),
+    c.env.MEDIA.put(key, sized.readable, { httpMetadata: { contentType: contentTypeOf(key) } }),
   ]);
   return c.json({ ok: true, key, size: length });
+});
+
+/** POST /internal/objects/{key}?…&uploads starts a multipart upload; ?…&uploadId=U completes it. */
+internalRoutes.post("/objects/*", async (c) => {
+  const key = await objectAccess(c, "PUT");
+  if (c.req.query("uploads") !== undefined) return createUpload(c, key, maxBytesOf(key), contentTypeOf(key));
+  if (c.req.query("uploadId") !== undefined) return completeUpload(c, key);
+  throw invalid("POST on an object needs ?uploads (start a multipart upload) or ?uploadId= (complete it).");
+});
+
+/** DELETE /internal/objects/{key}?…&uploadId=U abandons a multipart upload. */
+internalRoutes.delete("/objects/*", async (c) => {
+  const key = await objectAccess(c, "PUT");
+  if (c.req.query("uploadId") === undefined) throw invalid("DELETE on an object needs ?uploadId= (abandon a multipart upload).");
+  return abortUpload(c, key);
 });
