@@ -74,6 +74,10 @@ const jobColumns = () => ({
   errorCode: text("error_code"),
   errorMessage: text("error_message"),
   errorRetryable: integer("error_retryable", { mode: "boolean" }),
+  /** Avatar jobs: a code of @avatar-video/contract's AVATAR_REASONS (migration 0002). */
+  errorReason: text("error_reason"),
+  /** One sentence for the client with the measured value and the rule (migration 0002). */
+  errorDetail: text("error_detail"),
   /** Renderer run counter; events from an older attempt are ignored. */
   attempt: integer("attempt").notNull().default(0),
   /** Last time the job was sent to the queue (null: not yet sent, the sweep re-sends it). */

@@ -22,6 +22,9 @@ export const JobEvent = z.discriminatedUnion("type", [
       code: z.string().min(1).max(64),
       message: z.string().max(2000).optional(),
       retryable: z.boolean().optional(),
+      // Kept only when valid (normalizeFailure): a bad reason or detail never fails the whole event.
+      reason: z.string().max(64).optional(),
+      detail: z.string().max(2000).optional(),
     }),
   }),
 ]);

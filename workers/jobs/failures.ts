@@ -1,9 +1,15 @@
+import { AVATAR_REASONS, type AvatarReason, isAvatarReason, isSafeDetail } from "@avatar-video/contract";
+import { MAX_ATTEMPTS } from "./constants";
 import type { JobKind } from "./tokens";
 
 export interface JobError {
   code: string;
   message: string;
   retryable: boolean;
+  /** Avatar jobs: why (a code of AVATAR_REASONS). */
+  reason?: AvatarReason;
+  /** One sentence for the client: the measured value and the rule (defaults to the message). */
+  detail?: string;
 }
 
 /** Spec "Avatar creation job failure codes": messages verbatim; retryable is the default when the renderer omits it. */
@@ -59,12 +65,36 @@ export const PIPELINE_FAILURES = {
     code: "internal_error",
     message: "The Avatar creation job stopped responding and could not be completed; submit the request again.",
     retryable: true,
+    reason: "renderer_stalled",
+    detail: "The renderer stopped reporting progress and the job could not be completed; submit the request again.",
   },
-  videoStalled: { code: "render_failed", message: "Rendering stopped responding and was abandoned after 3 attempts; submit a new job.", retryable: true },
-  avatarNotStarted: { code: "avatar_generation_failed", message: AVATAR_FAILURES.avatar_generation_failed.message, retryable: true },
-  avatarOutputsMissing: { code: "avatar_generation_failed", message: AVATAR_FAILURES.avatar_generation_failed.message, retryable: true },
+  videoStalled: {
+    code: "render_failed",
+    message: `Rendering stopped responding and was abandoned after ${MAX_ATTEMPTS} attempts; submit a new job.`,
+    retryable: true,
+  },
+  avatarNotStarted: {
+    code: "avatar_generation_failed",
+    message: AVATAR_FAILURES.avatar_generation_failed.message,
+    retryable: true,
+    reason: "generation_error",
+    detail: "The Avatar job could not be started on a renderer; submit the request again.",
+  },
+  avatarOutputsMissing: {
+    code: "avatar_generation_failed",
+    message: AVATAR_FAILURES.avatar_generation_failed.message,
+    retryable: true,
+    reason: "generation_error",
+    detail: "The Avatar's files were reported done but are missing from storage; submit the request again.",
+  },
   videoOutputMissing: { code: "render_failed", message: "The rendered video could not be stored; submit a new job.", retryable: true },
-  avatarDispatchRejected: { code: "internal_error", message: AVATAR_FAILURES.internal_error.message, retryable: false },
+  avatarDispatchRejected: {
+    code: "internal_error",
+    message: AVATAR_FAILURES.internal_error.message,
+    retryable: false,
+    reason: "internal",
+    detail: "The renderer refused the job's instructions; contact support with the job ID.",
+  },
   videoDispatchRejected: { code: "invalid_manifest", message: VIDEO_FAILURES.invalid_manifest.message, retryable: false },
 } satisfies Record<string, JobError>;
 
@@ -72,23 +102,56 @@ export const PIPELINE_FAILURES = {
 const safeMessage = (m: unknown): m is string =>
   typeof m === "string" && m.trim().length > 0 && m.length <= 300 && !/:\/\/|[\r\n]/.test(m);
 
+/** Avatar failures a renderer reported without a reason (older renderers): the code's most general one. */
+const DEFAULT_REASON: Record<string, AvatarReason> = {
+  source_download_failed: "source_unreachable",
+  invalid_image: "image_unreadable",
+  image_quality_rejected: "no_face",
+  preprocess_failed: "preprocess_error",
+  avatar_generation_failed: "generation_error",
+  internal_error: "internal",
+};
+
 /**
  * The stored error of a renderer-reported failure. Avatar messages are the spec's (verbatim per code);
- * unknown codes become internal_error (Avatar) or render_failed (video).
+ * unknown codes become internal_error (Avatar) or render_failed (video). An Avatar `reason` is kept when
+ * it is in the shared table and belongs to the code; `detail` when it is one safe sentence (≤ 300
+ * characters, no URL, no line break) reported with it.
  */
-export function normalizeFailure(kind: JobKind, reported: { code?: unknown; message?: unknown; retryable?: unknown }): JobError {
+export function normalizeFailure(
+  kind: JobKind,
+  reported: { code?: unknown; message?: unknown; retryable?: unknown; reason?: unknown; detail?: unknown },
+): JobError {
   const code = typeof reported.code === "string" ? reported.code : "";
   const retryable = typeof reported.retryable === "boolean" ? reported.retryable : undefined;
   if (kind === "avatar") {
     const known = AVATAR_FAILURES[code] ? code : "internal_error";
     const entry = AVATAR_FAILURES[known];
-    return { code: known, message: entry.message, retryable: known === code ? (retryable ?? entry.retryable) : entry.retryable };
+    const ownReason = known === code && isAvatarReason(reported.reason) && AVATAR_REASONS[reported.reason].code === known;
+    return explain("avatar", {
+      code: known,
+      message: entry.message,
+      retryable: known === code ? (retryable ?? entry.retryable) : entry.retryable,
+      ...(ownReason ? { reason: reported.reason as AvatarReason } : {}),
+      ...(ownReason && isSafeDetail(reported.detail) ? { detail: reported.detail.trim() } : {}),
+    });
   }
   const known = VIDEO_FAILURES[code] ? code : "render_failed";
   const entry = VIDEO_FAILURES[known];
-  return {
+  return explain("video", {
     code: known,
     message: known === code && safeMessage(reported.message) ? reported.message.trim() : entry.message,
     retryable: known === code ? (retryable ?? entry.retryable) : entry.retryable,
-  };
+    ...(known === code && isSafeDetail(reported.detail) ? { detail: reported.detail.trim() } : {}),
+  });
+}
+
+/**
+ * Every stored failure says why: Avatar failures get a reason (the code's general one when none was
+ * given) and a detail (the reason's summary); video failures a detail (the message when none was given).
+ */
+export function explain(kind: JobKind, error: JobError): JobError {
+  if (kind === "video") return { ...error, detail: error.detail ?? error.message };
+  const reason = error.reason ?? DEFAULT_REASON[error.code] ?? "internal";
+  return { ...error, reason, detail: error.detail ?? AVATAR_REASONS[reason].summary };
 }

@@ -2,7 +2,7 @@ import { and, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { avatarJobs, videoJobs, type AvatarJob, type VideoJob } from "../db/schema";
 import type { Env } from "../env";
 import { STALE_HEARTBEAT_MS } from "./constants";
-import type { JobError } from "./failures";
+import { explain, type JobError } from "./failures";
 import { db, sharedTable, type AnyJob } from "./store";
 import { finishAvatarSlot } from "./units";
 import type { JobKind } from "./tokens";
@@ -92,11 +92,14 @@ export async function failJob(
   now: number,
   from: ("queued" | "processing")[] = ["queued", "processing"],
 ): Promise<boolean> {
+  const e = explain(kind, error); // every stored failure says why (reason, detail)
   const base = {
     status: "failed" as const,
-    errorCode: error.code,
-    errorMessage: error.message,
-    errorRetryable: error.retryable,
+    errorCode: e.code,
+    errorMessage: e.message,
+    errorRetryable: e.retryable,
+    errorReason: e.reason ?? null,
+    errorDetail: e.detail ?? null,
     heartbeatAt: null,
     updatedAt: new Date(now),
     completedAt: new Date(now),

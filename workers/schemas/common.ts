@@ -1,3 +1,4 @@
+import { AVATAR_REASON_CODES, AVATAR_REASONS } from "@avatar-video/contract";
 import { z } from "zod";
 import { checkUrlSyntax, MAX_URL_LENGTH } from "../../container/src/fetch/address-policy";
 
@@ -42,11 +43,27 @@ export const SourceUrl = z
 
 export const Timestamp = z.iso.datetime().meta({ description: "ISO 8601 date-time in UTC" });
 
+/** The stable reasons of @avatar-video/contract, each with the failure code it belongs to. */
+export const AvatarReasonCode = z.enum(AVATAR_REASON_CODES).meta({
+  id: "AvatarReason",
+  description: Object.entries(AVATAR_REASONS)
+    .map(([reason, r]) => `\`${reason}\` (${r.code}): ${r.summary}`)
+    .join("\n"),
+});
+
 export const JobError = z
   .object({
     code: z.string().meta({ description: "Stable failure code (see the spec's failure code tables)" }),
     message: z.string().meta({ description: "Human-readable detail" }),
     retryable: z.boolean().meta({ description: "Whether a new request may succeed once the cause is fixed" }),
+    reason: AvatarReasonCode.optional().meta({
+      description: "Avatar jobs: why the job failed or the image was refused (stable; see the AvatarReason schema). Absent on video jobs.",
+    }),
+    detail: z.string().optional().meta({
+      description:
+        "One sentence for people: what was measured and the rule it broke, e.g. \"The face is 58 px wide; at least 64 px is needed. Use a closer or larger photo.\" Do not parse it; program against code and reason.",
+      examples: ["The face is 58 px wide; at least 64 px is needed. Use a closer or larger photo."],
+    }),
   })
   .meta({ id: "JobError", description: "Failure detail; present only on failed jobs." });
 
