@@ -42,7 +42,7 @@ export const NEUTRAL_POSE: FacePose = {
 };
 
 /** Maximum lower-lip drop at open = 1, in half mouth widths. */
-const JAW_MAX = 0.52;
+const JAW_MAX = 0.74;
 
 /** Compute vertex positions for a pose into `out` (length 2 × count). */
 export function deform(m: FaceModel, pose: FacePose, out: Float32Array): Float32Array {
@@ -63,7 +63,8 @@ export function deform(m: FaceModel, pose: FacePose, out: Float32Array): Float32
     const u = mu[i];
     const v = mv[i];
     let du = 0;
-    let dv = restCloseV[i];
+    // A photo with parted lips stays as it is at rest; only a closure (M/B/P) brings its lips together.
+    let dv = restCloseV[i] * press;
     const role = lipRole[i];
     // Jaw.
     let jw = jawW[i];
@@ -109,22 +110,28 @@ export function deform(m: FaceModel, pose: FacePose, out: Float32Array): Float32
     const c = blinks[e];
     if (!(c > 0)) continue;
     const eye = m.eyes[e];
+    // The upper lid comes down over the lower lid's waterline (the lower lid gives way a little), the lid
+    // skin above follows (rows 1 and 2): lashes and lid move as one and the eye opening collapses completely.
+    for (let j = 0; j < eye.lower0.length; j++) {
+      const rise = eye.lowerRise[j] * c;
+      out[eye.lower0[j] * 2 + 1] -= rise;
+      if (j < eye.lower1.length) out[eye.lower1[j] * 2 + 1] -= rise * 0.35;
+    }
     for (let j = 0; j < eye.upper0.length; j++) {
       const i = eye.upper0[j];
       const bx = base[i * 2];
       const by = base[i * 2 + 1];
-      // Closed: the upper lid line lies on the lower lid line (the eye opening collapses completely).
       const tx = eye.closeTargetX[j];
-      const ty = eye.closeTargetY[j];
-      const dx = (tx - bx) * c * 0.35;
+      const ty = eye.closeTargetY[j] - eye.meetRise[j];
+      const dx = (tx - bx) * c * 0.3;
       const dy = (ty - by) * c;
       out[i * 2] += dx;
       out[i * 2 + 1] += dy;
       const i1 = eye.upper1[j];
       out[i1 * 2] += dx * 0.5;
-      out[i1 * 2 + 1] += dy * 0.5;
+      out[i1 * 2 + 1] += dy * 0.6;
       const i2 = eye.upper2[j];
-      out[i2 * 2 + 1] += dy * 0.18;
+      out[i2 * 2 + 1] += dy * 0.22;
     }
   }
 

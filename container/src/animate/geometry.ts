@@ -11,6 +11,7 @@
 import type { AvatarRig } from "../rig";
 import {
   LEFT_EYE_LOWER0,
+  LEFT_EYE_LOWER1,
   LEFT_EYE_UPPER0,
   LEFT_EYE_UPPER1,
   LEFT_EYE_UPPER2,
@@ -24,6 +25,7 @@ import {
   LIPS_UPPER_SEMI_INNER,
   LIPS_UPPER_SEMI_OUTER,
   RIGHT_EYE_LOWER0,
+  RIGHT_EYE_LOWER1,
   RIGHT_EYE_UPPER0,
   RIGHT_EYE_UPPER1,
   RIGHT_EYE_UPPER2,
@@ -34,6 +36,14 @@ import {
 import { smoothstep } from "@avatar-video/motion-model";
 
 export const FACE_POINTS = 468;
+/**
+ * Share of the eye opening by which the lids meet *below* the resting lower-lid points in a blink: FaceMesh's
+ * lower-lid points sit on the waterline with a sliver of sclera under them, so the upper lid closes over it
+ * and the lower lid is pushed down a little (its skin band compresses) instead of rising.
+ */
+const LOWER_LID_RISE = -0.16;
+/** Nose base and nostrils: they follow the jaw a little (the upper lip and cheeks are pulled down). */
+const NOSE_BASE = [2, 94, 19, 97, 326, 98, 327, 48, 278, 64, 294, 240, 460, 99, 328, 60, 290, 75, 305, 79, 309, 166, 392, 219, 439, 218, 438, 237, 457, 20, 250];
 
 /** Where the portrait lands on the canvas: canvas = portrait × scale + offset; clip = visible portrait rect. */
 export interface Placement {
@@ -50,9 +60,14 @@ export interface EyeModel {
   upper1: number[];
   upper2: number[];
   lower0: number[];
-  /** Per upper0 point: y (canvas) of the lower lid at the same x, at rest. */
+  lower1: number[];
+  /** Per upper0 point: x, y (canvas) of the lower lid at the same place, at rest. */
   closeTargetY: Float32Array;
   closeTargetX: Float32Array;
+  /** Per upper0 point: how far above the resting lower lid the lids meet when closed (px). */
+  meetRise: Float32Array;
+  /** Per lower0 point: how far the lower lid rises in a full blink (px). */
+  lowerRise: Float32Array;
 }
 
 export interface FaceModel {
@@ -76,7 +91,7 @@ export interface FaceModel {
   lipRole: Uint8Array;
   /** Inner-lip row: 1 upper inner, 2 lower inner (for rest closing), else 0. */
   innerRow: Uint8Array;
-  /** Rest closing offsets per vertex (dy in canvas px along the mouth's down axis) to close an open photo mouth. */
+  /** Closing offsets per vertex (dy in canvas px along the mouth's down axis) that seal a photo's parted lips (M/B/P). */
   restCloseV: Float32Array;
   mouth: {
     /** Rest frame: origin (corner midpoint), unit axes, half width in px. */
@@ -252,8 +267,12 @@ export function buildFaceModel(rig: AvatarRig, place: Placement): FaceModel {
     if (lipRole[i] !== 0) continue;
     if (mv[i] > 0.3 && Math.abs(mu[i]) < 0.9) jawW[i] = Math.max(jawW[i], 0.18 + 0.82 * Math.pow(1 - mu[i] * mu[i], 1.3));
   }
-  // The upper face never follows the jaw.
-  for (let i = 0; i < FACE_POINTS; i++) if (mv[i] < -0.05 && lipRole[i] !== 2) jawW[i] = lipRole[i] === 3 ? jawW[i] : 0;
+  // The upper face never follows the jaw, except a little: the cheeks beside the mouth and the nostrils.
+  for (let i = 0; i < FACE_POINTS; i++) {
+    if (!(mv[i] < -0.05 && lipRole[i] !== 2) || lipRole[i] === 3) continue;
+    jawW[i] = Math.abs(mu[i]) > 1.1 ? 0.07 * smoothstep(-0.9, -0.1, mv[i]) : 0;
+  }
+  for (const i of NOSE_BASE) jawW[i] = Math.max(jawW[i], 0.03);
   // Anchor rings under the jaw follow it partly, so the skin under the chin stretches/compresses
   // smoothly over a band instead of folding at the chin line.
   const RING_JAW = [0.6, 0.22, 0];
@@ -298,9 +317,11 @@ export function buildFaceModel(rig: AvatarRig, place: Placement): FaceModel {
   }
 
   // --- eyes ------------------------------------------------------------------------------------------
-  const eye = (upper0: readonly number[], upper1: readonly number[], upper2: readonly number[], lower0: readonly number[]): EyeModel => {
+  const eye = (upper0: readonly number[], upper1: readonly number[], upper2: readonly number[], lower0: readonly number[], lower1: readonly number[]): EyeModel => {
     const closeTargetY = new Float32Array(upper0.length);
     const closeTargetX = new Float32Array(upper0.length);
+    const meetRise = new Float32Array(upper0.length);
+    const lowerRise = new Float32Array(lower0.length);
     // Lower lid as a polyline in the eye's own axis (corner to corner).
     const a = lower0[0];
     const b = lower0[lower0.length - 1];
@@ -323,12 +344,24 @@ export function buildFaceModel(rig: AvatarRig, place: Placement): FaceModel {
       const ly = p.y + (q.y - p.y) * f;
       closeTargetX[j] = lx;
       closeTargetY[j] = ly;
+      meetRise[j] = LOWER_LID_RISE * Math.max(0, ly - Y(ui));
     });
-    return { upper0: [...upper0], upper1: [...upper1], upper2: [...upper2], lower0: [...lower0], closeTargetX, closeTargetY };
+    // Lower-lid rise per lower point: a share of the opening above it (upper lid interpolated at its place).
+    const upperPts = upper0.map((i) => ({ t: proj(i), y: Y(i) })).sort((p, q) => p.t - q.t);
+    lower0.forEach((li, j) => {
+      const t = proj(li);
+      if (t <= upperPts[0].t || t >= upperPts[upperPts.length - 1].t) return;
+      let k = 0;
+      while (k < upperPts.length - 2 && upperPts[k + 1].t < t) k++;
+      const f = (t - upperPts[k].t) / (upperPts[k + 1].t - upperPts[k].t || 1);
+      const uy = upperPts[k].y + (upperPts[k + 1].y - upperPts[k].y) * f;
+      lowerRise[j] = LOWER_LID_RISE * Math.max(0, Y(li) - uy);
+    });
+    return { upper0: [...upper0], upper1: [...upper1], upper2: [...upper2], lower0: [...lower0], lower1: [...lower1], closeTargetX, closeTargetY, meetRise, lowerRise };
   };
   const eyes: [EyeModel, EyeModel] = [
-    eye(RIGHT_EYE_UPPER0, RIGHT_EYE_UPPER1, RIGHT_EYE_UPPER2, RIGHT_EYE_LOWER0),
-    eye(LEFT_EYE_UPPER0, LEFT_EYE_UPPER1, LEFT_EYE_UPPER2, LEFT_EYE_LOWER0),
+    eye(RIGHT_EYE_UPPER0, RIGHT_EYE_UPPER1, RIGHT_EYE_UPPER2, RIGHT_EYE_LOWER0, RIGHT_EYE_LOWER1),
+    eye(LEFT_EYE_UPPER0, LEFT_EYE_UPPER1, LEFT_EYE_UPPER2, LEFT_EYE_LOWER0, LEFT_EYE_LOWER1),
   ];
 
   // --- region ------------------------------------------------------------------------------------

@@ -1,12 +1,16 @@
 /**
- * Synthesised mouth interior, drawn into the inner-lip opening after the warp:
- * dark cavity (deeper towards the middle), upper teeth hanging from the upper lip, a hint of lower teeth
- * and tongue rising from the lower lip as the jaw opens. Edges are anti-aliased against the warped lips
- * with a signed distance to the lip outline, so there is no hard box or seam.
+ * Synthesised mouth interior, drawn into the inner-lip opening after the warp: dark throat, lip-shadow
+ * colour along the lips' inner edge, upper teeth hanging from the upper lip (one shaded tooth at a time,
+ * darker gaps, receding into shadow at the sides), lower teeth mostly hidden by the lower lip, a tongue on
+ * wide openings. Everything is drawn as soft as the photo (its measured blur sets every edge width), with
+ * its grain, its lighting slope and colours taken from the photo (see mouth-style.ts). A photo whose lips
+ * are apart at rest keeps its own interior: it is sampled from the still frame and moves with the upper lip.
+ * The interior fades out towards the inner corners, so nothing is drawn past the lips' own corners.
  * Drawn straight into the yuv420p frame: luma per pixel, chroma per 2×2 block (shaded at its centre).
  */
 import type { Rect } from "./warp";
 import { smoothstep } from "@avatar-video/motion-model";
+import type { MouthStyle } from "./mouth-style";
 
 /** yuv420p frame layout (see video/yuv.ts). */
 export interface YuvFrameLayout {
@@ -49,11 +53,46 @@ export function mouthColors(skin: [number, number, number], lip: [number, number
   };
 }
 
+/** Upper-teeth boundaries in |u| (inner half widths): central incisors, laterals, canines, premolars. */
+const TOOTH_EDGES = [0, 0.3, 0.53, 0.72, 0.88];
+
+/** Lip curve v(u) of points in a mouth frame, as a lookup table over u ∈ [-1, 1]. */
+function curveTable(pts: Float32Array, ox: number, oy: number, ex: number, ey: number, hw: number, size: number): Float64Array {
+  const n = pts.length / 2;
+  const us: number[] = [];
+  const vs: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const dx = pts[i * 2] - ox;
+    const dy = pts[i * 2 + 1] - oy;
+    us.push((dx * ex + dy * ey) / hw);
+    vs.push(-dx * ey + dy * ex);
+  }
+  const t = new Float64Array(size + 1);
+  let j = 0;
+  for (let k = 0; k <= size; k++) {
+    const u = -1 + (2 * k) / size;
+    while (j < n - 2 && us[j + 1] < u) j++;
+    const f = Math.min(1, Math.max(0, (u - us[j]) / (us[j + 1] - us[j] || 1)));
+    t[k] = vs[j] + (vs[j + 1] - vs[j]) * f;
+  }
+  return t;
+}
+
+/** Deterministic per-pixel noise, roughly N(0, 1) (static, like the photo's own grain). */
+function noise(x: number, y: number): number {
+  let h = Math.imul(x * 374761393 + y * 668265263, 1274126177);
+  h ^= h >>> 13;
+  h = Math.imul(h, 1274126177);
+  const a = (h & 0xffff) / 65536;
+  const b = ((h >>> 16) & 0xffff) / 65536;
+  return (a + b - 1) * 2.45;
+}
+
 /**
  * Draw the mouth interior into a yuv420p frame. `upper` and `lower` are the inner-lip points (corner to
- * corner, same corners) as flat [x, y] arrays in canvas pixels. `open` 0..1 drives the lower teeth and
- * tongue, `round` 0..1 hides the teeth behind pushed-out lips. Only pixels inside `clip` (luma coordinates, even-aligned) are touched. Returns the luma rect
- * written (even-aligned), empty when the lips are closed.
+ * corner, same corners) as flat [x, y] arrays in canvas pixels. `open` 0..1 drives the tongue and lower
+ * teeth, `round` 0..1 hides the teeth behind pushed-out lips. Only pixels inside `clip` are touched.
+ * Returns the luma rect written (even-aligned), empty when the lips are (nearly) closed.
  */
 export function drawMouthInterior(
   frame: Uint8Array,
@@ -61,35 +100,12 @@ export function drawMouthInterior(
   upper: Float32Array,
   lower: Float32Array,
   open: number,
-  colors: MouthColors,
+  st: MouthStyle,
   clip: Rect,
   round = 0,
 ): Rect {
   const none = { x0: 0, y0: 0, x1: 0, y1: 0 };
   const nU = upper.length / 2;
-  const nL = lower.length / 2;
-  // Polygon: upper left→right, lower right→left (skip shared corners).
-  const poly: number[] = [];
-  for (let i = 0; i < nU; i++) poly.push(upper[i * 2], upper[i * 2 + 1]);
-  for (let i = nL - 2; i >= 1; i--) poly.push(lower[i * 2], lower[i * 2 + 1]);
-  const np = poly.length / 2;
-  let area = 0;
-  let minX = Infinity;
-  let minY = Infinity;
-  let maxX = -Infinity;
-  let maxY = -Infinity;
-  for (let i = 0; i < np; i++) {
-    const j = (i + 1) % np;
-    area += poly[i * 2] * poly[j * 2 + 1] - poly[j * 2] * poly[i * 2 + 1];
-    minX = Math.min(minX, poly[i * 2]);
-    maxX = Math.max(maxX, poly[i * 2]);
-    minY = Math.min(minY, poly[i * 2 + 1]);
-    maxY = Math.max(maxY, poly[i * 2 + 1]);
-  }
-  area = Math.abs(area) / 2;
-  if (area < 1) return none;
-
-  // Current mouth frame from the inner corners.
   const cx0 = upper[0];
   const cy0 = upper[1];
   const cx1 = upper[(nU - 1) * 2];
@@ -97,175 +113,196 @@ export function drawMouthInterior(
   const len = Math.hypot(cx1 - cx0, cy1 - cy0) || 1;
   const exx = (cx1 - cx0) / len;
   const exy = (cy1 - cy0) / len;
-  const eyx = -exy;
-  const eyy = exx;
   const ox = (cx0 + cx1) / 2;
   const oy = (cy0 + cy1) / 2;
   const hw = len / 2;
-  // Lip curves v(u) sampled in the local frame.
-  const toLocal = (arr: Float32Array, n: number) => {
-    const us = new Float64Array(n);
-    const vs = new Float64Array(n);
-    for (let i = 0; i < n; i++) {
-      const dx = arr[i * 2] - ox;
-      const dy = arr[i * 2 + 1] - oy;
-      us[i] = (dx * exx + dy * exy) / hw;
-      vs[i] = dx * eyx + dy * eyy;
-    }
-    return { us, vs };
-  };
-  const up = toLocal(upper, nU);
-  const lo = toLocal(lower, nL);
-  const curve = (c: { us: Float64Array; vs: Float64Array }, u: number) => {
-    const n = c.us.length;
-    if (u <= c.us[0]) return c.vs[0];
-    for (let i = 0; i < n - 1; i++) {
-      if (u <= c.us[i + 1]) {
-        const f = (u - c.us[i]) / (c.us[i + 1] - c.us[i] || 1);
-        return c.vs[i] + (c.vs[i + 1] - c.vs[i]) * f;
-      }
-    }
-    return c.vs[n - 1];
-  };
-
-  const teethH = 0.17 * hw;
-  // Centre opening (px): teeth fade in only once the lips are visibly apart (no white line on a closed mouth).
-  let centreGap = 0;
-  for (let k = 0; k < 9; k++) {
-    const uu = -0.4 + k * 0.1;
-    centreGap = Math.max(centreGap, curve(lo, uu) - curve(up, uu));
-  }
-  // Rounded (pushed-out) lips cover the teeth more.
-  const teethVis = smoothstep(1.2, Math.max(2.5, 0.14 * hw), centreGap) * (1 - 0.6 * Math.min(1, Math.max(0, round)));
-  const lowTeethH = 0.11 * hw * smoothstep(0.25, 0.8, open);
-  const [tr, tg, tb] = colors.teeth;
-  const [er, eg, eb] = colors.cavityEdge;
-  const [dr, dg, db] = colors.cavityDeep;
-  const [gr, gg, gb] = colors.tongue;
-  const deepDist = Math.max(1.5, 0.22 * hw);
-
-  // Lip curves as lookup tables over u ∈ [-1, 1] (vertical distance to them approximates the signed
-  // distance to the opening's outline; it tapers naturally into the corners).
   const LUT = 256;
-  const upT = new Float64Array(LUT + 1);
-  const loT = new Float64Array(LUT + 1);
-  for (let k = 0; k <= LUT; k++) {
-    const uu = -1 + (2 * k) / LUT;
-    upT[k] = curve(up, uu);
-    loT[k] = curve(lo, uu);
+  const upT = curveTable(upper, ox, oy, exx, exy, hw, LUT);
+  const loT = curveTable(lower, ox, oy, exx, exy, hw, LUT);
+  const s = st.blur;
+  const rest = st.rest;
+  const n = rest.upper.length / 2;
+  const ax = rest.upper[0], ay = rest.upper[1], bx = rest.upper[(n - 1) * 2], by = rest.upper[(n - 1) * 2 + 1];
+  const rl = Math.hypot(bx - ax, by - ay) || 1;
+  const rex = (bx - ax) / rl;
+  const rey = (by - ay) / rl;
+  const rox = (ax + bx) / 2;
+  const roy = (ay + by) / 2;
+  const rhw = rl / 2;
+  const rUp = curveTable(rest.upper, rox, roy, rex, rey, rhw, LUT);
+  const rLo = curveTable(rest.lower, rox, roy, rex, rey, rhw, LUT);
+  let centreGap = 0;
+  let restGap = 0;
+  for (let k = (LUT * 0.3) | 0; k <= LUT * 0.7; k += 8) {
+    centreGap = Math.max(centreGap, loT[k] - upT[k]);
+    restGap = Math.max(restGap, (rLo[k] - rUp[k]) * (hw / rhw));
   }
-
-  const x0 = Math.max(clip.x0, (Math.floor(minX) - 2) & ~1);
-  const x1 = Math.min(clip.x1, (Math.ceil(maxX) + 3) & ~1);
-  const y0 = Math.max(clip.y0, (Math.floor(minY) - 2) & ~1);
-  const y1 = Math.min(clip.y1, (Math.ceil(maxY) + 3) & ~1);
+  // Only an opening beyond the photo's own shows the interior: at rest the frame is the photograph, and a
+  // barely parted mouth shows the lips' own (warped) seam, never a drawn dark stroke.
+  const extra = centreGap - restGap;
+  const vis = smoothstep(0.4, 1.2 + 1.5 * s, extra);
+  if (!(vis > 0)) return none;
+  const teethVis = st.ownTeeth ? 0 : smoothstep(1.5, Math.max(3, 0.16 * hw), extra) * (1 - 0.65 * Math.min(1, Math.max(0, round)));
+  const teethH = 0.28 * hw;
+  const lowTeethH = 0.07 * hw * smoothstep(0.35, 0.9, open);
+  const edge = Math.max(0.7, s); // softest feature edge allowed: the photo's own blur
+  const [tr, tg, tb] = st.teeth;
+  const [er, eg, eb] = st.cavityEdge;
+  const [dr, dg, db] = st.cavityDeep;
+  const [gr, gg, gb] = st.tongue;
+  const deepDist = Math.max(1.5, 0.2 * hw);
+  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
+  for (const a of [upper, lower]) for (let i = 0; i < a.length; i += 2) {
+    minX = Math.min(minX, a[i]); maxX = Math.max(maxX, a[i]);
+    minY = Math.min(minY, a[i + 1]); maxY = Math.max(maxY, a[i + 1]);
+  }
+  const pad = Math.ceil(2 * s) + 2;
+  const x0 = Math.max(clip.x0, (Math.floor(minX) - pad) & ~1);
+  const x1 = Math.min(clip.x1, (Math.ceil(maxX) + pad + 1) & ~1);
+  const y0 = Math.max(clip.y0, (Math.floor(minY) - pad) & ~1);
+  const y1 = Math.min(clip.y1, (Math.ceil(maxY) + pad + 1) & ~1);
   if (x1 <= x0 || y1 <= y0) return none;
-  const col = new Float64Array(3);
+  const col = new Float64Array(4); // r, g, b, share of synthesised (grain) content
+  const W = L.width;
+  const cw = W >> 1;
+  const uOff = L.ySize;
+  const vOff = L.ySize + L.cSize;
+  const table = (t: Float64Array, u: number) => {
+    const fk = (u + 1) * (LUT / 2);
+    const k = Math.min(LUT - 1, fk | 0);
+    return t[k] + (t[k + 1] - t[k]) * (fk - k);
+  };
 
   /** Colour (into `col`) and coverage of the interior at canvas point (px, py). */
   const shade = (px: number, py: number): number => {
-    {
-      const dx = px - ox;
-      const dy = py - oy;
-      const u = (dx * exx + dy * exy) / hw;
-      if (u <= -1 || u >= 1) return 0;
-      const v = dx * eyx + dy * eyy;
-      const fk = (u + 1) * (LUT / 2);
-      const k = fk | 0;
-      const fr = fk - k;
-      const vUp = upT[k] + (upT[k + 1] - upT[k]) * fr;
-      const vLo = loT[k] + (loT[k + 1] - loT[k]) * fr;
-      const dist = Math.min(v - vUp, vLo - v, (1 - Math.abs(u)) * hw);
-      const alpha = smoothstep(-0.7, 1.1, dist);
-      if (alpha <= 0) return 0;
-      const au = Math.abs(u);
-      // Cavity: lip-shadow colour at the edge → deep dark inside.
-      const deep = smoothstep(0, deepDist, dist);
-      let r = er + (dr - er) * deep;
-      let g = eg + (dg - eg) * deep;
-      let b = eb + (db - eb) * deep;
-      // Tongue (low, centre), visible with a wider opening.
-      if (open > 0.3) {
-        const gap = Math.max(1, vLo - vUp);
-        const tcv = vLo - 0.05 * gap;
-        const ev = (v - tcv) / (0.42 * gap);
-        const eu = u / 0.62;
-        const e = eu * eu + ev * ev;
-        const ta = (1 - smoothstep(0.5, 1.0, e)) * smoothstep(0.3, 0.7, open) * 0.9;
-        if (ta > 0) {
-          const shade = 0.75 + 0.25 * smoothstep(tcv - 0.42 * gap, tcv, v);
-          r += (gr * shade - r) * ta;
-          g += (gg * shade - g) * ta;
-          b += (gb * shade - b) * ta;
-        }
+    const dx = px - ox;
+    const dy = py - oy;
+    const u = (dx * exx + dy * exy) / hw;
+    if (u <= -1 || u >= 1) return 0;
+    const v = -dx * exy + dy * exx;
+    const vUp = table(upT, u);
+    const vLo = table(loT, u);
+    const dist = Math.min(v - vUp, vLo - v);
+    const au = Math.abs(u);
+    const alpha = smoothstep(-0.6 * s, 0.6 + 1.4 * s, dist) * (1 - smoothstep(0.7, 0.98, au)) * vis;
+    if (alpha <= 0) return 0;
+    const gapHere = Math.max(0, vLo - vUp);
+    // Cavity: lip-shadow colour at the lips' edge, dark throat inside, darker still in the middle.
+    const deep = smoothstep(0, deepDist, dist) * (0.8 + 0.2 * (1 - au));
+    let r = er + (dr - er) * deep;
+    let g = eg + (dg - eg) * deep;
+    let b = eb + (db - eb) * deep;
+    // Tongue: low in the mouth on wide openings, rounded, shaded towards the back.
+    if (open > 0.3) {
+      const tcv = vLo - 0.02 * gapHere;
+      const ev = (v - tcv) / (0.45 * gapHere + edge);
+      const eu = u / 0.6;
+      const e = eu * eu + ev * ev;
+      const ta = (1 - smoothstep(0.55, 1.0, e)) * smoothstep(0.3, 0.75, open) * 0.85;
+      if (ta > 0) {
+        const sh = 0.55 + 0.45 * smoothstep(tcv - 0.45 * gapHere, tcv, v);
+        r += (gr * sh - r) * ta;
+        g += (gg * sh - g) * ta;
+        b += (gb * sh - b) * ta;
       }
-      // Lower teeth (in the lower lip's shadow).
-      if (lowTeethH > 0.3 && au < 0.62) {
-        const top = vLo - lowTeethH * Math.sqrt(Math.max(0, 1 - (u / 0.62) ** 2));
-        const la = smoothstep(top - 0.8, top + 0.8, v) * (1 - smoothstep(0.2, 0.55, au)) * 0.3 * teethVis;
-        if (la > 0) {
-          const shade = 0.62 * (0.8 + 0.2 * smoothstep(top, vLo, v));
-          r += (tr * shade - r) * la;
-          g += (tg * shade - g) * la;
-          b += (tb * shade - b) * la;
-        }
-      }
-      // Upper teeth hang from the upper lip, follow its curve, recede into shadow at the sides.
-      if (au < 0.8) {
-        const prof = Math.sqrt(Math.max(0, 1 - (u / 0.8) ** 2));
-        const gapHere = Math.max(0, vLo - vUp);
-        const h = Math.min(teethH, 0.55 * gapHere + 0.04 * hw) * (0.45 + 0.55 * prof);
-        const bottom = vUp + h;
-        const ua = (1 - smoothstep(bottom - 0.9, bottom + 0.9, v)) * (1 - smoothstep(0.35, 0.78, au)) * 0.95 * teethVis;
-        if (ua > 0) {
-          // Shadow under the lip, slight darkening at the biting edge, a faint gap between the incisors.
-          let shade = 0.6 + 0.4 * smoothstep(vUp, vUp + 0.6 * h, v);
-          shade *= 1 - 0.1 * smoothstep(vUp + 0.6 * h, bottom, v);
-          const gapW = Math.max(0.5, hw * 0.01);
-          if (Math.abs(u * hw) < gapW) shade *= 0.9;
-          shade *= 1 - 0.35 * smoothstep(0.15, 0.7, au);
-          r += (tr * shade - r) * ua;
-          g += (tg * shade - g) * ua;
-          b += (tb * shade - b) * ua;
-        }
-      }
-      col[0] = r;
-      col[1] = g;
-      col[2] = b;
-      return alpha;
     }
+    // Lower teeth: a thin band above the lower lip at the centre, in the lip's shadow.
+    if (lowTeethH > 0.3 && au < 0.45) {
+      const top = vLo - lowTeethH * Math.sqrt(Math.max(0, 1 - (u / 0.45) ** 2));
+      const la = smoothstep(top - edge, top + edge, v) * (1 - smoothstep(0.15, 0.45, au)) * 0.45 * teethVis;
+      if (la > 0) {
+        const sh = 0.55;
+        r += (tr * sh - r) * la;
+        g += (tg * sh - g) * la;
+        b += (tb * sh - b) * la;
+      }
+    }
+    // Upper teeth: one tooth at a time, hanging from the upper lip.
+    if (teethVis > 0 && au < TOOTH_EDGES[TOOTH_EDGES.length - 1]) {
+      let k = 1;
+      while (au > TOOTH_EDGES[k]) k++;
+      const a0 = TOOTH_EDGES[k - 1];
+      const a1 = TOOTH_EDGES[k];
+      const t = (au - a0) / (a1 - a0);
+      const h = Math.min(teethH, 0.55 * gapHere + 0.03 * hw) * (1 - 0.4 * (au / 0.88) ** 2);
+      const bottom = vUp + h * (0.9 + 0.1 * Math.sin(Math.PI * t));
+      const ua = (1 - smoothstep(bottom - edge, bottom + edge, v)) * (1 - smoothstep(0.5, 0.88, au)) * teethVis;
+      if (ua > 0) {
+        // Rounded tooth face, darker gaps between teeth (the middle one darkest), shadow under the lip,
+        // receding into the mouth's shadow at the sides, the photo's light slope across the mouth.
+        let sh = 0.8 + 0.2 * Math.sin(Math.PI * t);
+        const gw = Math.max(0.5, 0.6 * edge) / hw;
+        const dEdge = Math.min(au - a0, a1 - au);
+        sh *= 1 - (k === 1 && au - a0 < a1 - au ? 0.5 : 0.35) * (1 - smoothstep(0, gw, dEdge));
+        sh *= 0.62 + 0.38 * smoothstep(vUp - 0.5 * edge, vUp + 0.45 * h + edge, v);
+        sh *= 0.9 - 0.4 * smoothstep(0.2, 0.8, au);
+        sh *= 1 + st.light * u;
+        r += (tr * sh - r) * ua;
+        g += (tg * sh - g) * ua;
+        b += (tb * sh - b) * ua;
+      }
+    }
+    let synth = 1;
+    // The photo's own interior, carried by the upper lip.
+    if (st.ownTeeth) {
+      const dUp = vUp - table(rUp, u) * (hw / rhw); // how far the upper lip moved from the photo's
+      const v0 = (v - dUp) * (rhw / hw);
+      const rd = Math.min(v0 - table(rUp, u), table(rLo, u) - v0);
+      const wp = smoothstep(-2 * edge - 1, -edge, rd); // reaches past the rest curves: at rest, all photo
+      if (wp > 0) {
+        const sx = rox + u * rhw * rex - v0 * rey;
+        const sy = roy + u * rhw * rey + v0 * rex;
+        const [pr, pg, pb] = samplePhoto(rest.stat, L, sx, sy);
+        r += (pr - r) * wp;
+        g += (pg - g) * wp;
+        b += (pb - b) * wp;
+        synth = 1 - wp;
+      }
+    }
+    col[0] = r;
+    col[1] = g;
+    col[2] = b;
+    col[3] = synth;
+    return alpha;
   };
 
-  const W = L.width;
-  const cw = W >> 1;
-  // Luma.
   for (let y = y0; y < y1; y++) {
-    const py = y + 0.5;
     let o = y * W + x0;
     for (let x = x0; x < x1; x++, o++) {
-      const a = shade(x + 0.5, py);
+      const a = shade(x + 0.5, y + 0.5);
       if (a <= 0) continue;
-      const Yc = 16 + (47 * col[0] + 157 * col[1] + 16 * col[2]) / 256;
+      const Yc = 16 + (47 * col[0] + 157 * col[1] + 16 * col[2]) / 256 + st.grain * col[3] * noise(x, y);
       const cur = frame[o];
-      frame[o] = (cur + (Yc - cur) * a + 0.5) | 0;
+      frame[o] = Math.max(0, Math.min(255, (cur + (Yc - cur) * a + 0.5) | 0));
     }
   }
-  // Chroma, one sample per 2×2 block, shaded at the block centre.
-  const uOff = L.ySize;
-  const vOff = L.ySize + L.cSize;
   for (let cy = y0 >> 1; cy < y1 >> 1; cy++) {
-    const py = cy * 2 + 1;
     let o = cy * cw + (x0 >> 1);
     for (let cx = x0 >> 1; cx < x1 >> 1; cx++, o++) {
-      const a = shade(cx * 2 + 1, py);
+      const a = shade(cx * 2 + 1, cy * 2 + 1);
       if (a <= 0) continue;
       const Uc = 128 + (-26 * col[0] - 86 * col[1] + 112 * col[2]) / 256;
       const Vc = 128 + (112 * col[0] - 102 * col[1] - 10 * col[2]) / 256;
-      const cu = frame[uOff + o];
-      const cv = frame[vOff + o];
-      frame[uOff + o] = (cu + (Uc - cu) * a + 0.5) | 0;
-      frame[vOff + o] = (cv + (Vc - cv) * a + 0.5) | 0;
+      frame[uOff + o] = (frame[uOff + o] + (Uc - frame[uOff + o]) * a + 0.5) | 0;
+      frame[vOff + o] = (frame[vOff + o] + (Vc - frame[vOff + o]) * a + 0.5) | 0;
     }
   }
   return { x0, y0, x1, y1 };
+}
+
+/** RGB of the still yuv420p frame at canvas point (x, y), bilinear luma, nearest chroma (BT.709 limited). */
+function samplePhoto(stat: Uint8Array, L: YuvFrameLayout, x: number, y: number): [number, number, number] {
+  const W = L.width;
+  const H = L.height;
+  const ix = Math.max(0, Math.min(W - 2, Math.floor(x - 0.5)));
+  const iy = Math.max(0, Math.min(H - 2, Math.floor(y - 0.5)));
+  const fx = Math.min(1, Math.max(0, x - 0.5 - ix));
+  const fy = Math.min(1, Math.max(0, y - 0.5 - iy));
+  const o = iy * W + ix;
+  const Y = (stat[o] * (1 - fx) + stat[o + 1] * fx) * (1 - fy) + (stat[o + W] * (1 - fx) + stat[o + W + 1] * fx) * fy;
+  const c = Math.min((H >> 1) - 1, Math.floor(y / 2)) * (W >> 1) + Math.min((W >> 1) - 1, Math.floor(x / 2));
+  const U = stat[L.ySize + c] - 128;
+  const V = stat[L.ySize + L.cSize + c] - 128;
+  const yy = 1.164 * (Y - 16);
+  return [yy + 1.793 * V, yy - 0.213 * U - 0.533 * V, yy + 2.112 * U];
 }

@@ -5,8 +5,7 @@
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { EMPTY_RECT, type Rect } from "../animate/warp";
-import { unionRect } from "../animate/warp";
-import { CTRL, drawLashes, paintBand, PARAM, type PainterInit } from "./painter";
+import { CTRL, paintBand, type PainterInit } from "./painter";
 import { PaintArena, WarpKernel } from "./wasm/warp-kernel";
 import { yuvLayout } from "./yuv";
 
@@ -14,9 +13,8 @@ const init = workerData as PainterInit;
 const layout = yuvLayout(init.width, init.height);
 const arena = new PaintArena(init.memory, init.arena);
 const kernel = new WarpKernel(arena, init.slot);
-const { pool, xy } = arena;
+const { pool } = arena;
 const ctrl = new Int32Array(init.ctrlSab);
-const params = new Float32Array(init.paramSab);
 const prev: Rect[] = pool.map(() => EMPTY_RECT);
 
 parentPort!.postMessage("ready");
@@ -27,9 +25,7 @@ for (;;) {
   if (Atomics.load(ctrl, CTRL.QUIT)) break;
   try {
     const bi = Atomics.load(ctrl, CTRL.POOL);
-    const written = paintBand(kernel, arena, pool[bi], layout, prev[bi], init.band);
-    const blinks: [number, number] = [params[PARAM.BLINK_R], params[PARAM.BLINK_L]];
-    prev[bi] = unionRect(written, drawLashes(pool[bi], layout, xy, init.lashes, blinks, init.band));
+    prev[bi] = paintBand(kernel, arena, pool[bi], layout, prev[bi], init.band);
   } catch {
     Atomics.store(ctrl, CTRL.ERR, 1);
   }

@@ -14,8 +14,8 @@ import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import type { FacePose } from "../animate/deform";
 import type { FaceModel } from "../animate/geometry";
-import { drawLashLine } from "../animate/eyes";
 import { drawMouthInterior, type MouthColors } from "../animate/mouth";
+import { mouthStyle, type MouthStyle } from "../animate/mouth-style";
 import { copyPlaneRect, EMPTY_RECT, intersectRect, isEmpty, unionRect, type Rect } from "../animate/warp";
 import { PaintArena, WarpKernel, type ArenaSpec } from "./wasm/warp-kernel";
 import { yuvLayout, type Yuv420Layout } from "./yuv";
@@ -24,36 +24,6 @@ import { yuvLayout, type Yuv420Layout } from "./yuv";
 export const CTRL = { CMD: 0, DONE: 1, QUIT: 2, POOL: 3, ERR: 4, SIZE: 8 } as const;
 /** Per-frame float parameters shared with the workers (Float32 slots). */
 export const PARAM = { BLINK_R: 0, BLINK_L: 1, SIZE: 4 } as const;
-
-/** What it takes to draw the closed-eye lash lines (see animate/eyes.ts). */
-export interface LashSpec {
-  /** Lower-lid vertex indices per eye (right, left), corner to corner. */
-  eyes: [number[], number[]];
-  thickness: number;
-  color: [number, number, number];
-}
-
-/** Draw both lash lines for the blink amounts, clipped to `clip`; returns the luma rect touched. */
-export function drawLashes(frame: Uint8Array, L: Yuv420Layout, xy: Float32Array, spec: LashSpec, blinks: [number, number], clip: Rect): Rect {
-  let out = EMPTY_RECT;
-  for (let e = 0; e < 2; e++) {
-    const a = smoothstep(0.55, 0.95, blinks[e]) * 0.75;
-    if (!(a > 0)) continue;
-    const idx = spec.eyes[e];
-    const pts = new Float32Array(idx.length * 2);
-    idx.forEach((vi, k) => {
-      pts[k * 2] = xy[vi * 2];
-      pts[k * 2 + 1] = xy[vi * 2 + 1];
-    });
-    out = unionRect(out, drawLashLine(frame, L, pts, spec.thickness, 0.3 * spec.thickness, a, spec.color, clip));
-  }
-  return out;
-}
-
-const smoothstep = (a: number, b: number, x: number) => {
-  const t = Math.min(1, Math.max(0, (x - a) / (b - a)));
-  return t * t * (3 - 2 * t);
-};
 
 export interface PainterInit {
   width: number;
@@ -65,7 +35,6 @@ export interface PainterInit {
   slot: number;
   ctrlSab: SharedArrayBuffer;
   paramSab: SharedArrayBuffer;
-  lashes: LashSpec;
 }
 
 const even = (r: Rect): Rect => (isEmpty(r) ? EMPTY_RECT : { x0: r.x0 & ~1, y0: r.y0 & ~1, x1: (r.x1 + 1) & ~1, y1: (r.y1 + 1) & ~1 });
@@ -118,13 +87,13 @@ export class FramePainter {
   private upper: Float32Array;
   private lower: Float32Array;
   private params: Float32Array;
+  private style: MouthStyle;
   /** Per-step wall milliseconds of the calling thread (diagnostics). */
   readonly t = { warp: 0, mouth: 0, join: 0 };
 
   private constructor(
     private model: FaceModel,
-    private colors: MouthColors,
-    private lashes: LashSpec,
+    colors: MouthColors,
     staticYuv: Uint8Array,
     width: number,
     height: number,
@@ -155,6 +124,7 @@ export class FramePainter {
     this.upper = new Float32Array(model.mouth.upperInner.length * 2);
     this.lower = new Float32Array(model.mouth.lowerInner.length * 2);
     this.params = new Float32Array(new SharedArrayBuffer(PARAM.SIZE * 4));
+    this.style = mouthStyle(colors, model, a.stat, width, height);
   }
 
   /**
@@ -164,14 +134,13 @@ export class FramePainter {
   static async create(
     model: FaceModel,
     colors: MouthColors,
-    lashes: LashSpec,
     staticYuv: Uint8Array,
     width: number,
     height: number,
     opts: { poolSize?: number; threads?: number } = {},
   ): Promise<FramePainter> {
     const threads = Math.max(1, Math.min(4, opts.threads ?? availableParallelism()));
-    const p = new FramePainter(model, colors, lashes, staticYuv, width, height, opts.poolSize ?? 3, threads);
+    const p = new FramePainter(model, colors, staticYuv, width, height, opts.poolSize ?? 3, threads);
     if (threads > 1) await p.startWorkers(threads - 1).catch(() => p.stopWorkers());
     return p;
   }
@@ -212,7 +181,6 @@ export class FramePainter {
         slot: k + 1,
         ctrlSab,
         paramSab: this.params.buffer as SharedArrayBuffer,
-        lashes: this.lashes,
       };
       const worker = new Worker(url, { workerData: init, execArgv });
       worker.unref();
@@ -269,8 +237,7 @@ export class FramePainter {
       lo[k * 2] = this.xy[vi * 2];
       lo[k * 2 + 1] = this.xy[vi * 2 + 1];
     }
-    written = unionRect(written, drawMouthInterior(frame, this.layout, up, lo, pose.open * (1 - pose.press), this.colors, this.own, pose.round));
-    written = unionRect(written, drawLashes(frame, this.layout, this.xy, this.lashes, [pose.blinkR, pose.blinkL], this.own));
+    written = unionRect(written, drawMouthInterior(frame, this.layout, up, lo, pose.open * (1 - pose.press), this.style, this.own, pose.round));
     this.prev[bi] = written;
     c0 = performance.now();
     this.t.mouth += c0 - c1;

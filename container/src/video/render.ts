@@ -153,17 +153,7 @@ export async function renderVideo(input: RenderInput): Promise<RenderResult> {
   const colors = mouthColors(skin, lip);
   const tl = makeTimeline(audioSeconds, s.leadInSeconds, s.leadOutSeconds);
   const POOL = 3;
-  // Lash colour: the darkest samples along the upper lid line.
-  const lashSamples = [...model.eyes[0].upper0, ...model.eyes[1].upper0].map((i) => sampleColor(staticRgb, W, H, [L(i)], 1));
-  lashSamples.sort((a, b) => a[0] + a[1] + a[2] - (b[0] + b[1] + b[2]));
-  const darkest = lashSamples.slice(0, 4);
-  const lashColor = [0, 1, 2].map((c) => Math.round(darkest.reduce((s2, p) => s2 + p[c], 0) / darkest.length * 0.8)) as [number, number, number];
-  const lashes = {
-    eyes: [model.eyes[0].lower0, model.eyes[1].lower0] as [number[], number[]],
-    thickness: Math.max(1.2, 0.014 * model.interocular),
-    color: lashColor,
-  };
-  const painter = await FramePainter.create(model, colors, lashes, rgbToYuv420(staticRgb, W, H), W, H, {
+  const painter = await FramePainter.create(model, colors, rgbToYuv420(staticRgb, W, H), W, H, {
     poolSize: POOL,
     threads: input.threads,
   });

@@ -15,7 +15,7 @@ export function prng(seed: number): () => number {
 }
 
 /** Blink timing (seconds): close, hold, open. */
-export const BLINK = { close: 0.1, hold: 0.05, open: 0.15 };
+export const BLINK = { close: 0.12, hold: 0.04, open: 0.22 };
 
 /**
  * Blink start times over [0, duration): ~17 per minute on average, intervals 1.2–7 s
@@ -58,7 +58,7 @@ export function blinkAmount(starts: number[], t: number): number {
   if (dt >= total) return 0;
   if (dt < BLINK.close) {
     const x = dt / BLINK.close;
-    return x * x; // accelerate into the close
+    return x * x * (3 - 2 * x); // lid accelerates, then settles on the lower lid
   }
   if (dt < BLINK.close + BLINK.hold) return 1;
   const x = (dt - BLINK.close - BLINK.hold) / BLINK.open;

@@ -147,7 +147,7 @@ export function mouthTarget(f: FrameFeatures, ref: number): { open: number; spre
   const fric = smoothstep(0.4, 0.75, vhi);
   // Jaw opening: high-F1 vowels (energy 550–1300 Hz) open wide; low-F1 vowels stay narrow.
   const openShape = clamp01((mid - 0.05) / 0.6);
-  let open = loud * (0.25 + 0.75 * openShape);
+  let open = loud * (0.3 + 0.7 * openShape);
   open *= 1 - 0.7 * fric;
   // F2 high relative to the F1 region → spread (EE); everything low → rounded (OO).
   const r = hi / (mid + hi + 1e-9);
@@ -175,13 +175,14 @@ export interface LipSyncOptions {
 }
 
 /**
- * Smoothing, one frame at a time: attack ≈ 50 ms, release ≈ 100 ms (faster into a closure); values below a
+ * Smoothing, one frame at a time: attack ≈ 50 ms, release ≈ 70 ms (faster into a closure); values below a
  * small threshold snap to exactly 0 so silence is perfectly still.
  */
 export function makeSmoother(opts: LipSyncOptions = {}) {
   const dt = 1 / TRACK_HZ;
   const aAtk = 1 - Math.exp(-dt / (opts.attack ?? 0.05));
-  const aRel = 1 - Math.exp(-dt / (opts.release ?? 0.1));
+  // 70 ms (was 100): between the syllables of fast speech the mouth closes part way instead of staying open.
+  const aRel = 1 - Math.exp(-dt / (opts.release ?? 0.07));
   const aClose = 1 - Math.exp(-dt / 0.025);
   const aShape = 1 - Math.exp(-dt / 0.07);
   const aPress = 1 - Math.exp(-dt / 0.03);

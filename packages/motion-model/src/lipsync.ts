@@ -10,7 +10,7 @@
  *    murmur → nearly closed) and 4–8 kHz (fricatives → teeth together, lips slightly spread);
  *  - plosive closures: a short near-silence inside speech followed by an abrupt burst → lips pressed shut
  *    until the burst.
- * Smoothing: attack ≈ 50 ms, release ≈ 100 ms (faster into a detected closure); values below a small
+ * Smoothing: attack ≈ 50 ms, release ≈ 70 ms (faster into a detected closure); values below a small
  * threshold snap to exactly 0 so silence is perfectly still.
  */
 import {

@@ -1,0 +1,198 @@
+/**
+ * Talking-head quality, measured on the rendered MP4 itself (not on the renderer's curves):
+ *
+ *   npm run quality -- <video.mp4> [more.mp4 …] --voice <voice.wav> [--json out.json]
+ *
+ * Every frame is run through the face detector (@vladmandic/human FaceMesh, container/src/face/analyze.ts).
+ * The clean voice is located inside the MP4's soundtrack by cross-correlating loudness envelopes, then per
+ * video it prints (definitions in docs/animation.md):
+ *  - gain: mean inner-lip gap in speech frames minus the mean in silent frames (eye-corner-distance units)
+ *  - corr: Pearson correlation of the gap with the voice loudness (dB re its 95th percentile, clipped at −40)
+ *  - rest: share of silent frames (no voice within ±0.3 s) whose gap is within 0.02 of frame 0 (the photo)
+ *  - blinks/min, mean blink length (ms below 80 % of the median eye opening)
+ *  - ssim: mean SSIM of the face outside the mouth-and-jaw ellipse against frame 0, after aligning each
+ *    frame to frame 0 with a similarity transform on stable landmarks (head sway is not a defect)
+ *  - lag: frame shift (−5…5) maximising the gap/loudness correlation (positive = mouth after the sound)
+ *  - lost: frames where the detector finds no face (or a face of implausible size)
+ */
+import { spawn } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import { analyzeFaces } from "../container/src/face/analyze";
+import { ffmpegPath, ffprobePath, run } from "../container/src/video/ffmpeg";
+import { SILHOUETTE } from "../container/src/animate/facemesh-topology";
+import { alignOffset, blinkEvents, envelopeDb, fillPolygon, maskedSsim, pearson, percentile, similarity } from "./quality/metrics";
+
+const RATE = 16_000;
+const STABLE = [33, 133, 362, 263, 168, 6, 197, 195, 5];
+
+async function decodePcm(path: string): Promise<Float32Array> {
+  const r = await run(ffmpegPath(), ["-v", "error", "-i", path, "-vn", "-ac", "1", "-ar", String(RATE), "-f", "f32le", "pipe:1"], { maxStdout: 1 << 30 });
+  if (r.code !== 0) throw new Error(`cannot decode audio of ${path}: ${r.stderr}`);
+  return new Float32Array(r.stdout.buffer.slice(r.stdout.byteOffset, r.stdout.byteOffset + r.stdout.byteLength));
+}
+
+async function videoInfo(path: string): Promise<{ width: number; height: number; fps: number }> {
+  const r = await run(ffprobePath(), ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height,r_frame_rate", "-of", "json", path]);
+  const s = JSON.parse(r.stdout.toString()).streams[0];
+  const [a, b] = String(s.r_frame_rate).split("/").map(Number);
+  return { width: s.width, height: s.height, fps: a / (b || 1) };
+}
+
+/** RGB frames of a video, one at a time (the decoder is paused while a frame is analysed). */
+async function* frames(path: string, W: number, H: number): AsyncGenerator<Buffer> {
+  const child = spawn(ffmpegPath(), ["-v", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"], { stdio: ["ignore", "pipe", "ignore"] });
+  const size = W * H * 3;
+  let buf: Buffer = Buffer.alloc(0);
+  for await (const chunk of child.stdout) {
+    buf = buf.length ? Buffer.concat([buf, chunk as Buffer]) : (chunk as Buffer);
+    while (buf.length >= size) {
+      yield Buffer.from(buf.subarray(0, size));
+      buf = buf.subarray(size);
+    }
+  }
+}
+
+const dist = (m: number[][], a: number, b: number) => Math.hypot(m[a][0] - m[b][0], m[a][1] - m[b][1]);
+
+export interface QualityResult {
+  video: string;
+  frames: number;
+  gain: number;
+  corr: number;
+  rest: number;
+  blinksPerMin: number;
+  blinkMs: number;
+  ssim: number;
+  lag: number;
+  lost: number;
+  /** Per frame (JSON only): inner-lip gap, mouth width and eye opening in eye-corner units, voice loudness. */
+  perFrame?: { gap: number[]; width: number[]; eye: number[]; loud: number[] };
+}
+
+async function measure(video: string, voice: Float32Array): Promise<QualityResult> {
+  const { width: W, height: H, fps } = await videoInfo(video);
+  const gap: number[] = [];
+  const eye: number[] = [];
+  const width: number[] = [];
+  const ssim: number[] = [];
+  let lost = 0;
+  let ref: { luma: Uint8Array; mesh: number[][]; mask: Uint8Array; box: { x0: number; y0: number; x1: number; y1: number }; iod: number } | undefined;
+  for await (const rgb of frames(video, W, H)) {
+    const faces = await analyzeFaces({ data: rgb, width: W, height: H });
+    const f = faces[0];
+    const iod = f ? dist(f.mesh, 33, 263) : 0;
+    if (!f || f.score < 0.3 || (ref && Math.abs(iod / ref.iod - 1) > 0.25)) {
+      lost++;
+      gap.push(NaN);
+      eye.push(NaN);
+      width.push(NaN);
+      continue;
+    }
+    const m = f.mesh;
+    gap.push((dist(m, 82, 87) + dist(m, 13, 14) + dist(m, 312, 317)) / 3 / iod);
+    width.push(dist(m, 61, 291) / iod);
+    eye.push((dist(m, 159, 145) + dist(m, 386, 374)) / 2 / iod);
+    const luma = new Uint8Array(W * H);
+    for (let i = 0; i < W * H; i++) luma[i] = (rgb[i * 3] * 77 + rgb[i * 3 + 1] * 150 + rgb[i * 3 + 2] * 29) >> 8;
+    if (!ref) {
+      const mask = new Uint8Array(W * H);
+      const oval = SILHOUETTE.map((i) => [m[i][0], m[i][1]] as [number, number]);
+      fillPolygon(mask, W, H, oval, 1);
+      // Exclude the mouth and jaw: an ellipse from the nose base to below the chin, 1.7 mouth widths wide.
+      const mw = dist(m, 61, 291);
+      const cx = (m[2][0] + m[152][0]) / 2;
+      const cy = (m[2][1] + m[152][1]) / 2;
+      const ry = ((m[152][1] - m[2][1]) / 2) * 1.15;
+      const rx = 0.85 * mw;
+      const ell: Array<[number, number]> = Array.from({ length: 48 }, (_, k) => [cx + rx * Math.cos((k / 48) * 2 * Math.PI), cy + ry * Math.sin((k / 48) * 2 * Math.PI)]);
+      fillPolygon(mask, W, H, ell, 0);
+      const xs = oval.map((p) => p[0]);
+      const ys = oval.map((p) => p[1]);
+      const box = { x0: Math.floor(Math.min(...xs)), y0: Math.floor(Math.min(...ys)), x1: Math.ceil(Math.max(...xs)), y1: Math.ceil(Math.max(...ys)) };
+      ref = { luma, mesh: m, mask, box, iod };
+      ssim.push(1);
+      continue;
+    }
+    const T = similarity(STABLE.map((i) => [ref!.mesh[i][0], ref!.mesh[i][1]]), STABLE.map((i) => [m[i][0], m[i][1]]));
+    ssim.push(maskedSsim(ref.luma, luma, W, H, ref.mask, ref.box, T));
+  }
+  const n = gap.length;
+  // Voice placement inside the soundtrack (10 ms envelope steps).
+  const track = await decodePcm(video);
+  const env = envelopeDb(voice, 160, 640);
+  const offset = alignOffset(envelopeDb(track, 160, 640), env);
+  const valid = Array.from(env).filter((d) => d > -70);
+  const peak = percentile(valid, 0.95);
+  const vdb = (k: number) => (k >= 0 && k < env.length ? env[k] : -120);
+  const loud = new Float64Array(n);
+  const speech = new Uint8Array(n);
+  const silent = new Uint8Array(n);
+  let first = Infinity;
+  let last = -Infinity;
+  for (let i = 0; i < n; i++) {
+    const k = Math.round((i / fps + 0.02) * 100) - offset;
+    loud[i] = Math.max(-40, Math.min(0, vdb(k) - peak));
+    speech[i] = vdb(k) > peak - 30 ? 1 : 0;
+    let near = false;
+    for (let j = k - 30; j <= k + 30 && !near; j++) near = vdb(j) > peak - 30;
+    silent[i] = near ? 0 : 1;
+    if (speech[i]) {
+      first = Math.min(first, i);
+      last = Math.max(last, i);
+    }
+  }
+  const ok = (i: number) => Number.isFinite(gap[i]);
+  const mean = (idx: number[]) => idx.reduce((s, i) => s + gap[i], 0) / (idx.length || 1);
+  const sp = [...Array(n).keys()].filter((i) => speech[i] && ok(i));
+  const si = [...Array(n).keys()].filter((i) => silent[i] && ok(i));
+  const gap0 = gap[0];
+  const span = (s: number) => {
+    const a: number[] = [];
+    const b: number[] = [];
+    const lo = Math.max(0, first - Math.round(0.3 * fps));
+    const hi = Math.min(n - 1, last + Math.round(0.3 * fps));
+    for (let i = lo; i <= hi; i++) if (i + s >= 0 && i + s < n && ok(i + s)) {
+      a.push(gap[i + s]);
+      b.push(loud[i]);
+    }
+    return pearson(a, b);
+  };
+  let lag = 0;
+  for (let s = -5; s <= 5; s++) if (span(s) > span(lag)) lag = s;
+  const blinks = blinkEvents(eye.map((e) => (Number.isFinite(e) ? e : Infinity)));
+  const soft = blinkEvents(eye.map((e) => (Number.isFinite(e) ? e : Infinity)), 0.8);
+  return {
+    video,
+    frames: n,
+    gain: mean(sp) - mean(si),
+    corr: span(0),
+    rest: si.filter((i) => gap[i] - gap0 < 0.02).length / (si.length || 1),
+    blinksPerMin: blinks.length / (n / fps / 60),
+    blinkMs: soft.length ? (soft.reduce((s, [a, b]) => s + b - a, 0) / soft.length / fps) * 1000 : 0,
+    ssim: ssim.filter(Number.isFinite).reduce((s, v) => s + v, 0) / (ssim.filter(Number.isFinite).length || 1),
+    lag,
+    lost,
+    perFrame: { gap, width, eye, loud: Array.from(loud) },
+  };
+}
+
+async function main() {
+  const { values, positionals } = parseArgs({ allowPositionals: true, options: { voice: { type: "string" }, json: { type: "string" } } });
+  if (!positionals.length || !values.voice) {
+    console.error("usage: npm run quality -- <video.mp4> [more.mp4 …] --voice <voice.wav> [--json out.json]");
+    process.exit(2);
+  }
+  const voice = await decodePcm(values.voice);
+  const results: QualityResult[] = [];
+  console.log("video | frames | gain | corr | rest | blinks/min | blink ms | ssim | lag | lost");
+  for (const v of positionals) {
+    const r = await measure(v, voice);
+    results.push(r);
+    const f = (x: number, d = 3) => x.toFixed(d);
+    console.log(`${v} | ${r.frames} | ${f(r.gain)} | ${f(r.corr, 2)} | ${f(r.rest * 100, 1)} % | ${f(r.blinksPerMin, 1)} | ${f(r.blinkMs, 0)} | ${f(r.ssim)} | ${r.lag} | ${r.lost}`);
+  }
+  if (values.json) writeFileSync(values.json, JSON.stringify(results, null, 2));
+}
+
+await main();
