@@ -12,6 +12,7 @@ import type { AddressInfo } from "node:net";
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { type RendererConfig, loadConfig } from "./config";
+import { handleAvatarCheck } from "./checks/avatar-check";
 import { parseDispatch } from "./jobs/dispatch";
 import { type Engines, defaultEngines } from "./jobs/engines";
 import { type Logger, createLogger, redactUrl } from "./jobs/log";
@@ -121,6 +122,7 @@ export function createRenderer(config: RendererConfig, opts: { engines?: Engines
         }
         return send(res, result.status, { error: result.error }, result.status === 503 ? { "retry-after": "5" } : {});
       }
+      if (url.pathname === "/checks") return await handleAvatarCheck(req, res, config, log, (h) => bearerMatches(h, config.token));
       return send(res, 404, { error: "not found" });
     } catch (err) {
       log.error("request failed", { error: err });
