@@ -63,7 +63,7 @@ export function placePortrait(rig: AvatarRig, pw: number, ph: number, s: CanvasS
   // Horizontally: face centred, the canvas covered where the portrait is wide enough.
   const ox = Math.round(w >= W ? clamp(W / 2 - fcx, W - w, 0) : clamp(W / 2 - fcx, 0, W - w));
   // Vertically: face centre at 45 %, but never less headroom than HEADROOM above the head.
-  const oy0 = Math.min(H * 0.45 - fcy, HEADROOM * H - headTop * (h / ph));
+  const oy0 = Math.max(H * 0.45 - fcy, HEADROOM * H - headTop * (h / ph));
   const oy = Math.round(h >= H ? clamp(oy0, H - h, 0) : clamp(oy0, 0, H - h));
   const clip = { x0: Math.max(0, ox), y0: Math.max(0, oy), x1: Math.min(W, ox + w), y1: Math.min(H, oy + h) };
   return { scaleX: w / pw, scaleY: h / ph, offsetX: ox, offsetY: oy, width: w, height: h, clip };

@@ -1,0 +1,117 @@
+/**
+ * The mouth interior and framing rules of docs/animation.md, checked on synthetic inputs (no render):
+ * nothing is drawn at rest, nothing past the lip corners, no edge sharper than the photo's own blur,
+ * natural blink timing, and 16:9 crops that keep the whole head with headroom.
+ */
+import { describe, expect, it } from "vitest";
+import { BLINK, blinkAmount } from "@avatar-video/motion-model";
+import { drawMouthInterior } from "../../container/src/animate/mouth";
+import type { MouthStyle } from "../../container/src/animate/mouth-style";
+import { placePortrait } from "../../container/src/video/compose";
+import { yuvLayout } from "../../container/src/video/yuv";
+import type { AvatarRig } from "../../container/src/rig";
+
+const W = 200;
+const H = 120;
+const L = yuvLayout(W, H);
+const clip = { x0: 0, y0: 0, x1: W, y1: H };
+
+/** Inner-lip curves: corners at x 60 and 140, y 60; the lips part by `gap` px in the middle. */
+function lips(gap: number): { upper: Float32Array; lower: Float32Array } {
+  const n = 11;
+  const upper = new Float32Array(n * 2);
+  const lower = new Float32Array(n * 2);
+  for (let i = 0; i < n; i++) {
+    const x = 60 + (80 * i) / (n - 1);
+    const bulge = 1 - ((x - 100) / 40) ** 2;
+    upper[i * 2] = x;
+    upper[i * 2 + 1] = 60 - 0.35 * gap * bulge;
+    lower[i * 2] = x;
+    lower[i * 2 + 1] = 60 + 0.65 * gap * bulge;
+  }
+  return { upper, lower };
+}
+
+function style(blur: number, restGap = 0): MouthStyle {
+  const rest = lips(restGap);
+  return {
+    teeth: [210, 200, 185],
+    cavityEdge: [90, 35, 35],
+    cavityDeep: [30, 12, 14],
+    tongue: [160, 80, 80],
+    blur,
+    grain: 0,
+    light: 0,
+    rest: { ...rest, stat: new Uint8Array(L.frameSize).fill(150) },
+    ownTeeth: false,
+  };
+}
+
+const frameOf = () => new Uint8Array(L.frameSize).fill(150);
+
+describe("mouth interior", () => {
+  it("draws nothing at rest, also for a photo whose lips are parted", () => {
+    for (const g of [0, 8]) {
+      const f = frameOf();
+      const { upper, lower } = lips(g);
+      const r = drawMouthInterior(f, L, upper, lower, 0, style(1.5, g), clip);
+      expect(r.x1 - r.x0).toBe(0);
+      expect(f.every((v) => v === 150)).toBe(true);
+    }
+  });
+
+  it("stays between the lip corners and is no sharper than the photo", () => {
+    for (const blur of [1, 2.5]) {
+      const f = frameOf();
+      const { upper, lower } = lips(24);
+      drawMouthInterior(f, L, upper, lower, 0.8, style(blur), clip);
+      let changed = 0;
+      for (let y = 0; y < H; y++) {
+        for (let x = 0; x < W; x++) {
+          if (f[y * W + x] === 150) continue;
+          changed++;
+          expect(x).toBeGreaterThanOrEqual(60);
+          expect(x).toBeLessThan(140);
+        }
+      }
+      expect(changed).toBeGreaterThan(300);
+      // Steepest luma step down the middle column vs a Gaussian-blurred step of the same height.
+      let maxStep = 0;
+      let lo = 255;
+      for (let y = 30; y < 90; y++) {
+        maxStep = Math.max(maxStep, Math.abs(f[(y + 1) * W + 100] - f[y * W + 100]));
+        lo = Math.min(lo, f[y * W + 100]);
+      }
+      const gaussianPeak = (150 - lo) / (blur * Math.sqrt(2 * Math.PI));
+      expect(maxStep).toBeLessThanOrEqual(Math.ceil(gaussianPeak * 1.6) + 2);
+    }
+  });
+});
+
+describe("blinks", () => {
+  it("close in 100–150 ms and open in 150–250 ms", () => {
+    expect(BLINK.close).toBeGreaterThanOrEqual(0.1);
+    expect(BLINK.close).toBeLessThanOrEqual(0.15);
+    expect(BLINK.open).toBeGreaterThanOrEqual(0.15);
+    expect(BLINK.open).toBeLessThanOrEqual(0.25);
+    expect(blinkAmount([1], 1 + BLINK.close / 2)).toBeGreaterThan(0.2);
+    expect(blinkAmount([1], 1 + BLINK.close + BLINK.hold / 2)).toBe(1);
+    expect(blinkAmount([1], 1 + BLINK.close + BLINK.hold + BLINK.open)).toBe(0);
+  });
+});
+
+describe("framing", () => {
+  it("keeps the whole head with headroom on a 16:9 canvas (tall portrait)", () => {
+    // 620×720 portrait, face mesh 200 px tall starting 180 px down: the head starts ≈ 80 px down.
+    const rig = { portrait: { width: 620, height: 720 }, faceBox: { x: 210, y: 180, width: 190, height: 200 } } as AvatarRig;
+    for (const [w, h] of [[1920, 1080], [1280, 720]]) {
+      const p = placePortrait(rig, 620, 720, { width: w, height: h, fit: "crop", backgroundColor: "#000000", backgroundFit: "cover" });
+      const headTop = (180 - 0.5 * 200) * p.scaleY + p.offsetY;
+      const chin = (180 + 200) * p.scaleY + p.offsetY;
+      expect(headTop).toBeGreaterThanOrEqual(0.05 * h);
+      expect(chin).toBeLessThanOrEqual(0.9 * h);
+      // Centred on the face.
+      expect(Math.abs((210 + 95) * p.scaleX + p.offsetX - w / 2)).toBeLessThan(2);
+    }
+  });
+});
