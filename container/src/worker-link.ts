@@ -6,7 +6,9 @@
  * - An answer `{abort: {code, message, retryable}}` to a progress event, or a fencing answer
  *   (401/403/404/409/410: the attempt is stale, the token is no longer valid or the job is gone),
  *   stops the job: the job's AbortController is aborted with a `JobStop` and nothing more is sent.
- * - Objects are streamed from/to files; nothing of a large object is held in memory.
+ * - Objects are streamed from/to files; nothing of a large object is held in memory. A file above
+ *   MULTIPART.thresholdBytes goes up as a multipart upload (parts of partBytes, each its own request
+ *   with its own retries), so no request carries more than the Worker platform's 100 MiB.
  */
 import { createReadStream, createWriteStream } from "node:fs";
 import { stat, unlink } from "node:fs/promises";
@@ -71,6 +73,29 @@ export interface JobAddress {
 }
 
 type LinkConfig = RendererConfig["link"];
+
+export interface MultipartOptions {
+  /** Files larger than this go up in parts. */
+  thresholdBytes: number;
+  /** Size of every part but the last (the Worker accepts 5 MiB to 100 MiB). */
+  partBytes: number;
+}
+const MiB = 1024 * 1024;
+export const MULTIPART: MultipartOptions = { thresholdBytes: 100 * MiB, partBytes: 64 * MiB };
+
+type Method = "GET" | "PUT" | "POST" | "DELETE";
+type Body = { contentType: string; size: number; source: () => NodeJS.ReadableStream | Buffer };
+
+function withQuery(url: string, params: Record<string, string>): string {
+  const u = new URL(url);
+  for (const [k, v] of Object.entries(params)) u.searchParams.set(k, v);
+  return u.href;
+}
+
+const jsonBody = (value: unknown): Body => {
+  const data = Buffer.from(JSON.stringify(value));
+  return { contentType: "application/json", size: data.length, source: () => data };
+};
 
 const FENCING = new Set([401, 403, 404, 409, 410]);
 const sleep = (ms: number, signal: AbortSignal) =>
@@ -314,16 +339,53 @@ export class WorkerLink {
   }
 
   /** PUTs a file (streamed, with its Content-Length) or a small buffer. Returns the bytes sent. */
-  async putObject(url: string, body: { file: string } | { data: Buffer }, contentType: string): Promise<number> {
+  async putObject(
+    url: string,
+    body: { file: string } | { data: Buffer },
+    contentType: string,
+    multipart: MultipartOptions = MULTIPART,
+  ): Promise<number> {
     const size = "file" in body ? (await stat(body.file)).size : body.data.length;
-    await this.withRetries("PUT", url, () =>
-      this.transfer("PUT", url, {
-        contentType,
-        size,
-        source: () => ("file" in body ? createReadStream(body.file) : body.data),
-      }).then(() => undefined),
-    );
+    if ("file" in body && size > multipart.thresholdBytes) return this.putMultipart(url, body.file, size, multipart.partBytes);
+    await this.exchange("PUT", url, { contentType, size, source: () => ("file" in body ? createReadStream(body.file) : body.data) });
     return size;
+  }
+
+  /**
+   * Multipart upload (workers/routes/internal-multipart.ts): create, the parts in order (each a ranged
+   * read of the file, retried on its own), complete. A failure that is not a stop abandons the upload.
+   */
+  private async putMultipart(url: string, file: string, size: number, partBytes: number): Promise<number> {
+    const created = JSON.parse(await this.exchange("POST", withQuery(url, { uploads: "" }), jsonBody({ size, partBytes }))) as {
+      uploadId: string;
+    };
+    const uploadId = created.uploadId;
+    try {
+      const parts: { partNumber: number; etag: string }[] = [];
+      for (let n = 1, start = 0; start < size; n++, start += partBytes) {
+        const end = Math.min(size, start + partBytes);
+        const answer = await this.exchange("PUT", withQuery(url, { uploadId, partNumber: String(n) }), {
+          contentType: "application/octet-stream",
+          size: end - start,
+          source: () => createReadStream(file, { start, end: end - 1 }),
+        });
+        parts.push({ partNumber: n, etag: (JSON.parse(answer) as { etag: string }).etag });
+      }
+      await this.exchange("POST", withQuery(url, { uploadId }), jsonBody({ parts }));
+    } catch (err) {
+      if (!this.signal.aborted) await this.exchange("DELETE", withQuery(url, { uploadId })).catch(() => {});
+      throw err;
+    }
+    return size;
+  }
+
+  /** One request to an object URL, with retries; resolves with the answer's text (GET excluded). */
+  private async exchange(method: Exclude<Method, "GET">, url: string, body?: Body): Promise<string> {
+    let text = "";
+    await this.withRetries(method, url, async () => {
+      await this.transfer(method, url, { ...body, answer: (t) => (text = t) });
+    });
+    return text;
   }
 
   private async withRetries(method: string, url: string, run: () => Promise<void>): Promise<void> {
@@ -349,14 +411,14 @@ export class WorkerLink {
 
   /** One HTTP exchange with the Worker's object route. Rejects with LinkError (status set for HTTP answers). */
   private transfer(
-    method: "GET" | "PUT",
+    method: Method,
     url: string,
-    opts: { maxBytes?: number; sink?: Writable; contentType?: string; size?: number; source?: () => NodeJS.ReadableStream | Buffer },
+    opts: Partial<Body> & { maxBytes?: number; sink?: Writable; answer?: (text: string) => void },
   ): Promise<number> {
     const u = new URL(url);
     const headers: http.OutgoingHttpHeaders = { authorization: `Bearer ${this.job.token}` };
-    if (method === "PUT") {
-      headers["content-type"] = opts.contentType;
+    if (method !== "GET") {
+      if (opts.contentType) headers["content-type"] = opts.contentType;
       headers["content-length"] = String(opts.size ?? 0);
     }
     return new Promise<number>((resolve, reject) => {
@@ -378,12 +440,15 @@ export class WorkerLink {
         if (status < 200 || status > 299) {
           res.resume();
           done(new LinkError(`${method} ${redactUrl(url)} answered ${status}`, status));
-          if (method === "PUT") req.destroy(); // answered before the body was sent: stop sending it
+          if (method !== "GET") req.destroy(); // answered before the body was sent: stop sending it
           return;
         }
-        if (method === "PUT") {
-          res.resume();
-          res.on("end", () => done(undefined, opts.size ?? 0));
+        if (method !== "GET") {
+          // The answer of an upload step is small JSON (an upload id, a part's etag): kept, capped.
+          let text = "";
+          res.setEncoding("utf8");
+          res.on("data", (chunk: string) => void (text.length < 65_536 && (text += chunk)));
+          res.on("end", () => (opts.answer?.(text), done(undefined, opts.size ?? 0)));
           res.on("error", (err) => done(err));
           return;
         }
@@ -406,8 +471,8 @@ export class WorkerLink {
           (err) => done(this.signal.aborted ? this.signal.reason : err),
         );
       });
-      if (method === "PUT") {
-        const src = opts.source!();
+      if (opts.source) {
+        const src = opts.source();
         if (Buffer.isBuffer(src)) req.end(src);
         else pipeline(src, req).catch((err) => done(this.signal.aborted ? this.signal.reason : err));
       } else {

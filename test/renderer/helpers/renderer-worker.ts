@@ -28,6 +28,8 @@ export interface FakeWorker {
   objects: Map<string, StoredObject>;
   /** Order of everything that happened: "event:<type>:<stage>" and "put:<key>". */
   log: string[];
+  /** Every object request: method, key, multipart query and the body's size. */
+  requests: { method: string; key: string; query: string; bytes: number }[];
   /** Decides the answer to an event (default 200 {ok:true}). */
   onEvent: (e: SeenEvent) => EventAnswer;
   /** Answers object requests with this status instead (e.g. 503) while it returns a number. */
@@ -44,12 +46,14 @@ export interface FakeWorker {
 
 export async function startFakeWorker(): Promise<FakeWorker> {
   const sockets = new Set<net.Socket>();
+  const uploads = new Map<string, Map<number, Buffer>>();
   const waiters: { pred: (e: SeenEvent) => boolean; resolve: (e: SeenEvent) => void }[] = [];
   const fw: FakeWorker = {
     origin: "",
     events: [],
     objects: new Map(),
     log: [],
+    requests: [],
     onEvent: () => undefined,
     onObject: () => undefined,
     callbackUrl: (jobId, attempt) => `${fw.origin}/internal/jobs/${jobId}/events?attempt=${attempt}&sig=callback-secret`,
@@ -75,6 +79,7 @@ export async function startFakeWorker(): Promise<FakeWorker> {
     reset() {
       fw.events.length = 0;
       fw.log.length = 0;
+      fw.requests.length = 0;
       fw.objects.clear();
       fw.onEvent = () => undefined;
       fw.onObject = () => undefined;
@@ -109,8 +114,36 @@ export async function startFakeWorker(): Promise<FakeWorker> {
       const obj = /^\/objects\/(.+)$/.exec(url.pathname);
       if (obj) {
         const key = decodeURIComponent(obj[1]);
+        const q = url.searchParams;
+        const query = ["uploads", "uploadId", "partNumber"].filter((k) => q.has(k)).join("&");
+        fw.requests.push({ method: req.method ?? "", key, query, bytes: body.length });
         const forced = fw.onObject(req.method ?? "", key);
         if (forced !== undefined) return reply(forced, { error: "forced" });
+        // Multipart (the Worker's S3-style steps on the object URL), parts kept in memory.
+        if (req.method === "POST" && q.has("uploads")) {
+          const uploadId = `up-${uploads.size + 1}`;
+          uploads.set(uploadId, new Map());
+          return reply(200, { uploadId });
+        }
+        const upload = uploads.get(q.get("uploadId") ?? "");
+        if (q.has("uploadId") && !upload) return reply(404, { error: "no such upload" });
+        if (upload && req.method === "PUT") {
+          const n = Number(q.get("partNumber"));
+          upload.set(n, body);
+          return reply(200, { partNumber: n, etag: `etag-${n}` });
+        }
+        if (upload && req.method === "POST") {
+          const { parts } = JSON.parse(body.toString()) as { parts: { partNumber: number; etag: string }[] };
+          const whole = Buffer.concat(parts.map((p) => upload.get(p.partNumber)!));
+          fw.objects.set(key, { body: whole, contentType: "video/mp4" });
+          fw.log.push(`put:${key}`);
+          return reply(200, { ok: true, key, size: whole.length });
+        }
+        if (upload && req.method === "DELETE") {
+          uploads.delete(q.get("uploadId")!);
+          fw.log.push(`abort:${key}`);
+          return reply(200, { ok: true });
+        }
         if (req.method === "PUT") {
           if (Number(req.headers["content-length"]) !== body.length) return reply(400, { error: "length mismatch" });
           fw.objects.set(key, { body, contentType: req.headers["content-type"] });
