@@ -42,6 +42,23 @@ describe("console invite and sign-in", () => {
     expect((await new ConsoleClient().page(late)).res.status).toBe(404);
   });
 
+  it("admin invite route: needs the admin token, checks the email, one email per account", async () => {
+    const a = await createAccount();
+    const b = await createAccount();
+    const { adminFetch } = await import("./helpers/accounts");
+    expect((await adminFetch(`/accounts/${a.accountId}/console-invites`, { body: { email: "x@example.com" }, headers: { Authorization: "Bearer nope" } })).status).toBe(401);
+    const bad = await adminFetch(`/accounts/${a.accountId}/console-invites`, { body: { email: "not-an-email" } });
+    expect(bad.status).toBe(400);
+    expect(((await bad.json()) as any).error.message).toContain("email must be an email address");
+    expect((await adminFetch(`/accounts/${crypto.randomUUID()}/console-invites`, { body: { email: "x@example.com" } })).status).toBe(404);
+    await signedIn(a.accountId, "shared@example.com");
+    const taken = await adminFetch(`/accounts/${b.accountId}/console-invites`, { body: { email: "Shared@example.com" } });
+    expect(taken.status).toBe(409);
+    const ok = await adminFetch(`/accounts/${a.accountId}/console-invites`, { body: { email: "shared@example.com" } });
+    expect(ok.status).toBe(201);
+    expect(((await ok.json()) as any).invite).toMatchObject({ accountId: a.accountId, email: "shared@example.com" });
+  });
+
   it("password rules: at least 12 characters and matching confirmation, named in the message", async () => {
     expect(passwordProblem("short")).toMatch(/Password must be at least 12 characters/);
     expect(passwordProblem("a".repeat(12), "b".repeat(12))).toMatch(/Confirm password must match Password/);

@@ -26,9 +26,9 @@ button[disabled]{opacity:.5;cursor:not-allowed}
 .card-page{display:flex;justify-content:center;padding-top:8vh}.card{width:100%;max-width:26rem;background:var(--card);border:1px solid var(--line);border-radius:12px;padding:1.5rem}
 .card input{max-width:none}.stack button{width:100%}.narrow{max-width:28rem}.narrow button{width:auto}
 .grid{display:grid;grid-template-columns:repeat(auto-fill,minmax(12rem,1fr));gap:1rem}
-.tile{background:var(--card);border:1px solid var(--line);border-radius:10px;overflow:hidden;display:flex;flex-direction:column}
+.tile{text-decoration:none;color:inherit;background:var(--card);border:1px solid var(--line);border-radius:10px;overflow:hidden;display:flex;flex-direction:column}
 .tile img{width:100%;aspect-ratio:1;object-fit:cover;background:#e9ecf0;display:block}
-.tile .meta{padding:.6rem .75rem}.tile .name{font-weight:600;word-break:break-word}
+.tile .meta{padding:.6rem .75rem}.tile .name{font-weight:600;word-break:break-word;color:var(--accent)}
 .badge{display:inline-block;font-size:.75rem;font-weight:600;padding:.1rem .45rem;border-radius:999px;background:#eef2f6;color:var(--muted)}
 .badge.console{background:#e8eefc;color:var(--accent)}
 .status{font-weight:600}.status.failed,.status.expired{color:var(--bad)}.status.succeeded{color:var(--good)}.status.queued,.status.processing{color:var(--warn)}
@@ -38,13 +38,14 @@ button[disabled]{opacity:.5;cursor:not-allowed}
 .error-box{margin:.4rem 0 0;padding:.5rem .75rem;background:#fef3f2;border-radius:8px;color:#7a271a;font-size:.92rem}
 video{width:100%;max-width:40rem;background:#000;border-radius:8px;margin-top:.5rem;display:block}
 .avatar-large{display:grid;grid-template-columns:minmax(0,22rem) 1fr;gap:1.5rem}.avatar-large img.cover{width:100%;border-radius:10px;background:#e9ecf0}
-.bg-preview{width:100%;max-width:32rem;aspect-ratio:16/9;object-fit:cover;border-radius:8px;border:1px solid var(--line);display:block}
+.bg-preview{width:100%;max-width:32rem;aspect-ratio:16/9;object-fit:cover;border-radius:8px;border:1px solid var(--line);display:block;margin-bottom:.75rem}
+.table-wrap{overflow-x:auto}
 .settings{display:grid;grid-template-columns:repeat(auto-fill,minmax(13rem,1fr));gap:0 1rem;border:1px solid var(--line);border-radius:8px;padding:.25rem 1rem 1rem;margin:1rem 0 0}
 .settings legend{font-weight:600;padding:0 .3rem}
 progress{width:100%;max-width:28rem;height:1rem}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.45rem .6rem;border-bottom:1px solid var(--line);vertical-align:top}th{color:var(--muted);font-weight:600;font-size:.9rem}
 .secret{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}.secret code{padding:.4rem .6rem;background:#f1f3f6;border-radius:6px;word-break:break-all;font-size:.95rem}.secret button{margin-top:0}
 .inline-form{display:inline}.row-actions{display:flex;flex-wrap:wrap;gap:.5rem}.row-actions button{margin-top:0}
-.figures{display:grid;grid-template-columns:repeat(auto-fill,minmax(11rem,1fr));gap:1rem}.figure{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:.8rem 1rem}.figure .n{font-size:1.8rem;font-weight:700}
+.figures{margin-bottom:1.25rem;display:grid;grid-template-columns:repeat(auto-fill,minmax(11rem,1fr));gap:1rem}.figure{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:.8rem 1rem}.figure .n{font-size:1.8rem;font-weight:700}
 @media (max-width:640px){main{padding:.9rem}header.top{padding:.6rem .9rem}.sign-out{margin-left:0}.avatar-large{grid-template-columns:1fr}.grid{grid-template-columns:repeat(2,minmax(0,1fr))}.hide-narrow{display:none}th,td{padding:.4rem .3rem}}
 `;

@@ -55,6 +55,7 @@ export function AppsPage(props: AppsPageProps) {
         <h2>Your Apps</h2>
         {props.apps.length === 0 ? <p class="hint">No Apps yet.</p> : null}
         {props.apps.length > 0 ? (
+          <div class="table-wrap">
           <table>
             <thead>
               <tr>
@@ -96,6 +97,7 @@ export function AppsPage(props: AppsPageProps) {
               ))}
             </tbody>
           </table>
+          </div>
         ) : null}
       </section>
     </Page>

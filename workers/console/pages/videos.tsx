@@ -123,7 +123,7 @@ function JobItem(props: { job: VideoJob; avatarName: string; now: number }) {
       </div>
       {status === "succeeded" ? (
         <>
-          <video controls preload="metadata" src={`/console/videos/${job.id}/file`} data-video-id={job.id}></video>
+          <video controls preload="metadata" src={`/console/videos/${job.id}/file#t=0.1`} data-video-id={job.id}></video>
           <a class="button secondary" href={`/console/videos/${job.id}/file?download=1`}>
             Download
           </a>
