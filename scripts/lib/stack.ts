@@ -76,12 +76,15 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   if (migrate.status !== 0) throw new Error(`D1 migrations failed:\n${migrate.stdout}\n${migrate.stderr}`);
 
   const baseUrl = `http://127.0.0.1:${opts.port}`;
+  // The Worker itself is a media source locally: console uploads reach the renderer as signed URLs of the
+  // Worker (in production PUBLIC_BASE_URL is public and passes the SSRF checks unaided). docs/console.md
+  const sourceAllowlist = [opts.sourceAllowlist, `127.0.0.1:${opts.port}`].filter(Boolean).join(",");
   const rendererUrl = `http://127.0.0.1:${opts.rendererPort}`;
   const rendererEnv = {
     ...env,
     PORT: String(opts.rendererPort),
     RENDERER_TOKEN: opts.vars.RENDERER_TOKEN,
-    SOURCE_ALLOWLIST: opts.sourceAllowlist,
+    SOURCE_ALLOWLIST: sourceAllowlist,
     ...opts.rendererEnv,
   };
   const startRenderer = () => run(bin("tsx"), ["container/src/server.ts"], rendererEnv, quiet, opts.onRendererLog);
@@ -99,7 +102,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       // The local stack is development: lets the Worker dispatch to the renderer on loopback (renderer-target.ts).
       "--var", "ENVIRONMENT:development",
       "--var", `RENDERER_URL:${rendererUrl}`,
-      "--var", `SOURCE_ALLOWLIST:${opts.sourceAllowlist}`,
+      "--var", `SOURCE_ALLOWLIST:${sourceAllowlist}`,
       "--var", `PUBLIC_BASE_URL:${baseUrl}`,
     ],
     env,
