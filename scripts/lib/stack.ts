@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createInterface } from "node:readline";
 import type { DevVars } from "./dev-vars";
+import { supervise } from "./supervisor";
 
 export interface StackOptions {
   port: number;
@@ -18,6 +19,10 @@ export interface StackOptions {
   onRendererLog?: (line: string) => void;
   /** Extra environment for the renderer process (e.g. shorter deadlines in tests). */
   rendererEnv?: Record<string, string>;
+  /** Extra Worker vars (`--var`), e.g. a shorter STALL_AFTER_SECONDS in tests. */
+  workerVars?: Record<string, string>;
+  /** Receives the supervisor's lines (renderer exits and restarts); default: stderr unless quiet. */
+  onSupervisorLog?: (line: string) => void;
 }
 
 export interface Stack {
@@ -25,8 +30,10 @@ export interface Stack {
   rendererUrl: string;
   /** Runs the scheduled sweep once, now. */
   sweep(): Promise<void>;
-  /** Kills the renderer (SIGKILL) and starts a new one: the "renderer died mid-job" scenario. */
-  restartRenderer(opts?: { delayMs?: number }): Promise<void>;
+  /** Pid of the current renderer process (undefined while the supervisor restarts it). */
+  readonly rendererPid: number | undefined;
+  /** Kills the renderer (SIGKILL) and waits until the supervisor's new one answers /health. */
+  restartRenderer(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -87,8 +94,12 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     SOURCE_ALLOWLIST: sourceAllowlist,
     ...opts.rendererEnv,
   };
-  const startRenderer = () => run(bin("tsx"), ["container/src/server.ts"], rendererEnv, quiet, opts.onRendererLog);
-  let renderer = startRenderer();
+  // `node --import tsx` (as in the image): one process, so the pid is the renderer itself.
+  const renderer = supervise({
+    name: "renderer",
+    spawn: () => run(process.execPath, ["--import", "tsx", "container/src/server.ts"], rendererEnv, quiet, opts.onRendererLog),
+    log: opts.onSupervisorLog ?? (quiet ? undefined : (line) => console.error(line)),
+  });
 
   const worker = run(
     bin("wrangler"),
@@ -104,6 +115,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       "--var", `RENDERER_URL:${rendererUrl}`,
       "--var", `SOURCE_ALLOWLIST:${sourceAllowlist}`,
       "--var", `PUBLIC_BASE_URL:${baseUrl}`,
+      ...Object.entries(opts.workerVars ?? {}).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
     ],
     env,
     quiet,
@@ -112,7 +124,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const stop = async () => {
     clearInterval(sweepTimer);
     killGroup(worker);
-    killGroup(renderer);
+    await renderer.stop();
   };
   const sweep = async () => {
     await fetch(`${baseUrl}/__scheduled?cron=*+*+*+*+*`).then((r) => r.arrayBuffer()).catch(() => undefined);
@@ -132,10 +144,13 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     rendererUrl,
     sweep,
     stop,
-    async restartRenderer({ delayMs = 0 } = {}) {
-      killGroup(renderer, "SIGKILL");
-      await new Promise((r) => setTimeout(r, delayMs));
-      renderer = startRenderer();
+    get rendererPid() {
+      return renderer.pid;
+    },
+    async restartRenderer() {
+      const next = renderer.nextStart();
+      renderer.kill("SIGKILL");
+      await next;
       await waitForHttp(`${rendererUrl}/health`, 60_000);
     },
   };

@@ -35,8 +35,19 @@ export default async function setup(project: TestProject) {
     sourceAllowlist: `127.0.0.1:${MEDIA_PORT}`,
     vars,
     sweepEveryMs: 5_000,
+    // Renderer deaths are noticed after 15 s of silence instead of 30 s (docs/operations.md); beats every 2 s.
+    workerVars: { STALL_AFTER_SECONDS: "15" },
+    rendererEnv: { HEARTBEAT_MS: "2000" },
   });
-  controls["restart-renderer"] = () => stack.restartRenderer({ delayMs: 500 });
+  controls["restart-renderer"] = () => stack.restartRenderer();
+  // kill -9 of the renderer's pid alone (no waiting): the supervisor must bring it back.
+  controls["kill-renderer"] = async () => {
+    if (stack.rendererPid) process.kill(stack.rendererPid, "SIGKILL");
+  };
+  // SIGSTOP: a hung renderer (accepts connections, never answers) until kill-renderer ends it.
+  controls["pause-renderer"] = async () => {
+    if (stack.rendererPid) process.kill(stack.rendererPid, "SIGSTOP");
+  };
   controls["sweep"] = () => stack.sweep();
   project.provide("baseUrl", stack.baseUrl);
   project.provide("adminToken", vars.ADMIN_TOKEN);

@@ -69,6 +69,6 @@ export async function waitForJob(account: TestAccount, path: string, timeoutMs =
   }
 }
 
-export async function control(name: "restart-renderer" | "sweep") {
+export async function control(name: "restart-renderer" | "kill-renderer" | "pause-renderer" | "sweep") {
   await fetch(`${mediaUrl}/control/${name}`, { method: "POST" });
 }

@@ -6,11 +6,11 @@ import { avatarIdForJob } from "../../workers/jobs/avatar-id";
 import { jobToken } from "../../workers/jobs/tokens";
 import { enqueueJob } from "../../workers/queue/enqueue";
 import { consumeJobs } from "../../workers/queue/consumer";
-import { dispatchRetryDelaySeconds } from "../../workers/jobs/constants";
+import { dispatchRetryDelaySeconds, MAX_ATTEMPTS } from "../../workers/jobs/constants";
 import type { JobMessage } from "../../workers/queue/messages";
 import type { AvatarPayload, VideoPayload } from "../../workers/renderer/payload";
 import { avatarKeys, videoKey } from "../../workers/storage/keys";
-import { adminFetch, getAccount } from "./helpers/accounts";
+import { adminFetch, getAccount, openFetch } from "./helpers/accounts";
 import { consume, createAccount, createAvatarJob, createVideoJob, fakeRenderer, insertAvatar, jobRow, recordingQueue } from "./pipeline-helpers";
 
 const BASE = "http://127.0.0.1:8787"; // PUBLIC_BASE_URL is empty in tests: the local fallback
@@ -216,13 +216,57 @@ describe("consumer: video jobs", () => {
     expect((await jobRow("video", jobId))!.status).toBe("expired");
   });
 
-  it("a stalled run on its last attempt fails render_failed (retryable) instead of a fourth run", async () => {
+  it("a stalled run on its last attempt fails render_failed (retryable) instead of another run", async () => {
     const acct = await createAccount();
     const jobId = await createVideoJob(acct, await insertAvatar(acct.accountId));
-    await env.DB.prepare("update video_jobs set status = 'processing', attempt = 3, heartbeat_at = ? where id = ?").bind(Date.now() - 120_000, jobId).run();
+    await env.DB.prepare("update video_jobs set status = 'processing', attempt = ?, heartbeat_at = ? where id = ?").bind(MAX_ATTEMPTS, Date.now() - 120_000, jobId).run();
     const renderer = fakeRenderer();
     await consume(renderer.env, [{ kind: "video", jobId }]);
     expect(renderer.dispatches).toHaveLength(0);
     expect(await jobRow("video", jobId)).toMatchObject({ status: "failed", error_code: "render_failed", error_retryable: 1 });
+  });
+});
+
+describe("consumer: waiting for a renderer (issue 8)", () => {
+  const readStage = async (acct: Awaited<ReturnType<typeof createAccount>>, jobId: string) => {
+    const body = (await (await openFetch(`/video-jobs/${jobId}`, { headers: acct.headers })).json()) as { job: { status: string; progress: { stage: string } } };
+    return { status: body.job.status, stage: body.job.progress.stage };
+  };
+
+  it("a video the renderer cannot take (unreachable, then busy) reads queued / waiting_for_renderer, then starting once taken", async () => {
+    const acct = await createAccount();
+    const jobId = await createVideoJob(acct, await insertAvatar(acct.accountId));
+    const renderer = fakeRenderer("down");
+    // (The test env's own consumer already failed to reach its renderer: start again from a plain queued.)
+    const reset = () => env.DB.prepare("update video_jobs set stage = 'queued', updated_at = 0 where id = ?").bind(jobId).run();
+    await reset();
+    expect(await readStage(acct, jobId)).toEqual({ status: "queued", stage: "queued" });
+    expect((await consume(renderer.env, [{ kind: "video", jobId }], 2)).retryMessages).toHaveLength(1);
+    expect(await readStage(acct, jobId)).toEqual({ status: "queued", stage: "waiting_for_renderer" });
+    expect((await jobRow("video", jobId))!.updated_at as number).toBeGreaterThan(0); // a visible change
+    await reset();
+    renderer.state.mode = "busy";
+    expect((await consume(renderer.env, [{ kind: "video", jobId }], 3)).retryMessages).toHaveLength(1);
+    expect(await readStage(acct, jobId)).toEqual({ status: "queued", stage: "waiting_for_renderer" });
+    renderer.state.mode = "accept";
+    await consume(renderer.env, [{ kind: "video", jobId }], 4);
+    expect(await readStage(acct, jobId)).toEqual({ status: "processing", stage: "starting" });
+    expect(renderer.dispatches.map((d) => d.payload.attempt)).toEqual([1]);
+  });
+
+  it("STALL_AFTER_SECONDS sets the stall threshold (5–60 s); anything else keeps 30 s", async () => {
+    const acct = await createAccount();
+    const jobId = await createAvatarJob(acct);
+    const renderer = fakeRenderer();
+    await consume(renderer.env, [{ kind: "avatar", jobId }]);
+    await env.DB.prepare("update avatar_jobs set heartbeat_at = ? where id = ?").bind(Date.now() - 12_000, jobId).run();
+    // 12 s of silence: a live run for the default threshold (and for out-of-range settings)...
+    for (const setting of [undefined, "4", "61", "ten"]) {
+      await consume({ ...renderer.env, STALL_AFTER_SECONDS: setting }, [{ kind: "avatar", jobId }], 2);
+      expect(renderer.dispatches).toHaveLength(1);
+    }
+    // ...a stalled one when tests shorten it to 10 s.
+    await consume({ ...renderer.env, STALL_AFTER_SECONDS: "10" }, [{ kind: "avatar", jobId }], 2);
+    expect(renderer.dispatches.map((d) => d.payload.attempt)).toEqual([1, 2]);
   });
 });

@@ -1,11 +1,24 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import type { Env } from "../../workers/env";
 import worker from "../../workers/index";
+import { AVATAR_START_DEADLINE_MS, MAX_ATTEMPTS } from "../../workers/jobs/constants";
+import { RendererContainer } from "../../workers/renderer/container";
 import { runSweep } from "../../workers/queue/sweep";
 import { videoKey } from "../../workers/storage/keys";
 import { getAccount, openFetch } from "./helpers/accounts";
-import { consume, createAccount, createAvatarJob, createVideoJob, fakeRenderer, insertAvatar, jobRow, recordingQueue } from "./pipeline-helpers";
+import {
+  consume,
+  createAccount,
+  createAvatarJob,
+  createVideoJob,
+  fakeRenderer,
+  insertAvatar,
+  jobRow,
+  objectRequest,
+  postEvent,
+  recordingQueue,
+} from "./pipeline-helpers";
 
 const MIN = 60_000;
 const DAY = 24 * 60 * MIN;
@@ -14,7 +27,7 @@ function sweepEnv() {
   const queue = recordingQueue();
   const renderer = fakeRenderer();
   const testEnv: Env = { ...renderer.env, JOBS: queue.binding };
-  return { env: testEnv, sent: queue.sent, dispatches: renderer.dispatches };
+  return { env: testEnv, sent: queue.sent, dispatches: renderer.dispatches, renderer: renderer.state };
 }
 
 const set = (table: "avatar_jobs" | "video_jobs", id: string, fields: Record<string, unknown>) =>
@@ -70,13 +83,14 @@ describe("sweep: queued jobs", () => {
 });
 
 describe("sweep: stalled runs", () => {
-  it("a silent Avatar run is dispatched again (attempt + 1) up to 3 attempts, then fails retryable; unit released", async () => {
+  it(`a silent Avatar run is dispatched again (attempt + 1) up to ${MAX_ATTEMPTS} attempts, then fails retryable; unit released`, async () => {
     const acct = await createAccount({ avatarUnits: 1 });
     const jobId = await createAvatarJob(acct);
     const s = sweepEnv();
     await consume(s.env, [{ kind: "avatar", jobId }]);
-    for (const expected of [2, 3]) {
-      await set("avatar_jobs", jobId, { heartbeat_at: Date.now() - 61_000 });
+    const attempts = Array.from({ length: MAX_ATTEMPTS }, (_, i) => i + 1);
+    for (const expected of attempts.slice(1)) {
+      await set("avatar_jobs", jobId, { heartbeat_at: Date.now() - 31_000 });
       s.sent.length = 0;
       const report = await runSweep(s.env, Date.now());
       expect(report.redispatched).toBe(1);
@@ -88,31 +102,33 @@ describe("sweep: stalled runs", () => {
     s.sent.length = 0;
     await runSweep(s.env, Date.now());
     expect(s.sent).toEqual([]);
-    await set("avatar_jobs", jobId, { heartbeat_at: Date.now() - 61_000 });
+    await set("avatar_jobs", jobId, { heartbeat_at: Date.now() - 31_000 });
     const report = await runSweep(s.env, Date.now());
     expect(report.stalledFailed).toBe(1);
-    expect(s.dispatches.map((d) => d.payload.attempt)).toEqual([1, 2, 3]);
+    expect(s.dispatches.map((d) => d.payload.attempt)).toEqual(attempts);
     const row = (await jobRow("avatar", jobId))!;
     expect(row).toMatchObject({ status: "failed", error_code: "internal_error", error_retryable: 1, unit_state: "released" });
     expect(row.completed_at).toBeTypeOf("number");
     expect(await getAccount(acct.accountId)).toMatchObject({ avatarUnits: 1, reservedAvatarUnits: 0 });
     // Its late events change nothing.
-    const { postEvent } = await import("./pipeline-helpers");
-    expect(await (await postEvent("avatar", jobId, 3, { type: "succeeded" })).json()).toEqual({ ignored: true });
+    expect(await (await postEvent("avatar", jobId, MAX_ATTEMPTS, { type: "succeeded" })).json()).toEqual({ ignored: true });
   });
 
   it("a stalled video run after the last attempt fails render_failed (retryable)", async () => {
     const acct = await createAccount();
     const jobId = await createVideoJob(acct, await insertAvatar(acct.accountId));
-    await set("video_jobs", jobId, { status: "processing", attempt: 3, heartbeat_at: Date.now() - 5 * MIN });
+    await set("video_jobs", jobId, { status: "processing", attempt: MAX_ATTEMPTS, heartbeat_at: Date.now() - 5 * MIN });
     await runSweep(sweepEnv().env, Date.now());
     expect(await jobRow("video", jobId)).toMatchObject({ status: "failed", error_code: "render_failed", error_retryable: 1 });
   });
 
-  it("an Avatar job unresolved after an hour fails instead of holding its unit and slot", async () => {
+  it("an Avatar job unresolved after 10 minutes (not an hour) fails instead of holding its unit and slot", async () => {
+    expect(AVATAR_START_DEADLINE_MS).toBe(10 * MIN);
     const acct = await createAccount({ avatarUnits: 1, limits: { avatar: { concurrent: 1 } } });
     const jobId = await createAvatarJob(acct);
-    await set("avatar_jobs", jobId, { created_at: Date.now() - 61 * MIN });
+    await set("avatar_jobs", jobId, { created_at: Date.now() - 9 * MIN });
+    expect((await runSweep(sweepEnv().env, Date.now())).avatarTimedOut).toBe(0);
+    await set("avatar_jobs", jobId, { created_at: Date.now() - 10 * MIN - 1000 });
     const report = await runSweep(sweepEnv().env, Date.now());
     expect(report.avatarTimedOut).toBe(1);
     expect(await jobRow("avatar", jobId)).toMatchObject({
@@ -123,6 +139,70 @@ describe("sweep: stalled runs", () => {
       unit_state: "released",
     });
     await createAvatarJob(acct); // slot and unit are free again
+  });
+});
+
+describe("sweep: a renderer or container that died mid-run (issue 8)", () => {
+  it("a silent video run reads waiting_for_renderer, is dispatched again to the same Container instance and completes", async () => {
+    const acct = await createAccount();
+    const jobId = await createVideoJob(acct, await insertAvatar(acct.accountId));
+    const s = sweepEnv();
+    await consume(s.env, [{ kind: "video", jobId }]);
+    await postEvent("video", jobId, 1, { type: "progress", stage: "rendering" });
+    // 20 s of silence: still alive for the 30 s threshold.
+    await set("video_jobs", jobId, { heartbeat_at: Date.now() - 20_000 });
+    expect((await runSweep(s.env, Date.now())).redispatched).toBe(0);
+    expect((await jobRow("video", jobId))!.stage).toBe("rendering");
+    // The container died: no beat for 31 s. The caller sees the job waiting for a renderer, not "rendering".
+    await set("video_jobs", jobId, { heartbeat_at: Date.now() - 31_000, updated_at: 0 });
+    const now = Date.now();
+    expect((await runSweep(s.env, now)).redispatched).toBe(1);
+    expect(await jobRow("video", jobId)).toMatchObject({ status: "processing", attempt: 1, stage: "waiting_for_renderer", updated_at: now });
+    const read = await openFetch(`/video-jobs/${jobId}`, { headers: acct.headers });
+    expect(((await read.json()) as { job: { progress: unknown } }).job.progress).toEqual({ stage: "waiting_for_renderer" });
+    // A second sweep before the message is consumed sends it again but does not touch updatedAt.
+    expect((await runSweep(s.env, now + 5_000)).redispatched).toBe(1);
+    expect((await jobRow("video", jobId))!.updated_at).toBe(now);
+    // The consumer dispatches attempt 2 through the RENDERER binding to the same instance: in production its
+    // Container `fetch` starts a fresh container first. A duplicate message finds the new run alive.
+    await consume(s.env, s.sent.filter((m) => m.jobId === jobId));
+    expect(s.dispatches.map((d) => d.payload.attempt)).toEqual([1, 2]);
+    expect(s.dispatches[1].instance).toBe(s.dispatches[0].instance);
+    expect(await jobRow("video", jobId)).toMatchObject({ status: "processing", attempt: 2, stage: "starting" });
+    // Anything the dead run still sends is refused; the new run completes the job.
+    expect(await (await postEvent("video", jobId, 1, { type: "progress", stage: "encoding" })).json()).toMatchObject({ ignored: true, abort: { code: "superseded" } });
+    expect((await objectRequest("video", jobId, 1, "PUT", videoKey(jobId), "old")).status).toBe(409);
+    await postEvent("video", jobId, 2, { type: "progress", stage: "rendering" });
+    expect((await objectRequest("video", jobId, 2, "PUT", videoKey(jobId), new Uint8Array(64))).status).toBe(200);
+    await postEvent("video", jobId, 2, { type: "succeeded" });
+    expect(await jobRow("video", jobId)).toMatchObject({ status: "succeeded", stage: "completed", attempt: 2 });
+    expect((await env.MEDIA.head(videoKey(jobId)))!.size).toBe(64);
+  });
+
+  it("the Container lifecycle hooks log one line each; a failed start is rethrown so the dispatch is retried", () => {
+    const self = Object.create(RendererContainer.prototype, { ctx: { value: { id: { name: "renderer-2", toString: () => "id" } } } });
+    const log = vi.spyOn(console, "log").mockImplementation(() => {});
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      RendererContainer.prototype.onStart.call(self);
+      RendererContainer.prototype.onStop.call(self, { exitCode: 137, reason: "runtime_signal" });
+      RendererContainer.prototype.onStop.call(self, { exitCode: 0, reason: "exit" });
+      const boom = new Error("port 8080 never opened");
+      expect(() => RendererContainer.prototype.onError.call(self, boom)).toThrow(boom);
+      const lines = [...log.mock.calls, ...warn.mock.calls].map(([l]) => JSON.parse(String(l)));
+      expect(lines).toEqual(
+        expect.arrayContaining([
+          { event: "renderer_container_started", level: "info", instance: "renderer-2" },
+          { event: "renderer_container_stopped", level: "warn", instance: "renderer-2", exitCode: 137, reason: "runtime_signal", crashed: true },
+          { event: "renderer_container_stopped", level: "info", instance: "renderer-2", exitCode: 0, reason: "exit", crashed: false },
+          { event: "renderer_container_error", level: "warn", instance: "renderer-2", error: "port 8080 never opened" },
+        ]),
+      );
+      expect(warn.mock.calls).toHaveLength(2); // the crash and the error; a clean stop is not a warning
+    } finally {
+      log.mockRestore();
+      warn.mockRestore();
+    }
   });
 });
 
@@ -159,7 +239,6 @@ describe("sweep: video retention", () => {
     await runSweep(sweepEnv().env, Date.now());
     expect((await jobRow("video", queued))!.status).toBe("expired");
     expect((await jobRow("video", processing))!.status).toBe("expired");
-    const { objectRequest, postEvent } = await import("./pipeline-helpers");
     expect((await objectRequest("video", processing, 1, "PUT", videoKey(processing), "late")).status).toBe(409);
     expect(await (await postEvent("video", processing, 1, { type: "progress", stage: "rendering" })).json()).toMatchObject({ ignored: true, abort: { code: "superseded" } });
   });

@@ -2,7 +2,7 @@ import type { Env } from "../env";
 import { dispatchToRenderer, RendererRejected } from "../renderer/client";
 import { avatarPayload, videoPayload } from "../renderer/payload";
 import type { JobMessage } from "../queue/messages";
-import { MAX_ATTEMPTS } from "./constants";
+import { MAX_ATTEMPTS, staleHeartbeatMs } from "./constants";
 import { expireVideoJob } from "./expiry";
 import { PIPELINE_FAILURES, VIDEO_FAILURES } from "./failures";
 import { isTerminal, loadJob, type AnyJob } from "./store";
@@ -31,7 +31,8 @@ export async function dispatchJob(env: Env, msg: JobMessage, now: number): Promi
     await expireVideoJob(env, found.job, now);
     return { done: true, action: "terminal" };
   }
-  if (!dispatchable(job, now)) return { done: true, action: "in_flight" };
+  const staleMs = staleHeartbeatMs(env);
+  if (!dispatchable(job, now, staleMs)) return { done: true, action: "in_flight" };
 
   if (job.status === "processing" && job.attempt >= MAX_ATTEMPTS) {
     await failStalled(env, found, now);
@@ -45,7 +46,7 @@ export async function dispatchJob(env: Env, msg: JobMessage, now: number): Promi
     }
   }
 
-  const attempt = await claimForDispatch(env, found, now);
+  const attempt = await claimForDispatch(env, found, now, staleMs);
   if (attempt === null) return { done: true, action: "lost_race" };
   const payload = found.kind === "avatar" ? await avatarPayload(env, found.job, attempt) : await videoPayload(env, found.job, attempt);
   const claimed = { ...found, job: { ...found.job, status: "processing", attempt } } as AnyJob;
@@ -64,6 +65,7 @@ export async function dispatchJob(env: Env, msg: JobMessage, now: number): Promi
       await failJob(env, claimed, failure, now);
       return { done: true, action: "failed" };
     }
+    // Busy, restarting or unreachable: queued again (video stage waiting_for_renderer), the message retried.
     await releaseClaim(env, msg.kind, msg.jobId, attempt, Date.now());
     logEvent("dispatch_unavailable", { kind: msg.kind, jobId: msg.jobId, accountId: job.accountId, attempt, error: err }, "warn");
     return { done: false, reason: String(err) };

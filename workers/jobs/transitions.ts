@@ -1,7 +1,7 @@
 import { and, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
 import { avatarJobs, videoJobs, type AvatarJob, type VideoJob } from "../db/schema";
 import type { Env } from "../env";
-import { STALE_HEARTBEAT_MS } from "./constants";
+import { STALE_HEARTBEAT_MS, WAITING_FOR_RENDERER } from "./constants";
 import { explain, type JobError } from "./failures";
 import { db, sharedTable, type AnyJob } from "./store";
 import { finishAvatarSlot } from "./units";
@@ -25,19 +25,25 @@ async function compareAndSet(
   return rows.length > 0;
 }
 
-const heartbeatStale = (t: typeof avatarJobs, now: number) => or(isNull(t.heartbeatAt), lt(t.heartbeatAt, new Date(now - STALE_HEARTBEAT_MS)));
+export const heartbeatStale = (t: typeof avatarJobs, now: number, staleMs = STALE_HEARTBEAT_MS) =>
+  or(isNull(t.heartbeatAt), lt(t.heartbeatAt, new Date(now - staleMs)));
 
 /** May this job be dispatched now? queued, or processing whose renderer went silent (a redelivery). */
-export function dispatchable(job: AvatarJob | VideoJob, now: number): boolean {
+export function dispatchable(job: AvatarJob | VideoJob, now: number, staleMs = STALE_HEARTBEAT_MS): boolean {
   if (job.status === "queued") return true;
-  return job.status === "processing" && (!job.heartbeatAt || job.heartbeatAt.getTime() < now - STALE_HEARTBEAT_MS);
+  return job.status === "processing" && (!job.heartbeatAt || job.heartbeatAt.getTime() < now - staleMs);
 }
 
 /**
  * queued (or stalled processing) → processing, attempt + 1, heartbeat now. Returns the new attempt, or null
  * when another delivery or the sweep changed the job first (then nothing is dispatched twice).
  */
-export async function claimForDispatch(env: Pick<Env, "DB">, { kind, job }: AnyJob, now: number): Promise<number | null> {
+export async function claimForDispatch(
+  env: Pick<Env, "DB">,
+  { kind, job }: AnyJob,
+  now: number,
+  staleMs = STALE_HEARTBEAT_MS,
+): Promise<number | null> {
   const attempt = job.attempt + 1;
   const won = await compareAndSet(
     env,
@@ -48,22 +54,23 @@ export async function claimForDispatch(env: Pick<Env, "DB">, { kind, job }: AnyJ
       and(
         eq(t.id, job.id),
         eq(t.attempt, job.attempt),
-        job.status === "queued" ? eq(t.status, "queued") : and(eq(t.status, "processing"), heartbeatStale(t, now)),
+        job.status === "queued" ? eq(t.status, "queued") : and(eq(t.status, "processing"), heartbeatStale(t, now, staleMs)),
       ),
   );
   return won ? attempt : null;
 }
 
 /**
- * The renderer could not take the job: back to queued for the queue's retry. The attempt number is given
- * back so it keeps counting runs the renderer accepted (MAX_ATTEMPTS applies to stalls, not to outages).
+ * The renderer could not take the job (busy, restarting, unreachable): back to queued for the queue's
+ * retry, video stage `waiting_for_renderer` so the caller sees why. The attempt number is given back so it
+ * keeps counting runs the renderer accepted (MAX_ATTEMPTS applies to stalls, not to outages).
  */
 export async function releaseClaim(env: Pick<Env, "DB">, kind: JobKind, jobId: string, attempt: number, now: number): Promise<boolean> {
   return compareAndSet(
     env,
     kind,
     { status: "queued", attempt: attempt - 1, heartbeatAt: null, updatedAt: new Date(now), enqueuedAt: new Date(now) },
-    { stage: "queued" },
+    { stage: WAITING_FOR_RENDERER },
     (t) => and(eq(t.id, jobId), eq(t.status, "processing"), eq(t.attempt, attempt)),
   );
 }

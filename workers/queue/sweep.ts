@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, isNull, lt, lte, or, sql } from "drizzle-orm";
+import { and, eq, gte, inArray, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
 import { avatarJobs, videoJobs } from "../db/schema";
 import type { Env } from "../env";
 import {
@@ -7,15 +7,16 @@ import {
   RECONCILE_ACCOUNTS,
   RECONCILE_WINDOW_MS,
   RESEND_AFTER_MS,
-  STALE_HEARTBEAT_MS,
+  staleHeartbeatMs,
   SWEEP_BATCH,
+  WAITING_FOR_RENDERER,
 } from "../jobs/constants";
 import { failStalled } from "../jobs/dispatch";
 import { expireVideoJob } from "../jobs/expiry";
 import { PIPELINE_FAILURES } from "../jobs/failures";
 import { db, loadJob, sharedTable } from "../jobs/store";
 import type { JobKind } from "../jobs/tokens";
-import { failJob } from "../jobs/transitions";
+import { failJob, heartbeatStale } from "../jobs/transitions";
 import { reconcileAccount } from "../limiter/reconcile";
 import { logEvent } from "../observability/log-event";
 
@@ -86,15 +87,19 @@ async function resendQueued(env: Env, kind: JobKind, now: number, report: SweepR
 }
 
 /**
- * processing jobs whose renderer went silent: dispatched again through the queue (the consumer's claim
- * makes it attempt + 1) while attempts remain, else failed with a retryable code.
+ * processing jobs whose renderer went silent (died, restarted, lost its container): dispatched again
+ * through the queue (the consumer's claim makes it attempt + 1) while attempts remain, else failed with a
+ * retryable code. A video shows `waiting_for_renderer` until the new run reports, instead of the stage of
+ * a run that no longer exists.
  */
 async function handleStalled(env: Env, kind: JobKind, now: number, report: SweepReport) {
   const t = sharedTable(kind);
+  const staleMs = staleHeartbeatMs(env);
   const rows = await db(env)
     .select({ id: t.id, attempt: t.attempt })
     .from(t)
-    .where(and(eq(t.status, "processing"), or(isNull(t.heartbeatAt), lt(t.heartbeatAt, new Date(now - STALE_HEARTBEAT_MS)))))
+    .where(and(eq(t.status, "processing"), heartbeatStale(t, now, staleMs)))
+    .orderBy(t.heartbeatAt)
     .limit(SWEEP_BATCH)
     .all();
   const again: string[] = [];
@@ -105,6 +110,14 @@ async function handleStalled(env: Env, kind: JobKind, now: number, report: Sweep
     }
     const found = await loadJob(env, kind, row.id);
     if (found && (await failStalled(env, found, now))) report.stalledFailed++;
+  }
+  if (kind === "video" && again.length) {
+    await db(env)
+      .update(videoJobs)
+      .set({ stage: WAITING_FOR_RENDERER, updatedAt: new Date(now) })
+      .where(
+        and(inArray(videoJobs.id, again), eq(videoJobs.status, "processing"), ne(videoJobs.stage, WAITING_FOR_RENDERER), heartbeatStale(t, now, staleMs)),
+      );
   }
   await send(env, kind, again, now);
   report.redispatched += again.length;

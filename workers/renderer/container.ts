@@ -1,9 +1,15 @@
-import { Container } from "@cloudflare/containers";
+import { Container, type StopParams } from "@cloudflare/containers";
 import type { Env } from "../env";
+import { logEvent } from "../observability/log-event";
 
 /**
  * The renderer as a Cloudflare Container (production adapter of workers/renderer/client.ts). Locally and
  * in tests RENDERER_URL is used instead. Jobs report back over HTTP to the Worker's internal routes.
+ *
+ * A dead container (crash, out of memory, host loss) is replaced the same way as a dead local renderer
+ * (docs/operations.md): its runs stop beating, the sweep sends their jobs to the queue again, and the
+ * consumer's dispatch reaches this Durable Object, whose `fetch` starts a fresh container before
+ * forwarding. The lifecycle hooks below only log; recovery never depends on them having run.
  */
 export class RendererContainer extends Container<Env> {
   defaultPort = 8080;
@@ -18,6 +24,26 @@ export class RendererContainer extends Container<Env> {
       // Production never bypasses the address policy; the variable exists for local stacks.
       SOURCE_ALLOWLIST: env.SOURCE_ALLOWLIST ?? "",
     };
+  }
+
+  private get instanceName(): string {
+    return this.ctx.id.name ?? this.ctx.id.toString();
+  }
+
+  override onStart(): void {
+    logEvent("renderer_container_started", { instance: this.instanceName });
+  }
+
+  /** exitCode 0 after a sleep or a deploy; anything else is a crash (137: killed, e.g. out of memory). */
+  override onStop({ exitCode, reason }: StopParams): void {
+    const crashed = exitCode !== 0;
+    logEvent("renderer_container_stopped", { instance: this.instanceName, exitCode, reason, crashed }, crashed ? "warn" : "info");
+  }
+
+  /** A start that failed (image, port never opened). Rethrown: the dispatch fails and is retried. */
+  override onError(error: unknown): never {
+    logEvent("renderer_container_error", { instance: this.instanceName, error }, "warn");
+    throw error;
   }
 
   /** Sleep only when idle: the renderer's GET /health says how many jobs it runs or holds waiting. */
