@@ -1,5 +1,12 @@
 import type { AppEnv } from "../env";
-import type { ConsoleSession } from "./sessions";
+import type { Account, ConsoleUser } from "../db/schema";
+
+export interface ConsoleSession {
+  /** The cookie value (never stored: D1 holds its SHA-256). */
+  id: string;
+  user: ConsoleUser;
+  account: Account;
+}
 
 /** Hono environment of the console: the Worker's bindings plus the signed-in session and its CSRF token. */
 export interface ConsoleEnv {

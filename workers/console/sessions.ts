@@ -4,9 +4,9 @@ import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { sha256Hex } from "../auth/crypto";
 import { toBase64Url } from "../crypto/base64url";
-import { accounts, consoleSessions, consoleUsers, type Account, type ConsoleUser } from "../db/schema";
+import { accounts, consoleSessions, consoleUsers } from "../db/schema";
 import type { Env } from "../env";
-import type { ConsoleEnv } from "./context";
+import type { ConsoleEnv, ConsoleSession } from "./context";
 
 /** Sessions end 12 h after the last request, and 7 days after sign-in whatever happens. */
 export const SESSION_IDLE_MS = 12 * 60 * 60 * 1000;
@@ -16,12 +16,6 @@ const TOUCH_EVERY_MS = 60_000;
 export const SESSION_COOKIE = "console_session";
 export const COOKIE_PATH = "/console";
 
-export interface ConsoleSession {
-  /** The cookie value (never stored: D1 holds its SHA-256). */
-  id: string;
-  user: ConsoleUser;
-  account: Account;
-}
 
 /** Secure cookies everywhere except plain http on a loopback host (local development and tests). */
 export function isPlainLocalhost(url: string): boolean {
