@@ -1,121 +1,41 @@
 /**
- * Operator CLI over the admin API (docs/admin-api.md).
+ * Operator CLI over the admin API (docs/admin-api.md). `npm run admin -- --help`, `npm run admin -- <command> --help`.
  *
  *   npm run admin -- <command> [args] [--base-url URL] [--token TOKEN]
  *
  * Base URL: --base-url, else $BASE_URL, else http://127.0.0.1:8787.
  * Token: --token, else $ADMIN_TOKEN, else ADMIN_TOKEN from ./.dev.vars (written by `npm start`).
+ *
+ * Each command is one entry of COMMANDS: its arguments (for --help) and a handler that receives the parsed
+ * command line and the connection. Add a command by adding an entry.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { parseDevVars } from "./lib/dev-vars";
-
-const USAGE = `Usage: npm run admin -- <command> [args] [--base-url URL] [--token TOKEN]
-
-  create-account --name NAME [--enable-all] [--units N] [--inactive]
-        --enable-all: Open API access, Avatar creation, video access and video creation on,
-                      with explicit video limits at the hard ceilings
-  get-account ACCOUNT_ID
-  set-flags ACCOUNT_ID [--active=B] [--openApiAccess=B] [--avatarCreationEnabled=B]
-                       [--videoAccess=B] [--videoCreationEnabled=B] [--name=NAME]      (B: true|false)
-  set-limits ACCOUNT_ID [--avatar.FIELD=N ...] [--video.FIELD=N ...] [--video=ceilings|none]
-        avatar fields: perMinute perHour perDay concurrent readsPerSecond readBurst readsPerMinute
-        video fields:  perMinute perHour perDay readsPerSecond readBurst readsPerMinute
-  grant-units ACCOUNT_ID N      add N Avatar Creations atomically (negative N withdraws)
-  set-units ACCOUNT_ID N        set the balance to N (reserved units included)
-  create-app ACCOUNT_ID [--name NAME]      prints the API key: it is shown only once
-  list-apps ACCOUNT_ID
-  revoke-app APP_ID
-  avatar-access AVATAR_ID [--public=B] [--allow=ACCOUNT_ID,ACCOUNT_ID,...|--allow=]
-  reconcile ACCOUNT_ID          re-align the account's limiter with the job records
-  invite-user ACCOUNT_ID --email EMAIL   prints a one-time web console link (…/console/invite/<token>, 24 h)
-`;
+import { type ArgsDef, type CommandDef, defineCommand, renderUsage, runMain, showUsage } from "citty";
+import { bool, call, type Connection, connection, int, need, type Parsed, parseArgs, print, shortDuration, table, UsageError } from "./lib/admin-client";
 
 const VIDEO_CEILINGS = { perMinute: 20, perHour: 200, perDay: 2000, readsPerSecond: 20, readBurst: 40, readsPerMinute: 1200 };
 const FLAGS = ["active", "openApiAccess", "avatarCreationEnabled", "videoAccess", "videoCreationEnabled"] as const;
+/** Options written `--opt VALUE` as well as `--opt=VALUE`. */
+const TAKES_VALUE = new Set(["name", "units", "base-url", "token", "email", "limit"]);
 
-class UsageError extends Error {}
+const id = (name: string, description: string): ArgsDef => ({ [name]: { type: "positional", description, required: false, valueHint: name } });
+const flag = (description: string) => ({ type: "string" as const, description, valueHint: "true|false" });
 
-interface Parsed {
-  positional: string[];
-  options: Map<string, string | true>;
+interface Command {
+  description: string;
+  args?: ArgsDef;
+  run(cli: Parsed & { positional: string[] }, cfg: Connection): Promise<void>;
 }
 
-/** `--key=value`, `--key value` (for known value options) and bare `--flag`. */
-function parseArgs(argv: string[]): Parsed {
-  const positional: string[] = [];
-  const options = new Map<string, string | true>();
-  const takesValue = new Set(["name", "units", "base-url", "token", "email"]);
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i];
-    if (!arg.startsWith("--")) {
-      positional.push(arg);
-      continue;
-    }
-    const eq = arg.indexOf("=");
-    if (eq > 0) options.set(arg.slice(2, eq), arg.slice(eq + 1));
-    else if (takesValue.has(arg.slice(2)) && i + 1 < argv.length) options.set(arg.slice(2), argv[++i]);
-    else options.set(arg.slice(2), true);
-  }
-  return { positional, options };
-}
-
-function config(options: Parsed["options"]) {
-  const baseUrl = String(options.get("base-url") ?? process.env.BASE_URL ?? "http://127.0.0.1:8787").replace(/\/+$/, "");
-  let token = options.get("token") ?? process.env.ADMIN_TOKEN;
-  if (!token && existsSync(".dev.vars")) token = parseDevVars(readFileSync(".dev.vars", "utf8")).ADMIN_TOKEN;
-  if (!token || token === true) throw new UsageError("No admin token: pass --token, set ADMIN_TOKEN, or run `npm start` once to create .dev.vars");
-  return { baseUrl, token };
-}
-
-const bool = (name: string, value: string | true): boolean => {
-  if (value === true || value === "true") return true;
-  if (value === "false") return false;
-  throw new UsageError(`--${name} must be true or false`);
-};
-
-const int = (name: string, value: string | true | undefined): number => {
-  if (typeof value !== "string" || !/^-?\d+$/.test(value)) throw new UsageError(`${name} must be an integer`);
-  return Number(value);
-};
-
-const need = (value: string | undefined, what: string) => {
-  if (!value) throw new UsageError(`Missing ${what}`);
-  return value;
-};
-
-async function call(cfg: { baseUrl: string; token: string }, method: string, path: string, body?: unknown) {
-  const res = await fetch(`${cfg.baseUrl}/v1/admin${path}`, {
-    method,
-    headers: { Authorization: `Bearer ${cfg.token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await res.text();
-  if (!res.ok) {
-    let message = text;
-    try {
-      const err = JSON.parse(text).error;
-      message = `${err.code}: ${err.message} (request ${err.requestId})`;
-    } catch {
-      // not an envelope: show the raw text
-    }
-    throw new Error(`${method} ${path} → ${res.status} ${message}`);
-  }
-  return text ? JSON.parse(text) : null;
-}
-
-async function main(argv: string[]) {
-  const parsed = parseArgs(argv);
-  const [command, ...positional] = parsed.positional;
-  const options = parsed.options;
-  if (!command || command === "help" || options.has("help")) {
-    process.stdout.write(USAGE);
-    return;
-  }
-  const cfg = config(options);
-  const print = (value: unknown) => process.stdout.write(`${JSON.stringify(value, null, 2)}\n`);
-
-  switch (command) {
-    case "create-account": {
+const COMMANDS: Record<string, Command> = {
+  "create-account": {
+    description: "Create an account (POST /accounts)",
+    args: {
+      name: { type: "string", description: "Account name", required: true },
+      "enable-all": { type: "boolean", description: "Open API access, Avatar creation, video access and video creation on, with explicit video limits at the hard ceilings" },
+      units: { type: "string", description: "Initial Avatar Creation balance", valueHint: "N" },
+      inactive: { type: "boolean", description: "Create the account inactive" },
+    },
+    async run({ options }, cfg) {
       const body: Record<string, unknown> = { name: need(options.get("name") as string | undefined, "--name") };
       if (options.has("units")) body.avatarUnits = int("--units", options.get("units"));
       if (options.has("inactive")) body.active = false;
@@ -123,18 +43,38 @@ async function main(argv: string[]) {
         Object.assign(body, { openApiAccess: true, avatarCreationEnabled: true, videoAccess: true, videoCreationEnabled: true });
         body.limits = { video: VIDEO_CEILINGS };
       }
-      return print(await call(cfg, "POST", "/accounts", body));
-    }
-    case "get-account":
-      return print(await call(cfg, "GET", `/accounts/${need(positional[0], "ACCOUNT_ID")}`));
-    case "set-flags": {
+      print(await call(cfg, "POST", "/accounts", body));
+    },
+  },
+  "get-account": {
+    description: "Show an account, its flags, limits and balance",
+    args: id("ACCOUNT_ID", "Account"),
+    run: async ({ positional }, cfg) => print(await call(cfg, "GET", `/accounts/${need(positional[0], "ACCOUNT_ID")}`)),
+  },
+  "set-flags": {
+    description: "Change access flags (and --name) of an account",
+    args: {
+      ...id("ACCOUNT_ID", "Account"),
+      ...Object.fromEntries(FLAGS.map((f) => [f, flag(`Set ${f}`)])),
+      name: { type: "string", description: "Rename the account" },
+    },
+    async run({ positional, options }, cfg) {
       const body: Record<string, unknown> = {};
-      for (const flag of FLAGS) if (options.has(flag)) body[flag] = bool(flag, options.get(flag)!);
+      for (const f of FLAGS) if (options.has(f)) body[f] = bool(f, options.get(f)!);
       if (options.has("name")) body.name = options.get("name");
       if (Object.keys(body).length === 0) throw new UsageError(`set-flags needs at least one of ${FLAGS.map((f) => `--${f}`).join(", ")}`);
-      return print(await call(cfg, "PATCH", `/accounts/${need(positional[0], "ACCOUNT_ID")}`, body));
-    }
-    case "set-limits": {
+      print(await call(cfg, "PATCH", `/accounts/${need(positional[0], "ACCOUNT_ID")}`, body));
+    },
+  },
+  "set-limits": {
+    description: "Change rate limits (--avatar.FIELD=N, --video.FIELD=N, --video=ceilings|none)",
+    args: {
+      ...id("ACCOUNT_ID", "Account"),
+      "avatar.FIELD": { type: "string", description: "perMinute perHour perDay concurrent readsPerSecond readBurst readsPerMinute", valueHint: "N" },
+      "video.FIELD": { type: "string", description: "perMinute perHour perDay readsPerSecond readBurst readsPerMinute", valueHint: "N" },
+      video: { type: "string", description: "ceilings (every video limit at its ceiling) or none", valueHint: "ceilings|none" },
+    },
+    async run({ positional, options }, cfg) {
       const avatar: Record<string, number> = {};
       let video: Record<string, number> | null | undefined;
       for (const [key, value] of options) {
@@ -157,52 +97,127 @@ async function main(argv: string[]) {
       if (Object.keys(avatar).length) limits.avatar = avatar;
       if (video !== undefined) limits.video = video;
       if (Object.keys(limits).length === 0) throw new UsageError("set-limits needs --avatar.FIELD=N, --video.FIELD=N or --video=ceilings|none");
-      return print(await call(cfg, "PATCH", `/accounts/${need(positional[0], "ACCOUNT_ID")}`, { limits }));
-    }
-    case "grant-units":
-      return print(
-        await call(cfg, "POST", `/accounts/${need(positional[0], "ACCOUNT_ID")}/avatar-units`, { delta: int("N", need(positional[1], "N")) }),
-      );
-    case "set-units":
-      return print(await call(cfg, "PATCH", `/accounts/${need(positional[0], "ACCOUNT_ID")}`, { avatarUnits: int("N", need(positional[1], "N")) }));
-    case "create-app": {
+      print(await call(cfg, "PATCH", `/accounts/${need(positional[0], "ACCOUNT_ID")}`, { limits }));
+    },
+  },
+  "grant-units": {
+    description: "Add N Avatar Creations atomically (negative N withdraws)",
+    args: { ...id("ACCOUNT_ID", "Account"), ...id("N", "Units to add") },
+    run: async ({ positional }, cfg) =>
+      print(await call(cfg, "POST", `/accounts/${need(positional[0], "ACCOUNT_ID")}/avatar-units`, { delta: int("N", need(positional[1], "N")) })),
+  },
+  "set-units": {
+    description: "Set the Avatar Creation balance to N (reserved units included)",
+    args: { ...id("ACCOUNT_ID", "Account"), ...id("N", "New balance") },
+    run: async ({ positional }, cfg) =>
+      print(await call(cfg, "PATCH", `/accounts/${need(positional[0], "ACCOUNT_ID")}`, { avatarUnits: int("N", need(positional[1], "N")) })),
+  },
+  "create-app": {
+    description: "Create an App; prints its API key, which is shown only once",
+    args: { ...id("ACCOUNT_ID", "Account"), name: { type: "string", description: "App name" } },
+    async run({ positional, options }, cfg) {
       const name = options.get("name");
       const created = await call(cfg, "POST", `/accounts/${need(positional[0], "ACCOUNT_ID")}/apps`, typeof name === "string" ? { name } : {});
       print(created);
-      process.stderr.write(
-        `\nThe API key is shown only now; store it safely.\nexport APP_ID=${created.app.id}\nexport API_KEY=${created.apiKey}\n`,
-      );
-      return;
-    }
-    case "list-apps":
-      return print(await call(cfg, "GET", `/accounts/${need(positional[0], "ACCOUNT_ID")}/apps`));
-    case "revoke-app":
+      process.stderr.write(`\nThe API key is shown only now; store it safely.\nexport APP_ID=${created.app.id}\nexport API_KEY=${created.apiKey}\n`);
+    },
+  },
+  "list-apps": {
+    description: "List the Apps of an account (revoked ones with revokedAt)",
+    args: id("ACCOUNT_ID", "Account"),
+    run: async ({ positional }, cfg) => print(await call(cfg, "GET", `/accounts/${need(positional[0], "ACCOUNT_ID")}/apps`)),
+  },
+  "revoke-app": {
+    description: "Revoke an App: its key stops working with the next request",
+    args: id("APP_ID", "App"),
+    async run({ positional }, cfg) {
       await call(cfg, "DELETE", `/apps/${need(positional[0], "APP_ID")}`);
-      return print({ revoked: positional[0] });
-    case "avatar-access": {
+      print({ revoked: positional[0] });
+    },
+  },
+  "avatar-access": {
+    description: "Make an Avatar public or set the accounts allowed to use it (--allow= clears the set)",
+    args: {
+      ...id("AVATAR_ID", "Avatar"),
+      public: flag("Usable by every account"),
+      allow: { type: "string", description: "Accounts allowed to use it, comma separated", valueHint: "ACCOUNT_ID,ACCOUNT_ID" },
+    },
+    async run({ positional, options }, cfg) {
       const body: Record<string, unknown> = {};
       if (options.has("public")) body.public = bool("public", options.get("public")!);
       if (options.has("allow")) {
         const allow = options.get("allow");
         body.allowAccountIds = typeof allow === "string" && allow ? allow.split(",").map((s) => s.trim()) : [];
       }
-      return print(await call(cfg, "PUT", `/avatars/${need(positional[0], "AVATAR_ID")}/access`, body));
-    }
-    case "invite-user": {
+      print(await call(cfg, "PUT", `/avatars/${need(positional[0], "AVATAR_ID")}/access`, body));
+    },
+  },
+  reconcile: {
+    description: "Re-align the account's limiter with the job records",
+    args: id("ACCOUNT_ID", "Account"),
+    run: async ({ positional }, cfg) => print(await call(cfg, "POST", `/accounts/${need(positional[0], "ACCOUNT_ID")}/reconcile`)),
+  },
+  "invite-user": {
+    description: "Print a one-time web console link (…/console/invite/<token>, 24 h)",
+    args: { ...id("ACCOUNT_ID", "Account"), email: { type: "string", description: "The person's email", required: true } },
+    async run({ positional, options }, cfg) {
       const email = need(options.get("email") as string | undefined, "--email");
       const created = await call(cfg, "POST", `/accounts/${need(positional[0], "ACCOUNT_ID")}/console-invites`, { email });
       process.stdout.write(`${created.url}\n`); // one line: the link (valid 24 h, works once)
-      return;
-    }
-    case "reconcile":
-      return print(await call(cfg, "POST", `/accounts/${need(positional[0], "ACCOUNT_ID")}/reconcile`));
-    default:
-      throw new UsageError(`Unknown command ${command}`);
-  }
+    },
+  },
+  jobs: {
+    description: "List non-terminal jobs (queued, processing) of every account with age, attempt, stage and last heartbeat",
+    args: {
+      active: { type: "boolean", description: "Non-terminal jobs (required: the only listing so far)", required: true },
+      limit: { type: "string", description: "At most N jobs of each kind (1–500, default 200)", valueHint: "N" },
+      json: { type: "boolean", description: "Print the API answer as JSON instead of a table" },
+    },
+    async run({ options }, cfg) {
+      if (!options.has("active")) throw new UsageError("jobs needs --active");
+      const limit = options.has("limit") ? `?limit=${int("--limit", options.get("limit"))}` : "";
+      const answer = await call(cfg, "GET", `/jobs/active${limit}`);
+      if (options.has("json")) return print(answer);
+      type Job = { kind: string; id: string; accountId: string; status: string; stage: string; attempt: number; ageSeconds: number; heartbeatAgeSeconds: number | null };
+      const rows = (answer.jobs as Job[]).map((j) => [
+        j.kind, j.id, j.accountId, j.status, j.stage, String(j.attempt), shortDuration(j.ageSeconds),
+        j.heartbeatAgeSeconds === null ? "-" : `${shortDuration(j.heartbeatAgeSeconds)} ago`,
+      ]);
+      process.stdout.write(table(["KIND", "JOB", "ACCOUNT", "STATUS", "STAGE", "ATTEMPT", "AGE", "HEARTBEAT"], rows));
+      process.stdout.write(`${rows.length} active job${rows.length === 1 ? "" : "s"} at ${answer.now}\n`);
+    },
+  },
+};
+
+const common: ArgsDef = {
+  "base-url": { type: "string", description: "Worker base URL (default $BASE_URL or http://127.0.0.1:8787)", valueHint: "URL" },
+  token: { type: "string", description: "Admin token (default $ADMIN_TOKEN or ADMIN_TOKEN of ./.dev.vars)", valueHint: "TOKEN" },
+};
+
+function subCommand(name: string, c: Command): CommandDef {
+  const cmd: CommandDef = defineCommand({
+    meta: { name, description: c.description },
+    args: { ...c.args, ...common },
+    async run({ rawArgs }) {
+      try {
+        const cli = parseArgs(rawArgs, TAKES_VALUE);
+        await c.run(cli, connection(cli.options));
+      } catch (err) {
+        if (err instanceof UsageError) process.stderr.write(`${err.message}\n\n${await renderUsage(cmd, main)}\n`);
+        else process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+        process.exitCode = 1;
+      }
+    },
+  });
+  return cmd;
 }
 
-main(process.argv.slice(2)).catch((err: unknown) => {
-  if (err instanceof UsageError) process.stderr.write(`${err.message}\n\n${USAGE}`);
-  else process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
-  process.exitCode = 1;
+const main: CommandDef = defineCommand({
+  meta: { name: "npm run admin --", description: "Operator CLI over the admin API (docs/admin-api.md)" },
+  subCommands: {
+    ...Object.fromEntries(Object.entries(COMMANDS).map(([name, c]) => [name, subCommand(name, c)])),
+    help: defineCommand({ meta: { name: "help", description: "Show this help" }, run: () => showUsage(main) }),
+  },
 });
+
+await runMain(main);

@@ -1,10 +1,12 @@
-import { env, SELF } from "cloudflare:test";
+import { createExecutionContext, env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { canUseAvatar } from "../../workers/auth/avatar-access";
 import { sha256Hex } from "../../workers/auth/crypto";
 import { LIMIT_CEILINGS } from "../../workers/schemas/limits";
 import { adminFetch, createAccount, getAccount } from "./helpers/accounts";
-import { PLACES, WHITESPACE } from "./helpers/whitespace";
+import { PLACES, requestWithHeaders, WHITESPACE } from "./helpers/whitespace";
+import { app as worker } from "../../workers/app";
+import * as pipeline from "./pipeline-helpers";
 
 type Json = Record<string, any>;
 const json = async (res: Response) => (await res.json()) as Json;
@@ -60,7 +62,8 @@ describe("admin authorisation", () => {
   }
 
   it("the token is byte-exact: SP/HTAB around it and any case of `Bearer` pass, every other whitespace → 401", async () => {
-    const send = (authorization: string) => adminFetch(`/accounts/${crypto.randomUUID()}`, { headers: { Authorization: authorization } });
+    const send = (authorization: string) =>
+      worker.fetch(requestWithHeaders(`http://x/v1/admin/accounts/${crypto.randomUUID()}`, { Authorization: authorization }), env, createExecutionContext());
     // 404: authenticated, the account just does not exist.
     for (const ok of ["Bearer test-admin-token", " \tbearer \t test-admin-token\t ", "BEARER\ttest-admin-token"]) {
       expect((await send(ok)).status, JSON.stringify(ok)).toBe(404);
@@ -415,4 +418,34 @@ it("unknown admin route → 404, wrong method → 405 (behind the token)", async
   await expectError(await adminFetch("/nope"), 404, "not_found");
   await expectError(await adminFetch("/accounts", { method: "GET" }), 405, "method_not_allowed");
   void SELF;
+});
+
+describe("active jobs (GET /jobs/active, `npm run admin -- jobs --active`)", () => {
+  it("lists queued and processing jobs of every kind, oldest first, with age, attempt, stage and last heartbeat", async () => {
+    const acct = await pipeline.createAccount();
+    const avatarJob = await pipeline.createAvatarJob(acct);
+    const videoJob = await pipeline.createVideoJob(acct, await pipeline.insertAvatar(acct.accountId));
+    await pipeline.startRun("video", videoJob, 4, 12_000);
+    const done = await pipeline.createAvatarJob(acct);
+    await env.DB.prepare("update avatar_jobs set status = 'failed' where id = ?").bind(done).run();
+
+    const res = await adminFetch("/jobs/active");
+    expect(res.status).toBe(200);
+    const body = await json(res);
+    const mine = (body.jobs as Json[]).filter((j) => j.accountId === acct.accountId);
+    expect(mine.map((j) => j.id)).toEqual([avatarJob, videoJob]);
+    expect(mine[0]).toMatchObject({ kind: "avatar", status: "queued", stage: "queued", attempt: 0, heartbeatAt: null, heartbeatAgeSeconds: null });
+    expect(mine[1]).toMatchObject({ kind: "video", status: "processing", attempt: 4 });
+    expect(typeof mine[1].stage).toBe("string");
+    expect(mine[1].heartbeatAgeSeconds).toBeGreaterThanOrEqual(12);
+    expect(mine[1].heartbeatAgeSeconds).toBeLessThan(60);
+    for (const j of mine) expect(j.ageSeconds).toBeGreaterThanOrEqual(0);
+    expect(Date.parse(body.now)).toBeGreaterThan(0);
+  });
+
+  it("requires the admin token; limit is 1–500", async () => {
+    await expectError(await adminFetch("/jobs/active", { headers: { Authorization: "Bearer nope" } }), 401, "unauthorized");
+    await expectError(await adminFetch("/jobs/active?limit=0"), 400, "invalid_request", "limit");
+    expect((await adminFetch("/jobs/active?limit=500")).status).toBe(200);
+  });
 });

@@ -22,12 +22,14 @@ import { notFound } from "../http/errors";
 import { validate } from "../http/validation";
 import { reconcileAccount } from "../limiter/reconcile";
 import { adminConsoleInviteRoutes } from "./admin-console-invites";
+import { adminActiveJobsRoutes } from "../admin/active-jobs";
 
 /** Operator admin API (docs/admin-api.md). Every route: Authorization: Bearer ADMIN_TOKEN. */
 export const adminRoutes = new Hono<AppEnv>();
 
 adminRoutes.use("*", adminAuth, limitBody);
 adminRoutes.route("/", adminConsoleInviteRoutes); // web console invites (docs/console.md)
+adminRoutes.route("/", adminActiveJobsRoutes); // GET /jobs/active: what the pipeline is working on
 
 adminRoutes.post("/accounts", validate("json", CreateAccountSchema), async (c) => {
   const account = await createAccount(c.env, c.req.valid("json"));

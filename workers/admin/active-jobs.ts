@@ -1,0 +1,79 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { asc, inArray } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
+import { openApiApp } from "../console/openapi-app";
+import { avatarJobs, videoJobs } from "../db/schema";
+import type { AppEnv } from "../env";
+
+const ActiveJob = z.object({
+  kind: z.enum(["avatar", "video"]),
+  id: z.string(),
+  accountId: z.string(),
+  status: z.enum(["queued", "processing"]),
+  /** Video: progress.stage (e.g. waiting_for_renderer). Avatar jobs have no stages: their status. */
+  stage: z.string(),
+  attempt: z.number().int(),
+  createdAt: z.string(),
+  ageSeconds: z.number().int(),
+  heartbeatAt: z.string().nullable(),
+  heartbeatAgeSeconds: z.number().int().nullable(),
+  enqueuedAt: z.string().nullable(),
+});
+
+const route = createRoute({
+  method: "get",
+  path: "/jobs/active",
+  summary: "Non-terminal jobs (queued or processing) of every account, oldest first",
+  request: { query: z.object({ limit: z.coerce.number().int().min(1).max(500).default(200) }) },
+  responses: {
+    200: {
+      description: "Up to `limit` jobs of each kind, with age, attempt, stage and last heartbeat",
+      content: { "application/json": { schema: z.object({ now: z.string(), jobs: z.array(ActiveJob) }) } },
+    },
+  },
+});
+
+type Row = Pick<typeof avatarJobs.$inferSelect, "id" | "accountId" | "status" | "attempt" | "createdAt" | "heartbeatAt" | "enqueuedAt"> & {
+  stage?: string;
+};
+const columns = (t: typeof avatarJobs | typeof videoJobs) => ({
+  id: t.id,
+  accountId: t.accountId,
+  status: t.status,
+  attempt: t.attempt,
+  createdAt: t.createdAt,
+  heartbeatAt: t.heartbeatAt,
+  enqueuedAt: t.enqueuedAt,
+});
+const ACTIVE = ["queued", "processing"] as const;
+const seconds = (ms: number) => Math.max(0, Math.floor(ms / 1000));
+
+function view(kind: "avatar" | "video", row: Row, now: number): z.infer<typeof ActiveJob> {
+  return {
+    kind,
+    id: row.id,
+    accountId: row.accountId,
+    status: row.status as (typeof ACTIVE)[number],
+    stage: row.stage ?? row.status,
+    attempt: row.attempt,
+    createdAt: row.createdAt.toISOString(),
+    ageSeconds: seconds(now - row.createdAt.getTime()),
+    heartbeatAt: row.heartbeatAt?.toISOString() ?? null,
+    heartbeatAgeSeconds: row.heartbeatAt ? seconds(now - row.heartbeatAt.getTime()) : null,
+    enqueuedAt: row.enqueuedAt?.toISOString() ?? null,
+  };
+}
+
+/** GET /v1/admin/jobs/active (mounted inside adminRoutes: admin token required). `npm run admin -- jobs --active`. */
+export const adminActiveJobsRoutes = openApiApp<AppEnv>().openapi(route, async (c) => {
+  const { limit } = c.req.valid("query");
+  const db = drizzle(c.env.DB);
+  const [avatars, videos] = await Promise.all([
+    db.select(columns(avatarJobs)).from(avatarJobs).where(inArray(avatarJobs.status, [...ACTIVE])).orderBy(asc(avatarJobs.createdAt)).limit(limit).all(),
+    db.select({ ...columns(videoJobs), stage: videoJobs.stage }).from(videoJobs).where(inArray(videoJobs.status, [...ACTIVE])).orderBy(asc(videoJobs.createdAt)).limit(limit).all(),
+  ]);
+  const now = Date.now();
+  const jobs = [...avatars.map((r) => view("avatar", r, now)), ...videos.map((r) => view("video", r, now))];
+  jobs.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
+  return c.json({ now: new Date(now).toISOString(), jobs }, 200);
+});
