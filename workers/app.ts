@@ -8,6 +8,7 @@ import { adminRoutes } from "./routes/admin";
 import { consoleRoutes } from "./routes/console";
 import { internalRoutes } from "./routes/internal";
 import { mediaRoutes } from "./routes/media";
+import { liveRoutes } from "./motion/live-page";
 import { motionRoutes } from "./motion/routes";
 import { openRoutes } from "./routes/open";
 import { logEvent } from "./observability/log-event";
@@ -25,6 +26,7 @@ app.route("/v1/admin", adminRoutes);
 app.route("/v1/media", mediaRoutes);
 app.route("/internal", internalRoutes);
 app.route("/v1/motion", motionRoutes); // live motion service (workers/motion/, docs/motion.md)
+app.route("/console/live", liveRoutes); // live demo page (before the console's own /console routes)
 app.route("/console", consoleApp); // web console pages (workers/console/, docs/console.md)
 
 app.notFound((c) => methodNotAllowedOrNotFound(c, app));

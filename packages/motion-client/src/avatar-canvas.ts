@@ -1,0 +1,222 @@
+/**
+ * Draws the Avatar on a canvas with WebGL: the portrait as a texture on the renderer's face mesh, moved by
+ * the renderer's own deformation (container/src/animate: buildFaceModel + deform, bundled in, not copied),
+ * with a mouth interior (cavity and upper teeth, in the renderer's colours) where the lips part.
+ */
+import { deform, type FacePose } from "../../../container/src/animate/deform";
+import { buildFaceModel, type FaceModel } from "../../../container/src/animate/geometry";
+import { mouthColors } from "../../../container/src/animate/mouth";
+import type { AvatarRig } from "../../../container/src/rig";
+import type { LiveRig, MotionMessage } from "./types";
+
+const VERT = `attribute vec2 a_pos; attribute vec2 a_uv; uniform vec2 u_size; varying vec2 v_uv;
+void main() { v_uv = a_uv; gl_Position = vec4(a_pos.x / u_size.x * 2.0 - 1.0, 1.0 - a_pos.y / u_size.y * 2.0, 0.0, 1.0); }`;
+const FRAG_TEX = `precision mediump float; uniform sampler2D u_tex; varying vec2 v_uv; void main() { gl_FragColor = texture2D(u_tex, v_uv); }`;
+const FRAG_SOLID = `precision mediump float; uniform vec3 u_color; void main() { gl_FragColor = vec4(u_color, 1.0); }`;
+
+export const poseOf = (m: MotionMessage | undefined): FacePose => ({
+  open: m?.mouthOpen ?? 0,
+  spread: m?.mouthWide ?? 0,
+  round: m?.mouthRound ?? 0,
+  press: m?.lipsClosed ?? 0,
+  blinkR: m?.blink ?? 0,
+  blinkL: m?.blink ?? 0,
+  brow: 0,
+  yaw: m?.head.yaw ?? 0,
+  pitch: m?.head.pitch ?? 0,
+  roll: m?.head.roll ?? 0,
+  tx: 0,
+  ty: 0,
+});
+
+function compile(gl: WebGLRenderingContext, vs: string, fs: string): WebGLProgram {
+  const p = gl.createProgram()!;
+  for (const [type, src] of [[gl.VERTEX_SHADER, vs], [gl.FRAGMENT_SHADER, fs]] as const) {
+    const s = gl.createShader(type)!;
+    gl.shaderSource(s, src);
+    gl.compileShader(s);
+    if (!gl.getShaderParameter(s, gl.COMPILE_STATUS)) throw new Error(`shader: ${gl.getShaderInfoLog(s)}`);
+    gl.attachShader(p, s);
+  }
+  gl.linkProgram(p);
+  if (!gl.getProgramParameter(p, gl.LINK_STATUS)) throw new Error(`program: ${gl.getProgramInfoLog(p)}`);
+  return p;
+}
+
+/** Mean colour of the portrait around some points (the renderer samples skin and lips the same way). */
+function sampleColor(img: ImageData, pts: Array<[number, number]>, r: number): [number, number, number] {
+  const acc = [0, 0, 0];
+  let n = 0;
+  for (const [px, py] of pts) {
+    for (let y = Math.round(py - r); y <= Math.round(py + r); y++) {
+      for (let x = Math.round(px - r); x <= Math.round(px + r); x++) {
+        if (x < 0 || y < 0 || x >= img.width || y >= img.height) continue;
+        const o = (y * img.width + x) * 4;
+        acc[0] += img.data[o];
+        acc[1] += img.data[o + 1];
+        acc[2] += img.data[o + 2];
+        n++;
+      }
+    }
+  }
+  return acc.map((v) => Math.round(v / Math.max(1, n))) as [number, number, number];
+}
+
+export class AvatarCanvas {
+  private readonly gl: WebGLRenderingContext;
+  private readonly model: FaceModel;
+  private readonly xy: Float32Array;
+  private readonly tex: WebGLProgram;
+  private readonly solid: WebGLProgram;
+  private readonly posBuf: WebGLBuffer;
+  private readonly uvBuf: WebGLBuffer;
+  private readonly quadPos: WebGLBuffer;
+  private readonly quadUv: WebGLBuffer;
+  private readonly triIdx: WebGLBuffer;
+  private readonly holeIdx: WebGLBuffer;
+  private readonly teethBuf: WebGLBuffer;
+  private readonly colors: { cavity: [number, number, number]; teeth: [number, number, number] };
+
+  private constructor(
+    readonly canvas: HTMLCanvasElement,
+    rig: LiveRig,
+    image: HTMLImageElement,
+  ) {
+    const W = rig.portrait.width;
+    const H = rig.portrait.height;
+    canvas.width = W;
+    canvas.height = H;
+    const gl = canvas.getContext("webgl", { preserveDrawingBuffer: true, antialias: true });
+    if (!gl) throw new Error("WebGL is not available in this browser");
+    this.gl = gl;
+    gl.getExtension("OES_element_index_uint");
+    this.model = buildFaceModel(rig as unknown as AvatarRig, { scaleX: 1, scaleY: 1, offsetX: 0, offsetY: 0, clip: { x0: 0, y0: 0, x1: W, y1: H } });
+    this.xy = new Float32Array(this.model.count * 2);
+    this.tex = compile(gl, VERT, FRAG_TEX);
+    this.solid = compile(gl, VERT, FRAG_SOLID);
+    const buffer = (data: ArrayBufferView, target: number = gl.ARRAY_BUFFER, usage: number = gl.STATIC_DRAW) => {
+      const b = gl.createBuffer()!;
+      gl.bindBuffer(target, b);
+      gl.bufferData(target, data as ArrayBufferView<ArrayBuffer>, usage);
+      return b;
+    };
+    const uv = new Float32Array(this.model.count * 2);
+    for (let i = 0; i < this.model.count; i++) {
+      uv[i * 2] = this.model.base[i * 2] / W;
+      uv[i * 2 + 1] = this.model.base[i * 2 + 1] / H;
+    }
+    this.posBuf = buffer(this.model.base, gl.ARRAY_BUFFER, gl.DYNAMIC_DRAW);
+    this.uvBuf = buffer(uv);
+    this.quadPos = buffer(new Float32Array([0, 0, W, 0, 0, H, W, H]));
+    this.quadUv = buffer(new Float32Array([0, 0, 1, 0, 0, 1, 1, 1]));
+    this.triIdx = buffer(this.model.tris, gl.ELEMENT_ARRAY_BUFFER);
+    this.holeIdx = buffer(this.model.holeTris, gl.ELEMENT_ARRAY_BUFFER);
+    this.teethBuf = buffer(new Float32Array(this.model.mouth.upperInner.length * 4), gl.ARRAY_BUFFER, gl.DYNAMIC_DRAW);
+    const t = gl.createTexture();
+    gl.bindTexture(gl.TEXTURE_2D, t);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
+    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+    gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, image);
+    // Mouth colours from the photo, as the renderer picks them (cheeks for skin, lip centre for lips).
+    const c2d = document.createElement("canvas");
+    c2d.width = W;
+    c2d.height = H;
+    const ctx = c2d.getContext("2d")!;
+    ctx.drawImage(image, 0, 0);
+    const px = ctx.getImageData(0, 0, W, H);
+    const L = (i: number): [number, number] => [this.model.base[i * 2], this.model.base[i * 2 + 1]];
+    const mid = (a: number, b: number): [number, number] => [(L(a)[0] + L(b)[0]) / 2, (L(a)[1] + L(b)[1]) / 2];
+    const io = this.model.interocular;
+    const skin = sampleColor(px, [L(205), L(425), L(50), L(280)], Math.max(1, io * 0.03));
+    const lip = sampleColor(px, [mid(14, 17), mid(87, 84), mid(317, 314)], Math.max(1, io * 0.012));
+    const mc = mouthColors(skin, lip);
+    this.colors = { cavity: mc.cavityDeep, teeth: mc.teeth };
+  }
+
+  /** Loads the rig (signed `rigUrl`) and its portrait, then prepares the canvas. */
+  static async load(canvas: HTMLCanvasElement, rigUrl: string): Promise<AvatarCanvas> {
+    const res = await fetch(rigUrl);
+    if (!res.ok) throw new Error(`rig ${res.status}`);
+    const rig = (await res.json()) as LiveRig;
+    const image = new Image();
+    image.crossOrigin = "anonymous";
+    image.src = rig.portraitUrl;
+    await image.decode();
+    return new AvatarCanvas(canvas, rig, image);
+  }
+
+  /** Mouth region of the canvas (lip landmarks' box, padded), for callers that watch it. */
+  get mouthBox(): { x: number; y: number; width: number; height: number } {
+    const { ox, oy, halfWidth } = this.model.mouth;
+    return { x: Math.round(ox - halfWidth * 1.4), y: Math.round(oy - halfWidth * 0.8), width: Math.round(halfWidth * 2.8), height: Math.round(halfWidth * 2) };
+  }
+
+  draw(frame: MotionMessage | undefined): void {
+    const gl = this.gl;
+    const { width: W, height: H } = this.canvas;
+    deform(this.model, poseOf(frame), this.xy);
+    gl.viewport(0, 0, W, H);
+    gl.clearColor(0, 0, 0, 1);
+    gl.clear(gl.COLOR_BUFFER_BIT);
+    // 1. The still portrait (everything outside the mesh stays put).
+    this.useTextured(this.quadPos, this.quadUv);
+    gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4);
+    // 2. The mouth interior inside the deformed inner-lip loop: cavity, then the upper teeth.
+    this.useSolid(this.posBuf, this.colors.cavity);
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.posBuf);
+    gl.bufferSubData(gl.ARRAY_BUFFER, 0, this.xy as Float32Array<ArrayBuffer>);
+    gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, this.holeIdx);
+    gl.drawElements(gl.TRIANGLES, this.model.holeTris.length, gl.UNSIGNED_INT, 0);
+    this.drawTeeth();
+    // 3. The face mesh, warped.
+    this.useTextured(this.posBuf, this.uvBuf);
+    gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, this.triIdx);
+    gl.drawElements(gl.TRIANGLES, this.model.tris.length, gl.UNSIGNED_INT, 0);
+  }
+
+  /** A strip under the upper inner lip, a third of the local gap deep (hidden when the lips touch). */
+  private drawTeeth(): void {
+    const gl = this.gl;
+    const up = this.model.mouth.upperInner;
+    const lo = this.model.mouth.lowerInner;
+    const strip = new Float32Array(up.length * 4);
+    for (let k = 0; k < up.length; k++) {
+      const u = up[k];
+      const l = lo[Math.round((k * (lo.length - 1)) / Math.max(1, up.length - 1))];
+      const ux = this.xy[u * 2], uy = this.xy[u * 2 + 1];
+      const lx = this.xy[l * 2], ly = this.xy[l * 2 + 1];
+      strip.set([ux, uy, ux + (lx - ux) * 0.33, uy + (ly - uy) * 0.33], k * 4);
+    }
+    this.useSolid(this.teethBuf, this.colors.teeth);
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.teethBuf);
+    gl.bufferSubData(gl.ARRAY_BUFFER, 0, strip);
+    gl.drawArrays(gl.TRIANGLE_STRIP, 0, up.length * 2);
+  }
+
+  private useTextured(pos: WebGLBuffer, uv: WebGLBuffer): void {
+    const gl = this.gl;
+    gl.useProgram(this.tex);
+    gl.uniform2f(gl.getUniformLocation(this.tex, "u_size"), this.canvas.width, this.canvas.height);
+    this.attrib(this.tex, "a_pos", pos);
+    this.attrib(this.tex, "a_uv", uv);
+  }
+
+  private useSolid(pos: WebGLBuffer, color: [number, number, number]): void {
+    const gl = this.gl;
+    gl.useProgram(this.solid);
+    gl.uniform2f(gl.getUniformLocation(this.solid, "u_size"), this.canvas.width, this.canvas.height);
+    gl.uniform3f(gl.getUniformLocation(this.solid, "u_color"), color[0] / 255, color[1] / 255, color[2] / 255);
+    this.attrib(this.solid, "a_pos", pos);
+  }
+
+  private attrib(program: WebGLProgram, name: string, buf: WebGLBuffer): void {
+    const gl = this.gl;
+    const loc = gl.getAttribLocation(program, name);
+    if (loc < 0) return;
+    gl.bindBuffer(gl.ARRAY_BUFFER, buf);
+    gl.enableVertexAttribArray(loc);
+    gl.vertexAttribPointer(loc, 2, gl.FLOAT, false, 0, 0);
+  }
+}

@@ -1,0 +1,162 @@
+/**
+ * motion-client: make an Avatar speak live in the browser.
+ *
+ *   const live = await LiveAvatar.connect({ serviceUrl: "https://…", token, avatarId, canvas });
+ *   await live.startMicrophone();        // or: await live.playFile(file)
+ *   live.stop();                          // sends {"type":"stop"}: the last frames, then "end"
+ *
+ * The session token travels as the subprotocol `token.<jwt>` next to `motion.v1` (browsers cannot set
+ * headers). Audio is streamed as PCM16LE at the AudioContext's rate through an AudioWorklet; each motion
+ * frame is drawn on the next animation frame with the renderer's deformation (avatar-canvas.ts).
+ */
+import { createCapture, type Capture } from "./audio-capture";
+import { AvatarCanvas } from "./avatar-canvas";
+import type { ClientStatus, MotionMessage, ReadyMessage, ServiceMessage } from "./types";
+
+export type { ClientStatus, EndMessage, LiveRig, MotionMessage, ReadyMessage, ServiceMessage } from "./types";
+export { AvatarCanvas } from "./avatar-canvas";
+
+export interface ConnectOptions {
+  /** Base URL of the service (http(s)://host); the WebSocket goes to {serviceUrl}/v1/motion. */
+  serviceUrl: string;
+  token: string;
+  avatarId: string;
+  canvas: HTMLCanvasElement;
+  onStatus?: (status: ClientStatus) => void;
+  onFrame?: (frame: MotionMessage) => void;
+  /** File playback is delayed by this much so the sound meets its frames (default 0.12 s). */
+  playbackDelaySeconds?: number;
+}
+
+export class LiveAvatar {
+  ready: ReadyMessage | undefined;
+  avatar: AvatarCanvas | undefined;
+  /** The latest frame (drawn on the next animation frame). */
+  frame: MotionMessage | undefined;
+  framesReceived = 0;
+  private capture: Capture | undefined;
+  private source: AudioNode | undefined;
+  private media: MediaStream | undefined;
+  private raf = 0;
+  private dirty = false;
+
+  private constructor(
+    readonly ws: WebSocket,
+    readonly options: ConnectOptions,
+  ) {
+    ws.binaryType = "arraybuffer";
+    ws.onmessage = (e) => this.onMessage(e.data);
+    ws.onclose = (e) => {
+      this.status({ state: "closed", code: e.code, reason: e.reason });
+      void this.release();
+    };
+    const loop = () => {
+      if (this.dirty && this.avatar) {
+        this.avatar.draw(this.frame);
+        this.dirty = false;
+      }
+      this.raf = requestAnimationFrame(loop);
+    };
+    this.raf = requestAnimationFrame(loop);
+  }
+
+  /** Opens the connection (resolves once it is open; a refused upgrade rejects). */
+  static connect(options: ConnectOptions): Promise<LiveAvatar> {
+    const url = new URL("/v1/motion", options.serviceUrl);
+    url.protocol = url.protocol === "https:" ? "wss:" : "ws:";
+    url.searchParams.set("avatarId", options.avatarId);
+    const ws = new WebSocket(url, ["motion.v1", `token.${options.token}`]);
+    options.onStatus?.({ state: "connecting" });
+    return new Promise((resolve, reject) => {
+      ws.onopen = () => {
+        const live = new LiveAvatar(ws, options);
+        live.status({ state: "open" });
+        resolve(live);
+      };
+      ws.onerror = () => reject(new Error("The motion service refused the connection (token, Avatar or limits): request a new token and retry."));
+    });
+  }
+
+  /** Streams the microphone. */
+  async startMicrophone(): Promise<void> {
+    this.media = await navigator.mediaDevices.getUserMedia({ audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true } });
+    const capture = await this.begin();
+    this.source = capture.context.createMediaStreamSource(this.media);
+    this.source.connect(capture.input);
+  }
+
+  /** Plays an audio file (heard after a short delay that matches the frames) and streams it; stops at its end. */
+  async playFile(file: Blob | ArrayBuffer): Promise<void> {
+    const capture = await this.begin();
+    const bytes = file instanceof Blob ? await file.arrayBuffer() : file;
+    const buffer = await capture.context.decodeAudioData(bytes.slice(0));
+    const src = capture.context.createBufferSource();
+    src.buffer = buffer;
+    const delay = capture.context.createDelay(1);
+    delay.delayTime.value = this.options.playbackDelaySeconds ?? 0.12;
+    src.connect(capture.input);
+    src.connect(delay).connect(capture.context.destination);
+    src.onended = () => this.stop();
+    this.source = src;
+    src.start();
+  }
+
+  /** Ends the audio: the service sends the remaining frames, then `end`, then closes. */
+  stop(): void {
+    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ type: "stop" }));
+    this.status({ state: "stopped" });
+    void this.release();
+  }
+
+  /** Closes the connection at once. */
+  close(): void {
+    cancelAnimationFrame(this.raf);
+    void this.release();
+    if (this.ws.readyState <= WebSocket.OPEN) this.ws.close(1000, "client closed");
+  }
+
+  private async begin(): Promise<Capture> {
+    if (this.capture) throw new Error("already streaming: one audio source per connection");
+    const capture = await createCapture((pcm) => {
+      if (this.ws.readyState === WebSocket.OPEN) this.ws.send(pcm);
+    });
+    this.capture = capture;
+    this.ws.send(JSON.stringify({ type: "start", sampleRate: capture.context.sampleRate }));
+    this.status({ state: "streaming" });
+    return capture;
+  }
+
+  private async release(): Promise<void> {
+    const capture = this.capture;
+    this.capture = undefined;
+    this.media?.getTracks().forEach((t) => t.stop());
+    this.media = undefined;
+    this.source?.disconnect();
+    this.source = undefined;
+    if (capture && capture.context.state !== "closed") await capture.close();
+  }
+
+  private onMessage(data: unknown): void {
+    if (typeof data !== "string") return;
+    const msg = JSON.parse(data) as ServiceMessage;
+    if (msg.type === "ready") {
+      this.ready = msg;
+      AvatarCanvas.load(this.options.canvas, msg.avatar.rigUrl).then(
+        (avatar) => {
+          this.avatar = avatar;
+          this.dirty = true;
+        },
+        (err: Error) => this.status({ state: "error", message: `The Avatar could not be drawn: ${err.message}` }),
+      );
+    } else if (msg.type === "motion") {
+      this.frame = msg;
+      this.framesReceived++;
+      this.dirty = true;
+      this.options.onFrame?.(msg);
+    }
+  }
+
+  private status(s: ClientStatus): void {
+    this.options.onStatus?.(s);
+  }
+}

@@ -1,0 +1,115 @@
+/**
+ * The /console/live demo in real Chromium with a fake microphone playing a WAV (speech, then silence, looped):
+ * the page mints a token server-side, connects with motion-client, streams through the AudioWorklet and
+ * draws the Avatar with WebGL. The canvas's mouth region must change with speech and stay still in silence.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium, type BrowserContext } from "playwright-core";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { fixture } from "../fixtures/portraits/derive";
+import { encodeAudio, speechLike, synthSpeech } from "../renderer/helpers/media-audio";
+import { api, baseUrl, createAccount, publish, waitForJob } from "./helpers";
+
+const RATE = 48_000;
+const SPEECH_S = 4;
+const SILENCE_S = 4;
+
+let dir: string;
+let browser: BrowserContext;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "motion-live-"));
+  const speech = synthSpeech(speechLike(SPEECH_S, 21), RATE);
+  const wav = new Float32Array(speech.length + SILENCE_S * RATE);
+  wav.set(speech);
+  await encodeAudio(wav, RATE, join(dir, "speech-then-silence.wav"));
+  // A fresh profile directory per run (playwright passes it as --user-data-dir).
+  browser = await chromium.launchPersistentContext(join(dir, "profile"), {
+    executablePath: "/usr/bin/chromium",
+    headless: true,
+    args: [
+      "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
+      "--disable-component-update", "--disable-sync",
+      "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--autoplay-policy=no-user-gesture-required",
+      "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream", `--use-file-for-fake-audio-capture=${join(dir, "speech-then-silence.wav")}`,
+    ],
+  });
+});
+afterAll(async () => {
+  await browser?.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Sample {
+  at: number;
+  open: number;
+  mouthStill: boolean;
+  /** Mouth-region pixels (gray), for differences between samples. */
+  gray: number[];
+}
+
+describe("/console/live in Chromium", () => {
+  it("the Avatar speaks with the microphone: the mouth moves with speech and stays still in silence", async () => {
+    const account = await createAccount(3);
+    const job = await api(account, "/avatars", { imageUrl: publish("live-portrait.jpg", fixture("single-camera")) });
+    expect(job.status, JSON.stringify(job.body)).toBe(200);
+    const done = await waitForJob(account, `/avatar-jobs/${job.body.jobId}`);
+    expect(done.job.status).toBe("succeeded");
+
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on("pageerror", (e) => problems.push(String(e)));
+    await page.goto(`${baseUrl}/console/live`);
+    await page.getByLabel("App ID").fill(account.headers["X-App-ID"]!);
+    await page.getByLabel("API key").fill(account.headers["X-API-Key"]!);
+    await page.getByRole("button", { name: "Load Avatars" }).click();
+    await expect.poll(() => page.getByLabel("Avatar", { exact: true }).inputValue()).toBe(done.job.avatarId);
+    await page.getByRole("button", { name: "Talk into the microphone" }).click();
+    await page.waitForFunction(() => (window as any).__live?.()?.avatar && (window as any).__live().framesReceived > 10, undefined, { timeout: 20_000 });
+
+    // Sample the canvas for two loops of the file (speech, silence, speech, silence).
+    const samples: Sample[] = [];
+    const t0 = Date.now();
+    while (Date.now() - t0 < (SPEECH_S + SILENCE_S) * 2000) {
+      samples.push(
+        await page.evaluate(() => {
+          const live = (window as any).__live();
+          const f = live.frame;
+          const box = live.avatar.mouthBox;
+          const c = document.createElement("canvas");
+          c.width = box.width;
+          c.height = box.height;
+          const ctx = c.getContext("2d")!;
+          ctx.drawImage(live.avatar.canvas, box.x, box.y, box.width, box.height, 0, 0, box.width, box.height);
+          const d = ctx.getImageData(0, 0, box.width, box.height).data;
+          const gray: number[] = [];
+          for (let i = 0; i < d.length; i += 4) gray.push(Math.round(0.299 * d[i]! + 0.587 * d[i + 1]! + 0.114 * d[i + 2]!));
+          const still = f.mouthOpen === 0 && f.mouthWide === 0 && f.mouthRound === 0 && f.lipsClosed === 0;
+          return { at: performance.now(), open: f.mouthOpen, mouthStill: still, gray };
+        }),
+      );
+      await new Promise((r) => setTimeout(r, 60));
+    }
+    await page.screenshot({ path: ".local/motion-live.png" });
+
+    const diff = (a: Sample, b: Sample) => a.gray.reduce((s, v, i) => s + Math.abs(v - b.gray[i]!), 0) / a.gray.length;
+    const rest = samples.filter((s) => s.mouthStill);
+    const speaking = samples.filter((s) => s.open > 0.3);
+    expect(rest.length, "silent samples").toBeGreaterThan(15);
+    expect(speaking.length, "speaking samples").toBeGreaterThan(10);
+    // In silence the mouth region holds still (head sway moves it by a pixel at most): consecutive silent
+    // samples barely differ…
+    const silentPairs: number[] = [];
+    for (let i = 1; i < samples.length; i++) if (samples[i]!.mouthStill && samples[i - 1]!.mouthStill) silentPairs.push(diff(samples[i]!, samples[i - 1]!));
+    const silentMax = Math.max(...silentPairs);
+    // …while an open mouth differs clearly from the mouth at rest.
+    const reference = rest[Math.floor(rest.length / 2)]!;
+    const speakingDiffs = speaking.map((s) => diff(s, reference)).sort((a, b) => a - b);
+    const speakingMedian = speakingDiffs[Math.floor(speakingDiffs.length / 2)]!;
+    expect(silentMax, `silent max ${silentMax.toFixed(2)} vs speaking median ${speakingMedian.toFixed(2)}`).toBeLessThan(2);
+    expect(speakingMedian).toBeGreaterThan(3 * Math.max(0.5, silentMax));
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 240_000);
+});

@@ -1,0 +1,45 @@
+import { createRoute, z } from "@hono/zod-openapi";
+import { desc, eq } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
+import { appAuth } from "../auth/app-auth";
+import { avatars } from "../db/schema";
+import { publicBaseUrl } from "../http/base-url";
+import { issueSessionToken, regionOf } from "../session-token/issue";
+import { avatarCoverUrl } from "../storage/links";
+import { errorResponses, motionApp } from "./openapi-app";
+
+/** Tokens minted for the demo page live one minute: enough to open the one connection they are for. */
+const DEMO_TOKEN_SECONDS = 60;
+
+const route = createRoute({
+  method: "post",
+  path: "/session",
+  summary: "Demo page: mint a one-connection session token server-side from an App ID + API key, and list the account's Avatars",
+  middleware: [appAuth] as const,
+  responses: {
+    200: {
+      description: "A fresh session token (60 s) and the account's Avatars (newest first, at most 50)",
+      content: {
+        "application/json": {
+          schema: z.object({
+            sessionToken: z.string(),
+            expireAt: z.number().int(),
+            avatars: z.array(z.object({ id: z.string(), name: z.string(), coverUrl: z.string() })),
+          }),
+        },
+      },
+    },
+    ...errorResponses({ 401: "unauthorized" }),
+  },
+});
+
+/** POST /console/live/session (X-App-ID + X-API-Key, like /v1/open): the key stays on the server side of the page. */
+export const liveSessionRoute = motionApp().openapi(route, async (c) => {
+  const { appId, account } = c.get("caller");
+  const now = Date.now();
+  const expireAt = Math.floor(now / 1000) + DEMO_TOKEN_SECONDS;
+  const sessionToken = await issueSessionToken(c.env.SESSION_TOKEN_PRIVATE_KEY, { appId, accountId: account.id, region: regionOf(c.env.REGION), expireAt, now });
+  const rows = await drizzle(c.env.DB).select().from(avatars).where(eq(avatars.accountId, account.id)).orderBy(desc(avatars.createdAt)).limit(50).all();
+  const base = publicBaseUrl(c);
+  return c.json({ sessionToken, expireAt, avatars: rows.map((a) => ({ id: a.id, name: a.name, coverUrl: avatarCoverUrl(c.env, base, a) })) }, 200);
+});
