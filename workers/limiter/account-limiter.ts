@@ -125,6 +125,20 @@ export class AccountLimiter extends DurableObject<Env> {
     return { ok: true };
   }
 
+  /**
+   * POST /avatar-checks costs compute like a creation: it takes a slot of the Avatar per-minute window
+   * (checks and creations share it) but counts toward neither the hourly nor the 24-hour quota and
+   * reserves nothing. Idempotent by checkId.
+   */
+  admitAvatarCheck(checkId: string, limits: AvatarLimits, now: number): Admission {
+    if (this.count("SELECT COUNT(*) AS n FROM creations WHERE family = 'avatar_check' AND job_id = ?", checkId) > 0) return { ok: true };
+    this.prune(now);
+    const refusal = this.checkWindows("avatar", { ...limits, perHour: Infinity, perDay: Infinity }, now);
+    if (refusal && !refusal.ok) return { ...refusal, message: `${refusal.message} Image checks count toward this limit.` };
+    this.sql.exec("INSERT INTO creations (family, job_id, at) VALUES ('avatar_check', ?, ?)", checkId, now);
+    return { ok: true };
+  }
+
   // ---- Avatar jobs: concurrency and units -------------------------------------------------------------
 
   /** Preprocessing completed: the reserved unit is spent. Exactly once; no-op unless still reserved. */
@@ -277,14 +291,22 @@ export class AccountLimiter extends DurableObject<Env> {
     let worst: { retry: number; label: string; limit: number } | null = null;
     for (const w of CREATION_WINDOWS) {
       const limit = limits[w.key];
-      const inWindow = this.count("SELECT COUNT(*) AS n FROM creations WHERE family = ? AND at > ?", family, now - w.ms);
+      // Image checks (family avatar_check) share the Avatar per-minute window, and only that one.
+      const also = family === "avatar" && w.key === "perMinute" ? "avatar_check" : family;
+      const inWindow = this.count("SELECT COUNT(*) AS n FROM creations WHERE family IN (?, ?) AND at > ?", family, also, now - w.ms);
       if (inWindow < limit) continue;
       let retry: number;
       if (limit <= 0) retry = Math.ceil(w.ms / 1000);
       else {
         // The window admits again once the (inWindow − limit + 1) oldest entries have left it.
         const at = this.sql
-          .exec<{ at: number }>("SELECT at FROM creations WHERE family = ? AND at > ? ORDER BY at ASC LIMIT 1 OFFSET ?", family, now - w.ms, inWindow - limit)
+          .exec<{ at: number }>(
+            "SELECT at FROM creations WHERE family IN (?, ?) AND at > ? ORDER BY at ASC LIMIT 1 OFFSET ?",
+            family,
+            also,
+            now - w.ms,
+            inWindow - limit,
+          )
           .one().at;
         retry = secondsUntil(at + w.ms, now);
       }

@@ -12,6 +12,8 @@ import {
   ListAvatarJobsQuery,
   ListAvatarsQuery,
 } from "../schemas/avatars";
+import { AvatarCheck } from "../avatar-checks/check";
+import { AVATAR_CHECK_DESCRIPTION, AvatarCheckRequest } from "../routes/open/avatar-checks";
 import { SessionTokenRequest, SessionTokenResponse } from "../schemas/session-token";
 import {
   CreateVideoRequest,
@@ -66,6 +68,19 @@ export const operations = {
     unsupported: AVATAR_UNSUPPORTED_FIELDS,
     response: { status: 200, description: "Job accepted", schema: CreateAvatarResponse },
     errors: [400, 401, 402, 403, 429, 501, 503],
+  },
+  // Declared with @hono/zod-openapi in its route module; listed here so the document and the drift test see it.
+  checkAvatarImage: {
+    operationId: "checkAvatarImage",
+    method: "post",
+    path: "/v1/open/avatar-checks",
+    tag: "Avatars",
+    summary: "Check whether an image would become an Avatar (pre-flight, synchronous)",
+    description: AVATAR_CHECK_DESCRIPTION,
+    auth: "app",
+    body: AvatarCheckRequest,
+    response: { status: 200, description: "The verdict: acceptable, or the reason and a sentence with the measured value", schema: AvatarCheck },
+    errors: [400, 401, 403, 429, 503],
   },
   listAvatarJobs: {
     operationId: "listAvatarJobs",

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../env";
+import { avatarCheckRoutes } from "./open/avatar-checks";
 import { avatarJobRoutes } from "./open/avatar-jobs";
 import { avatarRoutes } from "./open/avatars";
 import { referenceRoutes } from "./open/reference";
@@ -13,6 +14,7 @@ import { videoRoutes } from "./open/videos";
  */
 export const openRoutes = new Hono<AppEnv>()
   .route("/", avatarRoutes)
+  .route("/", avatarCheckRoutes)
   .route("/", avatarJobRoutes)
   .route("/", videoRoutes)
   .route("/", videoJobRoutes)

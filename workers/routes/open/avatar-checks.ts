@@ -1,0 +1,53 @@
+/**
+ * POST /v1/open/avatar-checks — the Avatar pre-flight check: would POST /avatars accept this image?
+ * Same authentication, access (Open API access; works while Avatar creation is disabled), URL rules and
+ * error envelope as POST /avatars; answered synchronously (docs/avatar-image-rules.md). No job, no unit
+ * reserved, no Avatar. It costs compute, so it takes a slot of the Avatar per-minute creation window
+ * (shared with POST /avatars), never of the hourly or 24-hour quota (docs/limits.md).
+ */
+import { createRoute } from "@hono/zod-openapi";
+import { z } from "zod";
+import { requireOpenApiAccess } from "../../auth/access";
+import { appAuth } from "../../auth/app-auth";
+import { AvatarCheck, checkAvatarImage } from "../../avatar-checks/check";
+import { openApiApp } from "../../console/openapi-app";
+import type { AppEnv } from "../../env";
+import { limitBody } from "../../http/body-limit";
+import { validate } from "../../http/validation";
+import { admissionError, limiterFor } from "../../limiter/client";
+import { SourceUrl } from "../../schemas/common";
+import { checkSourceAddress } from "./source-address";
+
+export const AvatarCheckRequest = z
+  .strictObject({
+    imageUrl: SourceUrl.meta({ description: "Public http(s) URL of the JPEG or PNG portrait you would send to POST /avatars" }),
+  })
+  .meta({ id: "AvatarCheckRequest" });
+
+export const AVATAR_CHECK_DESCRIPTION =
+  "Runs the same download, image rules and face checks as an Avatar creation job, synchronously (a reachable 2 MP photo is answered within 5 s), and says whether the image would be accepted; if not, why (reason, one of the job.error.reason values) and a sentence with the measured value and the rule (detail), plus what was measured on the face. Creates no job and no Avatar and reserves no Avatar Creation. Works while Avatar creation is disabled. Counts toward the Avatar per-minute creation limit (shared with POST /avatars), not toward the hourly or 24-hour quota. 503 when the image cannot be checked right now (retry).";
+
+export const avatarCheckRoute = createRoute({
+  method: "post",
+  path: "/avatar-checks",
+  operationId: "checkAvatarImage",
+  tags: ["Avatars"],
+  summary: "Check whether an image would become an Avatar (pre-flight, synchronous)",
+  description: AVATAR_CHECK_DESCRIPTION,
+  security: [{ AppId: [], ApiKey: [] }],
+  // The house validator first: malformed JSON, wrong Content-Type and rule messages as on every route.
+  middleware: [appAuth, requireOpenApiAccess, limitBody, validate("json", AvatarCheckRequest)] as const,
+  request: { body: { required: true, content: { "application/json": { schema: AvatarCheckRequest } } } },
+  responses: {
+    200: { description: "The verdict", content: { "application/json": { schema: AvatarCheck } } },
+  },
+});
+
+export const avatarCheckRoutes = openApiApp<AppEnv>().openapi(avatarCheckRoute, async (c) => {
+  const { imageUrl } = c.req.valid("json");
+  checkSourceAddress(c.env, "imageUrl", imageUrl); // refused requests count nowhere
+  const { account } = c.get("caller");
+  const admission = await limiterFor(c.env, account.id).admitAvatarCheck(crypto.randomUUID(), account.limits.avatar, Date.now());
+  if (!admission.ok) throw admissionError(admission);
+  return c.json(await checkAvatarImage(c.env, imageUrl), 200);
+});
