@@ -1,7 +1,12 @@
 /**
- * Render benchmark: a 60 s speech-like clip at 1024×1024 and 1920×1080.
+ * Render benchmark: a speech-like clip (default 60 s) at 1024×1024 and 1920×1080.
  *
- *   npx tsx scripts/bench-render.ts [--seconds 60] [--sizes 1024x1024,1920x1080] [--portrait file.png --rig rig.json]
+ *   npm run bench:render -- [--seconds 60] [--size 512 | --sizes 1024x1024,1920x1080] [--floors | --skip-floors] [--portrait file.png --rig rig.json]
+ *
+ * Long clips (issue 8: `--seconds 3600 --size 512`) loop 60 s of synthesized speech with ffmpeg, so the
+ * bench process holds the same audio for every length and its peak RSS (printed, with the render's own
+ * samples and ffmpeg's) is the renderer's. The encode floors run by default up to 600 s (`--floors` forces them,
+ * `--skip-floors` skips them).
  *
  * For each size it measures, in the same run:
  *  - the encode floor, two ways, both with the same x264/AAC settings and the same audio:
@@ -13,23 +18,42 @@
  * Without --portrait/--rig it uses the test portrait fixture through createAvatarAssets when present.
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir, cpus, loadavg } from "node:os";
 import { join } from "node:path";
+import { parseArgs } from "node:util";
 import { renderVideo } from "../container/src/video/render";
 import sharp from "sharp";
 import { encoderArgs, FrameEncoder } from "../container/src/video/encoder";
-import { ffmpegPath, run } from "../container/src/video/ffmpeg";
+import { ffmpegChoice, ffmpegPath, run } from "../container/src/video/ffmpeg";
 import { makeTimeline } from "../container/src/video/timeline";
 import { composeCanvas } from "../container/src/video/compose";
 import { rgbToYuv420 } from "../container/src/video/yuv";
 import type { AvatarRig } from "../container/src/rig";
 import { encodeAudio, speechLike, synthSpeech } from "../test/renderer/helpers/media-audio";
 
-function arg(name: string, def?: string): string | undefined {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 ? process.argv[i + 1] : def;
+const { values: opts } = parseArgs({
+  options: {
+    seconds: { type: "string", default: "60" },
+    size: { type: "string" },
+    sizes: { type: "string", default: "1024x1024,1920x1080" },
+    floors: { type: "boolean" },
+    "skip-floors": { type: "boolean" },
+    threads: { type: "string" },
+    portrait: { type: "string" },
+    rig: { type: "string" },
+    fixture: { type: "string" },
+    label: { type: "string" },
+  },
+});
+
+function arg(name: keyof typeof opts, def?: string): string | undefined {
+  const v = opts[name];
+  return typeof v === "string" ? v : def;
 }
+
+/** "512" → 512×512, "1280x720" → 1280×720. */
+const parseSize = (s: string) => (s.includes("x") ? s.split("x").map(Number) : [Number(s), Number(s)]) as [number, number];
 
 async function loadAvatar(work: string): Promise<{ portraitPng: Buffer; rig: AvatarRig; label: string }> {
   const p = arg("portrait");
@@ -159,15 +183,46 @@ const cpuSince = (a: { self: number; children: number }) => {
 
 async function main() {
   const seconds = Number(arg("seconds", "60"));
-  const sizes = (arg("sizes", "1024x1024,1920x1080") ?? "").split(",").map((s) => s.split("x").map(Number) as [number, number]);
+  if (!(seconds > 0)) throw new Error("--seconds must be a positive number");
+  const sizes = (opts.size ? [opts.size] : (arg("sizes") ?? "").split(",")).map(parseSize);
+  const floors = opts["skip-floors"] ? false : (opts.floors ?? seconds <= 600);
   const work = mkdtempSync(join(tmpdir(), "bench-render-"));
   try {
     const avatar = await loadAvatar(work);
     const audioPath = join(work, "speech.m4a");
-    await encodeAudio(synthSpeech(speechLike(seconds, 3), 24_000), 24_000, audioPath, "m4a");
-    console.log(`portrait ${avatar.label} (${avatar.rig.portrait.width}×${avatar.rig.portrait.height}), audio ${seconds} s speech-like, ${cpus().length} cores`);
+    // At most 60 s are synthesized (in memory); longer clips repeat them (ffmpeg, streamed).
+    const base = join(work, "speech-base.wav");
+    await encodeAudio(synthSpeech(speechLike(Math.min(seconds, 60), 3), 24_000), 24_000, base, "wav");
+    const looped = await run(ffmpegPath(), ["-v", "error", "-y", "-stream_loop", "-1", "-i", base, "-t", String(seconds), "-c:a", "aac", "-b:a", "96k", audioPath]);
+    if (looped.code !== 0) throw new Error(`audio loop failed: ${looped.stderr}`);
+    console.log(`portrait ${avatar.label} (${avatar.rig.portrait.width}×${avatar.rig.portrait.height}), audio ${seconds} s speech-like, ${cpus().length} cores, ffmpeg ${ffmpegChoice().version} (${ffmpegChoice().source})`);
     for (const [width, height] of sizes) {
       const tl = makeTimeline(seconds, 0, 0);
+      if (!floors) {
+        const t0 = performance.now();
+        const c0 = cpuNow();
+        const r = await renderVideo({
+          portraitPng: avatar.portraitPng,
+          rig: avatar.rig,
+          audioPath,
+          settings: { width, height, fit: "crop", backgroundColor: "#000000", backgroundFit: "cover", leadInSeconds: 0, leadOutSeconds: 0 },
+          workDir: work,
+          threads: arg("threads") ? Number(arg("threads")) : undefined,
+        });
+        const ms = performance.now() - t0;
+        const cpu = cpuSince(c0);
+        const size = statSync(r.mp4Path).size;
+        console.log(
+          [
+            `${width}×${height}: ${r.frames} frames (${r.durationSeconds.toFixed(2)} s), output ${mb(size)}`,
+            `  wall time ${(ms / 1000).toFixed(1)} s → real-time factor ${(r.durationSeconds / (ms / 1000)).toFixed(2)}`,
+            `  CPU ${(cpu.node + cpu.ffmpeg).toFixed(1)} s (node ${cpu.node.toFixed(1)}, ffmpeg ${cpu.ffmpeg.toFixed(1)}); load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}`,
+            `  peak RSS: bench process ${mb(process.resourceUsage().maxRSS * 1024)} (render's samples ${mb(r.memory.nodePeakRss)}), ffmpeg ${mb(r.memory.ffmpegPeakRss)}`,
+            `  timings ${JSON.stringify(r.timings)}`,
+          ].join("\n"),
+        );
+        continue;
+      }
       let c = cpuNow();
       const floor = await floorRun({
         width,

@@ -5,7 +5,7 @@ import { ApiError, invalid } from "../http/errors";
 import { sign, verify } from "../storage/hmac";
 
 /**
- * Multipart upload of one job output (docs/architecture.md "Renderer contract"), S3-style on the
+ * Multipart upload of one job output (docs/renderer.md "Events and objects"), S3-style on the
  * object's own URL, after the same scope checks as a plain PUT (token, current attempt → else 409, key):
  *
  *   POST   …/objects/{key}?job&attempt&uploads                body {size, partBytes} → {uploadId, partBytes, parts}
