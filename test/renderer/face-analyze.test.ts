@@ -4,9 +4,9 @@
  */
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
-import { analyzeFaces, assessPortrait, type RgbImage } from "../../container/src/face/analyze";
+import { analyzeFaces, type RgbImage } from "../../container/src/face/analyze";
 import { checkFaces } from "../../container/src/avatar/check-image";
-import { CLEAR_MIN_SHARPNESS } from "../../container/src/face/assess";
+import { assessPortrait, CLEAR_MIN_SHARPNESS } from "../../container/src/face/assess";
 import { findFaces } from "../../container/src/face/find";
 import { getHuman, warmHuman } from "../../container/src/face/human";
 import { faceSharpness } from "../../container/src/face/sharpness";

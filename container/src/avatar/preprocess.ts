@@ -7,7 +7,7 @@
  *   coordinates are the portrait's pixels) → PNG + cover JPEG.
  */
 import sharp from "sharp";
-import { analyzeFaces, assessPortrait, type DetectedFace, type Point3, type RgbImage } from "../face/analyze";
+import { analyzeFaces, type DetectedFace, type Point3, type RgbImage } from "../face/analyze";
 import { JobFailure } from "../job-failure";
 import type { AvatarRig } from "../rig";
 import { cropPortrait } from "./crop";

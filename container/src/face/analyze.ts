@@ -4,7 +4,6 @@ import { withHuman } from "./human";
 import { headPose, type HeadPose, type Point3 } from "./pose";
 
 export type { HeadPose, Point3 } from "./pose";
-export { assessPortrait } from "./assess";
 
 /** Raw interleaved RGB, 3 bytes per pixel, rows top to bottom. */
 export interface RgbImage {
