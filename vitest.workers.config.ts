@@ -24,6 +24,8 @@ export default {
       }
       return Response.json({ acceptable: true, code: null, reason: null, detail: "The image meets every Avatar image rule.", face: { ...FACE, widthPx: 220, box: { ...FACE.box, width: 220 } } });
     }
+    // Read the body before answering: workerd reports an unread request body as an uncaught exception.
+    await request.arrayBuffer();
     if (url.host === ${JSON.stringify(STUB_RENDERER_HOST)} && url.pathname === "/jobs") {
       return new Response("busy: the Worker test suite runs no renderer", { status: 503 });
     }
