@@ -90,6 +90,15 @@ describe("web console in Chromium", () => {
     });
     await expect(page.getByRole("heading", { name: "Avatars", level: 1 }).isVisible()).resolves.toBe(true);
 
+    // A photo without a face is refused before any job is made, with the pre-flight check's reason and detail.
+    const faceless = join(work, "faceless.jpg");
+    writeFileSync(faceless, fixture("no-face-stairs"));
+    await page.getByLabel("Portrait photo").setInputFiles(faceless);
+    await page.getByRole("button", { name: "Create Avatar" }).click();
+    await expect(page.locator("body").textContent()).resolves.toMatch(/The photo was refused \(no_face\): /);
+    // Chromium logs the refusal's 422 status as a failed resource: expected here, and the only such line.
+    expect(problems.splice(0)).toEqual([expect.stringMatching(/status of 422/)]);
+
     // Avatar from an uploaded portrait, named with an XSS payload that must stay text.
     const portrait = join(work, "portrait.jpg");
     writeFileSync(portrait, fixture("single-camera"));

@@ -15,7 +15,7 @@ import { errorFlash, field, noticeFrom } from "./notices";
 import { AvatarPage } from "./pages/avatar";
 import { AvatarsPage } from "./pages/avatars";
 import type { Flash } from "./pages/layout";
-import { precheckPortrait } from "./portrait-check";
+import { checkUploadedPortrait, precheckPortrait } from "./portrait-check";
 import { listAvatarJobs, listAvatars, ownAvatar } from "./queries";
 import { MiB, storeWhole, uploadSourceUrl } from "./uploads";
 
@@ -75,9 +75,15 @@ export const avatarRoutes = new Hono<ConsoleEnv>()
     const check = await precheckPortrait(c.env, bytes);
     if (!check.ok) return renderAvatars(c, errorFlash(check.message), 422, name);
     const upload = await storeWhole(c.env, account.id, "portrait", bytes.buffer as ArrayBuffer, check.type, check.ext);
+    const imageUrl = await uploadSourceUrl(c.env, upload);
+    const faces = await checkUploadedPortrait(c.env, imageUrl);
+    if (!faces.ok) {
+      await c.env.MEDIA.delete(upload.key);
+      return renderAvatars(c, errorFlash(faces.message), 422, name);
+    }
     try {
       // The same creation path as POST /v1/open/avatars: limits, concurrency, one unit reserved, the queue.
-      await createAvatarJob(c.env, { account, appId: consoleCreator(user.id), name: name || undefined, imageUrl: await uploadSourceUrl(c.env, upload) });
+      await createAvatarJob(c.env, { account, appId: consoleCreator(user.id), name: name || undefined, imageUrl });
     } catch (err) {
       await c.env.MEDIA.delete(upload.key);
       if (err instanceof ApiError && [402, 403, 429].includes(err.status)) return renderAvatars(c, errorFlash(err.message), err.status as 402, name);

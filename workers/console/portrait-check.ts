@@ -1,5 +1,7 @@
 import { AVATAR_REASONS } from "@avatar-video/contract";
+import { checkAvatarImage } from "../avatar-checks/check";
 import type { Env } from "../env";
+import { ApiError } from "../http/errors";
 import { imageInfo } from "./image-info";
 import { MiB } from "./uploads";
 
@@ -12,13 +14,10 @@ const refuse = (reason: keyof typeof AVATAR_REASONS, detail: string): PortraitCh
 });
 
 /**
- * The photo check before a console Avatar job is made: the spec's source image rules that can be judged
- * from the file's header here (type by content, ≤ 5 MiB, shorter side ≥ 340 px, pixel count), with the
- * reason shown. The face and opacity checks need decoding and face analysis: they run in the pipeline,
- * and a failure there is shown on the job with its reason.
- *
- * TODO(issue 10a): call the shared synchronous check behind POST /v1/open/avatar-checks here once it
- * exists (it was not in the tree when the console was built), so faces are checked before the job too.
+ * The photo check before a console Avatar job is made, in two steps. First the rules the file's header
+ * shows (type by content, ≤ 5 MiB, shorter side ≥ 340 px, pixel count), before anything is stored; then,
+ * on the stored upload, `checkUploadedPortrait`: the same checks as POST /v1/open/avatar-checks (decoding,
+ * opacity, faces) on the renderer. Either refusal shows its reason and the measured value.
  */
 export async function precheckPortrait(_env: Env, bytes: Uint8Array): Promise<PortraitCheck> {
   if (bytes.byteLength === 0) return refuse("file_empty", "");
@@ -29,4 +28,20 @@ export async function precheckPortrait(_env: Env, bytes: Uint8Array): Promise<Po
   if (info.width * info.height > 50_000_000) return refuse("image_too_many_pixels", `This one is ${info.width}×${info.height}.`);
   if (shorter < 340) return refuse("image_too_small", `This one is ${info.width}×${info.height}.`);
   return { ok: true, type: info.type, ext: info.type === "image/png" ? "png" : "jpg" };
+}
+
+/**
+ * The face and image rules of the pre-flight check on an uploaded portrait (its signed source URL). When the
+ * renderer cannot answer right now (503) the job is made anyway: the pipeline runs the same checks and a
+ * refusal there shows on the job with its reason.
+ */
+export async function checkUploadedPortrait(env: Env, imageUrl: string): Promise<{ ok: true } | { ok: false; message: string }> {
+  try {
+    const verdict = await checkAvatarImage(env, imageUrl);
+    if (verdict.acceptable) return { ok: true };
+    return { ok: false, message: `The photo was refused (${verdict.reason}): ${verdict.detail}` };
+  } catch (err) {
+    if (err instanceof ApiError && err.status === 503) return { ok: true };
+    throw err;
+  }
 }
