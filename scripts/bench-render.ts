@@ -29,7 +29,7 @@ import { ffmpegChoice, ffmpegPath, run } from "../container/src/video/ffmpeg";
 import { makeTimeline } from "../container/src/video/timeline";
 import { composeCanvas } from "../container/src/video/compose";
 import { rgbToYuv420 } from "../container/src/video/yuv";
-import type { AvatarRig } from "../container/src/rig";
+import type { AvatarRig } from "@avatar-video/contract";
 import { encodeAudio, speechLike, synthSpeech } from "../test/renderer/helpers/media-audio";
 
 const { values: opts } = parseArgs({

@@ -4,7 +4,7 @@
  */
 import os from "node:os";
 import path from "node:path";
-import { type Allowlist, parseAllowlist } from "./fetch/address-policy";
+import { type Allowlist, parseAllowlist } from "@avatar-video/contract";
 
 const MiB = 1024 * 1024;
 

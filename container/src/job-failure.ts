@@ -1,3 +1,5 @@
+import { JOB_FAILURES, UNEXPECTED_FAILURE_CODE, type JobKind } from "@avatar-video/contract";
+
 /**
  * A job ends in `failed` with a spec failure code. Thrown anywhere in the renderer; the job runner
  * turns it into the `failed` event. `retryable` is true only where resubmitting may succeed.
@@ -37,4 +39,14 @@ export class JobFailure extends Error {
       ...(this.clientDetail ? { detail: this.clientDetail } : {}),
     };
   }
+}
+
+/**
+ * Something broke on our side (an exception, an upload that kept failing): the kind's code for unexpected
+ * failures with the shared table's message, retryable. `detail` goes to the logs only.
+ */
+export function unexpectedFailure(kind: JobKind, detail: string): JobFailure {
+  const code = UNEXPECTED_FAILURE_CODE[kind];
+  const entry: { message: string } = (JOB_FAILURES[kind] as Record<string, { message: string }>)[code];
+  return new JobFailure(code, entry.message, true, detail);
 }

@@ -13,7 +13,7 @@ import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { type RendererConfig, loadConfig } from "./config";
 import { handleAvatarCheck } from "./checks/avatar-check";
-import { parseDispatch } from "./jobs/dispatch";
+import { parseDispatch } from "@avatar-video/contract";
 import { type Engines, defaultEngines } from "./jobs/engines";
 import { type Logger, createLogger, redactUrl } from "./jobs/log";
 import { JobManager } from "./jobs/manager";

@@ -3,6 +3,7 @@
  * loading is internal_error (retryable), a crop/encode error is preprocess_failed (retryable only when it
  * looks like resource exhaustion). The stages are replaced by controllable fakes.
  */
+import { AVATAR_FAILURES } from "@avatar-video/contract";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { fixture } from "../fixtures/portraits/derive";
 
@@ -43,7 +44,7 @@ async function failure(bytes: Buffer) {
 describe("failures after validation", () => {
   it("face models that fail to load: internal_error, retryable", async () => {
     fake.loadError = new Error("ENOENT: blazeface.json");
-    expect(await failure(fixture("single-phone"))).toMatchObject({ code: "internal_error", message: "An unexpected error occurred.", retryable: true });
+    expect(await failure(fixture("single-phone"))).toMatchObject({ code: "internal_error", message: AVATAR_FAILURES.internal_error.message, retryable: true });
   });
 
   it("file rules are still checked first: a bad file is invalid_image even without models", async () => {

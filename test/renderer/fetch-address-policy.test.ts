@@ -1,4 +1,4 @@
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import {
   checkUrlSyntax,
@@ -6,7 +6,7 @@ import {
   hostPortKey,
   isPublicAddress,
   parseAllowlist,
-} from "../../container/src/fetch/address-policy";
+} from "@avatar-video/contract";
 import { NON_PUBLIC } from "./helpers/fetch-samples";
 
 const PUBLIC = ["8.8.8.8", "1.1.1.1", "93.184.216.34", "172.32.0.1", "100.128.0.1", "2606:4700:4700::1111", "2a00:1450:4001::200e"];
@@ -141,8 +141,18 @@ describe("allowlist", () => {
 
 describe("Worker compatibility", () => {
   it("address-policy.ts imports nothing from Node", () => {
-    const src = readFileSync(new URL("../../container/src/fetch/address-policy.ts", import.meta.url), "utf8");
+    const src = readFileSync(new URL("../../packages/contract/src/address-policy.ts", import.meta.url), "utf8");
     expect(src).not.toMatch(/from\s+["']node:|require\(|from\s+["'](fs|net|dns|http|https|os|path)["']/);
     expect([...src.matchAll(/from\s+["']([^"']+)["']/g)].map((m) => m[1])).toEqual(["ipaddr.js"]);
+  });
+
+  it("the shared contract package imports nothing from Node, the Worker or the renderer", () => {
+    const dir = new URL("../../packages/contract/src/", import.meta.url);
+    for (const file of readdirSync(dir)) {
+      const src = readFileSync(new URL(file, dir), "utf8");
+      expect(src, file).not.toMatch(/from\s+["']node:|require\(|from\s+["'](fs|net|dns|http|https|os|path)["']/);
+      const imports = [...src.matchAll(/from\s+["']([^"']+)["']/g)].map((m) => m[1]);
+      expect(imports.filter((m) => !m.startsWith("./") && m !== "zod" && m !== "ipaddr.js"), file).toEqual([]);
+    }
   });
 });

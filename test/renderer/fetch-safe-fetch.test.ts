@@ -4,7 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseAllowlist } from "../../container/src/fetch/address-policy";
+import { parseAllowlist } from "@avatar-video/contract";
 import { FetchError, type ResolveAll, safeFetch, type SafeFetchOptions, USER_AGENT } from "../../container/src/fetch/safe-fetch";
 import { NON_PUBLIC } from "./helpers/fetch-samples";
 import { closedPort, patternHash, startRawServer, startServer, type TestServer } from "./helpers/fetch-servers";

@@ -8,7 +8,9 @@ import path from "node:path";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { JobFailure } from "../../container/src/job-failure";
-import { AVATAR_MESSAGES } from "../../container/src/jobs/failures";
+import { AVATAR_FAILURES } from "@avatar-video/contract";
+
+const AVATAR_MESSAGES = Object.fromEntries(Object.entries(AVATAR_FAILURES).map(([code, e]) => [code, e.message])) as Record<keyof typeof AVATAR_FAILURES, string>;
 import { type Harness, type FakeEngines, startHarness, fakeEngines, until } from "./helpers/renderer-harness";
 
 const PORTRAITS = path.resolve(__dirname, "../fixtures/portraits");

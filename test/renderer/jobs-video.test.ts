@@ -10,7 +10,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { probeAudio } from "../../container/src/audio/probe";
 import { loadConfig } from "../../container/src/config";
 import { JobFailure } from "../../container/src/job-failure";
-import { AUDIO_TYPES } from "../../container/src/jobs/failures";
+import { AUDIO_TYPES } from "@avatar-video/contract";
 import { type Harness, RENDERER_TOKEN, type FakeEngines, makeWav, startHarness, fakeEngines, syntheticAvatar, until } from "./helpers/renderer-harness";
 import type { SeenEvent } from "./helpers/renderer-worker";
 

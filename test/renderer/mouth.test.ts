@@ -9,7 +9,7 @@ import { drawMouthInterior } from "../../container/src/animate/mouth";
 import type { MouthStyle } from "../../container/src/animate/mouth-style";
 import { placePortrait } from "../../container/src/video/compose";
 import { yuvLayout } from "../../container/src/video/yuv";
-import type { AvatarRig } from "../../container/src/rig";
+import type { AvatarRig } from "@avatar-video/contract";
 
 const W = 200;
 const H = 120;

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { JobEvent, PREPROCESSED_STAGE, RENDERING_STAGE } from "@avatar-video/contract";
 import type { Env } from "../env";
 import { avatarKeys, videoKey } from "../storage/keys";
 import { avatarIdForJob } from "./avatar-id";
@@ -10,25 +10,7 @@ import { captureUnit, finishAvatarSlot } from "./units";
 import type { JobKind } from "./tokens";
 import { videoAccessProblem } from "./video-access";
 
-/** Stage names: lower-case words joined by underscores (documented in docs/pipeline.md). */
-export const STAGE_RE = /^[a-z][a-z0-9_]{0,47}$/;
-
-export const JobEvent = z.discriminatedUnion("type", [
-  z.object({ type: z.literal("progress"), stage: z.string().regex(STAGE_RE, "stage must be lower_snake_case, at most 48 characters") }),
-  z.object({ type: z.literal("succeeded"), result: z.unknown().optional() }),
-  z.object({
-    type: z.literal("failed"),
-    error: z.object({
-      code: z.string().min(1).max(64),
-      message: z.string().max(2000).optional(),
-      retryable: z.boolean().optional(),
-      // Kept only when valid (normalizeFailure): a bad reason or detail never fails the whole event.
-      reason: z.string().max(64).optional(),
-      detail: z.string().max(2000).optional(),
-    }),
-  }),
-]);
-export type JobEvent = z.infer<typeof JobEvent>;
+export { JobEvent };
 
 /** Answer to an event; `abort` tells the renderer to stop this run and report nothing more. */
 export type EventAnswer = { ok: true } | { ignored: true; abort?: JobError } | { abort: JobError };
@@ -39,11 +21,6 @@ const SUPERSEDED: JobError = {
   message: "This run is no longer current: a newer attempt runs or the job has ended.",
   retryable: false,
 };
-
-/** Stage at which Avatar preprocessing is complete: the reserved unit is captured. */
-export const PREPROCESSED_STAGE = "preprocessed";
-/** Stage a video run reports before rendering frames: access is checked again there. */
-export const RENDERING_STAGE = "rendering";
 
 /**
  * Applies one renderer event to the job's state machine. Events of another attempt, or for a job that is

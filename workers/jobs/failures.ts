@@ -1,4 +1,13 @@
-import { AVATAR_REASONS, type AvatarReason, isAvatarReason, isSafeDetail } from "@avatar-video/contract";
+import {
+  AVATAR_FAILURES,
+  AVATAR_REASONS,
+  type AvatarReason,
+  failureEntry,
+  isAvatarReason,
+  isSafeDetail,
+  UNEXPECTED_FAILURE_CODE,
+  VIDEO_FAILURES,
+} from "@avatar-video/contract";
 import { MAX_ATTEMPTS } from "./constants";
 import type { JobKind } from "./tokens";
 
@@ -11,53 +20,6 @@ export interface JobError {
   /** One sentence for the client: the measured value and the rule (defaults to the message). */
   detail?: string;
 }
-
-/** Spec "Avatar creation job failure codes": messages verbatim; retryable is the default when the renderer omits it. */
-export const AVATAR_FAILURES: Record<string, { message: string; retryable: boolean }> = {
-  source_download_failed: { message: "The source image could not be downloaded.", retryable: true },
-  invalid_image: { message: "The source image is not a supported opaque JPEG or PNG of sufficient size.", retryable: false },
-  image_quality_rejected: { message: "The source image did not pass Avatar image requirements.", retryable: false },
-  preprocess_failed: { message: "The source image could not be preprocessed.", retryable: false },
-  avatar_generation_failed: { message: "Avatar generation failed.", retryable: true },
-  internal_error: { message: "An unexpected error occurred while creating the Avatar; submit the request again.", retryable: true },
-};
-
-/**
- * Spec "Video job failure codes". retryable (spec): a new job may succeed once the cause is fixed; false
- * when the same input can never succeed. The message is the renderer's when it is safe to show, else this one.
- */
-export const VIDEO_FAILURES: Record<string, { message: string; retryable: boolean }> = {
-  source_unavailable: {
-    message: "A media source could not be downloaded; keep the URL publicly reachable for the whole preparation window.",
-    retryable: true,
-  },
-  unsupported_media_type: {
-    message: "A media source has an unsupported type or content; use one of the accepted audio or image types.",
-    retryable: false,
-  },
-  empty_media: { message: "A media source returned an empty file.", retryable: false },
-  media_too_large: { message: "A media source exceeds its size limit (audio 500 MiB, background image 50 MiB).", retryable: false },
-  preparation_timeout: {
-    message: "Media preparation did not finish within its deadline (5 minutes per transfer, 30 minutes in total).",
-    retryable: true,
-  },
-  app_access_revoked: {
-    message: "The App that created this job no longer has video access; restore access and submit a new job.",
-    retryable: true,
-  },
-  avatar_forbidden: {
-    message: "The Avatar is no longer available to this account; restore Avatar access and submit a new job.",
-    retryable: true,
-  },
-  session_token_expired: { message: "The rendering session expired before the video was finished; submit a new job.", retryable: true },
-  checksum_mismatch: { message: "A media source changed while it was being prepared; submit a new job.", retryable: true },
-  render_failed: { message: "Rendering failed; submit a new job.", retryable: true },
-  renderer_rejected: { message: "The renderer rejected the job's input; check the request.", retryable: false },
-  invalid_manifest: {
-    message: "The job's render instructions were invalid; contact support with the job ID if it persists.",
-    retryable: false,
-  },
-};
 
 /** Failures the Worker itself decides (stalls, dispatch rejections, missing outputs). */
 export const PIPELINE_FAILURES = {
@@ -113,7 +75,8 @@ const DEFAULT_REASON: Record<string, AvatarReason> = {
 };
 
 /**
- * The stored error of a renderer-reported failure. Avatar messages are the spec's (verbatim per code);
+ * The stored error of a renderer-reported failure, from the shared table (@avatar-video/contract
+ * job-failures.ts). Avatar messages are the spec's (verbatim per code);
  * unknown codes become internal_error (Avatar) or render_failed (video). An Avatar `reason` is kept when
  * it is in the shared table and belongs to the code; `detail` when it is one safe sentence (≤ 300
  * characters, no URL, no line break) reported with it.
@@ -124,9 +87,9 @@ export function normalizeFailure(
 ): JobError {
   const code = typeof reported.code === "string" ? reported.code : "";
   const retryable = typeof reported.retryable === "boolean" ? reported.retryable : undefined;
+  const known = failureEntry(kind, code) ? code : UNEXPECTED_FAILURE_CODE[kind];
+  const entry = failureEntry(kind, known)!;
   if (kind === "avatar") {
-    const known = AVATAR_FAILURES[code] ? code : "internal_error";
-    const entry = AVATAR_FAILURES[known];
     const ownReason = known === code && isAvatarReason(reported.reason) && AVATAR_REASONS[reported.reason].code === known;
     return explain("avatar", {
       code: known,
@@ -136,8 +99,6 @@ export function normalizeFailure(
       ...(ownReason && isSafeDetail(reported.detail) ? { detail: reported.detail.trim() } : {}),
     });
   }
-  const known = VIDEO_FAILURES[code] ? code : "render_failed";
-  const entry = VIDEO_FAILURES[known];
   return explain("video", {
     code: known,
     message: known === code && safeMessage(reported.message) ? reported.message.trim() : entry.message,

@@ -3,7 +3,8 @@ import { canUseAvatar } from "../auth/avatar-access";
 import { consoleCreatorMayRender, isConsoleCreator } from "../console/creator";
 import { accounts, apps, type VideoJob } from "../db/schema";
 import type { Env } from "../env";
-import { VIDEO_FAILURES, type JobError } from "./failures";
+import { VIDEO_FAILURES } from "@avatar-video/contract";
+import type { JobError } from "./failures";
 import { db } from "./store";
 
 const failure = (code: "app_access_revoked" | "avatar_forbidden"): JobError => ({ code, ...VIDEO_FAILURES[code] });

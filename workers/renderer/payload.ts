@@ -9,7 +9,7 @@ import { avatarKeys, videoKey } from "../storage/keys";
 
 // The dispatch body of POST {renderer}/jobs (docs/architecture.md, "Renderer contract") is defined once,
 // by the renderer that validates it; the Worker only builds it.
-import type { AvatarDispatch as AvatarPayload, Dispatch as RendererPayload, VideoDispatch as VideoPayload } from "../../container/src/jobs/dispatch";
+import type { AvatarDispatch as AvatarPayload, Dispatch as RendererPayload, VideoDispatch as VideoPayload } from "@avatar-video/contract";
 
 export type { AvatarPayload, RendererPayload, VideoPayload };
 

@@ -1,4 +1,4 @@
-import { classifyAddress, isIpLiteralHost } from "../../container/src/fetch/address-policy";
+import { classifyAddress, isIpLiteralHost } from "@avatar-video/contract";
 import type { Env } from "../env";
 
 /**

@@ -1,6 +1,6 @@
 import { AVATAR_REASON_CODES, AVATAR_REASONS } from "@avatar-video/contract";
 import { z } from "zod";
-import { checkUrlSyntax, MAX_URL_LENGTH } from "../../container/src/fetch/address-policy";
+import { checkUrlSyntax, MAX_URL_LENGTH } from "@avatar-video/contract";
 
 /**
  * Building blocks shared by the request and response schemas. Messages are rules only ("must be a

@@ -8,7 +8,7 @@ import {
   MAX_PIXEL_AREA,
   VIDEO_DEFAULTS,
   type VideoSettings,
-} from "../../container/src/contract/video-settings";
+} from "@avatar-video/contract";
 
 export { MAX_PIXEL_AREA, VIDEO_DEFAULTS, type VideoSettings };
 

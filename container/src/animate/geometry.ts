@@ -8,7 +8,7 @@
  * The inner-lip loop is triangulated separately ("hole" triangles); those pixels are covered by the
  * synthesised mouth interior.
  */
-import type { AvatarRig } from "../rig";
+import type { AvatarRig } from "@avatar-video/contract";
 import {
   LEFT_EYE_LOWER0,
   LEFT_EYE_LOWER1,

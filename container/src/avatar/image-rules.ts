@@ -4,12 +4,12 @@
  * (test/fixtures/portraits, the @vladmandic/face-api demo photos, FG-net Talking Face frames) and on
  * blurred, downscaled, padded and occluded variants; docs/avatar-image-rules.md has the tables.
  */
+import { SOURCE_IMAGE } from "@avatar-video/contract";
 
 // ── File (spec "Source image rules") ────────────────────────────────────────────────────────────────
-export const MAX_SOURCE_BYTES = 5 * 1024 * 1024;
-export const MIN_SHORT_SIDE = 340;
-/** Decompression-bomb guard: 5 MiB of JPEG can declare 65535² pixels. 50 MP covers any phone photo. */
-export const MAX_SOURCE_PIXELS = 50_000_000;
+export const MAX_SOURCE_BYTES = SOURCE_IMAGE.maxBytes;
+export const MIN_SHORT_SIDE = SOURCE_IMAGE.minShortSide;
+export const MAX_SOURCE_PIXELS = SOURCE_IMAGE.maxPixels;
 
 // ── A face is *visible* (it counts toward "exactly one") when it passes this lower bar. ──────────────
 /** Detector confidence. Real faces 0.34–0.96 (0.34–0.39: looking steeply down, half cut by the frame);

@@ -9,13 +9,13 @@
 import sharp from "sharp";
 import { analyzeFaces, type DetectedFace, type Point3, type RgbImage } from "../face/analyze";
 import { JobFailure } from "../job-failure";
-import type { AvatarRig } from "../rig";
+import type { AvatarRig } from "@avatar-video/contract";
 import { cropPortrait } from "./crop";
 import { decodeSource } from "./decode";
 import { checkFaces, requireFaceModels } from "./check-image";
-import { looksTransient, preprocessFailed } from "./failures";
+import { looksTransient, preprocessFailed } from "./processing-failures";
 import { type PortraitFrame, portraitFrame } from "./frame";
-import { buildRig } from "./rig";
+import { buildRig } from "./build-rig";
 
 /**
  * FaceMesh re-runs on the portrait scaled to this side (the face is then ~215 px, still above FaceMesh's

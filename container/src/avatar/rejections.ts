@@ -2,15 +2,14 @@
  * The client-facing side of every Avatar refusal: the spec code and message, a reason from the shared
  * table (@avatar-video/contract) and one sentence with the measured value and the rule it broke.
  */
-import { AVATAR_REASONS, type AvatarReason } from "@avatar-video/contract";
+import { AVATAR_FAILURES, AVATAR_REASONS, type AvatarReason } from "@avatar-video/contract";
 import { JobFailure } from "../job-failure";
-import { AVATAR_MESSAGES } from "../jobs/failures";
 import * as R from "./image-rules";
 
 /** A refusal or failure with its reason and client sentence; `log` is for the renderer's logs only. */
 export function refusal(reason: AvatarReason, clientDetail: string, log?: string, retryable = false): JobFailure {
   const code = AVATAR_REASONS[reason].code;
-  return new JobFailure(code, AVATAR_MESSAGES[code], retryable, log ?? `${reason}: ${clientDetail}`, { reason, clientDetail });
+  return new JobFailure(code, AVATAR_FAILURES[code].message, retryable, log ?? `${reason}: ${clientDetail}`, { reason, clientDetail });
 }
 
 const int = (n: number) => Math.round(n).toLocaleString("en-US");

@@ -15,7 +15,7 @@ import https from "node:https";
 import net from "node:net";
 import { Transform, Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { type Allowlist, checkUrlSyntax, classifyAddress, EMPTY_ALLOWLIST, isAllowlisted } from "./address-policy";
+import { type Allowlist, checkUrlSyntax, classifyAddress, EMPTY_ALLOWLIST, isAllowlisted } from "@avatar-video/contract";
 
 export type FetchErrorKind =
   | "refused_destination" // non-public address (literal, DNS answer or redirect target)

@@ -5,11 +5,10 @@
  *
  * Stages: downloading → analyzing → preprocessed → generating.
  */
-import { JobFailure } from "../job-failure";
+import { JobFailure, unexpectedFailure } from "../job-failure";
 import { downloadSource } from "../avatar/source";
-import type { AvatarDispatch } from "./dispatch";
+import type { AvatarDispatch } from "@avatar-video/contract";
 import { type JobContext, abortable, since } from "./context";
-import { AVATAR_MESSAGES } from "./failures";
 
 export interface AvatarResult {
   portrait: { bytes: number; width: number; height: number; contentType: "image/png" };
@@ -51,7 +50,7 @@ export async function runAvatarJob(ctx: JobContext<AvatarDispatch>): Promise<Ava
     link.putObject(dispatch.outputs.cover, { data: assets.coverJpeg }, "image/jpeg"),
   ]).catch((err) => {
     if (signal.aborted) throw signal.reason;
-    throw new JobFailure("internal_error", AVATAR_MESSAGES.internal_error, true, `artifact upload failed: ${(err as Error).message}`);
+    throw unexpectedFailure("avatar", `artifact upload failed: ${(err as Error).message}`);
   });
   timings.uploadMs = since(t);
 

@@ -3,8 +3,7 @@
  * interface so the server loads them lazily (the face models are only loaded when needed) and tests
  * can substitute controllable ones.
  */
-import type { AvatarRig } from "../rig";
-import type { VideoSettings } from "./dispatch";
+import type { AvatarRig, VideoSettings } from "@avatar-video/contract";
 
 export interface AvatarAssets {
   portraitPng: Buffer;

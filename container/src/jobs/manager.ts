@@ -10,13 +10,12 @@
 import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
 import path from "node:path";
 import type { RendererConfig } from "../config";
-import { JobFailure } from "../job-failure";
+import { JobFailure, unexpectedFailure } from "../job-failure";
 import { JobStop, WorkerLink } from "../worker-link";
 import { runAvatarJob } from "./avatar-job";
 import type { JobContext } from "./context";
-import type { Dispatch } from "./dispatch";
+import type { Dispatch } from "@avatar-video/contract";
 import type { Engines } from "./engines";
-import { AVATAR_MESSAGES, INTERNAL_ERROR } from "./failures";
 import type { Logger } from "./log";
 import { runVideoJob } from "./video-job";
 
@@ -267,7 +266,7 @@ function processAlive(pid: number): boolean {
 function toFailure(err: unknown, kind: Dispatch["kind"]): JobFailure {
   if (err instanceof JobFailure) return err;
   const detail = (err as Error)?.stack ?? String(err);
-  return new JobFailure("internal_error", kind === "avatar" ? AVATAR_MESSAGES.internal_error : INTERNAL_ERROR, true, detail);
+  return unexpectedFailure(kind, detail);
 }
 
 /** What a log line may say about the sources: host and path, never the (signed) query. */

@@ -1,36 +1,10 @@
 /**
- * Failure codes and messages of both job families (spec: "Avatar creation job failure codes", "Video job
- * failure codes", "Media rules"), and the mapping of fetch errors onto them. docs/renderer.md has the table.
+ * How a failed media download becomes a video job failure (spec "Video job failure codes", "Media rules"),
+ * with a message naming the input and the rule. Codes, default messages and the accepted types:
+ * @avatar-video/contract (job-failures.ts, media-rules.ts).
  */
 import { JobFailure } from "../job-failure";
 import { FetchError } from "../fetch/safe-fetch";
-
-/** The spec's exact messages for Avatar creation job failures. */
-export const AVATAR_MESSAGES = {
-  source_download_failed: "The source image could not be downloaded.",
-  invalid_image: "The source image is not a supported opaque JPEG or PNG of sufficient size.",
-  image_quality_rejected: "The source image did not pass Avatar image requirements.",
-  preprocess_failed: "The source image could not be preprocessed.",
-  avatar_generation_failed: "Avatar generation failed.",
-  internal_error: "An unexpected error occurred.",
-} as const;
-
-export const INTERNAL_ERROR = "An unexpected error occurred.";
-
-/** Spec "Media rules": accepted Content-Types (compared lowercased, parameters stripped). */
-export const AUDIO_TYPES: ReadonlySet<string> = new Set([
-  "audio/mpeg",
-  "audio/mp3",
-  "audio/wav",
-  "audio/x-wav",
-  "audio/wave",
-  "audio/vnd.wave",
-  "audio/mp4",
-  "audio/x-m4a",
-  "audio/aac",
-  "audio/ogg",
-]);
-export const BACKGROUND_TYPES: ReadonlySet<string> = new Set(["image/png", "image/jpeg", "image/webp"]);
 
 /** Status codes after which the same request may well succeed later. */
 export function transientStatus(status: number | undefined): boolean {

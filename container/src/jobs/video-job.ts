@@ -8,21 +8,17 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
-import { JobFailure } from "../job-failure";
+import { JobFailure, unexpectedFailure } from "../job-failure";
 import { FetchError, safeFetch } from "../fetch/safe-fetch";
-import type { AvatarRig } from "../rig";
-import type { VideoDispatch } from "./dispatch";
+import { AUDIO_TYPES, BACKGROUND_TYPES, type AvatarRig, type VideoDispatch } from "@avatar-video/contract";
 import { type JobContext, abortable, since } from "./context";
 import type { AudioInfo } from "./engines";
 import {
-  AUDIO_TYPES,
-  BACKGROUND_TYPES,
   type MediaInput,
-  INTERNAL_ERROR,
   formatDuration,
   mediaFetchFailure,
   unsupportedType,
-} from "./failures";
+} from "./media-failures";
 import { LinkError } from "../worker-link";
 
 export interface VideoResult {
@@ -113,7 +109,7 @@ export async function runVideoJob(ctx: JobContext<VideoDispatch>): Promise<Video
   t = performance.now();
   const bytes = await link.putObject(dispatch.outputs.video, { file: rendered.mp4Path }, "video/mp4").catch((err) => {
     if (signal.aborted) throw signal.reason;
-    throw new JobFailure("internal_error", INTERNAL_ERROR, true, `video upload failed: ${(err as Error).message}`);
+    throw unexpectedFailure("video", `video upload failed: ${(err as Error).message}`);
   });
   timings.uploadMs = since(t);
 
@@ -236,7 +232,7 @@ function objectFailure(what: string) {
     if (err instanceof LinkError && err.permanent) {
       throw new JobFailure("invalid_manifest", INVALID_MANIFEST, false, `${what}: ${err.message}`);
     }
-    if (err instanceof LinkError) throw new JobFailure("internal_error", INTERNAL_ERROR, true, `${what}: ${err.message}`);
+    if (err instanceof LinkError) throw unexpectedFailure("video", `${what}: ${err.message}`);
     throw err;
   };
 }

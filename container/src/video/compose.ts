@@ -6,7 +6,7 @@
 import sharp from "sharp";
 import { JobFailure } from "../job-failure";
 import type { Placement } from "../animate/geometry";
-import type { AvatarRig } from "../rig";
+import type { AvatarRig } from "@avatar-video/contract";
 
 export interface CanvasSettings {
   width: number;

@@ -19,7 +19,7 @@ import { buildFaceModel } from "../animate/geometry";
 import { blinkAmount, blinkSchedule, BLINK, makeHeadMotion } from "@avatar-video/motion-model";
 import { mouthColors } from "../animate/mouth";
 import { JobFailure } from "../job-failure";
-import type { AvatarRig } from "../rig";
+import type { AvatarRig } from "@avatar-video/contract";
 import { composeCanvas, sampleColor, type CanvasSettings } from "./compose";
 import { FrameEncoder } from "./encoder";
 import { throwIfAborted } from "./ffmpeg";

@@ -5,6 +5,8 @@
  * Each reason belongs to exactly one spec failure code (`job.error.code`). docs/avatar-image-rules.md
  * explains every threshold behind them.
  */
+import type { AvatarFailureCode } from "./job-failures";
+
 export const AVATAR_REASONS = {
   // source_download_failed
   source_unreachable: { code: "source_download_failed", summary: "The image URL could not be reached (DNS, connection or transfer error)." },
@@ -35,13 +37,6 @@ export const AVATAR_REASONS = {
   internal: { code: "internal_error", summary: "An unexpected error occurred on our side." },
 } as const satisfies Record<string, { code: AvatarFailureCode; summary: string }>;
 
-export type AvatarFailureCode =
-  | "source_download_failed"
-  | "invalid_image"
-  | "image_quality_rejected"
-  | "preprocess_failed"
-  | "avatar_generation_failed"
-  | "internal_error";
 
 export type AvatarReason = keyof typeof AVATAR_REASONS;
 

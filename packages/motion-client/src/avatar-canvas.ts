@@ -6,7 +6,7 @@
 import { deform, type FacePose } from "../../../container/src/animate/deform";
 import { buildFaceModel, type FaceModel } from "../../../container/src/animate/geometry";
 import { mouthColors } from "../../../container/src/animate/mouth";
-import type { AvatarRig } from "../../../container/src/rig";
+import type { AvatarRig } from "@avatar-video/contract";
 import type { LiveRig, MotionMessage } from "./types";
 
 const VERT = `attribute vec2 a_pos; attribute vec2 a_uv; uniform vec2 u_size; varying vec2 v_uv;

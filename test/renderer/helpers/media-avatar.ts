@@ -4,7 +4,7 @@
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import type { AvatarRig } from "../../../container/src/rig";
+import type { AvatarRig } from "@avatar-video/contract";
 
 export interface TestAvatar {
   portraitPng: Buffer;

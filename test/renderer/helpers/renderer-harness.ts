@@ -11,7 +11,7 @@ import sharp from "sharp";
 import { loadConfig, type RendererConfig } from "../../../container/src/config";
 import type { AudioInfo, AvatarAssets, Engines, RenderInput, RenderOutput } from "../../../container/src/jobs/engines";
 import { createLogger } from "../../../container/src/jobs/log";
-import type { AvatarRig } from "../../../container/src/rig";
+import type { AvatarRig } from "@avatar-video/contract";
 import { createRenderer, type Renderer } from "../../../container/src/server";
 import { JOB_TOKEN, type FakeWorker, startFakeWorker } from "./renderer-worker";
 import { type SourceServer, startSources } from "./renderer-sources";

@@ -1,4 +1,4 @@
-import { checkUrlSyntax, EMPTY_ALLOWLIST, parseAllowlist, type Allowlist } from "../../../container/src/fetch/address-policy";
+import { checkUrlSyntax, EMPTY_ALLOWLIST, parseAllowlist, type Allowlist } from "@avatar-video/contract";
 import type { Env } from "../../env";
 import { invalid } from "../../http/errors";
 import { logEvent } from "../../observability/log-event";
