@@ -38,7 +38,9 @@ if [ ${#missing[@]} -gt 0 ]; then
 fi
 
 step typecheck bash -c "tsc --noEmit -p . && tsc --noEmit -p container"
-step import-cycles madge --circular --extensions ts workers container/src packages
+# worker-configuration.d.ts (the Worker's Env) must match wrangler.toml and .dev.vars.example.
+step worker-types npm run --silent types:worker -- --check
+step import-cycles madge --circular --extensions ts workers container/src packages client/src scripts
 step deploy-check bash scripts/deploy-check.sh
 
 for suite in workers renderer e2e; do

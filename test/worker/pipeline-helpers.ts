@@ -28,7 +28,7 @@ export function fakeRenderer(initial: RendererMode = "accept") {
       },
     }),
   };
-  const testEnv: Env = { ...env, RENDERER_URL: "", RENDERER: namespace as unknown as DurableObjectNamespace };
+  const testEnv: Env = { ...env, RENDERER_URL: "", RENDERER: namespace as unknown as Env["RENDERER"] };
   return { env: testEnv, dispatches, state };
 }
 

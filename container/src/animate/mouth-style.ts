@@ -9,7 +9,14 @@
  *    interior is reused and moves with the upper lip instead of being replaced by synthesised teeth.
  */
 import type { FaceModel } from "./geometry";
-import type { MouthColors } from "./mouth";
+
+/** Interior colours picked for one portrait (mouth.ts `mouthColors`); declared here so style and drawing share it without an import cycle. */
+export interface MouthColors {
+  teeth: [number, number, number];
+  cavityEdge: [number, number, number];
+  cavityDeep: [number, number, number];
+  tongue: [number, number, number];
+}
 
 export interface MouthStyle extends MouthColors {
   blur: number;

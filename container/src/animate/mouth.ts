@@ -10,7 +10,9 @@
  */
 import type { Rect } from "./warp";
 import { smoothstep } from "@avatar-video/motion-model";
-import type { MouthStyle } from "./mouth-style";
+import type { MouthColors, MouthStyle } from "./mouth-style";
+
+export type { MouthColors };
 
 /** yuv420p frame layout (see video/yuv.ts). */
 export interface YuvFrameLayout {
@@ -20,12 +22,6 @@ export interface YuvFrameLayout {
   cSize: number;
 }
 
-export interface MouthColors {
-  teeth: [number, number, number];
-  cavityEdge: [number, number, number];
-  cavityDeep: [number, number, number];
-  tongue: [number, number, number];
-}
 
 /** Pick interior colours that suit the portrait (lighting level and lip tone). */
 export function mouthColors(skin: [number, number, number], lip: [number, number, number]): MouthColors {
