@@ -1,0 +1,67 @@
+/**
+ * Admission of creations, each all-or-nothing inside one synchronous call: Avatar jobs (windows, concurrency,
+ * one free unit), video jobs (retry-key claim, windows) and Avatar image checks (the per-minute window only).
+ */
+import { concurrencyRefusal, markActive } from "./avatar-concurrency";
+import { reservationState, reserve, unitRefusal } from "./avatar-units";
+import { checkWindows, isRecorded, recordCreation } from "./creation-windows";
+import { prune } from "./store";
+import type { Admission, AvatarLimits, VideoAdmission, VideoClaim, VideoLimits } from "./types";
+
+/** Windows, then concurrency, then one free unit. Idempotent by jobId. */
+export function admitAvatarCreation(sql: SqlStorage, jobId: string, limits: AvatarLimits, now: number): Admission {
+  if (reservationState(sql, jobId)) return { ok: true };
+  prune(sql, now);
+  const refusal = checkWindows(sql, "avatar", limits, now) ?? concurrencyRefusal(sql, limits.concurrent) ?? unitRefusal(sql);
+  if (refusal) return refusal;
+  recordCreation(sql, "avatar", jobId, now);
+  markActive(sql, jobId, now);
+  reserve(sql, jobId, now);
+  return { ok: true };
+}
+
+/**
+ * A claimed requestId returns the existing claim without counting anything (the caller compares
+ * fingerprints: same → the existing job, different → 409). Otherwise the windows decide and, when admitted,
+ * the creation is counted and the claim recorded in the same step. Idempotent by jobId.
+ */
+export function admitVideoCreation(sql: SqlStorage, claim: VideoClaim, limits: VideoLimits, now: number): VideoAdmission {
+  if (claim.requestId !== null) {
+    const existing = sql
+      .exec<{ job_id: string; fingerprint: string; created_at: number }>(
+        "SELECT job_id, fingerprint, created_at FROM video_claims WHERE request_id = ?",
+        claim.requestId,
+      )
+      .toArray()[0];
+    if (existing) return { ok: true, existing: { jobId: existing.job_id, fingerprint: existing.fingerprint, createdAt: existing.created_at } };
+  }
+  if (isRecorded(sql, "video", claim.jobId)) return { ok: true };
+  prune(sql, now);
+  const refusal = checkWindows(sql, "video", limits, now);
+  if (refusal) return refusal;
+  recordCreation(sql, "video", claim.jobId, now);
+  if (claim.requestId !== null) {
+    sql.exec(
+      "INSERT INTO video_claims (request_id, job_id, fingerprint, created_at) VALUES (?, ?, ?, ?)",
+      claim.requestId,
+      claim.jobId,
+      claim.fingerprint,
+      claim.createdAt,
+    );
+  }
+  return { ok: true };
+}
+
+/**
+ * POST /avatar-checks costs compute like a creation: it takes a slot of the Avatar per-minute window
+ * (checks and creations share it) but counts toward neither the hourly nor the 24-hour quota and
+ * reserves nothing. Idempotent by checkId.
+ */
+export function admitAvatarCheck(sql: SqlStorage, checkId: string, limits: AvatarLimits, now: number): Admission {
+  if (isRecorded(sql, "avatar_check", checkId)) return { ok: true };
+  prune(sql, now);
+  const refusal = checkWindows(sql, "avatar", { ...limits, perHour: Infinity, perDay: Infinity }, now);
+  if (refusal && !refusal.ok) return { ...refusal, message: `${refusal.message} Image checks count toward this limit.` };
+  recordCreation(sql, "avatar_check", checkId, now);
+  return { ok: true };
+}
