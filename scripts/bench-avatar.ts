@@ -33,7 +33,7 @@ const stack = await startStack({
   onRendererLog: (line) => {
     try {
       const entry = JSON.parse(line);
-      if (entry.msg === "job succeeded" && entry.timings) faceMsByJob.set(entry.jobId, entry.timings["preprocess.faceMs"] ?? 0);
+      if (entry.event === "job_succeeded" && entry.timings) faceMsByJob.set(entry.jobId, entry.timings["preprocess.faceMs"] ?? 0);
     } catch {
       /* not a JSON line */
     }

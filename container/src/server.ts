@@ -125,7 +125,7 @@ export function createRenderer(config: RendererConfig, opts: { engines?: Engines
       if (url.pathname === "/checks") return await handleAvatarCheck(req, res, config, log, (h) => bearerMatches(h, config.token));
       return send(res, 404, { error: "not found" });
     } catch (err) {
-      log.error("request failed", { error: err });
+      log.error("request_failed", { error: err });
       if (!res.headersSent) send(res, 500, { error: "internal error" });
       else res.destroy();
     }
@@ -142,7 +142,7 @@ export function createRenderer(config: RendererConfig, opts: { engines?: Engines
         server.listen(config.port, config.host, () => (server.off("error", reject), resolve()));
       });
       const port = (server.address() as AddressInfo).port;
-      log.info("renderer listening", {
+      log.info("renderer_listening", {
         port,
         ffmpeg: ffmpegChoice(),
         allowlist: [...config.allowlist],
@@ -167,7 +167,7 @@ async function main(): Promise<void> {
   try {
     config = loadConfig();
   } catch (err) {
-    log.error("invalid configuration", { error: err });
+    log.error("invalid_configuration", { error: err });
     process.exit(2);
   }
   const engines = defaultEngines();
@@ -176,8 +176,8 @@ async function main(): Promise<void> {
   // Load the face models in the background so the first Avatar job does not pay for it.
   if (process.env.WARM_MODELS !== "0") {
     engines.warm?.().then(
-      () => log.info("face models warm"),
-      (err) => log.warn("face model warm-up failed", { error: err }),
+      () => log.info("face_models_warm"),
+      (err) => log.warn("face_model_warmup_failed", { error: err }),
     );
   }
 
@@ -185,7 +185,7 @@ async function main(): Promise<void> {
   const stop = (signal: NodeJS.Signals) => {
     if (stopping) return;
     stopping = true;
-    log.info("shutting down", { signal, activeJobs: renderer.manager.activeJobs });
+    log.info("shutting_down", { signal, activeJobs: renderer.manager.activeJobs });
     const force = setTimeout(() => process.exit(1), config.shutdownGraceMs + 5_000);
     force.unref();
     renderer.shutdown().then(
@@ -198,7 +198,7 @@ async function main(): Promise<void> {
   };
   process.on("SIGTERM", stop);
   process.on("SIGINT", stop);
-  process.on("unhandledRejection", (err) => log.error("unhandled rejection", { error: err }));
+  process.on("unhandledRejection", (err) => log.error("unhandled_rejection", { error: err }));
 }
 
 /** True when this module is the process entry point (not imported by tests or other modules). */

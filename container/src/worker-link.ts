@@ -169,7 +169,7 @@ export class WorkerLink {
       await this.send({ type: "progress", stage }, this.cfg.retries);
     } catch (err) {
       if (this.signal.aborted) throw this.signal.reason;
-      this.log.warn("progress event not delivered", { stage, error: err });
+      this.log.warn("progress_not_delivered", { stage, error: err });
     }
     this.signal.throwIfAborted();
   }
@@ -197,7 +197,7 @@ export class WorkerLink {
       // (then the Worker's sweep notices the silent job and dispatches it again).
       await this.send(event, this.cfg.retries * 2);
     } catch (err) {
-      if (!this.signal.aborted) this.log.error("terminal event not delivered", { type: event.type, error: err });
+      if (!this.signal.aborted) this.log.error("terminal_event_not_delivered", { type: event.type, error: err });
     }
   }
 
@@ -223,7 +223,7 @@ export class WorkerLink {
     try {
       await this.send({ type: "progress", stage: this.stage }, 0);
     } catch (err) {
-      if (!this.signal.aborted) this.log.debug("heartbeat not delivered", { error: err });
+      if (!this.signal.aborted) this.log.debug("heartbeat_not_delivered", { error: err });
     } finally {
       this.beating = false;
     }
@@ -295,7 +295,7 @@ export class WorkerLink {
     this.finished = true;
     this.stopHeartbeat();
     if (!this.signal.aborted) {
-      this.log.info("job stopped by the Worker", { kind: reason.kind, code: reason.abort?.code });
+      this.log.info("job_stopped_by_worker", { kind: reason.kind, code: reason.abort?.code });
       this.controller.abort(reason);
     }
   }
@@ -403,7 +403,7 @@ export class WorkerLink {
         }
         const again = status === undefined ? !(err instanceof LinkError && err.permanent) : retriable(status);
         if (!again || i >= this.cfg.retries) throw err;
-        this.log.warn("object transfer failed, retrying", { method, url: redactUrl(url), status, error: err });
+        this.log.warn("object_transfer_retry", { method, url: redactUrl(url), status, error: err });
         await this.backoff(i);
       }
     }

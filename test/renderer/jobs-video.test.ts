@@ -251,7 +251,7 @@ describe("video job: rendering", () => {
     expect(stages(d.jobId)).toEqual(["preparing_media", "rendering"]);
     expect(h.worker.eventsOf(d.jobId).filter((e) => e.body.type !== "progress")).toEqual([]);
     expect(engines.calls.renderVideo).toHaveLength(0);
-    expect(h.logs.some((l) => l.includes('"msg":"job stopped"') && l.includes(d.jobId) && l.includes("worker_abort"))).toBe(true);
+    expect(h.logs.some((l) => l.includes('"event":"job_stopped"') && l.includes(d.jobId) && l.includes("worker_abort"))).toBe(true);
   });
 
   it("an {abort} answer to a heartbeat during the render aborts the render's signal", async () => {

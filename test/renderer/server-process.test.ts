@@ -40,8 +40,8 @@ async function startProcess(env: Record<string, string>): Promise<Proc> {
   });
   child.stderr!.on("data", (d: Buffer) => lines.push(`stderr: ${d.toString()}`));
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.once("exit", (code, signal) => r({ code, signal })));
-  await until(() => lines.some((l) => l.includes("renderer listening")) || child.exitCode !== null, 30_000, "renderer listening");
-  const listening = lines.find((l) => l.includes("renderer listening"));
+  await until(() => lines.some((l) => l.includes('"event":"renderer_listening"')) || child.exitCode !== null, 30_000, "renderer listening");
+  const listening = lines.find((l) => l.includes('"event":"renderer_listening"'));
   if (!listening) throw new Error(`renderer did not start:\n${lines.join("\n")}`);
   return { child, url: `http://127.0.0.1:${JSON.parse(listening).port}`, lines, exited };
 }
@@ -112,8 +112,8 @@ describe("renderer process", () => {
     expect(worker.eventsOf(job.jobId)).toHaveLength(countAfterExit);
     expect(worker.eventsOf(job.jobId).filter((e) => e.body.type !== "progress")).toHaveLength(0);
     const logs = p.lines.join("\n");
-    expect(logs).toContain('"msg":"shutting down"');
-    expect(logs).toMatch(/"msg":"job stopped".*"kind":"shutdown"/);
+    expect(logs).toContain('"event":"shutting_down"');
+    expect(logs).toMatch(/"event":"job_stopped".*"kind":"shutdown"/);
     expect(await readdir(workDir)).toEqual([]); // the job's scratch directory was removed
   });
 

@@ -127,11 +127,11 @@ export async function handleAvatarCheck(
   const started = performance.now();
   try {
     const answer = await checkAvatarSource(imageUrl, config, aborted.signal);
-    log.info("avatar check", { acceptable: answer.acceptable, reason: answer.reason, ms: Math.round(performance.now() - started) });
+    log.info("avatar_check", { acceptable: answer.acceptable, reason: answer.reason, ms: Math.round(performance.now() - started) });
     send(res, 200, answer);
   } catch (err) {
     if (aborted.signal.aborted) return;
-    log.warn("avatar check failed", { error: err });
+    log.warn("avatar_check_failed", { error: err });
     send(res, 503, { error: "the image could not be checked now; retry" });
   } finally {
     pending--;

@@ -31,7 +31,7 @@ export async function runAvatarJob(ctx: JobContext<AvatarDispatch>): Promise<Ava
   let t = performance.now();
   const image = await downloadSource(dispatch.imageUrl, config, signal);
   timings.downloadMs = since(t);
-  log.info("source image downloaded", { bytes: image.bytes, contentType: image.contentType, ms: timings.downloadMs });
+  log.info("source_image_downloaded", { bytes: image.bytes, contentType: image.contentType, ms: timings.downloadMs });
 
   await link.progress("analyzing");
   t = performance.now();

@@ -104,7 +104,7 @@ export class JobManager {
         return { status: 409, error: `attempt ${d.attempt} is older than attempt ${held.dispatch.attempt} held for this job` };
       }
       if (held.dispatch.attempt < d.attempt) {
-        this.log.info("newer attempt supersedes the held one", { jobId: d.jobId, old: held.dispatch.attempt, attempt: d.attempt });
+        this.log.info("attempt_superseded", { jobId: d.jobId, old: held.dispatch.attempt, attempt: d.attempt });
       }
       // Stopping frees its slot (or its place in the list) synchronously, before the check below.
       this.stop(held, new JobStop("superseded", `superseded by attempt ${d.attempt}`));
@@ -180,7 +180,7 @@ export class JobManager {
     entry.holdsSlot = true;
     this.running[entry.dispatch.kind]++;
     this.run(entry)
-      .catch((err) => entry.log.error("job runner crashed", { error: err }))
+      .catch((err) => entry.log.error("job_runner_crashed", { error: err }))
       .finally(() => this.finish(entry));
   }
 
@@ -223,22 +223,22 @@ export class JobManager {
     try {
       signal.throwIfAborted();
       workDir = await mkdtemp(path.join(this.config.workDir, `${WORK_PREFIX}${process.pid}-${d.kind}-${d.jobId}-a${d.attempt}-`));
-      log.info("job started", sourceFields(d));
+      log.info("job_started", sourceFields(d));
       const base = { link, config: this.config, engines: this.engines, log, workDir, signal };
       const result =
         d.kind === "avatar"
           ? await runAvatarJob({ ...base, dispatch: d } as JobContext<typeof d>)
           : await runVideoJob({ ...base, dispatch: d } as JobContext<typeof d>);
       signal.throwIfAborted();
-      log.info("job succeeded", { ms: Math.round(performance.now() - started), timings: result.timings });
+      log.info("job_succeeded", { ms: Math.round(performance.now() - started), timings: result.timings });
       terminal = () => link.succeeded(result);
     } catch (err) {
       if (signal.aborted) {
         const reason = signal.reason as JobStop;
-        log.info("job stopped", { kind: reason?.kind, reason: reason?.message, ms: Math.round(performance.now() - started) });
+        log.info("job_stopped", { kind: reason?.kind, reason: reason?.message, ms: Math.round(performance.now() - started) });
       } else {
         const failure = toFailure(err, d.kind);
-        log.warn("job failed", {
+        log.warn("job_failed", {
           code: failure.code,
           retryable: failure.retryable,
           detail: failure.detail ?? failure.message,
@@ -247,7 +247,7 @@ export class JobManager {
         terminal = () => link.failed(failure.toEventError());
       }
     } finally {
-      if (workDir) await rm(workDir, { recursive: true, force: true }).catch((err) => log.warn("work dir not removed", { error: err }));
+      if (workDir) await rm(workDir, { recursive: true, force: true }).catch((err) => log.warn("work_dir_not_removed", { error: err }));
       this.releaseSlot(entry);
     }
     if (terminal && !signal.aborted) await terminal();

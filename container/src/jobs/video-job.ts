@@ -70,7 +70,7 @@ export async function runVideoJob(ctx: JobContext<VideoDispatch>): Promise<Video
     clearTimeout(timer);
   }
   timings.prepareMs = since(t);
-  log.info("media prepared", { ms: timings.prepareMs, audioSeconds: media.audio.durationSeconds, background: !!media.backgroundPath });
+  log.info("media_prepared", { ms: timings.prepareMs, audioSeconds: media.audio.durationSeconds, background: !!media.backgroundPath });
 
   // Access is checked again by the Worker when it receives this event; an `{abort}` answer rejects here.
   await link.progress("rendering");
@@ -196,7 +196,7 @@ async function download(
       toFile: file,
       signal,
     });
-    log.info(`${input} downloaded`, { bytes: got.bytes, contentType: got.contentType, ms: since(start) });
+    log.info("media_downloaded", { input, bytes: got.bytes, contentType: got.contentType, ms: since(start) });
     if (!got.contentType || !accepted.has(got.contentType)) throw unsupportedType(input, got.contentType, accepted);
   } catch (err) {
     if (signal.aborted) throw signal.reason;
