@@ -1,6 +1,6 @@
 import { createExecutionContext, env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { canUseAvatar } from "../../workers/auth/avatar-access";
+import { canUseAvatar } from "../../workers/auth/avatar-use-check";
 import { sha256Hex } from "../../workers/auth/crypto";
 import { LIMIT_CEILINGS } from "../../workers/schemas/limits";
 import { adminFetch, createAccount, getAccount } from "./helpers/accounts";

@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { VIDEO_ACCESS_MESSAGE } from "../auth/access";
-import { canUseAvatar } from "../auth/avatar-access";
+import { canUseAvatar } from "../auth/avatar-use-check";
 import { videoJobs, type Account, type VideoJob } from "../db/schema";
 import type { Env } from "../env";
 import { forbidden } from "../http/errors";
@@ -9,7 +9,7 @@ import { admissionError, limiterFor } from "../limiter/client";
 import { enqueueJob } from "../queue/enqueue";
 import { videoFingerprint, type NormalizedVideoInput } from "../retry/fingerprint";
 import { retryConflict } from "../retry/video-retry";
-import { effectiveVideoStatus } from "../serializers/video-job";
+import { effectiveVideoStatus } from "../resources/video-job";
 
 /** Output retention: seven days after acceptance (spec: Video constants). */
 export const VIDEO_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;

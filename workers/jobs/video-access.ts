@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { canUseAvatar } from "../auth/avatar-access";
+import { canUseAvatar } from "../auth/avatar-use-check";
 import { consoleCreatorMayRender, isConsoleCreator } from "../console/creator";
 import { accounts, apps, type VideoJob } from "../db/schema";
 import type { Env } from "../env";

@@ -1,7 +1,7 @@
 import { CURRENT_MOTION_MODEL_VERSION, isMotionModelVersion, MOTION_MODEL_VERSIONS } from "@avatar-video/motion-model";
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { canUseAvatar } from "../auth/avatar-access";
+import { canUseAvatar } from "../auth/avatar-use-check";
 import { accounts, apps, avatars } from "../db/schema";
 import type { Env } from "../env";
 import { ApiError, forbidden, invalid, notFound } from "../http/errors";
