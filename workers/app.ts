@@ -1,16 +1,15 @@
 import { Hono } from "hono";
 import type { AppEnv } from "./env";
-import { ApiError, errorResponse } from "./http/errors";
+import { ApiError, errorResponse, internalError } from "./http/errors";
 import { requestId } from "./http/request-id";
 import { consoleApp } from "./console/router";
 import { methodNotAllowedOrNotFound } from "./http/not-found";
 import { adminRoutes } from "./routes/admin";
-import { consoleRoutes } from "./routes/console";
 import { internalRoutes } from "./routes/internal";
 import { mediaRoutes } from "./routes/media";
 import { liveRoutes } from "./motion/live-page";
 import { motionRoutes } from "./motion/routes";
-import { openRoutes } from "./routes/open";
+import { publicApi } from "./routes/public-api";
 import { logEvent } from "./observability/log-event";
 
 export const app = new Hono<AppEnv>();
@@ -20,8 +19,7 @@ app.use("*", requestId);
 // Liveness of the Worker itself (no bindings touched): used by the local stack launcher and benchmarks.
 app.get("/health", (c) => c.json({ ok: true }));
 
-app.route("/v1/open", openRoutes);
-app.route("/v1/console", consoleRoutes);
+app.route("/", publicApi); // /v1/open and /v1/console (routes/public-api.ts), with the OpenAPI document
 app.route("/v1/admin", adminRoutes);
 app.route("/v1/media", mediaRoutes);
 app.route("/internal", internalRoutes);
@@ -34,5 +32,5 @@ app.notFound((c) => methodNotAllowedOrNotFound(c, app));
 app.onError((err, c) => {
   if (err instanceof ApiError) return errorResponse(c, err);
   logEvent("request_failed", { requestId: c.get("requestId"), method: c.req.method, path: c.req.path, error: String(err), stack: (err as Error).stack }, "error");
-  return errorResponse(c, new ApiError(500, "internal_error", "An unexpected error occurred. Retry with bounded backoff."));
+  return errorResponse(c, internalError());
 });

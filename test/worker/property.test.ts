@@ -1,9 +1,12 @@
 import { SELF } from "cloudflare:test";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CreateAvatarRequest, ListAvatarJobsQuery, ListAvatarsQuery } from "../../workers/schemas/avatars";
+import { CreateAvatarRequest } from "../../workers/routes/open/create-avatar";
+import { ListAvatarJobsQuery } from "../../workers/routes/open/list-avatar-jobs";
+import { ListAvatarsQuery } from "../../workers/routes/open/list-avatars";
 import { SessionTokenRequest } from "../../workers/schemas/session-token";
-import { CreateVideoRequest, ListVideoJobsQuery } from "../../workers/schemas/videos";
+import { CreateVideoRequest } from "../../workers/routes/open/create-video";
+import { ListVideoJobsQuery } from "../../workers/routes/open/list-video-jobs";
 import { createAccount, type TestAccount } from "./helpers/accounts";
 import { insertAvatar, insertVideoJob } from "./open-fixtures";
 import { toQueryString, zodArbitrary } from "./property-arbitraries";

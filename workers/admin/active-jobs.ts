@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { asc, inArray } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { openApiApp } from "../console/openapi-app";
+import { openApiApp } from "../http/openapi-app";
 import { avatarJobs, videoJobs } from "../db/schema";
 import type { AppEnv } from "../env";
 

@@ -12,7 +12,7 @@ import { ApiError } from "../http/errors";
 import { checkOnRenderer } from "../renderer/check-client";
 import { RendererUnavailable } from "../renderer/client";
 import { checkSourceAddress } from "../routes/open/source-address";
-import { AvatarReasonCode } from "../schemas/common";
+import { AvatarReasonCode } from "../resources/job-error";
 
 export const AvatarCheckFace = z
   .object({

@@ -1,9 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { serializeAvatarJob } from "../serializers/avatar-job";
-import { serializeVideoJob } from "../serializers/video-job";
+import { serializeAvatarJob } from "../resources/avatar-job";
+import { serializeVideoJob } from "../resources/video-job";
 import { assertAllowed, videoReadBlock } from "./access";
 import type { ConsoleEnv } from "./context";
-import { openApiApp } from "./openapi-app";
+import { openApiApp } from "../http/openapi-app";
 import { listAvatarJobs, listVideoJobs } from "./queries";
 
 /** Live status for the console's pages (polled every 2 s while a job runs); the signed-in account only. */

@@ -4,7 +4,7 @@ import { drizzle } from "drizzle-orm/d1";
 import { consoleUploads } from "../db/schema";
 import { invalid } from "../http/errors";
 import type { ConsoleEnv } from "./context";
-import { openApiApp } from "./openapi-app";
+import { openApiApp } from "../http/openapi-app";
 import { AUDIO_TYPES, findUpload, MAX_AUDIO_BYTES, newUpload, PART_SIZE } from "./uploads";
 
 /**

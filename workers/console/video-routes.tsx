@@ -4,7 +4,7 @@ import { publicBaseUrl } from "../http/base-url";
 import { ApiError, notFound } from "../http/errors";
 import { describeIssues, ruleFor } from "../http/validation";
 import { AVATAR_DENIED_MESSAGE, createVideoJob } from "../jobs/create-video-job";
-import { operations as ops } from "../openapi/contract";
+import { CreateVideoRequest } from "../routes/open/create-video";
 import type { NormalizedVideoInput } from "../retry/fingerprint";
 import { checkSourceAddress } from "../routes/open/source-address";
 import { normalizeVideoSettings } from "../schemas/video-settings";
@@ -93,7 +93,7 @@ export const videoRoutes = new Hono<ConsoleEnv>()
     const form = await c.req.parseBody();
     try {
       const audio = await audioSource(c, form);
-      const parsed = await ops.createVideo.body.safeParseAsync(asApiBody(form, audio.url), { error: ruleFor });
+      const parsed = await CreateVideoRequest.safeParseAsync(asApiBody(form, audio.url), { error: ruleFor });
       if (!parsed.success) return renderVideos(c, errorFlash(describeIssues(parsed.error.issues as never, "json")), 400);
       const body = parsed.data;
       if (!audio.own) checkSourceAddress(c.env, "audioUrl", body.audioUrl);

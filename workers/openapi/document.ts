@@ -1,28 +1,25 @@
+import type { OpenAPIHono, RouteConfig } from "@hono/zod-openapi";
 import { z } from "zod";
-import { MAX_BODY_BYTES } from "../http/body-limit";
-import { operations, type Operation } from "./contract";
+import { registerComponents } from "./components";
 
 /**
- * OpenAPI 3.1 document generated from the contract's zod schemas (zod 4 `z.toJSONSchema`, JSON Schema
- * 2020-12, which OpenAPI 3.1 uses as is). Schemas carrying `.meta({ id })` become components.
+ * The OpenAPI 3.1 document of a set of routes, generated from their `createRoute` declarations:
+ * `getOpenAPI31Document` lays out the operations (paths, security, parameters, bodies, responses), then
+ * every schema in it is zod's own JSON Schema (`z.toJSONSchema`, draft 2020-12, which OpenAPI 3.1 uses as
+ * is). zod's output is exact for zod 4 (multipleOf, patterns, `$ref` with a description beside it), where
+ * the library's converter drops or rewrites some of it. Schemas with `.meta({ id })` become components.
  */
 
-type Json = Record<string, unknown>;
+type Json = Record<string, any>;
+export interface DocumentInfo {
+  title: string;
+  version: string;
+  description: string;
+  tags: { name: string; description: string }[];
+}
 
 const COMPONENT_URI = (id: string) => `#/components/schemas/${id}`;
-
-const ERROR_DESCRIPTIONS: Record<number, string> = {
-  400: "invalid_request: malformed JSON, wrong types, missing fields, invalid IDs, invalid settings or page tokens",
-  401: "unauthorized: missing or mismatched credentials, revoked App or inactive account (message: Unauthorized.)",
-  402: "insufficient_avatar_units: no Avatar Creations left",
-  403: "forbidden: access not configured, creation disabled, or Avatar access denied",
-  404: "not_found: the resource does not exist or belongs to another account",
-  409: "conflict: the requestId already identifies different normalized input",
-  429: "rate_limit_exceeded or concurrency_limit_exceeded; wait Retry-After seconds",
-  501: "unsupported_input: a feature this version does not offer (callbacks, text-to-speech, uploads)",
-  503: "service_unavailable: transient failure or a download link could not be produced; retry",
-};
-
+const isZod = (s: unknown): s is z.ZodType => !!s && typeof s === "object" && "_zod" in s;
 const idOf = (schema: z.ZodType) => (z.globalRegistry.get(schema) as { id?: string } | undefined)?.id;
 
 function strip(schema: Json): Json {
@@ -37,8 +34,8 @@ function schemaFor(schema: z.ZodType): Json {
   return strip(z.toJSONSchema(schema, { io: "input", unrepresentable: "any", target: "draft-2020-12" }) as Json);
 }
 
-/** Every component reachable from the given roots (the global registry may hold other modules' schemas). */
-function components(roots: Json[]): Record<string, Json> {
+/** Every component reachable from the document (the global registry also holds other modules' schemas). */
+function components(doc: Json): Record<string, Json> {
   const all = z.toJSONSchema(z.globalRegistry, { io: "input", unrepresentable: "any", uri: COMPONENT_URI, target: "draft-2020-12" })
     .schemas as Record<string, Json>;
   const out: Record<string, Json> = {};
@@ -55,121 +52,63 @@ function components(roots: Json[]): Record<string, Json> {
       } else visit(v);
     }
   };
-  visit(roots);
+  visit(doc);
   return out;
 }
 
-function parameters(op: Operation): Json[] {
+/** Path and query parameters, one per field; repeatable (array) query fields are form-exploded. */
+function parameters(request: RouteConfig["request"]): Json[] {
   const out: Json[] = [];
-  for (const [where, obj] of [["path", op.params], ["query", op.query]] as const) {
+  for (const [where, obj] of [["path", request?.params], ["query", request?.query]] as const) {
     if (!obj) continue;
-    for (const [name, field] of Object.entries(obj.shape as Record<string, z.ZodType>)) {
-      const schema = schemaFor(field);
-      const { description, ...rest } = schema;
-      const isArray = rest.type === "array";
+    for (const [name, field] of Object.entries((obj as z.ZodObject).shape as Record<string, z.ZodType>)) {
+      const { description, ...schema } = schemaFor(field);
       out.push({
         name,
         in: where,
         required: where === "path" || !field.safeParse(undefined).success,
         ...(description ? { description } : {}),
-        ...(isArray ? { style: "form", explode: true } : {}),
-        schema: rest,
+        ...(schema.type === "array" ? { style: "form", explode: true } : {}),
+        schema,
       });
     }
   }
   return out;
 }
 
-const header = (description: string, schema: Json = { type: "string" }) => ({ description, schema });
-
-function responses(op: Operation): Json {
-  const okHeaders: Json = { "X-Request-ID": { $ref: "#/components/headers/X-Request-ID" } };
-  if (op.readFamily) {
-    okHeaders["RateLimit-Policy"] = { $ref: "#/components/headers/RateLimit-Policy" };
-    okHeaders.RateLimit = { $ref: "#/components/headers/RateLimit" };
+/** Replaces the library's schemas of one operation with zod's own. */
+function useZodSchemas(operation: Json, route: RouteConfig) {
+  operation.parameters = parameters(route.request);
+  const body = route.request?.body as Json | undefined;
+  for (const [type, media] of Object.entries<Json>(body?.content ?? {})) {
+    if (isZod(media.schema)) operation.requestBody.content[type].schema = schemaFor(media.schema);
   }
-  const ok = op.response;
-  const content = ok.schema
-    ? { "application/json": { schema: schemaFor(ok.schema) } }
-    : { [ok.contentType ?? "application/json"]: { schema: ok.contentType === "text/html" ? { type: "string" } : { type: "object" } } };
-  const out: Json = { [String(ok.status)]: { description: ok.description, headers: okHeaders, content } };
-  for (const status of [...new Set([...op.errors, ...(op.auth === "none" ? [] : [500])])].sort()) {
-    out[String(status)] = { $ref: `#/components/responses/E${status}` };
-  }
-  return out;
-}
-
-function errorResponses(): Json {
-  const out: Json = {};
-  for (const status of [400, 401, 402, 403, 404, 409, 429, 500, 501, 503]) {
-    const headers: Json = { "X-Request-ID": { $ref: "#/components/headers/X-Request-ID" } };
-    if (status === 429) {
-      headers["Retry-After"] = header("Seconds to wait before retrying", { type: "integer", minimum: 1 });
-      headers["RateLimit-Policy"] = { $ref: "#/components/headers/RateLimit-Policy" };
-      headers.RateLimit = { $ref: "#/components/headers/RateLimit" };
+  for (const [status, response] of Object.entries<Json>(route.responses)) {
+    for (const [type, media] of Object.entries<Json>(response.content ?? {})) {
+      if (isZod(media.schema)) operation.responses[status].content[type].schema = schemaFor(media.schema);
     }
-    out[`E${status}`] = {
-      description: ERROR_DESCRIPTIONS[status] ?? "internal_error: unexpected failure; retry with bounded backoff",
-      headers,
-      content: { "application/json": { schema: { $ref: COMPONENT_URI("Error") } } },
-    };
   }
-  return out;
 }
 
-export function buildOpenApiDocument(serverUrl: string): Json {
-  const paths: Record<string, Json> = {};
-  for (const op of Object.values(operations) as Operation[]) {
-    const operation: Json = {
-      operationId: op.operationId,
-      tags: [op.tag],
-      summary: op.summary,
-      ...(op.description ? { description: op.description } : {}),
-      security: op.auth === "app" ? [{ AppId: [], ApiKey: [] }] : op.auth === "apiKey" ? [{ ApiKey: [] }] : [],
-      parameters: parameters(op),
-      ...(op.body
-        ? {
-            requestBody: {
-              required: true,
-              description: `JSON, at most ${MAX_BODY_BYTES} bytes. Unknown fields are rejected (400); fields of unavailable features give 501.`,
-              content: { "application/json": { schema: schemaFor(op.body) } },
-            },
-          }
-        : {}),
-      responses: responses(op),
-    };
-    (paths[op.path] ??= {})[op.method] = operation;
+const registered = new WeakSet<object>();
+
+export function generateDocument(api: OpenAPIHono<any>, serverUrl: string, info: DocumentInfo): Json {
+  if (!registered.has(api.openAPIRegistry)) {
+    registerComponents(api.openAPIRegistry);
+    registered.add(api.openAPIRegistry);
   }
-  const roots = [paths, errorResponses()];
-  return {
+  const doc: Json = api.getOpenAPI31Document({
     openapi: "3.1.0",
     jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
-    info: {
-      title: "Avatar and Video Open API",
-      version: "1.0.0",
-      description:
-        "HTTP and JSON API for backends: Avatar creation from an image, video rendering from an Avatar and an audio file, reads of Avatars and jobs, and session tokens. Private beta: access is enabled per account. Every response carries X-Request-ID; every error uses the Error envelope.",
-    },
+    info: { title: info.title, version: info.version, description: info.description },
     servers: [{ url: serverUrl }],
-    tags: [
-      { name: "Avatars", description: "Avatar creation jobs and Avatars" },
-      { name: "Videos", description: "Video jobs: URL inputs and polling only" },
-      { name: "Session tokens", description: "Console endpoint (X-API-Key only)" },
-      { name: "Reference", description: "This document and its HTML rendering" },
-    ],
-    paths,
-    components: {
-      schemas: components(roots),
-      responses: errorResponses(),
-      headers: {
-        "X-Request-ID": header("Identifies this HTTP request; equals error.requestId on errors"),
-        "RateLimit-Policy": header('Read policies of the family, e.g. "burst";q=40;w=2, "minute";q=1200;w=60'),
-        RateLimit: header('Remaining reads per policy, e.g. "burst";r=39;t=1, "minute";r=1199;t=60'),
-      },
-      securitySchemes: {
-        AppId: { type: "apiKey", in: "header", name: "X-App-ID", description: "The App ID" },
-        ApiKey: { type: "apiKey", in: "header", name: "X-API-Key", description: "The API key bound to the App (backend use only)" },
-      },
-    },
-  };
+    tags: info.tags,
+  } as never);
+  for (const def of api.openAPIRegistry.definitions) {
+    if (def.type === "route") useZodSchemas(doc.paths[def.route.path][def.route.method], def.route);
+  }
+  const { parameters: _p, schemas: _s, ...shared } = doc.components ?? {};
+  delete doc.webhooks;
+  doc.components = { schemas: components(doc), ...shared };
+  return doc;
 }

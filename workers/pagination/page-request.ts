@@ -1,4 +1,4 @@
-import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "../schemas/pagination";
+import { PAGE_SIZE_DEFAULT, PAGE_SIZE_MAX } from "./page-params";
 import { decodePageToken, type ListKind, type Position, type TokenScope } from "./token";
 
 /** Effective page size: omitted → 20; above 99 → 20 (the spec's fallback; not capped). Input is pre-validated digits. */

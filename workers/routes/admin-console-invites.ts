@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createInvite } from "../console/people";
-import { openApiApp } from "../console/openapi-app";
+import { openApiApp } from "../http/openapi-app";
 import type { AppEnv } from "../env";
 import { publicBaseUrl } from "../http/base-url";
 

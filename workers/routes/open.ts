@@ -1,21 +1,27 @@
-import { Hono } from "hono";
-import type { AppEnv } from "../env";
+import { openApiApp } from "../http/openapi-app";
 import { avatarCheckRoutes } from "./open/avatar-checks";
-import { avatarJobRoutes } from "./open/avatar-jobs";
-import { avatarRoutes } from "./open/avatars";
-import { referenceRoutes } from "./open/reference";
-import { videoJobRoutes } from "./open/video-jobs";
-import { videoRoutes } from "./open/videos";
+import { createAvatarRoute } from "./open/create-avatar";
+import { createVideoRoute } from "./open/create-video";
+import { getAvatarRoute } from "./open/get-avatar";
+import { getAvatarJobRoute } from "./open/get-avatar-job";
+import { getVideoJobRoute } from "./open/get-video-job";
+import { listAvatarJobsRoute } from "./open/list-avatar-jobs";
+import { listAvatarsRoute } from "./open/list-avatars";
+import { listVideoJobsRoute } from "./open/list-video-jobs";
 
 /**
- * /v1/open. Authentication is attached per route (appAuth → access → read limit → validation → handler),
- * not as a wildcard middleware, so an unknown path is a 404 and a wrong method a 405 even without
- * credentials. The route list and its schemas live in workers/openapi/contract.ts.
+ * /v1/open: one file per route (request schema, responses, errors and handler together). Authentication
+ * is attached per route (appAuth → access → read limit → validation → handler), not as a wildcard
+ * middleware, so an unknown path is a 404 and a wrong method a 405 even without credentials. The
+ * reference routes (openapi.json, docs) are mounted by public-api.ts, which builds the document.
  */
-export const openRoutes = new Hono<AppEnv>()
-  .route("/", avatarRoutes)
+export const openRoutes = openApiApp()
+  .route("/", createAvatarRoute)
   .route("/", avatarCheckRoutes)
-  .route("/", avatarJobRoutes)
-  .route("/", videoRoutes)
-  .route("/", videoJobRoutes)
-  .route("/", referenceRoutes);
+  .route("/", listAvatarJobsRoute)
+  .route("/", getAvatarJobRoute)
+  .route("/", listAvatarsRoute)
+  .route("/", getAvatarRoute)
+  .route("/", createVideoRoute)
+  .route("/", getVideoJobRoute)
+  .route("/", listVideoJobsRoute);

@@ -10,12 +10,11 @@ import { z } from "zod";
 import { requireOpenApiAccess } from "../../auth/access";
 import { appAuth } from "../../auth/app-auth";
 import { AvatarCheck, checkAvatarImage } from "../../avatar-checks/check";
-import { openApiApp } from "../../console/openapi-app";
-import type { AppEnv } from "../../env";
 import { limitBody } from "../../http/body-limit";
-import { validate } from "../../http/validation";
+import { jsonBody, openApiApp } from "../../http/openapi-app";
 import { admissionError, limiterFor } from "../../limiter/client";
-import { SourceUrl } from "../../schemas/common";
+import { APP_AUTH, errors, okJson } from "../../openapi/route-parts";
+import { SourceUrl } from "../../resources/fields";
 import { checkSourceAddress } from "./source-address";
 
 export const AvatarCheckRequest = z
@@ -34,16 +33,16 @@ export const avatarCheckRoute = createRoute({
   tags: ["Avatars"],
   summary: "Check whether an image would become an Avatar (pre-flight, synchronous)",
   description: AVATAR_CHECK_DESCRIPTION,
-  security: [{ AppId: [], ApiKey: [] }],
-  // The house validator first: malformed JSON, wrong Content-Type and rule messages as on every route.
-  middleware: [appAuth, requireOpenApiAccess, limitBody, validate("json", AvatarCheckRequest)] as const,
-  request: { body: { required: true, content: { "application/json": { schema: AvatarCheckRequest } } } },
+  security: APP_AUTH,
+  middleware: [appAuth, requireOpenApiAccess, limitBody] as const,
+  request: { body: jsonBody(AvatarCheckRequest) },
   responses: {
-    200: { description: "The verdict", content: { "application/json": { schema: AvatarCheck } } },
+    200: okJson("The verdict: acceptable, or the reason and a sentence with the measured value", AvatarCheck),
+    ...errors(400, 401, 403, 429, 500, 503),
   },
 });
 
-export const avatarCheckRoutes = openApiApp<AppEnv>().openapi(avatarCheckRoute, async (c) => {
+export const avatarCheckRoutes = openApiApp().openapi(avatarCheckRoute, async (c) => {
   const { imageUrl } = c.req.valid("json");
   checkSourceAddress(c.env, "imageUrl", imageUrl); // refused requests count nowhere
   const { account } = c.get("caller");

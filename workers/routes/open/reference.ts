@@ -1,30 +1,53 @@
-import { Hono } from "hono";
-import type { AppEnv } from "../../env";
+import { createRoute } from "@hono/zod-openapi";
 import { publicBaseUrl } from "../../http/base-url";
-import { honoPath, operations as ops } from "../../openapi/contract";
-import { buildOpenApiDocument } from "../../openapi/document";
+import { openApiApp } from "../../http/openapi-app";
 import { renderReferenceHtml } from "../../openapi/html";
+import { NO_AUTH } from "../../openapi/route-parts";
 
-const MOUNT = "/v1/open";
+type Document = Record<string, unknown>;
+const requestIdHeader = { "X-Request-ID": { $ref: "#/components/headers/X-Request-ID" } };
 
-// Generated once per isolate and server URL: the schemas do not change while the Worker runs.
-const cache = new Map<string, { doc: Record<string, unknown>; html?: string }>();
+const documentRoute = createRoute({
+  method: "get",
+  path: "/openapi.json",
+  operationId: "getOpenApiDocument",
+  tags: ["Reference"],
+  summary: "This OpenAPI 3.1 document (public, no authentication)",
+  security: NO_AUTH,
+  responses: {
+    200: { description: "OpenAPI 3.1 document", headers: requestIdHeader, content: { "application/json": { schema: { type: "object" } } } },
+  },
+});
 
-function documentFor(origin: string) {
-  let entry = cache.get(origin);
-  if (!entry) {
-    entry = { doc: buildOpenApiDocument(`${origin}`) };
-    cache.set(origin, entry);
-  }
-  return entry;
+const pageRoute = createRoute({
+  method: "get",
+  path: "/docs",
+  operationId: "getApiReference",
+  tags: ["Reference"],
+  summary: "Human-readable API reference generated from this document (public, no authentication)",
+  security: NO_AUTH,
+  responses: { 200: { description: "HTML page", headers: requestIdHeader, content: { "text/html": { schema: { type: "string" } } } } },
+});
+
+/**
+ * GET /v1/open/openapi.json and /v1/open/docs. Public (no credentials): the API description is not secret
+ * and tools fetch it without keys. `generate(serverUrl)` builds the document of the whole public API (the
+ * caller mounts these routes into it); it runs once per isolate and server URL, as the routes do not
+ * change while the Worker runs.
+ */
+export function referenceRoutes(generate: (serverUrl: string) => Document) {
+  const cache = new Map<string, { doc: Document; html?: string }>();
+  const documentFor = (origin: string) => {
+    let entry = cache.get(origin);
+    if (!entry) cache.set(origin, (entry = { doc: generate(origin) }));
+    return entry;
+  };
+  return openApiApp()
+    .openapi(documentRoute, (c) => c.json(documentFor(publicBaseUrl(c)).doc as never, 200))
+    .openapi(pageRoute, (c) => {
+      const entry = documentFor(publicBaseUrl(c));
+      entry.html ??= renderReferenceHtml(entry.doc);
+      c.header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'");
+      return c.html(entry.html, 200);
+    });
 }
-
-/** Public (no credentials): the API description is not secret and tools fetch it without keys. */
-export const referenceRoutes = new Hono<AppEnv>()
-  .get(honoPath(ops.getOpenApiDocument, MOUNT), (c) => c.json(documentFor(publicBaseUrl(c)).doc, 200))
-  .get(honoPath(ops.getApiReference, MOUNT), (c) => {
-    const entry = documentFor(publicBaseUrl(c));
-    entry.html ??= renderReferenceHtml(entry.doc);
-    c.header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'");
-    return c.html(entry.html, 200);
-  });

@@ -1,0 +1,34 @@
+import { z } from "zod";
+import type { Avatar as AvatarRow } from "../db/schema";
+import type { Env } from "../env";
+import { Pagination } from "../pagination/page-params";
+import { avatarBackgroundUrl, avatarCoverUrl } from "../storage/links";
+import { iso, Timestamp, Uuid } from "./fields";
+
+/** An Avatar as the Open API shows it (GET /avatars, GET /avatars/{avatarId}). */
+export const Avatar = z
+  .object({
+    id: Uuid,
+    name: z.string(),
+    coverUrl: z.url().meta({ description: "Absolute cover image address, usable without authentication headers" }),
+    backgroundImageUrl: z.url().optional().meta({ description: "16:9 background image address; omitted when the Avatar has none" }),
+    createdAt: Timestamp,
+    updatedAt: Timestamp,
+  })
+  .meta({ id: "Avatar" });
+
+export const AvatarDetail = z.object({ avatar: Avatar }).meta({ id: "AvatarDetail" });
+export const AvatarList = z.object({ avatars: z.array(Avatar), pagination: Pagination }).meta({ id: "AvatarList" });
+
+/** Public view of an Avatar: absolute links only, never storage keys; no background → field omitted. */
+export function serializeAvatar(env: Pick<Env, "SIGNING_SECRET">, baseUrl: string, avatar: AvatarRow): z.infer<typeof Avatar> {
+  const backgroundImageUrl = avatarBackgroundUrl(env, baseUrl, avatar);
+  return {
+    id: avatar.id,
+    name: avatar.name,
+    coverUrl: avatarCoverUrl(env, baseUrl, avatar),
+    ...(backgroundImageUrl ? { backgroundImageUrl } : {}),
+    createdAt: iso(avatar.createdAt),
+    updatedAt: iso(avatar.updatedAt),
+  };
+}

@@ -1,0 +1,43 @@
+import { createRoute } from "@hono/zod-openapi";
+import { apiKeyAuth } from "../../auth/app-auth";
+import { limitBody } from "../../http/body-limit";
+import { invalid } from "../../http/errors";
+import { jsonBody, openApiApp } from "../../http/openapi-app";
+import { API_KEY_AUTH, errors, okJson } from "../../openapi/route-parts";
+import { SESSION_TOKEN_MAX_SECONDS, SessionTokenRequest, SessionTokenResponse } from "../../schemas/session-token";
+import { issueSessionToken, regionOf } from "../../session-token/issue";
+
+const route = createRoute({
+  method: "post",
+  path: "/session-tokens",
+  operationId: "createSessionToken",
+  tags: ["Session tokens"],
+  summary: "Issue a short-lived session token for a motion service connection",
+  description:
+    "Authenticated with X-API-Key only. The token is a compact JWS signed with Ed25519 (EdDSA) carrying the account, App, region, model version and expiry; motion services verify it offline with the published public key.",
+  security: API_KEY_AUTH,
+  middleware: [apiKeyAuth, limitBody] as const,
+  request: { body: jsonBody(SessionTokenRequest) },
+  responses: { 200: okJson("The token", SessionTokenResponse), ...errors(400, 401, 500) },
+});
+
+/** POST /v1/console/session-tokens: X-API-Key only (the console host of a region). Token logic: workers/session-token/. */
+export const createSessionTokenRoute = openApiApp().openapi(route, async (c) => {
+  const { expireAt, modelVersion } = c.req.valid("json");
+  const now = Date.now();
+  const nowSeconds = Math.floor(now / 1000);
+  if (expireAt <= nowSeconds) throw invalid(`expireAt must be later than now (${nowSeconds})`);
+  if (expireAt >= nowSeconds + SESSION_TOKEN_MAX_SECONDS) {
+    throw invalid(`expireAt must be earlier than now plus 24 hours (${nowSeconds + SESSION_TOKEN_MAX_SECONDS})`);
+  }
+  const { appId, account } = c.get("caller");
+  const sessionToken = await issueSessionToken(c.env.SESSION_TOKEN_PRIVATE_KEY, {
+    appId,
+    accountId: account.id,
+    region: regionOf(c.env.REGION),
+    expireAt,
+    modelVersion,
+    now,
+  });
+  return c.json({ sessionToken }, 200);
+});

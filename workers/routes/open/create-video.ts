@@ -1,0 +1,87 @@
+import { createRoute } from "@hono/zod-openapi";
+import { z } from "zod";
+import { requireOpenApiAccess, requireVideoAccess, requireVideoCreation } from "../../auth/access";
+import { appAuth } from "../../auth/app-auth";
+import { limitBody } from "../../http/body-limit";
+import { jsonBody, openApiApp } from "../../http/openapi-app";
+import { createVideoJob } from "../../jobs/create-video-job";
+import { readRateLimitHeaders } from "../../limiter/read-limit";
+import { APP_AUTH, errors, okJson } from "../../openapi/route-parts";
+import { Name, SourceUrl, Timestamp, Uuid } from "../../resources/fields";
+import { VIDEO_JOB_STATUSES } from "../../resources/video-job";
+import type { NormalizedVideoInput } from "../../retry/fingerprint";
+import { normalizeVideoSettings, VideoSettingsInput } from "../../schemas/video-settings";
+import { checkSourceAddress } from "./source-address";
+
+export const CreateVideoRequest = z
+  .strictObject({
+    avatarId: Uuid.meta({ description: "An Avatar the account owns, a public Avatar, or one explicitly allowed for the account" }),
+    audioUrl: SourceUrl.meta({ description: "Public http(s) URL of the audio (at most 500 MiB); signed query parameters allowed" }),
+    backgroundUrl: SourceUrl.optional().meta({ description: "Public http(s) URL of a PNG, JPEG or WebP background (at most 50 MiB)" }),
+    name: Name.optional().meta({ description: "1 to 128 characters; default derived from the job ID" }),
+    requestId: Uuid.optional().meta({ description: "Retry key, shared across all Apps of the account" }),
+    video: VideoSettingsInput.optional(),
+  })
+  .meta({ id: "CreateVideoRequest" });
+
+const NO_CALLBACKS = "the video API sends no callbacks or webhooks; poll GET /video-jobs/{jobId}";
+const NO_TTS = "text-to-speech is unavailable; send an audioUrl";
+const NO_UPLOADS = "uploads are unavailable; send a public audioUrl";
+
+/** Top-level fields of features this version lacks (501 unsupported_input instead of 400). */
+export const VIDEO_UNSUPPORTED_FIELDS = {
+  callbackUrl: NO_CALLBACKS,
+  webhookUrl: NO_CALLBACKS,
+  callback: NO_CALLBACKS,
+  webhook: NO_CALLBACKS,
+  text: NO_TTS,
+  script: NO_TTS,
+  voice: NO_TTS,
+  voiceId: NO_TTS,
+  audio: NO_UPLOADS,
+  audioBase64: NO_UPLOADS,
+  file: NO_UPLOADS,
+  outputUrl: "output is kept by the service for the retention period only; download it from videoUrl",
+  retention: "the retention period is set by the service",
+};
+
+const CreateVideoResponse = z
+  .object({
+    jobId: Uuid,
+    status: z.enum(VIDEO_JOB_STATUSES).meta({ description: "queued for a new job; the current status for a retry" }),
+    createdAt: Timestamp.meta({ description: "Original acceptance time, also on a retry" }),
+  })
+  .meta({ id: "CreateVideoResponse" });
+
+const route = createRoute({
+  method: "post",
+  path: "/videos",
+  operationId: "createVideo",
+  tags: ["Videos"],
+  summary: "Accept a video job (render an Avatar speaking an audio file)",
+  description:
+    "Returns at once; media work is asynchronous. With a requestId, a retry with the same normalized input returns the existing job (current status, original createdAt) without counting again; different input gives 409. An omitted setting equals its explicit default; colour case does not matter.",
+  security: APP_AUTH,
+  middleware: [appAuth, requireOpenApiAccess, requireVideoAccess, requireVideoCreation, readRateLimitHeaders("video"), limitBody] as const,
+  request: { body: jsonBody(CreateVideoRequest, { unsupported: VIDEO_UNSUPPORTED_FIELDS }) },
+  responses: {
+    200: okJson("New job, or the existing job for a retry", CreateVideoResponse, { readLimited: true }),
+    ...errors(400, 401, 403, 409, 429, 500, 501, 503),
+  },
+});
+
+/** POST /v1/open/videos: the shared creation path (jobs/create-video-job.ts), also used by the console. */
+export const createVideoRoute = openApiApp().openapi(route, async (c) => {
+  const body = c.req.valid("json");
+  checkSourceAddress(c.env, "audioUrl", body.audioUrl);
+  checkSourceAddress(c.env, "backgroundUrl", body.backgroundUrl);
+  // Omitted settings ≡ explicit defaults, colour case ignored: the fingerprint sees normalized input only.
+  const input: NormalizedVideoInput = {
+    avatarId: body.avatarId,
+    audioUrl: body.audioUrl,
+    backgroundUrl: body.backgroundUrl ?? null,
+    name: body.name ?? null,
+    settings: normalizeVideoSettings(body.video),
+  };
+  return c.json(await createVideoJob(c.env, c.get("caller"), input, body.requestId ?? null), 200);
+});

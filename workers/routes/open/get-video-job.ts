@@ -1,0 +1,49 @@
+import { createRoute } from "@hono/zod-openapi";
+import { and, eq } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
+import { z } from "zod";
+import { requireOpenApiAccess, requireVideoAccess } from "../../auth/access";
+import { appAuth } from "../../auth/app-auth";
+import { videoJobs } from "../../db/schema";
+import { publicBaseUrl } from "../../http/base-url";
+import { notFound } from "../../http/errors";
+import { openApiApp } from "../../http/openapi-app";
+import { readRateLimit } from "../../limiter/read-limit";
+import { APP_AUTH, errors, okJson, READ_ERRORS } from "../../openapi/route-parts";
+import { Uuid } from "../../resources/fields";
+import { serializeVideoJob, VideoJobDetail } from "../../resources/video-job";
+import { videoDownloadLink } from "../../storage/links";
+
+const route = createRoute({
+  method: "get",
+  path: "/video-jobs/{jobId}",
+  operationId: "getVideoJob",
+  tags: ["Videos"],
+  summary: "Get a video job; succeeded and unexpired jobs include a fresh 15-minute download link",
+  description: "Poll every 15 seconds. Download the link without the App headers. If the link cannot be refreshed: 503, retry.",
+  security: APP_AUTH,
+  middleware: [appAuth, requireOpenApiAccess, requireVideoAccess, readRateLimit("video")] as const,
+  request: { params: z.strictObject({ jobId: Uuid }) },
+  responses: {
+    200: okJson("The job and, when available, its download link", VideoJobDetail, { readLimited: true }),
+    ...errors(...READ_ERRORS, 404),
+  },
+});
+
+/** GET /v1/open/video-jobs/{jobId}: any App of the owning account may read it; another account's job is simply not found. */
+export const getVideoJobRoute = openApiApp().openapi(route, async (c) => {
+  const { jobId } = c.req.valid("param");
+  const { account } = c.get("caller");
+  const job = await drizzle(c.env.DB)
+    .select()
+    .from(videoJobs)
+    .where(and(eq(videoJobs.id, jobId), eq(videoJobs.accountId, account.id)))
+    .get();
+  if (!job) throw notFound(`Video job ${jobId} was not found`);
+  const now = Date.now();
+  const view = serializeVideoJob(job, now);
+  if (view.status !== "succeeded") return c.json({ job: view }, 200);
+  // A fresh 15-minute link capped by expiresAt; if it cannot be produced: 503, the job stays succeeded.
+  const link = await videoDownloadLink(c.env, publicBaseUrl(c), job, now);
+  return c.json({ job: view, videoUrl: link.url, videoUrlExpiresAt: link.expiresAt.toISOString() }, 200);
+});
