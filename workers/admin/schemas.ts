@@ -1,12 +1,13 @@
+/** Request fields shared by the admin routes (workers/routes/admin/*): account fields, limits patches, ID params. */
 import { z } from "zod";
 import { AvatarLimitsSchema, VideoLimitsSchema } from "../schemas/limits";
 
 /** Type errors name the field; an absent required field says "is required". */
-const typeError = (field: string, rule: string) => ({
+export const typeError = (field: string, rule: string) => ({
   error: (iss: { input?: unknown }) => (iss.input === undefined ? `${field} is required` : `${field} ${rule}`),
 });
 const uuid = (field: string) => z.string(typeError(field, "must be a UUID")).regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, `${field} must be a UUID`);
-const bool = (field: string) => z.boolean(typeError(field, "must be a boolean"));
+export const bool = (field: string) => z.boolean(typeError(field, "must be a boolean"));
 
 /** Upper bound for an account's Avatar Creation balance (keeps the arithmetic far from float precision). */
 export const MAX_AVATAR_UNITS = 1_000_000_000;
@@ -42,35 +43,16 @@ const accountFields = {
   limits: LimitsPatchSchema.optional(),
 };
 
-const name = z
+export const adminName = z
   .string(typeError("name", "must be a string"))
   .trim()
   .min(1, "name must be 1 to 128 characters")
   .max(128, "name must be 1 to 128 characters");
 
-export const CreateAccountSchema = z.strictObject({ name, ...accountFields });
-export const PatchAccountSchema = z.strictObject({ name: name.optional(), ...accountFields });
+export const CreateAccountSchema = z.strictObject({ name: adminName, ...accountFields });
+export const PatchAccountSchema = z.strictObject({ name: adminName.optional(), ...accountFields });
 export type CreateAccountBody = z.infer<typeof CreateAccountSchema>;
 export type PatchAccountBody = z.infer<typeof PatchAccountSchema>;
-
-export const CreateAppSchema = z.strictObject({ name: name.optional() });
-
-/** Atomic grant (or, negative, withdrawal) of Avatar Creations. */
-export const UnitsDeltaSchema = z.strictObject({
-  delta: z
-    .number(typeError("delta", "must be an integer"))
-    .int("delta must be an integer")
-    .min(-MAX_AVATAR_UNITS, `delta must be at least -${MAX_AVATAR_UNITS}`)
-    .max(MAX_AVATAR_UNITS, `delta must be at most ${MAX_AVATAR_UNITS}`),
-});
-
-export const AvatarAccessSchema = z.strictObject({
-  public: bool("public").optional(),
-  allowAccountIds: z
-    .array(z.string({ error: "must be a UUID" }).regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a UUID"), { error: "allowAccountIds must be an array of UUIDs" })
-    .max(1000, "allowAccountIds must have at most 1000 entries")
-    .optional(),
-});
 
 export const accountIdParam = z.object({ accountId: uuid("accountId") });
 export const appIdParam = z.object({ appId: uuid("appId") });

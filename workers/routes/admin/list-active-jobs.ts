@@ -1,9 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { asc, inArray } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { openApiApp } from "../http/openapi-app";
-import { avatarJobs, videoJobs } from "../db/schema";
-import type { AppEnv } from "../env";
+import { avatarJobs, videoJobs } from "../../db/schema";
+import { openApiApp } from "../../http/openapi-app";
+import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
 
 const ActiveJob = z.object({
   kind: z.enum(["avatar", "video"]),
@@ -23,6 +23,9 @@ const ActiveJob = z.object({
 const route = createRoute({
   method: "get",
   path: "/jobs/active",
+  operationId: "adminListActiveJobs",
+  tags: ADMIN_TAG,
+  security: ADMIN_AUTH,
   summary: "Non-terminal jobs (queued or processing) of every account, oldest first",
   request: { query: z.object({ limit: z.coerce.number().int().min(1).max(500).default(200) }) },
   responses: {
@@ -30,6 +33,7 @@ const route = createRoute({
       description: "Up to `limit` jobs of each kind, with age, attempt, stage and last heartbeat",
       content: { "application/json": { schema: z.object({ now: z.string(), jobs: z.array(ActiveJob) }) } },
     },
+    ...ADMIN_ERRORS,
   },
 });
 
@@ -65,7 +69,7 @@ function view(kind: "avatar" | "video", row: Row, now: number): z.infer<typeof A
 }
 
 /** GET /v1/admin/jobs/active (mounted inside adminRoutes: admin token required). `npm run admin -- jobs --active`. */
-export const adminActiveJobsRoutes = openApiApp<AppEnv>().openapi(route, async (c) => {
+export const listActiveJobsRoute = openApiApp().openapi(route, async (c) => {
   const { limit } = c.req.valid("query");
   const db = drizzle(c.env.DB);
   const [avatars, videos] = await Promise.all([

@@ -1,16 +1,19 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { createInvite } from "../console/people";
-import { openApiApp } from "../http/openapi-app";
-import type { AppEnv } from "../env";
-import { publicBaseUrl } from "../http/base-url";
+import { createInvite } from "../../console/people";
+import { publicBaseUrl } from "../../http/base-url";
+import { jsonBody, openApiApp } from "../../http/openapi-app";
+import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
 
 const route = createRoute({
   method: "post",
   path: "/accounts/{accountId}/console-invites",
+  operationId: "adminCreateConsoleInvite",
+  tags: ADMIN_TAG,
+  security: ADMIN_AUTH,
   summary: "Invite a person into an account's web console (one-time link, valid 24 h)",
   request: {
     params: z.object({ accountId: z.uuid() }),
-    body: { required: true, content: { "application/json": { schema: z.object({ email: z.string().min(3).max(254) }).strict() } } },
+    body: jsonBody(z.object({ email: z.string().min(3).max(254) }).strict()),
   },
   responses: {
     201: {
@@ -21,11 +24,12 @@ const route = createRoute({
         },
       },
     },
+    ...ADMIN_ERRORS,
   },
 });
 
 /** POST /v1/admin/accounts/{accountId}/console-invites (mounted inside adminRoutes: admin token required). */
-export const adminConsoleInviteRoutes = openApiApp<AppEnv>().openapi(route, async (c) => {
+export const createConsoleInviteRoute = openApiApp().openapi(route, async (c) => {
   const { accountId } = c.req.valid("param");
   const invite = await createInvite(c.env, accountId, c.req.valid("json").email);
   const url = `${publicBaseUrl(c)}/console/invite/${invite.token}`;

@@ -1,0 +1,39 @@
+import { SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { app } from "../../workers/app";
+import { adminFetch } from "./helpers/accounts";
+import { json } from "./open-fixtures";
+
+type Json = Record<string, any>;
+
+/** The admin API is declared with createRoute like the public one; its document is generated from the routes. */
+describe("admin OpenAPI document", () => {
+  it("needs the admin token", async () => {
+    expect((await SELF.fetch("http://x/v1/admin/openapi.json")).status).toBe(401);
+  });
+
+  it("documents exactly the mounted admin routes, each with the bearer token and the error envelope", async () => {
+    const doc = await json<Json>(await adminFetch("/openapi.json"));
+    expect(doc.openapi).toBe("3.1.0");
+    expect(doc.servers[0].url).toBe("http://x/v1/admin");
+    expect(doc.components.securitySchemes.AdminToken).toMatchObject({ type: "http", scheme: "bearer" });
+    const documented = Object.entries<Json>(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m} /v1/admin${p}`));
+    const mounted = new Set(
+      app.routes
+        .filter((r) => r.method !== "ALL" && r.path.startsWith("/v1/admin/"))
+        .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:(\w+)/g, "{$1}")}`),
+    );
+    expect(documented.sort()).toEqual([...mounted].sort());
+    expect(documented).toHaveLength(12);
+    for (const item of Object.values<Json>(doc.paths)) {
+      for (const op of Object.values<Json>(item)) {
+        expect(op.security).toEqual([{ AdminToken: [] }]);
+        expect(op.responses["401"]).toEqual({ $ref: "#/components/responses/E401" });
+      }
+    }
+    const patch = doc.paths["/accounts/{accountId}"].patch;
+    expect(patch.parameters[0]).toMatchObject({ name: "accountId", in: "path", required: true });
+    expect(patch.requestBody.content["application/json"].schema.properties.avatarUnits).toMatchObject({ type: "integer", minimum: 0 });
+    expect(doc.components.responses.E400.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Error" });
+  });
+});

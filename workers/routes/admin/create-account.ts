@@ -1,0 +1,22 @@
+import { createRoute } from "@hono/zod-openapi";
+import { createAccount } from "../../admin/account-service";
+import { AccountResponse } from "../../admin/account-view";
+import { CreateAccountSchema } from "../../admin/schemas";
+import { jsonBody, openApiApp } from "../../http/openapi-app";
+import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
+
+const route = createRoute({
+  method: "post",
+  path: "/accounts",
+  operationId: "adminCreateAccount",
+  tags: ADMIN_TAG,
+  summary: "Create an account (private beta defaults: active, every access flag off, 0 units, Avatar limits at the ceilings)",
+  security: ADMIN_AUTH,
+  request: { body: jsonBody(CreateAccountSchema) },
+  responses: { 201: { description: "The account", content: { "application/json": { schema: AccountResponse } } }, ...ADMIN_ERRORS },
+});
+
+export const createAccountRoute = openApiApp().openapi(route, async (c) => {
+  const account = await createAccount(c.env, c.req.valid("json"));
+  return c.json({ account }, 201);
+});

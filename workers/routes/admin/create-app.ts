@@ -1,0 +1,37 @@
+import { createRoute } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
+import { z } from "zod";
+import { AppView } from "../../admin/account-view";
+import { accountIdParam, adminName } from "../../admin/schemas";
+import { newApiKey, sha256Hex } from "../../auth/crypto";
+import { accounts, apps } from "../../db/schema";
+import { notFound } from "../../http/errors";
+import { jsonBody, openApiApp } from "../../http/openapi-app";
+import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
+
+const route = createRoute({
+  method: "post",
+  path: "/accounts/{accountId}/apps",
+  operationId: "adminCreateApp",
+  tags: ADMIN_TAG,
+  summary: "Create an App of the account; its API key is returned once, here (only its SHA-256 is stored)",
+  security: ADMIN_AUTH,
+  request: { params: accountIdParam, body: jsonBody(z.strictObject({ name: adminName.optional() })) },
+  responses: {
+    201: { description: "The App and its API key", content: { "application/json": { schema: z.object({ app: AppView, apiKey: z.string() }) } } },
+    ...ADMIN_ERRORS,
+  },
+});
+
+export const createAppRoute = openApiApp().openapi(route, async (c) => {
+  const { accountId } = c.req.valid("param");
+  const db = drizzle(c.env.DB);
+  const owner = await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId.toLowerCase())).get();
+  if (!owner) throw notFound(`Account ${accountId} does not exist.`);
+  const id = crypto.randomUUID();
+  const apiKey = newApiKey();
+  const app = { id, accountId: owner.id, name: c.req.valid("json").name ?? `App ${id.slice(0, 8)}`, createdAt: new Date() };
+  await db.insert(apps).values({ ...app, keyHash: await sha256Hex(apiKey) });
+  return c.json({ app: { ...app, createdAt: app.createdAt.toISOString() }, apiKey }, 201);
+});

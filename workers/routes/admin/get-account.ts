@@ -1,0 +1,21 @@
+import { createRoute } from "@hono/zod-openapi";
+import { getAccountView } from "../../admin/account-service";
+import { AccountResponse } from "../../admin/account-view";
+import { accountIdParam } from "../../admin/schemas";
+import { openApiApp } from "../../http/openapi-app";
+import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
+
+const route = createRoute({
+  method: "get",
+  path: "/accounts/{accountId}",
+  operationId: "adminGetAccount",
+  tags: ADMIN_TAG,
+  summary: "An account with its unit balance (held by its limiter)",
+  security: ADMIN_AUTH,
+  request: { params: accountIdParam },
+  responses: { 200: { description: "The account", content: { "application/json": { schema: AccountResponse } } }, ...ADMIN_ERRORS },
+});
+
+export const getAccountRoute = openApiApp().openapi(route, async (c) => {
+  return c.json({ account: await getAccountView(c.env, c.req.valid("param").accountId) }, 200);
+});

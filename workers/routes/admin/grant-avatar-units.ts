@@ -1,0 +1,32 @@
+import { createRoute } from "@hono/zod-openapi";
+import { z } from "zod";
+import { accountUnits } from "../../admin/account-service";
+import { AccountResponse } from "../../admin/account-view";
+import { accountIdParam, MAX_AVATAR_UNITS, typeError } from "../../admin/schemas";
+import { jsonBody, openApiApp } from "../../http/openapi-app";
+import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
+
+/** Atomic grant (or, negative, withdrawal) of Avatar Creations. */
+const UnitsDelta = z.strictObject({
+  delta: z
+    .number(typeError("delta", "must be an integer"))
+    .int("delta must be an integer")
+    .min(-MAX_AVATAR_UNITS, `delta must be at least -${MAX_AVATAR_UNITS}`)
+    .max(MAX_AVATAR_UNITS, `delta must be at most ${MAX_AVATAR_UNITS}`),
+});
+
+const route = createRoute({
+  method: "post",
+  path: "/accounts/{accountId}/avatar-units",
+  operationId: "adminGrantAvatarUnits",
+  tags: ADMIN_TAG,
+  summary: "Grant (delta > 0) or withdraw (delta < 0) Avatar Creations, atomically inside the account's limiter",
+  security: ADMIN_AUTH,
+  request: { params: accountIdParam, body: jsonBody(UnitsDelta) },
+  responses: { 200: { description: "The account", content: { "application/json": { schema: AccountResponse } } }, ...ADMIN_ERRORS },
+});
+
+export const grantAvatarUnitsRoute = openApiApp().openapi(route, async (c) => {
+  const account = await accountUnits(c.env, c.req.valid("param").accountId, c.req.valid("json").delta);
+  return c.json({ account }, 200);
+});

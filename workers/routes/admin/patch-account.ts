@@ -1,0 +1,22 @@
+import { createRoute } from "@hono/zod-openapi";
+import { patchAccount } from "../../admin/account-service";
+import { AccountResponse } from "../../admin/account-view";
+import { accountIdParam, PatchAccountSchema } from "../../admin/schemas";
+import { jsonBody, openApiApp } from "../../http/openapi-app";
+import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
+
+const route = createRoute({
+  method: "patch",
+  path: "/accounts/{accountId}",
+  operationId: "adminPatchAccount",
+  tags: ADMIN_TAG,
+  summary: "Change an account: the create fields, all optional; avatarUnits sets the absolute balance",
+  security: ADMIN_AUTH,
+  request: { params: accountIdParam, body: jsonBody(PatchAccountSchema) },
+  responses: { 200: { description: "The account", content: { "application/json": { schema: AccountResponse } } }, ...ADMIN_ERRORS },
+});
+
+export const patchAccountRoute = openApiApp().openapi(route, async (c) => {
+  const account = await patchAccount(c.env, c.req.valid("param").accountId, c.req.valid("json"));
+  return c.json({ account }, 200);
+});

@@ -1,0 +1,38 @@
+import { createRoute } from "@hono/zod-openapi";
+import { z } from "zod";
+import { getAccountView } from "../../admin/account-service";
+import { AccountView } from "../../admin/account-view";
+import { accountIdParam } from "../../admin/schemas";
+import { openApiApp } from "../../http/openapi-app";
+import { reconcileAccount } from "../../limiter/reconcile";
+import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
+
+const Reconciled = z.object({
+  reconciled: z.object({ deactivated: z.array(z.string()), activated: z.array(z.string()), captured: z.array(z.string()), released: z.array(z.string()) }).meta({ description: "Job IDs per change" }),
+  account: AccountView,
+});
+
+const route = createRoute({
+  method: "post",
+  path: "/accounts/{accountId}/reconcile",
+  operationId: "adminReconcileAccount",
+  tags: ADMIN_TAG,
+  summary: "Re-align the account's limiter (concurrency slots, reserved units) with the job records in D1",
+  security: ADMIN_AUTH,
+  request: { params: accountIdParam },
+  responses: { 200: { description: "What changed, and the account", content: { "application/json": { schema: Reconciled } } }, ...ADMIN_ERRORS },
+});
+
+export const reconcileAccountRoute = openApiApp().openapi(route, async (c) => {
+  const { accountId } = c.req.valid("param");
+  const account = await getAccountView(c.env, accountId); // 404 for an unknown account
+  const result = await reconcileAccount(c.env, accountId);
+  const { avatarUnits, reservedAvatarUnits } = result.balance;
+  return c.json(
+    {
+      reconciled: { deactivated: result.deactivated, activated: result.activated, captured: result.captured, released: result.released },
+      account: { ...account, avatarUnits, reservedAvatarUnits, availableAvatarUnits: avatarUnits - reservedAvatarUnits },
+    },
+    200,
+  );
+});

@@ -1,0 +1,28 @@
+import { createRoute } from "@hono/zod-openapi";
+import { eq } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
+import { appIdParam } from "../../admin/schemas";
+import { apps } from "../../db/schema";
+import { notFound } from "../../http/errors";
+import { openApiApp } from "../../http/openapi-app";
+import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
+
+const route = createRoute({
+  method: "delete",
+  path: "/apps/{appId}",
+  operationId: "adminRevokeApp",
+  tags: ADMIN_TAG,
+  summary: "Revoke an App: immediate (every request reads revokedAt); repeating it is harmless",
+  security: ADMIN_AUTH,
+  request: { params: appIdParam },
+  responses: { 204: { description: "Revoked" }, ...ADMIN_ERRORS },
+});
+
+export const revokeAppRoute = openApiApp().openapi(route, async (c) => {
+  const db = drizzle(c.env.DB);
+  const appId = c.req.valid("param").appId.toLowerCase();
+  const app = await db.select({ id: apps.id, revokedAt: apps.revokedAt }).from(apps).where(eq(apps.id, appId)).get();
+  if (!app) throw notFound(`App ${appId} does not exist.`);
+  if (!app.revokedAt) await db.update(apps).set({ revokedAt: new Date() }).where(eq(apps.id, appId));
+  return c.body(null, 204);
+});

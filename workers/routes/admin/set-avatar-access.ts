@@ -1,0 +1,36 @@
+import { createRoute } from "@hono/zod-openapi";
+import { z } from "zod";
+import { setAvatarAccess } from "../../admin/avatar-access";
+import { avatarIdParam, bool } from "../../admin/schemas";
+import { jsonBody, openApiApp } from "../../http/openapi-app";
+import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
+
+const AvatarAccess = z.strictObject({
+  public: bool("public").optional(),
+  allowAccountIds: z
+    .array(z.string({ error: "must be a UUID" }).regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a UUID"), {
+      error: "allowAccountIds must be an array of UUIDs",
+    })
+    .max(1000, "allowAccountIds must have at most 1000 entries")
+    .optional(),
+});
+
+const AvatarAccessView = z.object({
+  avatar: z.object({ id: z.string(), accountId: z.string(), public: z.boolean(), allowAccountIds: z.array(z.string()) }),
+});
+
+const route = createRoute({
+  method: "put",
+  path: "/avatars/{avatarId}/access",
+  operationId: "adminSetAvatarAccess",
+  tags: ADMIN_TAG,
+  summary: "Make an Avatar public or not, and/or replace the accounts explicitly allowed to use it in videos",
+  security: ADMIN_AUTH,
+  request: { params: avatarIdParam, body: jsonBody(AvatarAccess) },
+  responses: { 200: { description: "The Avatar's access", content: { "application/json": { schema: AvatarAccessView } } }, ...ADMIN_ERRORS },
+});
+
+export const setAvatarAccessRoute = openApiApp().openapi(route, async (c) => {
+  const avatar = await setAvatarAccess(c.env.DB, c.req.valid("param").avatarId, c.req.valid("json"));
+  return c.json({ avatar }, 200);
+});
