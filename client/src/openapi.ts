@@ -22,6 +22,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/open/avatar-checks": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Check whether an image would become an Avatar (pre-flight, synchronous)
+         * @description Runs the same download, image rules and face checks as an Avatar creation job, synchronously (a reachable 2 MP photo is answered within 5 s), and says whether the image would be accepted; if not, why (reason, one of the job.error.reason values) and a sentence with the measured value and the rule (detail), plus what was measured on the face. Creates no job and no Avatar and reserves no Avatar Creation. Works while Avatar creation is disabled. Counts toward the Avatar per-minute creation limit (shared with POST /avatars), not toward the hourly or 24-hour quota. 503 when the image cannot be checked right now (retry).
+         */
+        post: operations["checkAvatarImage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/open/avatar-jobs": {
         parameters: {
             query?: never;
@@ -188,67 +208,35 @@ export interface paths {
 export type webhooks = Record<string, never>;
 export interface components {
     schemas: {
-        CreateAvatarRequest: {
-            /**
-             * Format: uri
-             * @description Public http(s) URL of a JPEG or PNG portrait (validated asynchronously)
-             */
-            imageUrl: string;
-            /** @description Job and Avatar name, 1 to 128 characters; default derived from the job ID */
-            name?: string;
+        /** @description Every error response uses this envelope. */
+        Error: {
+            error: {
+                /** @enum {string} */
+                code: "invalid_request" | "unauthorized" | "insufficient_avatar_units" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "rate_limit_exceeded" | "concurrency_limit_exceeded" | "internal_error" | "unsupported_input" | "service_unavailable";
+                message: string;
+                /** @description Equals the X-Request-ID response header */
+                requestId: string;
+            };
         };
-        CreateAvatarResponse: {
-            /**
-             * Format: uuid
-             * @description UUID
-             * @example 3f0f3c1e-8a4b-4c55-9d6c-2f1a7e5b9c01
-             */
-            jobId: string;
-            /** @constant */
-            status: "queued";
-        };
-        AvatarList: {
-            avatars: components["schemas"]["Avatar"][];
-            pagination: components["schemas"]["Pagination"];
-        };
-        Avatar: {
-            /**
-             * Format: uuid
-             * @description UUID
-             * @example 3f0f3c1e-8a4b-4c55-9d6c-2f1a7e5b9c01
-             */
-            id: string;
-            name: string;
-            /**
-             * Format: uri
-             * @description Absolute cover image address, usable without authentication headers
-             */
-            coverUrl: string;
-            /**
-             * Format: uri
-             * @description 16:9 background image address; omitted when the Avatar has none
-             */
-            backgroundImageUrl?: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 date-time in UTC
-             */
-            createdAt: string;
-            /**
-             * Format: date-time
-             * @description ISO 8601 date-time in UTC
-             */
-            updatedAt: string;
-        };
-        Pagination: {
-            /** @description Token of the next page; empty when there are no more pages */
-            nextPageToken: string;
-            /** @description Number of items matching the query across all pages */
-            totalCount: number;
-        };
-        AvatarJobList: {
-            jobs: components["schemas"]["AvatarJob"][];
-            pagination: components["schemas"]["Pagination"];
+        /** @description What was measured on the one face found (null when there was not exactly one). */
+        AvatarCheckFace: {
+            /** @description Tight box around the face's 478 landmarks, in source image pixels (may reach outside the image) */
+            box: {
+                x: number;
+                y: number;
+                width: number;
+                height: number;
+            };
+            /** @description Face width ear to ear in source pixels (at least 64 is needed) */
+            widthPx: number;
+            /** @description Normalised Laplacian variance of the inner face at 96 px (at least 0.016 is needed) */
+            sharpness: number;
+            /** @description Head turn, degrees; positive = toward the image's right (|yaw| ≤ 30 accepted) */
+            yawDeg: number;
+            /** @description Head tilt up (+) or down (−), degrees (|pitch| ≤ 30 accepted) */
+            pitchDeg: number;
+            /** @description Sideways tilt, degrees; positive = clockwise on screen (|roll| ≤ 35 accepted) */
+            rollDeg: number;
         };
         AvatarJob: {
             /**
@@ -285,45 +273,81 @@ export interface components {
         };
         /** @description Failure detail; present only on failed jobs. */
         JobError: {
-            /** @description Stable failure code (see the spec's failure code tables) */
+            /** @description Stable failure code. Avatar jobs: `source_download_failed` (retryable), `invalid_image`, `image_quality_rejected`, `preprocess_failed`, `avatar_generation_failed` (retryable), `internal_error` (retryable). Video jobs: `source_unavailable` (retryable), `unsupported_media_type`, `empty_media`, `media_too_large`, `preparation_timeout` (retryable), `app_access_revoked` (retryable), `avatar_forbidden` (retryable), `session_token_expired` (retryable), `checksum_mismatch` (retryable), `render_failed` (retryable), `renderer_rejected`, `invalid_manifest`. */
             code: string;
             /** @description Human-readable detail */
             message: string;
             /** @description Whether a new request may succeed once the cause is fixed */
             retryable: boolean;
+            /** @description Avatar jobs: why the job failed or the image was refused (stable; see the AvatarReason schema). Absent on video jobs. */
+            reason?: components["schemas"]["AvatarReason"];
+            /**
+             * @description One sentence for people: what was measured and the rule it broke, e.g. "The face is 58 px wide; at least 64 px is needed. Use a closer or larger photo." Do not parse it; program against code and reason.
+             * @example The face is 58 px wide; at least 64 px is needed. Use a closer or larger photo.
+             */
+            detail?: string;
         };
-        AvatarJobDetail: {
-            job: components["schemas"]["AvatarJob"];
+        /**
+         * @description `source_unreachable` (source_download_failed): The image URL could not be reached (DNS, connection or transfer error).
+         *     `source_timeout` (source_download_failed): The image host did not answer within 3 seconds, or the transfer took too long.
+         *     `source_http_error` (source_download_failed): The image host answered with an HTTP error status.
+         *     `source_refused` (source_download_failed): The URL, or a redirect, leads to a destination that is not allowed (private network, credentials, too many redirects).
+         *     `file_too_large` (invalid_image): The file is larger than 5 MiB.
+         *     `file_empty` (invalid_image): The URL returned an empty file.
+         *     `unsupported_format` (invalid_image): The file is not a JPEG or PNG (judged by its content, not its name or Content-Type).
+         *     `image_unreadable` (invalid_image): The file looks like a JPEG or PNG but cannot be decoded (truncated or corrupt).
+         *     `image_too_small` (invalid_image): The shorter side is under 340 pixels.
+         *     `image_too_many_pixels` (invalid_image): The image declares more than 50 megapixels.
+         *     `image_transparent` (invalid_image): The PNG has transparent or translucent pixels.
+         *     `no_face` (image_quality_rejected): No face was found.
+         *     `multiple_faces` (image_quality_rejected): More than one face was found.
+         *     `face_too_small` (image_quality_rejected): The face is narrower than 64 pixels (ear to ear).
+         *     `face_blurred` (image_quality_rejected): The face is out of focus or motion-blurred.
+         *     `face_turned` (image_quality_rejected): The head is turned sideways (yaw) or up/down (pitch) by more than 30°.
+         *     `face_tilted` (image_quality_rejected): The head is tilted sideways (roll) by more than 35°.
+         *     `face_occluded` (image_quality_rejected): A face is there but its features cannot be traced (covered, or too dark or unclear).
+         *     `face_cut_off` (image_quality_rejected): Part of the face lies outside the image.
+         *     `preprocess_error` (preprocess_failed): The accepted image could not be cropped or encoded.
+         *     `generation_error` (avatar_generation_failed): The face could not be turned into an animatable Avatar, or its files could not be stored.
+         *     `renderer_stalled` (internal_error): The job stopped responding.
+         *     `internal` (internal_error): An unexpected error occurred on our side.
+         * @enum {string}
+         */
+        AvatarReason: "source_unreachable" | "source_timeout" | "source_http_error" | "source_refused" | "file_too_large" | "file_empty" | "unsupported_format" | "image_unreadable" | "image_too_small" | "image_too_many_pixels" | "image_transparent" | "no_face" | "multiple_faces" | "face_too_small" | "face_blurred" | "face_turned" | "face_tilted" | "face_occluded" | "face_cut_off" | "preprocess_error" | "generation_error" | "renderer_stalled" | "internal";
+        Pagination: {
+            /** @description Token of the next page; empty when there are no more pages */
+            nextPageToken: string;
+            /** @description Number of items matching the query across all pages */
+            totalCount: number;
         };
-        AvatarDetail: {
-            avatar: components["schemas"]["Avatar"];
-        };
-        CreateVideoRequest: {
+        Avatar: {
             /**
              * Format: uuid
-             * @description An Avatar the account owns, a public Avatar, or one explicitly allowed for the account
+             * @description UUID
              * @example 3f0f3c1e-8a4b-4c55-9d6c-2f1a7e5b9c01
              */
-            avatarId: string;
+            id: string;
+            name: string;
             /**
              * Format: uri
-             * @description Public http(s) URL of the audio (at most 500 MiB); signed query parameters allowed
+             * @description Absolute cover image address, usable without authentication headers
              */
-            audioUrl: string;
+            coverUrl: string;
             /**
              * Format: uri
-             * @description Public http(s) URL of a PNG, JPEG or WebP background (at most 50 MiB)
+             * @description 16:9 background image address; omitted when the Avatar has none
              */
-            backgroundUrl?: string;
-            /** @description 1 to 128 characters; default derived from the job ID */
-            name?: string;
+            backgroundImageUrl?: string;
             /**
-             * Format: uuid
-             * @description Retry key, shared across all Apps of the account
-             * @example 3f0f3c1e-8a4b-4c55-9d6c-2f1a7e5b9c01
+             * Format: date-time
+             * @description ISO 8601 date-time in UTC
              */
-            requestId?: string;
-            video?: components["schemas"]["VideoSettings"];
+            createdAt: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time in UTC
+             */
+            updatedAt: string;
         };
         /** @description Presentation settings of a video; every field optional. The effective width × height (defaults count for an omitted dimension) must be at most 2073600 pixels. Encoding is managed by the service and cannot be set. */
         VideoSettings: {
@@ -356,37 +380,6 @@ export interface components {
              * @default 0
              */
             leadOutSeconds?: number;
-        };
-        CreateVideoResponse: {
-            /**
-             * Format: uuid
-             * @description UUID
-             * @example 3f0f3c1e-8a4b-4c55-9d6c-2f1a7e5b9c01
-             */
-            jobId: string;
-            /**
-             * @description queued for a new job; the current status for a retry
-             * @enum {string}
-             */
-            status: "queued" | "processing" | "succeeded" | "failed" | "expired";
-            /**
-             * Format: date-time
-             * @description Original acceptance time, also on a retry
-             */
-            createdAt: string;
-        };
-        VideoJobDetail: {
-            job: components["schemas"]["VideoJob"];
-            /**
-             * Format: uri
-             * @description Fresh signed MP4 link; only for succeeded, unexpired output. Use it without App headers.
-             */
-            videoUrl?: string;
-            /**
-             * Format: date-time
-             * @description Link expiry: 15 minutes, capped by job.expiresAt
-             */
-            videoUrlExpiresAt?: string;
         };
         VideoJob: {
             /**
@@ -431,6 +424,116 @@ export interface components {
             /** @description What the job is doing, in lower_snake_case: queued, starting, waiting, preparing_media, rendering, encoding, uploading, completed (the stage of a succeeded job, kept after expiry). A failed or expired job keeps the stage it reached. New stage names may appear; stages describe work, not percentages. */
             stage: string;
         };
+        CreateAvatarRequest: {
+            /**
+             * Format: uri
+             * @description Public http(s) URL of a JPEG or PNG portrait (validated asynchronously)
+             */
+            imageUrl: string;
+            /** @description Job and Avatar name, 1 to 128 characters; default derived from the job ID */
+            name?: string;
+        };
+        CreateAvatarResponse: {
+            /**
+             * Format: uuid
+             * @description UUID
+             * @example 3f0f3c1e-8a4b-4c55-9d6c-2f1a7e5b9c01
+             */
+            jobId: string;
+            /** @constant */
+            status: "queued";
+        };
+        AvatarList: {
+            avatars: components["schemas"]["Avatar"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        AvatarCheckRequest: {
+            /**
+             * Format: uri
+             * @description Public http(s) URL of the JPEG or PNG portrait you would send to POST /avatars
+             */
+            imageUrl: string;
+        };
+        /** @description The verdict of the pre-flight check */
+        AvatarCheck: {
+            /** @description true: POST /avatars with this imageUrl passes every image rule (if the image does not change) */
+            acceptable: boolean;
+            /** @description The Avatar job failure code this image would end with; null when acceptable */
+            code: ("source_download_failed" | "invalid_image" | "image_quality_rejected" | "preprocess_failed" | "avatar_generation_failed") | null;
+            /** @description Why it is not acceptable (same list as job.error.reason); null when acceptable */
+            reason: components["schemas"]["AvatarReason"] | null;
+            /** @description One sentence with the measured value and the rule, e.g. "The face is 58 px wide; at least 64 px is needed. Use a closer or larger photo." */
+            detail: string;
+            face: components["schemas"]["AvatarCheckFace"] | null;
+        };
+        AvatarJobList: {
+            jobs: components["schemas"]["AvatarJob"][];
+            pagination: components["schemas"]["Pagination"];
+        };
+        AvatarJobDetail: {
+            job: components["schemas"]["AvatarJob"];
+        };
+        AvatarDetail: {
+            avatar: components["schemas"]["Avatar"];
+        };
+        CreateVideoRequest: {
+            /**
+             * Format: uuid
+             * @description An Avatar the account owns, a public Avatar, or one explicitly allowed for the account
+             * @example 3f0f3c1e-8a4b-4c55-9d6c-2f1a7e5b9c01
+             */
+            avatarId: string;
+            /**
+             * Format: uri
+             * @description Public http(s) URL of the audio (at most 500 MiB); signed query parameters allowed
+             */
+            audioUrl: string;
+            /**
+             * Format: uri
+             * @description Public http(s) URL of a PNG, JPEG or WebP background (at most 50 MiB)
+             */
+            backgroundUrl?: string;
+            /** @description 1 to 128 characters; default derived from the job ID */
+            name?: string;
+            /**
+             * Format: uuid
+             * @description Retry key, shared across all Apps of the account
+             * @example 3f0f3c1e-8a4b-4c55-9d6c-2f1a7e5b9c01
+             */
+            requestId?: string;
+            video?: components["schemas"]["VideoSettings"];
+        };
+        CreateVideoResponse: {
+            /**
+             * Format: uuid
+             * @description UUID
+             * @example 3f0f3c1e-8a4b-4c55-9d6c-2f1a7e5b9c01
+             */
+            jobId: string;
+            /**
+             * @description queued for a new job; the current status for a retry
+             * @enum {string}
+             */
+            status: "queued" | "processing" | "succeeded" | "failed" | "expired";
+            /**
+             * Format: date-time
+             * @description Original acceptance time, also on a retry
+             */
+            createdAt: string;
+        };
+        VideoJobDetail: {
+            job: components["schemas"]["VideoJob"];
+            /**
+             * Format: uri
+             * @description Fresh signed MP4 link; only for succeeded, unexpired output. Use it without App headers.
+             */
+            videoUrl?: string;
+            /**
+             * Format: date-time
+             * @description Link expiry: 15 minutes, capped by job.expiresAt
+             */
+            videoUrlExpiresAt?: string;
+        };
         VideoJobList: {
             jobs: components["schemas"]["VideoJob"][];
             pagination: components["schemas"]["Pagination"];
@@ -444,16 +547,6 @@ export interface components {
         SessionTokenResponse: {
             /** @description Compact JWS (JWT) signed with Ed25519; see docs/session-tokens.md */
             sessionToken: string;
-        };
-        /** @description Every error response uses this envelope. */
-        Error: {
-            error: {
-                /** @enum {string} */
-                code: "invalid_request" | "unauthorized" | "insufficient_avatar_units" | "forbidden" | "not_found" | "method_not_allowed" | "conflict" | "rate_limit_exceeded" | "concurrency_limit_exceeded" | "internal_error" | "unsupported_input" | "service_unavailable";
-                message: string;
-                /** @description Equals the X-Request-ID response header */
-                requestId: string;
-            };
         };
     };
     responses: {
@@ -517,7 +610,7 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
-        /** @description rate_limit_exceeded or concurrency_limit_exceeded; wait Retry-After seconds */
+        /** @description rate_limit_exceeded: a read limit or creation window is full; wait Retry-After seconds; concurrency_limit_exceeded: too many Avatar jobs are active at once; wait Retry-After seconds */
         E429: {
             headers: {
                 "X-Request-ID": components["headers"]["X-Request-ID"];
@@ -628,6 +721,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -641,6 +736,38 @@ export interface operations {
             429: components["responses"]["E429"];
             500: components["responses"]["E500"];
             501: components["responses"]["E501"];
+            503: components["responses"]["E503"];
+        };
+    };
+    checkAvatarImage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description JSON, at most 65536 bytes. Unknown fields are rejected (400). */
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["AvatarCheckRequest"];
+            };
+        };
+        responses: {
+            /** @description The verdict: acceptable, or the reason and a sentence with the measured value */
+            200: {
+                headers: {
+                    "X-Request-ID": components["headers"]["X-Request-ID"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["AvatarCheck"];
+                };
+            };
+            400: components["responses"]["E400"];
+            401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
+            429: components["responses"]["E429"];
+            500: components["responses"]["E500"];
             503: components["responses"]["E503"];
         };
     };
@@ -764,6 +891,8 @@ export interface operations {
             200: {
                 headers: {
                     "X-Request-ID": components["headers"]["X-Request-ID"];
+                    "RateLimit-Policy": components["headers"]["RateLimit-Policy"];
+                    RateLimit: components["headers"]["RateLimit"];
                     [name: string]: unknown;
                 };
                 content: {
@@ -856,7 +985,7 @@ export interface operations {
             path?: never;
             cookie?: never;
         };
-        /** @description JSON, at most 65536 bytes. Unknown fields are rejected (400); fields of unavailable features give 501. */
+        /** @description JSON, at most 65536 bytes. Unknown fields are rejected (400). */
         requestBody: {
             content: {
                 "application/json": components["schemas"]["SessionTokenRequest"];
