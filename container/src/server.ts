@@ -1,25 +1,24 @@
 /**
- * The renderer service (docs/renderer.md): `GET /health`, `POST /jobs` (Bearer RENDERER_TOKEN) which
- * answers 202 at once and runs the job in the background, reporting to the Worker over the job's
- * callbackUrl. SIGTERM/SIGINT: stop accepting, abort running jobs (they report nothing more; the
+ * The renderer service (docs/renderer.md): the routes of http/app.ts (`GET /health`, `POST /jobs`,
+ * `POST /checks`) served by @hono/node-server; a dispatched job runs in the background, reporting to the
+ * Worker over the job's callbackUrl. SIGTERM/SIGINT: stop accepting, abort running jobs (they report nothing more; the
  * Worker's sweep dispatches them again), exit.
  *
  * Start: `npx tsx container/src/server.ts` with RENDERER_TOKEN set (see config.ts for the rest).
  */
-import { createHash, timingSafeEqual } from "node:crypto";
-import http from "node:http";
+import { createAdaptorServer } from "@hono/node-server";
+import type http from "node:http";
 import type { AddressInfo } from "node:net";
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { type RendererConfig, loadConfig } from "./config";
-import { handleAvatarCheck } from "./checks/avatar-check";
-import { parseDispatch } from "@avatar-video/contract";
+import { rendererApp } from "./http/app";
 import { type Engines, defaultEngines } from "./jobs/engines";
-import { type Logger, createLogger, redactUrl } from "./jobs/log";
+import { type Logger, createLogger } from "./jobs/log";
 import { JobManager } from "./jobs/manager";
 import { ffmpegChoice } from "./video/ffmpeg";
 
-const MAX_BODY_BYTES = 256 * 1024;
+export { bearerMatches } from "./http/bearer";
 
 export interface Renderer {
   server: http.Server;
@@ -30,106 +29,13 @@ export interface Renderer {
   shutdown(): Promise<void>;
 }
 
-/** Constant-time Bearer check (hashing first makes the comparison length-independent too). */
-export function bearerMatches(header: string | undefined, token: string): boolean {
-  const m = /^Bearer +(.+)$/i.exec(header ?? "");
-  const given = createHash("sha256").update(m ? m[1].trim() : "\0").digest();
-  const want = createHash("sha256").update(token).digest();
-  return timingSafeEqual(given, want) && !!m;
-}
-
-function send(res: http.ServerResponse, status: number, body: unknown, headers: http.OutgoingHttpHeaders = {}): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...headers });
-  res.end(text);
-}
-
-function readBody(req: http.IncomingMessage): Promise<Buffer | "too_large"> {
-  return new Promise((resolve, reject) => {
-    const declared = Number(req.headers["content-length"]);
-    if (Number.isFinite(declared) && declared > MAX_BODY_BYTES) {
-      req.resume();
-      return resolve("too_large");
-    }
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let over = false;
-    req.on("data", (c: Buffer) => {
-      size += c.length;
-      if (size > MAX_BODY_BYTES) over = true;
-      else chunks.push(c);
-    });
-    req.on("end", () => resolve(over ? "too_large" : Buffer.concat(chunks)));
-    req.on("error", reject);
-  });
-}
-
 export function createRenderer(config: RendererConfig, opts: { engines?: Engines; log?: Logger } = {}): Renderer {
   const log = opts.log ?? createLogger({ service: "renderer" });
   const engines = opts.engines ?? defaultEngines();
   const manager = new JobManager(config, engines, log);
   const ready = manager.init();
-
-  const server = http.createServer(async (req, res) => {
-    const started = performance.now();
-    const url = new URL(req.url ?? "/", "http://renderer");
-    res.on("finish", () => {
-      if (url.pathname !== "/health") {
-        log.info("request", { method: req.method, path: url.pathname, status: res.statusCode, ms: Math.round(performance.now() - started) });
-      }
-    });
-    try {
-      if (url.pathname === "/health") {
-        if (req.method !== "GET" && req.method !== "HEAD") return send(res, 405, { error: "method not allowed" }, { allow: "GET" });
-        const draining = manager.isDraining;
-        const { version, source, ffmpeg } = ffmpegChoice();
-        return send(res, draining ? 503 : 200, {
-          ok: !draining,
-          activeJobs: manager.activeJobs,
-          waitingJobs: manager.waitingJobs,
-          ffmpeg: { version, source, path: ffmpeg },
-        });
-      }
-      if (url.pathname === "/jobs") {
-        if (req.method !== "POST") return send(res, 405, { error: "method not allowed" }, { allow: "POST" });
-        if (!bearerMatches(req.headers.authorization, config.token)) {
-          req.resume();
-          return send(res, 401, { error: "unauthorized" }, { "www-authenticate": "Bearer" });
-        }
-        const raw = await readBody(req);
-        if (raw === "too_large") return send(res, 413, { error: `body larger than ${MAX_BODY_BYTES} bytes` });
-        let body: unknown;
-        try {
-          body = JSON.parse(raw.toString("utf8"));
-        } catch {
-          return send(res, 400, { error: "body is not valid JSON" });
-        }
-        const parsed = parseDispatch(body);
-        if (!parsed.ok) return send(res, 400, { error: parsed.error });
-        await ready;
-        const d = parsed.value;
-        const result = manager.submit(d);
-        log.info("dispatch", {
-          jobId: d.jobId,
-          attempt: d.attempt,
-          kind: d.kind,
-          status: result.status,
-          callback: redactUrl(d.callbackUrl),
-          ...(result.status === 202 ? { duplicate: result.duplicate, state: result.state } : { error: result.error }),
-        });
-        if (result.status === 202) {
-          return send(res, 202, { accepted: true, jobId: d.jobId, attempt: d.attempt, duplicate: result.duplicate, state: result.state });
-        }
-        return send(res, result.status, { error: result.error }, result.status === 503 ? { "retry-after": "5" } : {});
-      }
-      if (url.pathname === "/checks") return await handleAvatarCheck(req, res, config, log, (h) => bearerMatches(h, config.token));
-      return send(res, 404, { error: "not found" });
-    } catch (err) {
-      log.error("request_failed", { error: err });
-      if (!res.headersSent) send(res, 500, { error: "internal error" });
-      else res.destroy();
-    }
-  });
+  const app = rendererApp(config, manager, ready, log);
+  const server = createAdaptorServer({ fetch: app.fetch }) as http.Server;
   server.keepAliveTimeout = 5_000;
 
   return {

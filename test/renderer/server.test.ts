@@ -52,8 +52,20 @@ describe("POST /jobs authentication and validation", () => {
     expect(bearerMatches("Bearer ", RENDERER_TOKEN)).toBe(false);
   });
 
+  it("takes the token exactly as sent: only SP/HTAB around it are ignored", () => {
+    expect(bearerMatches(`Bearer \t${RENDERER_TOKEN} \t`, RENDERER_TOKEN)).toBe(true);
+    expect(bearerMatches(`  Bearer ${RENDERER_TOKEN}`, RENDERER_TOKEN)).toBe(true);
+    for (const junk of ["\u00a0", "\v", "\f", "\u200b", "\u3000", "\u2028", "\n"]) {
+      expect(bearerMatches(`Bearer ${RENDERER_TOKEN}${junk}`, RENDERER_TOKEN), JSON.stringify(junk)).toBe(false);
+      expect(bearerMatches(`Bearer ${junk}${RENDERER_TOKEN}`, RENDERER_TOKEN), JSON.stringify(junk)).toBe(false);
+    }
+  });
+
   it("400 for malformed JSON and for dispatches breaking the contract", async () => {
     expect((await h.post("{not json")).status).toBe(400);
+    const huge = await h.post(`{"pad":"${"x".repeat(300 * 1024)}"}`);
+    expect(huge.status).toBe(413);
+    expect(huge.body.error).toContain("body larger than");
     const bad: [string, Record<string, unknown>][] = [
       ["kind", { kind: "audio" }],
       ["jobId", { jobId: "not-a-uuid" }],

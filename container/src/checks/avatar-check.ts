@@ -7,7 +7,6 @@
  *   200 { acceptable, code, reason, detail, face }   the image was judged (acceptable or not)
  *   400 malformed body · 401 bad token · 503 busy (too many checks waiting) or the face models are unavailable
  */
-import type http from "node:http";
 import { checkFaces, requireFaceModels } from "../avatar/check-image";
 import { decodeSource } from "../avatar/decode";
 import { downloadSource } from "../avatar/source";
@@ -16,7 +15,6 @@ import type { FaceMeasurements } from "../face/assess";
 import { JobFailure } from "../job-failure";
 import type { Logger } from "../jobs/log";
 
-const MAX_BODY_BYTES = 16 * 1024;
 /** Checks waiting for the face models (they run one at a time) beyond which the renderer answers 503. */
 const MAX_PENDING = 8;
 let pending = 0;
@@ -73,66 +71,30 @@ export async function checkAvatarSource(imageUrl: string, config: Pick<RendererC
   }
 }
 
-function send(res: http.ServerResponse, status: number, body: unknown): void {
-  const text = JSON.stringify(body);
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text), ...(status === 503 ? { "retry-after": "2" } : {}) });
-  res.end(text);
-}
-
-async function readJson(req: http.IncomingMessage): Promise<unknown> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const c of req as AsyncIterable<Buffer>) {
-    size += c.length;
-    if (size > MAX_BODY_BYTES) throw new Error(`body larger than ${MAX_BODY_BYTES} bytes`);
-    chunks.push(c);
-  }
-  try {
-    return JSON.parse(Buffer.concat(chunks).toString("utf8"));
-  } catch {
-    throw new Error("body is not valid JSON");
-  }
-}
-
-/** The route handler; the caller (server.ts) has matched the path. */
-export async function handleAvatarCheck(
-  req: http.IncomingMessage,
-  res: http.ServerResponse,
+/**
+ * The route's answer for a parsed JSON body (routing, Bearer and body size: http/app.ts). `signal` aborts
+ * when the caller goes away.
+ */
+export async function answerAvatarCheck(
+  body: unknown,
   config: RendererConfig,
   log: Logger,
-  authorized: (header: string | undefined) => boolean,
-): Promise<void> {
-  if (req.method !== "POST") {
-    res.setHeader("allow", "POST");
-    return send(res, 405, { error: "method not allowed" });
-  }
-  if (!authorized(req.headers.authorization)) {
-    req.resume();
-    return send(res, 401, { error: "unauthorized" });
-  }
-  let body: unknown;
-  try {
-    body = await readJson(req);
-  } catch (err) {
-    return send(res, 400, { error: (err as Error).message });
-  }
+  signal: AbortSignal,
+): Promise<{ status: 200 | 400 | 503; body: AvatarCheckAnswer | { error: string } }> {
   const imageUrl = (body as { imageUrl?: unknown } | null)?.imageUrl;
   if (typeof imageUrl !== "string" || imageUrl.length === 0 || imageUrl.length > 4096) {
-    return send(res, 400, { error: "imageUrl must be a string of 1 to 4096 characters" });
+    return { status: 400, body: { error: "imageUrl must be a string of 1 to 4096 characters" } };
   }
-  if (pending >= MAX_PENDING) return send(res, 503, { error: `${MAX_PENDING} checks already waiting` });
+  if (pending >= MAX_PENDING) return { status: 503, body: { error: `${MAX_PENDING} checks already waiting` } };
   pending++;
-  const aborted = new AbortController();
-  res.on("close", () => aborted.abort(new Error("client went away")));
   const started = performance.now();
   try {
-    const answer = await checkAvatarSource(imageUrl, config, aborted.signal);
+    const answer = await checkAvatarSource(imageUrl, config, signal);
     log.info("avatar_check", { acceptable: answer.acceptable, reason: answer.reason, ms: Math.round(performance.now() - started) });
-    send(res, 200, answer);
+    return { status: 200, body: answer };
   } catch (err) {
-    if (aborted.signal.aborted) return;
-    log.warn("avatar_check_failed", { error: err });
-    send(res, 503, { error: "the image could not be checked now; retry" });
+    if (!signal.aborted) log.warn("avatar_check_failed", { error: err });
+    return { status: 503, body: { error: "the image could not be checked now; retry" } };
   } finally {
     pending--;
   }
