@@ -1,4 +1,4 @@
-import { JobEvent, PREPROCESSED_STAGE, RENDERING_STAGE } from "@avatar-video/contract";
+import { type JobEvent, PREPROCESSED_STAGE, RENDERING_STAGE } from "@avatar-video/contract";
 import type { Env } from "../env";
 import { avatarKeys, videoKey } from "../storage/keys";
 import { avatarIdForJob } from "./avatar-id";
@@ -9,8 +9,6 @@ import { failJob, recordProgress, succeedVideo } from "./transitions";
 import { captureUnit, finishAvatarSlot } from "./units";
 import type { JobKind } from "./tokens";
 import { videoAccessProblem } from "./video-access";
-
-export { JobEvent };
 
 /** Answer to an event; `abort` tells the renderer to stop this run and report nothing more. */
 export type EventAnswer = { ok: true } | { ignored: true; abort?: JobError } | { abort: JobError };

@@ -1,8 +1,9 @@
+import { JobEvent } from "@avatar-video/contract";
 import { Hono, type Context } from "hono";
 import type { AppEnv } from "../env";
 import { ApiError, invalid, unauthorized } from "../http/errors";
 import { avatarIdForJob } from "../jobs/avatar-id";
-import { handleJobEvent, JobEvent } from "../jobs/events";
+import { handleJobEvent } from "../jobs/events";
 import { loadJob, type AnyJob } from "../jobs/store";
 import { verifyJobToken, type JobKind } from "../jobs/tokens";
 import { avatarKeys, avatarPrefix, videoKey } from "../storage/keys";
