@@ -14,7 +14,7 @@ export const ErrorEnvelope = z
   .meta({ id: "Error", description: "Every error response uses this envelope." });
 
 /** Statuses with a reusable error response (405 is answered for unknown methods, outside any operation). */
-export const ERROR_STATUSES = [...new Set(Object.values(HTTP_ERRORS).map((e) => e.status))].filter((s) => s !== 405).sort();
+const ERROR_STATUSES = [...new Set(Object.values(HTTP_ERRORS).map((e) => e.status))].filter((s) => s !== 405).sort();
 
 const header = (description: string, schema: Record<string, unknown> = { type: "string" }) => ({ description, schema });
 const ref = (kind: string, id: string) => ({ $ref: `#/components/${kind}/${id}` });

@@ -17,16 +17,16 @@ import { APP_AUTH, errors, okJson } from "../../openapi/route-parts";
 import { SourceUrl } from "../../resources/fields";
 import { checkSourceAddress } from "./source-address";
 
-export const AvatarCheckRequest = z
+const AvatarCheckRequest = z
   .strictObject({
     imageUrl: SourceUrl.meta({ description: "Public http(s) URL of the JPEG or PNG portrait you would send to POST /avatars" }),
   })
   .meta({ id: "AvatarCheckRequest" });
 
-export const AVATAR_CHECK_DESCRIPTION =
+const AVATAR_CHECK_DESCRIPTION =
   "Runs the same download, image rules and face checks as an Avatar creation job, synchronously (a reachable 2 MP photo is answered within 5 s), and says whether the image would be accepted; if not, why (reason, one of the job.error.reason values) and a sentence with the measured value and the rule (detail), plus what was measured on the face. Creates no job and no Avatar and reserves no Avatar Creation. Works while Avatar creation is disabled. Counts toward the Avatar per-minute creation limit (shared with POST /avatars), not toward the hourly or 24-hour quota. 503 when the image cannot be checked right now (retry).";
 
-export const avatarCheckRoute = createRoute({
+const avatarCheckRoute = createRoute({
   method: "post",
   path: "/avatar-checks",
   operationId: "checkAvatarImage",

@@ -18,7 +18,7 @@ export const CreateAvatarRequest = z
   .meta({ id: "CreateAvatarRequest" });
 
 /** Top-level fields of features this version lacks (501 unsupported_input instead of 400). */
-export const AVATAR_UNSUPPORTED_FIELDS = {
+const AVATAR_UNSUPPORTED_FIELDS = {
   callbackUrl: "Avatar creation sends no callbacks; poll GET /avatar-jobs/{jobId}",
   webhookUrl: "Avatar creation sends no callbacks; poll GET /avatar-jobs/{jobId}",
   image: "uploads are unavailable; send a public imageUrl",

@@ -29,7 +29,7 @@ const NO_TTS = "text-to-speech is unavailable; send an audioUrl";
 const NO_UPLOADS = "uploads are unavailable; send a public audioUrl";
 
 /** Top-level fields of features this version lacks (501 unsupported_input instead of 400). */
-export const VIDEO_UNSUPPORTED_FIELDS = {
+const VIDEO_UNSUPPORTED_FIELDS = {
   callbackUrl: NO_CALLBACKS,
   webhookUrl: NO_CALLBACKS,
   callback: NO_CALLBACKS,
