@@ -7,7 +7,6 @@
  * hand and every hop goes through the same checks. No caller headers, cookies or credentials are
  * ever sent; size and time limits are enforced while streaming.
  */
-import dns from "node:dns";
 import { createWriteStream } from "node:fs";
 import { unlink } from "node:fs/promises";
 import http from "node:http";
@@ -15,39 +14,12 @@ import https from "node:https";
 import net from "node:net";
 import { Transform, Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { type Allowlist, checkUrlSyntax, classifyAddress, EMPTY_ALLOWLIST, isAllowlisted } from "@avatar-video/contract";
+import { type Allowlist, checkUrlSyntax, EMPTY_ALLOWLIST, isAllowlisted } from "@avatar-video/contract";
+import { checkedLookup, type ResolveAll, systemResolve } from "./checked-lookup";
+import { FetchError } from "./fetch-error";
 
-export type FetchErrorKind =
-  | "refused_destination" // non-public address (literal, DNS answer or redirect target)
-  | "dns_failed" // name did not resolve
-  | "timeout" // first-byte or whole-transfer deadline passed
-  | "http_status" // final response not 2xx (status set)
-  | "too_large" // declared or streamed size over maxBytes
-  | "empty" // 2xx with a zero-byte body
-  | "transfer_failed" // connection refused/reset, TLS or protocol error, truncated body, disk error
-  | "too_many_redirects"
-  | "bad_url"; // the URL or a redirect Location breaks the URL rules (scheme, credentials, length, …)
-
-/** Callers map `kind` to their job failure codes; `message` is internal detail for logs. */
-export class FetchError extends Error {
-  constructor(
-    readonly kind: FetchErrorKind,
-    message: string,
-    readonly status?: number,
-  ) {
-    super(message);
-    this.name = "FetchError";
-  }
-}
-
-export interface ResolvedAddress {
-  address: string;
-  family: number;
-}
-/** Resolves a DNS name to all its addresses. Injectable so tests can simulate any DNS answer. */
-export type ResolveAll = (hostname: string) => Promise<ResolvedAddress[]>;
-
-const systemResolve: ResolveAll = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
+export { FetchError, type FetchErrorKind } from "./fetch-error";
+export type { ResolveAll, ResolvedAddress } from "./checked-lookup";
 
 export interface SafeFetchOptions {
   maxBytes: number;
@@ -210,41 +182,6 @@ function requestHeaders(url: URL, opts: SafeFetchOptions, allowlist: Allowlist, 
     });
     req.end();
   });
-}
-
-type LookupCallback = (err: Error | null, address?: string | ResolvedAddress[], family?: number) => void;
-
-/**
- * The socket's `lookup` hook: resolve once, refuse if ANY answer is non-public (an attacker controls
- * the order and the resolver's choice), and give the socket exactly the checked answers.
- * Node never calls this for literal-IP hosts; those are checked by checkUrlSyntax before connecting.
- */
-function checkedLookup(resolve: ResolveAll, allowlisted: boolean, t: Transfer) {
-  return (hostname: string, options: dns.LookupOptions, callback: LookupCallback): void => {
-    const answers: Promise<ResolvedAddress[]> = net.isIP(hostname)
-      ? Promise.resolve([{ address: hostname, family: net.isIP(hostname) }])
-      : resolve(hostname).catch((err: NodeJS.ErrnoException) => {
-          throw new FetchError("dns_failed", `${hostname}: ${err?.code ?? err?.message ?? err}`);
-        });
-    answers
-      .then((all) => {
-        if (all.length === 0) throw new FetchError("dns_failed", `${hostname}: no addresses`);
-        if (!allowlisted) {
-          for (const a of all) {
-            const cls = classifyAddress(a.address);
-            if (cls !== "public") throw new FetchError("refused_destination", `${hostname} resolves to ${a.address} (${cls})`);
-          }
-        }
-        const wanted = options.family === 4 || options.family === 6 ? all.filter((a) => a.family === options.family) : all;
-        if (wanted.length === 0) throw new FetchError("dns_failed", `${hostname}: no IPv${options.family} address`);
-        if (options.all) callback(null, wanted);
-        else callback(null, wanted[0].address, wanted[0].family);
-      })
-      .catch((err) => {
-        t.record(err);
-        callback(err as Error);
-      });
-  };
 }
 
 async function readBody(
