@@ -133,17 +133,23 @@ describe("renderer killed mid-work five times", () => {
 
   it("a job that cannot reach the renderer shows waiting_for_renderer, then completes once a renderer answers", async () => {
     await control("pause-renderer"); // hung: connections are accepted, nothing answers
-    const res = await api(videoAccount, "/videos", { avatarId, audioUrl, video: { width: 128, height: 128 } });
-    expect(res.status).toBe(200);
-    const path = `/video-jobs/${res.body.jobId}`;
+    let path = "";
     let job: any;
-    for (const deadline = Date.now() + 60_000; Date.now() < deadline; await sleep(250)) {
-      job = (await api(videoAccount, path)).body.job;
-      if (job.progress.stage === "waiting_for_renderer") break;
+    try {
+      const res = await api(videoAccount, "/videos", { avatarId, audioUrl, video: { width: 128, height: 128 } });
+      expect(res.status).toBe(200);
+      path = `/video-jobs/${res.body.jobId}`;
+      for (const deadline = Date.now() + 60_000; Date.now() < deadline; await sleep(250)) {
+        job = (await api(videoAccount, path)).body.job;
+        if (job.progress.stage === "waiting_for_renderer") break;
+      }
+    } finally {
+      await control("kill-renderer"); // never leave it stopped; the supervisor starts a fresh one
     }
     expect(job, JSON.stringify(job)).toMatchObject({ status: "queued", progress: { stage: "waiting_for_renderer" } });
-    await control("kill-renderer"); // the supervisor starts a fresh one; the queue retries the dispatch
-    const done = (await waitForJob(videoAccount, path, 120_000)).job;
+    // The queue retries the dispatch, which reaches the new renderer (were that message lost, e.g. by a dev
+    // server reload, the sweep re-sends a job queued for 2 minutes).
+    const done = (await waitForJob(videoAccount, path, 240_000)).job;
     expect(done, JSON.stringify(done)).toMatchObject({ status: "succeeded", progress: { stage: "completed" } });
-  });
+  }, 300_000);
 });
