@@ -19,7 +19,7 @@ import {
   mediaFetchFailure,
   unsupportedType,
 } from "./media-failures";
-import { LinkError } from "../worker-link";
+import { checkPortrait, objectFailure, parseRig } from "./avatar-artifacts";
 
 export interface VideoResult {
   durationSeconds: number;
@@ -39,8 +39,6 @@ interface PreparedMedia {
   portraitPng: Buffer;
   rig: AvatarRig;
 }
-
-const INVALID_MANIFEST = "The Avatar's stored data is missing or invalid.";
 
 export async function runVideoJob(ctx: JobContext<VideoDispatch>): Promise<VideoResult> {
   const { dispatch, link, config, engines, log, signal } = ctx;
@@ -221,65 +219,4 @@ async function checkImage(file: string): Promise<string> {
     throw new JobFailure("unsupported_media_type", "The background image could not be decoded as PNG, JPEG or WebP.", false, `decoded as ${format}`);
   }
   return file;
-}
-
-/** Failures reading the Avatar's own artifacts back from the Worker. */
-function objectFailure(what: string) {
-  return (err: unknown): never => {
-    if (err instanceof LinkError && err.status === 404) {
-      throw new JobFailure("invalid_manifest", INVALID_MANIFEST, false, `${what} is missing (404)`);
-    }
-    if (err instanceof LinkError && err.permanent) {
-      throw new JobFailure("invalid_manifest", INVALID_MANIFEST, false, `${what}: ${err.message}`);
-    }
-    if (err instanceof LinkError) throw unexpectedFailure("video", `${what}: ${err.message}`);
-    throw err;
-  };
-}
-
-const num = (v: unknown) => typeof v === "number" && Number.isFinite(v);
-
-/** Parses and checks the stored rig; anything off is `invalid_manifest` (the renderer cannot use it). */
-export function parseRig(bytes: Buffer): AvatarRig {
-  let rig: AvatarRig;
-  try {
-    rig = JSON.parse(bytes.toString("utf8")) as AvatarRig;
-  } catch {
-    throw new JobFailure("invalid_manifest", INVALID_MANIFEST, false, "rig is not JSON");
-  }
-  const problem = rigProblem(rig);
-  if (problem) throw new JobFailure("invalid_manifest", INVALID_MANIFEST, false, `rig: ${problem}`);
-  return rig;
-}
-
-function rigProblem(rig: AvatarRig): string | undefined {
-  if (typeof rig !== "object" || rig === null) return "not an object";
-  if (rig.version !== 1) return `unknown version ${String(rig.version)}`;
-  const p = rig.portrait;
-  if (!p || !Number.isInteger(p.width) || !Number.isInteger(p.height) || p.width < 1 || p.height < 1) return "bad portrait size";
-  if (!Array.isArray(rig.landmarks) || rig.landmarks.length < 468) return "too few landmarks";
-  for (const l of rig.landmarks) if (!Array.isArray(l) || l.length !== 3 || !l.every(num)) return "bad landmark";
-  const b = rig.faceBox;
-  if (!b || ![b.x, b.y, b.width, b.height].every(num) || b.width <= 0 || b.height <= 0) return "bad face box";
-  if (!rig.pose || ![rig.pose.yaw, rig.pose.pitch, rig.pose.roll].every(num)) return "bad pose";
-  const m = rig.metrics;
-  if (!m || ![m.interocular, m.mouthWidth, m.lipGap, m.eyeOpening?.left, m.eyeOpening?.right].every(num)) return "bad metrics";
-  return undefined;
-}
-
-async function checkPortrait(png: Buffer, rig: AvatarRig): Promise<void> {
-  let meta: Awaited<ReturnType<ReturnType<typeof sharp>["metadata"]>>;
-  try {
-    meta = await sharp(png).metadata();
-  } catch {
-    throw new JobFailure("invalid_manifest", INVALID_MANIFEST, false, "portrait does not decode");
-  }
-  if (meta.width !== rig.portrait.width || meta.height !== rig.portrait.height) {
-    throw new JobFailure(
-      "invalid_manifest",
-      INVALID_MANIFEST,
-      false,
-      `portrait is ${meta.width}x${meta.height}, rig says ${rig.portrait.width}x${rig.portrait.height}`,
-    );
-  }
 }

@@ -3,6 +3,8 @@
  * Produced by Avatar preprocessing, stored as JSON next to the portrait image in R2.
  * All coordinates are pixels of the stored portrait image (origin top-left).
  */
+import { z } from "zod";
+
 export interface AvatarRig {
   version: 1;
   /** Size of the stored portrait image. */
@@ -25,3 +27,21 @@ export interface AvatarRig {
     eyeOpening: { right: number; left: number };
   };
 }
+
+const finite = z.number().finite();
+const point = z.tuple([finite, finite, finite]);
+
+/** The rig as the renderer accepts it back from storage: anything off is `invalid_manifest`. */
+export const AvatarRigSchema = z.object({
+  version: z.literal(1),
+  portrait: z.object({ width: z.number().int().min(1), height: z.number().int().min(1) }),
+  landmarks: z.array(point).min(468),
+  faceBox: z.object({ x: finite, y: finite, width: finite.positive(), height: finite.positive() }),
+  pose: z.object({ yaw: finite, pitch: finite, roll: finite }),
+  metrics: z.object({
+    interocular: finite,
+    mouthWidth: finite,
+    lipGap: finite,
+    eyeOpening: z.object({ right: finite, left: finite }),
+  }),
+}) satisfies z.ZodType<AvatarRig>;
