@@ -5,6 +5,7 @@
  * Source and object URLs are signed (their query strings are credentials), so any URL is logged through
  * `redactUrl`, text fields through `redactText`, and the Bearer tokens are never logged at all.
  */
+import type { Dispatch } from "@avatar-video/contract";
 
 export type Level = "debug" | "info" | "warn" | "error";
 export type Fields = Record<string, unknown>;
@@ -78,4 +79,11 @@ export function createLogger(base: Fields = {}, sink: Sink = stdout, minLevel: L
     error: (e, f) => emit("error", e, f),
     child: (fields) => createLogger({ ...base, ...fields }, sink, minLevel),
   };
+}
+
+/** What a log line may say about a run's sources: host and path, never the (signed) query. */
+export function redactedSources(d: Dispatch): Fields {
+  return d.kind === "avatar"
+    ? { imageUrl: redactUrl(d.imageUrl) }
+    : { audioUrl: redactUrl(d.audioUrl), backgroundUrl: d.backgroundUrl ? redactUrl(d.backgroundUrl) : undefined, settings: d.settings };
 }

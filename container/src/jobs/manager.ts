@@ -7,8 +7,7 @@
  *   ignores events of older attempts anyway) and the new one is accepted.
  * - An older attempt than the one held → refused (409): the Worker has moved on.
  */
-import { mkdir, mkdtemp, readdir, rm } from "node:fs/promises";
-import path from "node:path";
+import { rm } from "node:fs/promises";
 import type { RendererConfig } from "../config";
 import { JobFailure, unexpectedFailure } from "../job-failure";
 import { JobStop, WorkerLink } from "../worker-link";
@@ -16,7 +15,8 @@ import { runAvatarJob } from "./avatar-job";
 import type { JobContext } from "./context";
 import type { Dispatch } from "@avatar-video/contract";
 import type { Engines } from "./engines";
-import type { Logger } from "./log";
+import { type Logger, redactedSources } from "./log";
+import { makeScratchDir, removeOrphanedScratchDirs } from "./scratch-dirs";
 import { runVideoJob } from "./video-job";
 
 export type SubmitResult =
@@ -36,8 +36,6 @@ interface Entry {
   settle: () => void;
   log: Logger;
 }
-
-const WORK_PREFIX = "job-";
 
 /**
  * Slot rules (docs/renderer.md "Concurrency"): a slot is held only while a job computes. It is given back
@@ -67,12 +65,7 @@ export class JobManager {
    * the owner's pid, so another live renderer sharing WORK_DIR keeps its directories.
    */
   async init(): Promise<void> {
-    await mkdir(this.config.workDir, { recursive: true });
-    for (const name of await readdir(this.config.workDir).catch(() => [] as string[])) {
-      const m = /^job-(\d+)-/.exec(name);
-      if (!m || (Number(m[1]) !== process.pid && processAlive(Number(m[1])))) continue;
-      await rm(path.join(this.config.workDir, name), { recursive: true, force: true });
-    }
+    await removeOrphanedScratchDirs(this.config.workDir);
   }
 
   get activeJobs(): number {
@@ -222,8 +215,8 @@ export class JobManager {
     let terminal: (() => Promise<void>) | undefined;
     try {
       signal.throwIfAborted();
-      workDir = await mkdtemp(path.join(this.config.workDir, `${WORK_PREFIX}${process.pid}-${d.kind}-${d.jobId}-a${d.attempt}-`));
-      log.info("job_started", sourceFields(d));
+      workDir = await makeScratchDir(this.config.workDir, d);
+      log.info("job_started", redactedSources(d));
       const base = { link, config: this.config, engines: this.engines, log, workDir, signal };
       const result =
         d.kind === "avatar"
@@ -254,33 +247,8 @@ export class JobManager {
   }
 }
 
-function processAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM"; // exists, owned by someone else
-  }
-}
-
 function toFailure(err: unknown, kind: Dispatch["kind"]): JobFailure {
   if (err instanceof JobFailure) return err;
   const detail = (err as Error)?.stack ?? String(err);
   return unexpectedFailure(kind, detail);
-}
-
-/** What a log line may say about the sources: host and path, never the (signed) query. */
-function sourceFields(d: Dispatch): Record<string, unknown> {
-  const strip = (u: string | undefined) => {
-    if (!u) return undefined;
-    try {
-      const x = new URL(u);
-      return `${x.protocol}//${x.host}${x.pathname}`;
-    } catch {
-      return "(invalid url)";
-    }
-  };
-  return d.kind === "avatar"
-    ? { imageUrl: strip(d.imageUrl) }
-    : { audioUrl: strip(d.audioUrl), backgroundUrl: strip(d.backgroundUrl), settings: d.settings };
 }
