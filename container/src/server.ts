@@ -14,7 +14,7 @@ import { fileURLToPath } from "node:url";
 import { type RendererConfig, loadConfig } from "./config";
 import { rendererApp } from "./http/app";
 import { type Engines, defaultEngines } from "./jobs/engines";
-import { type Logger, createLogger } from "./jobs/log";
+import { type Logger, createLogger } from "./log-event";
 import { JobManager } from "./jobs/manager";
 import { ffmpegChoice } from "./video/ffmpeg";
 

@@ -14,7 +14,7 @@
  * retries: link/retry.ts; stops, link errors and fencing answers: link/stops.ts.
  */
 import type { RendererConfig } from "./config";
-import type { Logger } from "./jobs/log";
+import type { Logger } from "./log-event";
 import { MULTIPART, ObjectClient, type MultipartOptions } from "./link/object-client";
 import { retry, withDeadline } from "./link/retry";
 import { FENCING, type JobError, JobStop, LinkError, retriable } from "./link/stops";

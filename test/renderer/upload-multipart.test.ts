@@ -8,7 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger } from "../../container/src/jobs/log";
+import { createLogger } from "../../container/src/log-event";
 import { JobStop, LinkError, MULTIPART, WorkerLink } from "../../container/src/worker-link";
 import { JOB_TOKEN, type FakeWorker, startFakeWorker } from "./helpers/renderer-worker";
 

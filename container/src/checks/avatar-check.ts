@@ -13,7 +13,7 @@ import { downloadSource } from "../avatar/source";
 import type { RendererConfig } from "../config";
 import type { FaceMeasurements } from "../face/assess";
 import { JobFailure } from "../job-failure";
-import type { Logger } from "../jobs/log";
+import type { Logger } from "../log-event";
 
 /** Checks waiting for the face models (they run one at a time) beyond which the renderer answers 503. */
 const MAX_PENDING = 8;

@@ -1,7 +1,7 @@
 import type { RendererConfig } from "../config";
 import type { WorkerLink } from "../worker-link";
 import type { Engines } from "./engines";
-import type { Logger } from "./log";
+import type { Logger } from "../log-event";
 
 export interface JobContext<D> {
   dispatch: D;

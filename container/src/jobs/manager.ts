@@ -15,7 +15,7 @@ import { runAvatarJob } from "./avatar-job";
 import type { JobContext } from "./context";
 import type { Dispatch } from "@avatar-video/contract";
 import type { Engines } from "./engines";
-import { type Logger, redactedSources } from "./log";
+import { type Logger, redactedSources } from "../log-event";
 import { makeScratchDir, removeOrphanedScratchDirs } from "./scratch-dirs";
 import { runVideoJob } from "./video-job";
 

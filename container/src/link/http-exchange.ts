@@ -7,7 +7,7 @@ import http from "node:http";
 import https from "node:https";
 import { Transform, type Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
-import { redactUrl } from "../jobs/log";
+import { redactUrl } from "../log-event";
 import { LinkError } from "./stops";
 
 export type Method = "GET" | "PUT" | "POST" | "DELETE";

@@ -7,7 +7,7 @@ import { createReadStream, createWriteStream } from "node:fs";
 import { stat, unlink } from "node:fs/promises";
 import { Writable } from "node:stream";
 import type { RendererConfig } from "../config";
-import { type Logger, redactUrl } from "../jobs/log";
+import { type Logger, redactUrl } from "../log-event";
 import { type Body, type Method, transfer, type TransferOptions } from "./http-exchange";
 import { retry } from "./retry";
 import { FENCING, JobStop, LinkError, retriable } from "./stops";

@@ -10,7 +10,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { loadConfig, type RendererConfig } from "../../../container/src/config";
 import type { AudioInfo, AvatarAssets, Engines, RenderInput, RenderOutput } from "../../../container/src/jobs/engines";
-import { createLogger } from "../../../container/src/jobs/log";
+import { createLogger } from "../../../container/src/log-event";
 import type { AvatarRig } from "@avatar-video/contract";
 import { createRenderer, type Renderer } from "../../../container/src/server";
 import { JOB_TOKEN, type FakeWorker, startFakeWorker } from "./renderer-worker";
