@@ -6,7 +6,7 @@
 import type { RendererConfig } from "../config";
 import { FetchError, safeFetch } from "../fetch/safe-fetch";
 import type { JobFailure } from "../job-failure";
-import { transientStatus } from "../jobs/media-failures";
+import { transientStatus } from "../fetch/fetch-error";
 import { fileEmpty, fileTooLarge, refusal } from "./rejections";
 
 export type SourceImage = Awaited<ReturnType<typeof safeFetch>>;

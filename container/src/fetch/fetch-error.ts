@@ -21,3 +21,8 @@ export class FetchError extends Error {
     this.name = "FetchError";
   }
 }
+
+/** Status codes after which the same request may well succeed later (no status: a network failure). */
+export function transientStatus(status: number | undefined): boolean {
+  return status === undefined || status === 408 || status === 425 || status === 429 || status >= 500;
+}

@@ -4,12 +4,7 @@
  * @avatar-video/contract (job-failures.ts, media-rules.ts).
  */
 import { JobFailure } from "../job-failure";
-import { FetchError } from "../fetch/safe-fetch";
-
-/** Status codes after which the same request may well succeed later. */
-export function transientStatus(status: number | undefined): boolean {
-  return status === undefined || status === 408 || status === 425 || status === 429 || status >= 500;
-}
+import { FetchError, transientStatus } from "../fetch/fetch-error";
 
 export type MediaInput = "audio" | "background image";
 
