@@ -1,4 +1,4 @@
-import { AVATAR_REASONS } from "@avatar-video/contract";
+import { AVATAR_REASONS, SOURCE_IMAGE } from "@avatar-video/contract";
 import { checkAvatarImage } from "../avatar-checks/check";
 import type { Env } from "../env";
 import { ApiError } from "../http/errors";
@@ -21,12 +21,12 @@ const refuse = (reason: keyof typeof AVATAR_REASONS, detail: string): PortraitCh
  */
 export async function precheckPortrait(_env: Env, bytes: Uint8Array): Promise<PortraitCheck> {
   if (bytes.byteLength === 0) return refuse("file_empty", "");
-  if (bytes.byteLength > 5 * MiB) return refuse("file_too_large", `This one has ${(bytes.byteLength / MiB).toFixed(1)} MiB.`);
+  if (bytes.byteLength > SOURCE_IMAGE.maxBytes) return refuse("file_too_large", `This one has ${(bytes.byteLength / MiB).toFixed(1)} MiB.`);
   const info = imageInfo(bytes);
   if (!info) return refuse("unsupported_format", "");
   const shorter = Math.min(info.width, info.height);
-  if (info.width * info.height > 50_000_000) return refuse("image_too_many_pixels", `This one is ${info.width}×${info.height}.`);
-  if (shorter < 340) return refuse("image_too_small", `This one is ${info.width}×${info.height}.`);
+  if (info.width * info.height > SOURCE_IMAGE.maxPixels) return refuse("image_too_many_pixels", `This one is ${info.width}×${info.height}.`);
+  if (shorter < SOURCE_IMAGE.minShortSide) return refuse("image_too_small", `This one is ${info.width}×${info.height}.`);
   return { ok: true, type: info.type, ext: info.type === "image/png" ? "png" : "jpg" };
 }
 
