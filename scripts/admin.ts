@@ -23,7 +23,7 @@ const flag = (description: string) => ({ type: "string" as const, description, v
 interface Command {
   description: string;
   args?: ArgsDef;
-  run(cli: Parsed & { positional: string[] }, cfg: Connection): Promise<void>;
+  run(cli: Parsed & { positional: string[] }, cfg: Connection): Promise<unknown>;
 }
 
 const COMMANDS: Record<string, Command> = {

@@ -9,9 +9,9 @@ import { AVATAR_REASONS, isAvatarReason } from "@avatar-video/contract";
 import { z } from "zod";
 import type { Env } from "../env";
 import { ApiError } from "../http/errors";
+import { logEvent } from "../observability/log-event";
 import { checkOnRenderer } from "../renderer/check-client";
 import { RendererUnavailable } from "../renderer/client";
-import { checkSourceAddress } from "../routes/open/source-address";
 import { AvatarReasonCode } from "../resources/job-error";
 
 export const AvatarCheckFace = z
@@ -46,25 +46,24 @@ export type AvatarCheckResult = z.infer<typeof AvatarCheck>;
 const UNAVAILABLE = "The image could not be checked right now; retry in a few seconds.";
 
 /**
- * Checks `imageUrl` (a URL already valid by the SourceUrl schema). 400 invalid_request for a literal
- * non-public address (the same rule as POST /avatars); 503 service_unavailable when the renderer cannot
- * answer now. Names resolving to private addresses are refused by the renderer's fetcher (reason
- * source_refused), as for jobs.
+ * Checks `imageUrl` (a URL already valid by the SourceUrl schema; a caller-given URL has also passed
+ * `checkSourceAddress`, as in the route — the console passes its own signed upload URL). 503
+ * service_unavailable when the renderer cannot answer now. Addresses are enforced again where the download
+ * happens: the renderer's fetcher refuses non-public ones (reason source_refused), as for jobs.
  */
 export async function checkAvatarImage(env: Env, imageUrl: string): Promise<AvatarCheckResult> {
-  checkSourceAddress(env, "imageUrl", imageUrl);
   let raw: unknown;
   try {
     raw = await checkOnRenderer(env, imageUrl);
   } catch (err) {
     if (!(err instanceof RendererUnavailable)) throw err;
-    console.error(JSON.stringify({ event: "avatar_check_unavailable", error: err.message }));
+    logEvent("avatar_check_unavailable", { error: err }, "warn");
     throw new ApiError(503, "service_unavailable", UNAVAILABLE, { "Retry-After": "5" });
   }
   const parsed = AvatarCheck.safeParse(raw);
   // A verdict must be consistent: a refusal names a reason of its own code.
   if (!parsed.success || (!parsed.data.acceptable && !(isAvatarReason(parsed.data.reason) && AVATAR_REASONS[parsed.data.reason].code === parsed.data.code))) {
-    console.error(JSON.stringify({ event: "avatar_check_bad_answer", answer: JSON.stringify(raw).slice(0, 300) }));
+    logEvent("avatar_check_bad_answer", { answer: JSON.stringify(raw).slice(0, 300) }, "error");
     throw new ApiError(503, "service_unavailable", UNAVAILABLE, { "Retry-After": "5" });
   }
   return parsed.data;
