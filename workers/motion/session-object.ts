@@ -27,11 +27,10 @@ interface Live {
   lastAudioAt: number;
   /** Real time up to which idle silence has been fed while no audio arrives. */
   idleFedUntil: number | undefined;
-  timer: ReturnType<typeof setInterval>;
+  timer: ReturnType<typeof setTimeout> | undefined;
   closed: boolean;
 }
 
-const TICK_MS = 20;
 const IDLE_AFTER_MS = 200;
 const FRAME_MS = 40;
 
@@ -43,8 +42,9 @@ const seedOf = (id: string) => {
 
 /**
  * One live motion connection (one object per connection, created near the client by the upgrade).
- * The socket is accepted with the hibernation API; while it is open a 20 ms timer paces idle frames and
- * enforces the idle and session limits, so the object stays in memory for the connection's life. If it
+ * The socket is accepted with the hibernation API; while it is open one timer, armed for the next moment
+ * something is due (the 200 ms audio gap, the next idle frame, the idle or session limit), paces idle
+ * frames and enforces the limits, so the object stays in memory for the connection's life. If it
  * is ever evicted anyway (a deploy), the next message finds no state and the connection is closed with
  * 1012 "service restart" so the client reconnects, instead of hanging.
  */
@@ -67,9 +67,10 @@ export class MotionSession extends DurableObject<Env> {
       lastClientAt: now,
       lastAudioAt: now,
       idleFedUntil: undefined,
-      timer: setInterval(() => this.tick(), TICK_MS),
+      timer: undefined,
       closed: false,
     };
+    this.schedule();
     return new Response(null, { status: 101, webSocket: client, headers: setup.subprotocol ? { "Sec-WebSocket-Protocol": MOTION_PROTOCOL } : {} });
   }
 
@@ -90,6 +91,7 @@ export class MotionSession extends DurableObject<Env> {
           live.lastAudioAt = now;
           const { avatar, modelVersion } = live.setup;
           ws.send(JSON.stringify({ type: "ready", fps: 25, modelVersion, avatar }));
+          this.schedule(); // idle frames are due from now on
           return;
         }
         case "audio":
@@ -133,17 +135,30 @@ export class MotionSession extends DurableObject<Env> {
       const { sessionSeconds, idleSeconds } = live.setup.limits;
       if (now - live.openedAt >= sessionSeconds * 1000) return this.end(CLOSE.policy, `session length limit of ${sessionSeconds} s reached`);
       if (now - live.lastClientAt >= idleSeconds * 1000) return this.end(CLOSE.policy, `idle timeout: no message for ${idleSeconds} s`);
-      if (live.phase !== "streaming" || now - live.lastAudioAt < IDLE_AFTER_MS) return;
-      // No audio for 200 ms: feed silence in real time, one frame's worth every 40 ms.
-      live.idleFedUntil ??= live.lastAudioAt + IDLE_AFTER_MS - FRAME_MS;
-      while (live.idleFedUntil + FRAME_MS <= now) {
-        live.idleFedUntil += FRAME_MS;
-        this.send(live.stream!.pushSilence(FRAME_MS / 1000));
+      if (live.phase === "streaming" && now - live.lastAudioAt >= IDLE_AFTER_MS) {
+        // No audio for 200 ms: feed silence in real time, one frame's worth every 40 ms.
+        live.idleFedUntil ??= live.lastAudioAt + IDLE_AFTER_MS - FRAME_MS;
+        while (live.idleFedUntil + FRAME_MS <= now) {
+          live.idleFedUntil += FRAME_MS;
+          this.send(live.stream!.pushSilence(FRAME_MS / 1000));
+        }
       }
+      this.schedule();
     } catch (err) {
       console.error(JSON.stringify({ event: "motion_tick_failed", connectionId: live.setup.connectionId, error: String(err) }));
       this.end(CLOSE.internal, "internal error");
     }
+  }
+
+  /** Arms the one timer for the next moment something is due (a few wake-ups a second while audio flows). */
+  private schedule(): void {
+    const live = this.live;
+    if (!live || live.closed) return;
+    const { sessionSeconds, idleSeconds } = live.setup.limits;
+    let due = Math.min(live.openedAt + sessionSeconds * 1000, live.lastClientAt + idleSeconds * 1000);
+    if (live.phase === "streaming") due = Math.min(due, live.idleFedUntil !== undefined ? live.idleFedUntil + FRAME_MS : live.lastAudioAt + IDLE_AFTER_MS);
+    clearTimeout(live.timer);
+    live.timer = setTimeout(() => this.tick(), Math.max(1, due - Date.now()));
   }
 
   private send(frames: MotionFrame[]): void {
@@ -157,7 +172,7 @@ export class MotionSession extends DurableObject<Env> {
     const live = this.live;
     if (!live || live.closed) return;
     live.closed = true;
-    clearInterval(live.timer);
+    clearTimeout(live.timer);
     if (!byPeer) {
       try {
         live.ws.close(code, reason);
