@@ -193,7 +193,12 @@ describe("animation", () => {
     // Silence (after the release settled): consecutive frames are identical around the mouth.
     // (until 0.15 s before the vowel: the mouth leads the sound by ~50 ms plus the AAC pre-echo)
     for (let f = 1; f < at(0.65); f++) expect(meanAbsDiff(frames[f], frames[f - 1], 256, mouth)).toBeLessThan(0.05);
-    for (let f = at(sil[0] + 0.35); f < at(sil[1] - 0.1); f++) expect(meanAbsDiff(frames[f], frames[f - 1], 256, mouth)).toBeLessThan(0.05);
+    // (until 0.2 s before the next vowel: x264 codes the frames before an onset as B-frames predicted from it, so
+    // identical input frames there decode up to ~0.3 grey levels apart; the repeat count below covers them exactly)
+    for (let f = at(sil[0] + 0.35); f < at(sil[1] - 0.2); f++) expect(meanAbsDiff(frames[f], frames[f - 1], 256, mouth)).toBeLessThan(0.05);
+    // The renderer itself re-sends the previous frame, byte for byte, through every settled silence.
+    const repeats = at(0.65) - 1 + (at(sil[1] - 0.1) - at(sil[0] + 0.35));
+    expect(r.frames - r.renderedFrames).toBeGreaterThanOrEqual(repeats);
     // …and back at the rest pose (up to the encoder's residual on a re-coded block).
     expect(meanAbsDiff(frames[at(sil[1] - 0.1)], rest, 256, mouth)).toBeLessThan(2.5);
 
