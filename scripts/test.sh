@@ -37,7 +37,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 
-step typecheck bash -c "tsc --noEmit -p . && tsc --noEmit -p tsconfig.scripts.json && tsc --noEmit -p container"
+step typecheck bash -c "tsc --noEmit -p . && tsc --noEmit -p tsconfig.scripts.json && tsc --noEmit -p container && tsc --noEmit -p packages/motion-client"
 # worker-configuration.d.ts (the Worker's Env) must match wrangler.toml and .dev.vars.example.
 step worker-types npm run --silent types:worker -- --check
 step import-cycles madge --circular --extensions ts workers container/src packages client/src scripts
