@@ -68,7 +68,9 @@ describe("Avatar creation pipeline", () => {
     ],
     ["a 404", async () => `${mediaUrl}/files/missing.jpg`, "source_download_failed"],
     ["a server that waits 4 s", async () => `${mediaUrl}/slow/4000/${publish("slow.jpg", fixture("single-camera")).split("/").pop()}`, "source_download_failed"],
-    ["a redirect to 127.0.0.1", async () => `${mediaUrl}/redirect?to=${encodeURIComponent("http://127.0.0.1:8797/health")}`, "source_download_failed"],
+    // To the renderer's own loopback port (the local stack allowlists only the media server and the Worker's
+    // own address, for console uploads: docs/console.md).
+    ["a redirect to 127.0.0.1", async () => `${mediaUrl}/redirect?to=${encodeURIComponent(`http://127.0.0.1:${Number(new URL(mediaUrl).port) + 2}/health`)}`, "source_download_failed"],
     ["a redirect to 169.254.169.254", async () => `${mediaUrl}/redirect?to=${encodeURIComponent("http://169.254.169.254/latest/meta-data/")}`, "source_download_failed"],
   ];
 
