@@ -5,9 +5,8 @@ import { ApiError, notFound } from "../http/errors";
 import { describeIssues, ruleFor } from "../http/validation";
 import { AVATAR_DENIED_MESSAGE, createVideoJob } from "../jobs/create-video-job";
 import { CreateVideoRequest } from "../routes/open/create-video";
-import type { NormalizedVideoInput } from "../retry/fingerprint";
+import { normalizeVideoInput } from "../retry/fingerprint";
 import { checkSourceAddress } from "../routes/open/source-address";
-import { normalizeVideoSettings } from "../schemas/video-settings";
 import { isOutputAvailable, videoDownloadLink } from "../storage/links";
 import { assertAllowed, videoCreationBlock, videoReadBlock } from "./access";
 import { asAppContext, type ConsoleEnv } from "./context";
@@ -98,15 +97,8 @@ export const videoRoutes = new Hono<ConsoleEnv>()
       const body = parsed.data;
       if (!audio.own) checkSourceAddress(c.env, "audioUrl", body.audioUrl);
       checkSourceAddress(c.env, "backgroundUrl", body.backgroundUrl);
-      const input: NormalizedVideoInput = {
-        avatarId: body.avatarId,
-        audioUrl: body.audioUrl,
-        backgroundUrl: body.backgroundUrl ?? null,
-        name: body.name ?? null,
-        settings: normalizeVideoSettings(body.video),
-      };
       // The same creation path as POST /v1/open/videos: retry key, Avatar access, limits, the queue.
-      await createVideoJob(c.env, { account, appId: consoleCreator(user.id) }, input, body.requestId ?? null);
+      await createVideoJob(c.env, { account, appId: consoleCreator(user.id) }, normalizeVideoInput(body), body.requestId ?? null);
     } catch (err) {
       if (!(err instanceof ApiError) || err.status >= 500) throw err;
       const text = err.message === AVATAR_DENIED_MESSAGE ? "Choose one of your Avatars." : err.message;

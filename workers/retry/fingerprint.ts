@@ -1,4 +1,5 @@
-import type { VideoSettings } from "../schemas/video-settings";
+import { normalizeVideoSettings, type VideoSettings, type VideoSettingsInput } from "../schemas/video-settings";
+import type { z } from "zod";
 
 /** The input a video retry key stands for, after normalization (defaults filled in, colour lower-cased). */
 export interface NormalizedVideoInput {
@@ -7,6 +8,23 @@ export interface NormalizedVideoInput {
   backgroundUrl: string | null;
   name: string | null;
   settings: VideoSettings;
+}
+
+/** A video creation body (API or console) as its retry key sees it: omitted settings ≡ explicit defaults, colour case ignored. */
+export function normalizeVideoInput(body: {
+  avatarId: string;
+  audioUrl: string;
+  backgroundUrl?: string;
+  name?: string;
+  video?: z.infer<typeof VideoSettingsInput>;
+}): NormalizedVideoInput {
+  return {
+    avatarId: body.avatarId,
+    audioUrl: body.audioUrl,
+    backgroundUrl: body.backgroundUrl ?? null,
+    name: body.name ?? null,
+    settings: normalizeVideoSettings(body.video),
+  };
 }
 
 /** JSON with object keys sorted at every level, so equal inputs serialize to equal strings. */

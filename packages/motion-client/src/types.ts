@@ -1,3 +1,6 @@
+import type { AvatarRig } from "@avatar-video/contract";
+import type { MotionFrame } from "@avatar-video/motion-model";
+
 /** Messages of protocol motion.v1 (docs/motion.md). */
 export interface ReadyMessage {
   type: "ready";
@@ -6,16 +9,9 @@ export interface ReadyMessage {
   avatar: { id: string; coverUrl: string; rigUrl: string };
 }
 
-export interface MotionMessage {
+/** One motion frame, as the shared motion model computes it (packages/motion-model). */
+export interface MotionMessage extends MotionFrame {
   type: "motion";
-  frame: number;
-  t: number;
-  mouthOpen: number;
-  mouthWide: number;
-  mouthRound: number;
-  lipsClosed: number;
-  blink: number;
-  head: { yaw: number; pitch: number; roll: number };
 }
 
 export interface EndMessage {
@@ -26,13 +22,7 @@ export interface EndMessage {
 export type ServiceMessage = ReadyMessage | MotionMessage | EndMessage;
 
 /** The rig served by `rigUrl`: the renderer's AvatarRig plus a signed link to the portrait. */
-export interface LiveRig {
-  version: 1;
-  portrait: { width: number; height: number };
-  landmarks: [number, number, number][];
-  faceBox: { x: number; y: number; width: number; height: number };
-  pose: { yaw: number; pitch: number; roll: number };
-  metrics: { interocular: number; mouthWidth: number; lipGap: number; eyeOpening: { right: number; left: number } };
+export interface LiveRig extends AvatarRig {
   portraitUrl: string;
 }
 

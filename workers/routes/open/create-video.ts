@@ -9,8 +9,8 @@ import { readRateLimitHeaders } from "../../limiter/read-limit";
 import { APP_AUTH, errors, okJson } from "../../openapi/route-parts";
 import { Name, SourceUrl, Timestamp, Uuid } from "../../resources/fields";
 import { VIDEO_JOB_STATUSES } from "../../resources/video-job";
-import type { NormalizedVideoInput } from "../../retry/fingerprint";
-import { normalizeVideoSettings, VideoSettingsInput } from "../../schemas/video-settings";
+import { normalizeVideoInput } from "../../retry/fingerprint";
+import { VideoSettingsInput } from "../../schemas/video-settings";
 import { checkSourceAddress } from "./source-address";
 
 export const CreateVideoRequest = z
@@ -75,13 +75,5 @@ export const createVideoRoute = openApiApp().openapi(route, async (c) => {
   const body = c.req.valid("json");
   checkSourceAddress(c.env, "audioUrl", body.audioUrl);
   checkSourceAddress(c.env, "backgroundUrl", body.backgroundUrl);
-  // Omitted settings ≡ explicit defaults, colour case ignored: the fingerprint sees normalized input only.
-  const input: NormalizedVideoInput = {
-    avatarId: body.avatarId,
-    audioUrl: body.audioUrl,
-    backgroundUrl: body.backgroundUrl ?? null,
-    name: body.name ?? null,
-    settings: normalizeVideoSettings(body.video),
-  };
-  return c.json(await createVideoJob(c.env, c.get("caller"), input, body.requestId ?? null), 200);
+  return c.json(await createVideoJob(c.env, c.get("caller"), normalizeVideoInput(body), body.requestId ?? null), 200);
 });
