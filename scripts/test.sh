@@ -6,7 +6,7 @@
 set -uo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/ensure-deps.sh || exit 1
-export PATH="$PWD/node_modules/.bin:$PATH" WRANGLER_SEND_METRICS=false
+export PATH="$PWD/node_modules/.bin:$PATH" WRANGLER_SEND_METRICS=false CLOUDFLARE_CF_FETCH_ENABLED=false
 logs=.local/test-results
 rm -rf "$logs" && mkdir -p "$logs"
 status=0

@@ -73,7 +73,8 @@ function killGroup(child: ChildProcess | undefined, signal: NodeJS.Signals = "SI
 export async function startStack(opts: StackOptions): Promise<Stack> {
   const quiet = !opts.inheritOutput;
   const bin = (name: string) => `${root}node_modules/.bin/${name}`;
-  const env = { ...process.env, WRANGLER_SEND_METRICS: "false", NO_UPDATE_NOTIFIER: "1" };
+  // No network here or in CI: skip miniflare's fetch of the Request.cf template (it logs ENOTFOUND otherwise).
+  const env = { ...process.env, WRANGLER_SEND_METRICS: "false", NO_UPDATE_NOTIFIER: "1", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
 
   const migrate = spawnSync(bin("wrangler"), ["d1", "migrations", "apply", "DB", "--local", "--persist-to", opts.persistTo], {
     cwd: root,
