@@ -1,0 +1,89 @@
+/**
+ * The face pose of every output frame: mouth from the lip track (leading the sound slightly), blinks and
+ * head motion from a seed, transition gestures from the timeline. Everything is decided before the frame
+ * loop so a frame's pose depends only on its index.
+ */
+import type { AvatarRig } from "@avatar-video/contract";
+import { blinkAmount, blinkSchedule, BLINK, makeHeadMotion, sampleTrack, type LipTrack } from "@avatar-video/motion-model";
+import type { FacePose } from "../animate/deform";
+import { LIP_LEAD_SECONDS, motionAmount, transitionGesture, type Timeline } from "./timeline";
+
+/** No blink starts or ends this close to the video's first and last frame (they show the still portrait). */
+const BLINK_EDGE_SECONDS = 0.5;
+const NO_GESTURE = { pitch: 0, brow: 0, ty: 0, holdBlink: false };
+
+export interface PoseSchedule {
+  poseAt(frame: number): FacePose;
+}
+
+export interface PoseScheduleOptions {
+  track: LipTrack;
+  timeline: Timeline;
+  seed: number;
+  /** Interocular distance in canvas px: head translations scale with it. */
+  interocular: number;
+  headMotion: boolean;
+  blinks: boolean;
+}
+
+export function makePoseSchedule(o: PoseScheduleOptions): PoseSchedule {
+  const tl = o.timeline;
+  const blinkStarts = o.blinks
+    ? blinkSchedule(tl.durationSeconds, o.seed).filter(
+        (b) => b > BLINK_EDGE_SECONDS && b + BLINK.close + BLINK.hold + BLINK.open < tl.durationSeconds - BLINK_EDGE_SECONDS,
+      )
+    : [];
+  const head = makeHeadMotion(o.seed, o.interocular);
+  return {
+    poseAt(frame: number): FacePose {
+      const time = frame / tl.fps;
+      const amount = o.headMotion ? motionAmount(tl, time) : 0;
+      const mouth = sampleTrack(o.track, time - tl.speechStart + LIP_LEAD_SECONDS);
+      const gesture = o.headMotion ? transitionGesture(tl, time) : NO_GESTURE;
+      const headPose = o.headMotion ? head(time, mouth.energy, mouth.emphasis, amount) : undefined;
+      const blink = o.blinks && !gesture.holdBlink ? blinkAmount(blinkStarts, time) : 0;
+      return {
+        open: mouth.open,
+        spread: mouth.spread,
+        round: mouth.round,
+        press: mouth.press,
+        blinkR: blink,
+        blinkL: blink,
+        brow: Math.min(1, (headPose?.brow ?? 0) + gesture.brow * amount),
+        yaw: headPose?.yaw ?? 0,
+        pitch: (headPose?.pitch ?? 0) + gesture.pitch * amount,
+        roll: headPose?.roll ?? 0,
+        tx: headPose?.tx ?? 0,
+        ty: (headPose?.ty ?? 0) + gesture.ty * o.interocular * amount,
+      };
+    },
+  };
+}
+
+/** Default seed: the same portrait and audio length always animate the same way. */
+export function defaultAnimationSeed(rig: AvatarRig, samples: number): number {
+  let h = 2166136261 ^ samples;
+  for (let i = 0; i < rig.landmarks.length; i += 7) {
+    h = Math.imul(h ^ Math.round(rig.landmarks[i][0] * 16), 16777619);
+    h = Math.imul(h ^ Math.round(rig.landmarks[i][1] * 16), 16777619);
+  }
+  return h >>> 0;
+}
+
+/** Two poses draw the same frame. */
+export function samePose(a: FacePose, b: FacePose): boolean {
+  return (
+    a.open === b.open &&
+    a.spread === b.spread &&
+    a.round === b.round &&
+    a.press === b.press &&
+    a.blinkR === b.blinkR &&
+    a.blinkL === b.blinkL &&
+    a.brow === b.brow &&
+    a.yaw === b.yaw &&
+    a.pitch === b.pitch &&
+    a.roll === b.roll &&
+    a.tx === b.tx &&
+    a.ty === b.ty
+  );
+}

@@ -1,0 +1,48 @@
+/**
+ * What renderVideo is asked to do (portrait, rig, audio, canvas settings, switches) and the checks that
+ * reject a request before any work starts.
+ */
+import type { AvatarRig } from "@avatar-video/contract";
+import { JobFailure } from "../job-failure";
+import type { CanvasSettings } from "./compose";
+
+export interface RenderSettings extends CanvasSettings {
+  leadInSeconds: number;
+  leadOutSeconds: number;
+}
+
+export interface RenderInput {
+  portraitPng: Buffer;
+  rig: AvatarRig;
+  audioPath: string;
+  /** Any image sharp reads. */
+  background?: Buffer;
+  settings: RenderSettings;
+  workDir: string;
+  onStage?: (stage: string) => void;
+  signal?: AbortSignal;
+  /** Seed for blinks and head motion (default: derived from the rig and the audio length). */
+  seed?: number;
+  /**
+   * Test/diagnostic switches (default all on): headMotion=false removes head sway, breathing, emphasis
+   * nods and transition gestures; blinks=false removes blinks. The mouth always follows the audio.
+   */
+  animation?: { headMotion?: boolean; blinks?: boolean };
+  /** Painting threads including the caller (default: one per core, max 4). */
+  threads?: number;
+}
+
+/** Canvas size and lead limits, then a rig with the full FaceMesh (468 points) the mesh is built from. */
+export function checkRenderInput(input: RenderInput): void {
+  const settings = input.settings;
+  const rejected = (message: string) => new JobFailure("renderer_rejected", message, false);
+  if (!Number.isInteger(settings.width) || !Number.isInteger(settings.height) || settings.width < 2 || settings.height < 2) throw rejected("Invalid video size.");
+  if (settings.width % 2 || settings.height % 2) throw rejected("Video width and height must be even.");
+  if (settings.width * settings.height > 2_073_600 || settings.width > 1920 || settings.height > 1920) throw rejected("Video size exceeds the pixel limit.");
+  if (!(settings.leadInSeconds >= 0 && settings.leadInSeconds <= 60) || !(settings.leadOutSeconds >= 0 && settings.leadOutSeconds <= 60)) {
+    throw rejected("Invalid lead-in/lead-out.");
+  }
+  if (!input.rig || !Array.isArray(input.rig.landmarks) || input.rig.landmarks.length < 468) {
+    throw new JobFailure("render_failed", "The avatar rig is invalid.", false);
+  }
+}
