@@ -16,6 +16,7 @@ import type { JobContext } from "./context";
 import type { Dispatch } from "@avatar-video/contract";
 import type { Engines } from "./engines";
 import { type Logger, redactedSources } from "../log-event";
+import { AttemptsSeen } from "./attempts-seen";
 import { makeScratchDir, removeOrphanedScratchDirs } from "./scratch-dirs";
 import { runVideoJob } from "./video-job";
 
@@ -51,8 +52,8 @@ export class JobManager {
   /** Every entry not yet settled (including stopped ones still unwinding). */
   private readonly live = new Set<Entry>();
   private draining = false;
-  /** Highest attempt seen per job (bounded, 1 h): a late older attempt is refused even after the newer one ended. */
-  private readonly attempts = new Map<string, { attempt: number; at: number }>();
+  /** A late older attempt is refused even after the newer one ended. */
+  private readonly attempts = new AttemptsSeen();
 
   constructor(
     private readonly config: RendererConfig,
@@ -84,9 +85,9 @@ export class JobManager {
 
   submit(d: Dispatch): SubmitResult {
     if (this.draining) return { status: 503, error: "shutting down" };
-    const seen = this.attempts.get(d.jobId);
-    if (seen && seen.attempt > d.attempt) {
-      return { status: 409, error: `attempt ${d.attempt} is older than attempt ${seen.attempt} of this job` };
+    const seen = this.attempts.highest(d.jobId);
+    if (seen !== undefined && seen > d.attempt) {
+      return { status: 409, error: `attempt ${d.attempt} is older than attempt ${seen} of this job` };
     }
     const held = this.jobs.get(d.jobId);
     if (held && held.state !== "done") {
@@ -106,7 +107,7 @@ export class JobManager {
     if (!hasSlot && this.waiting.length >= this.config.concurrency.queued) {
       return { status: 503, error: `busy: ${this.running[d.kind]} ${d.kind} job(s) running, ${this.waiting.length} waiting` };
     }
-    this.rememberAttempt(d);
+    this.attempts.remember(d);
     const entry = this.create(d);
     if (hasSlot) this.begin(entry);
     else {
@@ -115,16 +116,6 @@ export class JobManager {
       entry.link.progress("waiting").catch(() => {});
     }
     return { status: 202, duplicate: false, state: entry.state as "running" | "waiting" };
-  }
-
-  private rememberAttempt(d: Dispatch): void {
-    const now = Date.now();
-    this.attempts.delete(d.jobId); // re-insert: the Map's order is the age order
-    this.attempts.set(d.jobId, { attempt: d.attempt, at: now });
-    for (const [id, v] of this.attempts) {
-      if (this.attempts.size <= 10_000 && now - v.at < 3_600_000) break;
-      this.attempts.delete(id);
-    }
   }
 
   /** Aborts every job (they report nothing more) and waits up to the grace period for them to unwind. */
