@@ -5,7 +5,8 @@
  * needs the future differs: the speaker level is estimated from the past (levels.ts) and plosive closures
  * are detected within the look-ahead.
  */
-import { blinkAmount, blinkSchedule, makeHeadMotion } from "./life";
+import { BlinkBlocks } from "./blink-blocks";
+import { makeHeadMotion } from "./life";
 import { CausalLevels } from "./levels";
 import {
   ANALYSIS_RATE,
@@ -21,6 +22,7 @@ import {
   TRACK_HZ,
   type FrameFeatures,
 } from "./lipsync-frame";
+import { PcmWindow } from "./pcm-window";
 import { StreamResampler } from "./resample";
 import { smoothstep } from "./smoothstep";
 
@@ -30,7 +32,6 @@ export const LIP_LEAD_SECONDS = 0.05;
 /** Analysis frames a frame's plosive-closure decision may look ahead (keeps within 80 ms of look-ahead). */
 const CLOSURE_LOOKAHEAD = 4;
 const RING = 128; // analysis frames kept: closure runs (≤ 25) + the speech-before window (30) + look-ahead
-const BLINK_BLOCK_SECONDS = 600;
 
 export interface MotionFrame {
   frame: number;
@@ -52,11 +53,8 @@ export class MotionStream {
   private readonly gate = makeGate();
   private readonly smooth = makeSmoother();
   private readonly head: ReturnType<typeof makeHeadMotion>;
-  private readonly blinkBlocks = new Map<number, number[]>();
-  // 16 kHz samples: pcm[k] is sample number pcmStart + k.
-  private pcm = new Float32Array(16_384);
-  private pcmLen = 0;
-  private pcmStart = 0;
+  private readonly blinks: BlinkBlocks;
+  private readonly pcm = new PcmWindow(); // at 16 kHz
   private inputSamples = 0; // at the input rate
   private oddByte: number | undefined;
   // Per analysis frame (ring): features, levels, gate, quiet-run bookkeeping, smoothed values.
@@ -79,6 +77,7 @@ export class MotionStream {
   ) {
     this.resampler = new StreamResampler(sampleRate, ANALYSIS_RATE);
     this.head = makeHeadMotion(seed, 1);
+    this.blinks = new BlinkBlocks(seed);
   }
 
   /** Frames emitted so far. */
@@ -127,40 +126,18 @@ export class MotionStream {
     // Drain the resampler, then keep exactly the samples that correspond to the input.
     const want = Math.round((this.inputSamples * ANALYSIS_RATE) / this.sampleRate);
     this.appendPcm(this.resampler.push(new Float32Array(Math.ceil(this.resampler.lookaheadSeconds * this.sampleRate) + 2)));
-    this.pcmLen = Math.max(0, Math.min(this.pcmLen, want - this.pcmStart));
+    this.pcm.truncate(want);
     this.ended = true;
     return this.advance();
   }
 
-  private get total16k(): number {
-    return this.pcmStart + this.pcmLen;
-  }
-
   private appendPcm(s: Float32Array): void {
-    if (this.pcmLen + s.length > this.pcm.length) {
-      // Drop samples no frame reads any more before growing.
-      const keepFrom = this.analyzed * HOP + HOP / 2 - FRAME_REACH - 1;
-      const drop = Math.max(0, Math.min(this.pcmLen, keepFrom - this.pcmStart));
-      this.pcm.copyWithin(0, drop, this.pcmLen);
-      this.pcmLen -= drop;
-      this.pcmStart += drop;
-      if (this.pcmLen + s.length > this.pcm.length) {
-        const next = new Float32Array(Math.max(this.pcm.length * 2, this.pcmLen + s.length));
-        next.set(this.pcm.subarray(0, this.pcmLen));
-        this.pcm = next;
-      }
-    }
-    this.pcm.set(s, this.pcmLen);
-    this.pcmLen += s.length;
+    // The next analysis frame reads from here on; earlier samples may go.
+    this.pcm.append(s, this.analyzed * HOP + HOP / 2 - FRAME_REACH - 1);
   }
-
-  private readonly sampleAt = (idx: number) => {
-    const k = idx - this.pcmStart;
-    return idx >= 0 && k >= 0 && k < this.pcmLen ? this.pcm[k] : 0;
-  };
 
   private advance(): MotionFrame[] {
-    const total = this.total16k;
+    const total = this.pcm.total;
     const trackLength = Math.max(1, Math.ceil(total / HOP));
     const frames: MotionFrame[] = [];
     // One analysis frame at a time, so the rings never hold more than the look-ahead (a large chunk is
@@ -188,7 +165,7 @@ export class MotionStream {
   private analyzeNext(): void {
     const i = this.analyzed;
     const k = i % RING;
-    const f = this.analyze(this.sampleAt, i * HOP + HOP / 2);
+    const f = this.analyze(this.pcm.sampleAt, i * HOP + HOP / 2);
     const lv = this.levels.update(f.db);
     this.feat[k] = f;
     this.ref[k] = lv.ref;
@@ -253,23 +230,6 @@ export class MotionStream {
     return a === b ? a : a + (b - a) * f;
   }
 
-  private blinkAt(t: number): number {
-    const block = Math.floor(t / BLINK_BLOCK_SECONDS);
-    let v = 0;
-    // A blink that starts at the end of one block may still be running in the next.
-    for (const b of [block - 1, block]) {
-      if (b < 0) continue;
-      let starts = this.blinkBlocks.get(b);
-      if (!starts) {
-        starts = blinkSchedule(BLINK_BLOCK_SECONDS, (this.seed + b * 7919) >>> 0, b === 0 ? 0.8 : 0).map((s) => s + b * BLINK_BLOCK_SECONDS);
-        this.blinkBlocks.set(b, starts);
-        this.blinkBlocks.delete(b - 2);
-      }
-      v = Math.max(v, blinkAmount(starts, t));
-    }
-    return v;
-  }
-
   private frameAt(n: number, t: number, trackLength: number): MotionFrame {
     const at = t + LIP_LEAD_SECONDS;
     const s = (key: keyof MotionStream["out"]) => this.sample(key, at, trackLength);
@@ -282,7 +242,7 @@ export class MotionStream {
       mouthWide: r4(s("spread")),
       mouthRound: r4(s("round")),
       lipsClosed: r4(s("press")),
-      blink: r4(this.blinkAt(t)),
+      blink: r4(this.blinks.at(t)),
       head: { yaw: r4(h.yaw), pitch: r4(h.pitch), roll: r4(h.roll) },
     };
   }
