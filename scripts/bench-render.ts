@@ -8,7 +8,7 @@
  * samples and ffmpeg's) is the renderer's. The encode floors run by default up to 600 s (`--floors` forces them,
  * `--skip-floors` skips them).
  *
- * For each size it measures, in the same run:
+ * For each size it measures, in the same run (floors: scripts/lib/encode-floors.ts):
  *  - the encode floor, two ways, both with the same x264/AAC settings and the same audio:
  *    (a) the renderer's own ffmpeg command fed N identical raw frames of the still composed canvas
  *        (strict: no decoding or colour conversion at all), and
@@ -23,14 +23,11 @@ import { tmpdir, cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { renderVideo } from "../container/src/video/render";
-import sharp from "sharp";
-import { encoderArgs, FrameEncoder } from "../container/src/video/encoder";
 import { ffmpegChoice, ffmpegPath, run } from "../container/src/video/ffmpeg";
 import { makeTimeline } from "../container/src/video/timeline";
-import { composeCanvas } from "../container/src/video/compose";
-import { rgbToYuv420 } from "../container/src/video/yuv";
 import type { AvatarRig } from "@avatar-video/contract";
 import { encodeAudio, speechLike, synthSpeech } from "../test/renderer/helpers/media-audio";
+import { floorRun, pngLoopFloor } from "./lib/encode-floors";
 
 const { values: opts } = parseArgs({
   options: {
@@ -78,89 +75,6 @@ async function loadAvatar(work: string): Promise<{ portraitPng: Buffer; rig: Ava
   const res = spawnSync(process.execPath, [...process.execArgv, script], { stdio: "inherit" });
   if (res.status !== 0) throw new Error("avatar preprocessing failed");
   return { portraitPng: readFileSync(portraitPath), rig: JSON.parse(readFileSync(rigPath, "utf8")), label: file };
-}
-
-/** What both encode floors need: the canvas, the frame count, the audio placement and the output path. */
-interface FloorOptions {
-  width: number;
-  height: number;
-  frames: number;
-  audioPath: string;
-  audioStart: number;
-  durationSeconds: number;
-  portraitPng: Buffer;
-  rig: AvatarRig;
-  out: string;
-}
-
-/** The still canvas both floors encode: the portrait composed exactly as the render's first frame. */
-async function stillCanvas(opts: FloorOptions) {
-  const { rgb } = await composeCanvas(opts.portraitPng, opts.rig, undefined, {
-    width: opts.width,
-    height: opts.height,
-    fit: "crop",
-    backgroundColor: "#000000",
-    backgroundFit: "cover",
-  });
-  return rgb;
-}
-
-/** The renderer's encoder settings for a floor run (same codec, audio placement and duration). */
-const floorEncoding = (opts: FloorOptions) => ({
-  width: opts.width,
-  height: opts.height,
-  fps: 25,
-  frames: opts.frames,
-  audioPath: opts.audioPath,
-  channels: 1,
-  audioStart: opts.audioStart,
-  durationSeconds: opts.durationSeconds,
-  outPath: opts.out,
-});
-
-async function floorRun(opts: FloorOptions): Promise<{ ms: number; ffmpegPeak: number }> {
-  const rgb = await stillCanvas(opts);
-  const frame = rgbToYuv420(rgb, opts.width, opts.height);
-  const t0 = performance.now();
-  const enc = new FrameEncoder(floorEncoding(opts));
-  let peak = 0;
-  for (let i = 0; i < opts.frames; i++) {
-    await enc.write(frame);
-    if ((i & 31) === 0) peak = Math.max(peak, vmHwm(enc.child.pid));
-  }
-  peak = Math.max(peak, vmHwm(enc.child.pid));
-  const r = await enc.finish();
-  if (r.code !== 0) throw new Error(`floor ffmpeg failed: ${enc.stderrTail}`);
-  return { ms: performance.now() - t0, ffmpegPeak: peak };
-}
-
-/**
- * The "still image" floor as one would run it by hand: ffmpeg loops a PNG of the composed canvas
- * (-loop 1), with the same codec settings and audio. Decodes and converts the PNG every frame.
- */
-async function pngLoopFloor(opts: FloorOptions & { work: string }): Promise<number> {
-  const rgb = await stillCanvas(opts);
-  const png = join(opts.work, `still-${opts.width}x${opts.height}.png`);
-  await sharp(Buffer.from(rgb.buffer, rgb.byteOffset, rgb.byteLength), { raw: { width: opts.width, height: opts.height, channels: 3 } }).png().toFile(png);
-  const args = encoderArgs(floorEncoding(opts));
-  // Replace the raw pipe input by the looped PNG.
-  const i = args.indexOf("pipe:0");
-  const start = args.indexOf("-f");
-  const looped = [...args.slice(0, start), "-loop", "1", "-framerate", "25", "-i", png, ...args.slice(i + 1)];
-  const t0 = performance.now();
-  const r = await run(ffmpegPath(), looped);
-  if (r.code !== 0) throw new Error(`png floor failed: ${r.stderr}`);
-  return performance.now() - t0;
-}
-
-function vmHwm(pid?: number): number {
-  if (!pid) return 0;
-  try {
-    const m = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, "utf8"));
-    return m ? Number(m[1]) * 1024 : 0;
-  } catch {
-    return 0;
-  }
 }
 
 const mb = (b: number) => `${(b / 1048576).toFixed(0)} MB`;
