@@ -1,8 +1,8 @@
 /**
  * Per-frame vertex positions from animation parameters (pure arithmetic on ~580 points).
  */
-import type { FaceModel } from "./geometry";
-import { FACE_POINTS } from "./geometry";
+import type { FaceModel } from "./face-model";
+import { FACE_POINTS } from "./face-model";
 
 export interface FacePose {
   /** Jaw/lip opening 0..1. */

@@ -6,6 +6,9 @@
  * openings, and leaves the inner-lip loop open (no triangle spans the lips).
  */
 
+/** FaceMesh landmark count: the mesh vertices before the anchor rings (anchor-rings.ts). */
+export const FACE_POINTS = 468;
+
 /** 880 triangles as index triples into the 468 mesh points. */
 export const TRI468: readonly number[] = [
   127, 34, 139, 11, 0, 37, 232, 231, 120, 72, 37, 39, 128, 121, 47, 232, 121, 128, 104, 69, 67, 175, 171, 148, 157, 154, 155, 118, 50, 101, 73, 39, 40, 9, 151, 108,

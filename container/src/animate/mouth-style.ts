@@ -8,7 +8,7 @@
  *  - rest: when the photo shows its own teeth (lips apart, the opening brighter than the lips), its own
  *    interior is reused and moves with the upper lip instead of being replaced by synthesised teeth.
  */
-import type { FaceModel } from "./geometry";
+import type { FaceModel } from "./face-model";
 
 /** Interior colours picked for one portrait (mouth.ts `mouthColors`); declared here so style and drawing share it without an import cycle. */
 export interface MouthColors {

@@ -4,7 +4,7 @@
  * A buffer is painted again only once ffmpeg has consumed it.
  */
 import { deform, type FacePose } from "../animate/deform";
-import type { FaceModel } from "../animate/geometry";
+import type { FaceModel } from "../animate/face-model";
 import type { FrameEncoder } from "./encoder";
 import type { PeakMemory } from "./peak-memory";
 import type { FramePainter } from "./painter";

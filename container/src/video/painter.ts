@@ -13,7 +13,7 @@
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import type { FacePose } from "../animate/deform";
-import type { FaceModel } from "../animate/geometry";
+import type { FaceModel } from "../animate/face-model";
 import { drawMouthInterior, type MouthColors } from "../animate/mouth";
 import { mouthStyle, type MouthStyle } from "../animate/mouth-style";
 import { copyPlaneRect, EMPTY_RECT, intersectRect, isEmpty, unionRect, type Rect } from "../animate/warp";

@@ -13,7 +13,7 @@ import { join } from "node:path";
 import { ANALYSIS_RATE, type LipTrack } from "@avatar-video/motion-model";
 import { analyzeAudioFile } from "../audio/lip-stream";
 import { probeAudio, tooLong, MAX_AUDIO_SECONDS, type AudioInfo } from "../audio/probe";
-import { buildFaceModel, type FaceModel } from "../animate/geometry";
+import { buildFaceModel, type FaceModel } from "../animate/face-model";
 import { mouthColors } from "../animate/mouth";
 import { JobFailure } from "../job-failure";
 import { composeCanvas, sampleColor } from "./compose";

@@ -4,7 +4,7 @@
  * with a mouth interior (cavity and upper teeth, in the renderer's colours) where the lips part.
  */
 import { deform, type FacePose } from "../../../container/src/animate/deform";
-import { buildFaceModel, type FaceModel } from "../../../container/src/animate/geometry";
+import { buildFaceModel, type FaceModel } from "../../../container/src/animate/face-model";
 import { mouthColors } from "../../../container/src/animate/mouth";
 import type { AvatarRig } from "@avatar-video/contract";
 import type { LiveRig, MotionMessage } from "./types";

@@ -1,0 +1,146 @@
+/**
+ * How the mesh follows the mouth, measured once on the rest mesh: a mouth frame (corner line), each
+ * vertex's mouth-local coordinates, lip roles, the jaw weight of each face point, the triangles spanning
+ * the inner-lip loop (covered by the synthesised interior), and the offsets that seal a photo's parted lips.
+ */
+import { smoothstep } from "@avatar-video/motion-model";
+import {
+  FACE_POINTS,
+  LIPS_LOWER_INNER,
+  LIPS_LOWER_OUTER,
+  LIPS_LOWER_SEMI_INNER,
+  LIPS_LOWER_SEMI_OUTER,
+  LIPS_UPPER_INNER,
+  LIPS_UPPER_OUTER,
+  LIPS_UPPER_SEMI_INNER,
+  LIPS_UPPER_SEMI_OUTER,
+} from "./facemesh-topology";
+
+/** Nose base and nostrils: they follow the jaw a little (the upper lip and cheeks are pulled down). */
+const NOSE_BASE = [2, 94, 19, 97, 326, 98, 327, 48, 278, 64, 294, 240, 460, 99, 328, 60, 290, 75, 305, 79, 309, 166, 392, 219, 439, 218, 438, 237, 457, 20, 250];
+const LIP_CORNERS = [61, 291, 78, 308, 62, 292, 76, 306];
+
+export interface MouthFrame {
+  /** Rest frame: origin (corner midpoint), unit axes, half width in px. */
+  ox: number;
+  oy: number;
+  ex: [number, number];
+  ey: [number, number];
+  halfWidth: number;
+}
+
+export interface MouthRig {
+  frame: MouthFrame;
+  /** Mouth-local coordinates per vertex (u along the corner line, v down; in half mouth widths). */
+  mu: Float32Array;
+  mv: Float32Array;
+  /** Lip roles: 0 none, 1 upper lip, 2 lower lip, 3 corner. */
+  lipRole: Uint8Array;
+  /** Inner-lip row: 1 upper inner, 2 lower inner (for rest closing), else 0. */
+  innerRow: Uint8Array;
+  /** Triangles spanning the inner-lip loop. */
+  holeTris: number[];
+}
+
+export function buildMouthRig(base: Float32Array, count: number): MouthRig {
+  const c0x = base[61 * 2];
+  const c0y = base[61 * 2 + 1];
+  const c1x = base[291 * 2];
+  const c1y = base[291 * 2 + 1];
+  const mw = Math.hypot(c1x - c0x, c1y - c0y) || 1;
+  const ex: [number, number] = [(c1x - c0x) / mw, (c1y - c0y) / mw];
+  const ey: [number, number] = [-ex[1], ex[0]];
+  const hw = mw / 2;
+  const ox = (c0x + c1x) / 2;
+  const oy = (c0y + c1y) / 2;
+  const mu = new Float32Array(count);
+  const mv = new Float32Array(count);
+  for (let i = 0; i < count; i++) {
+    const dx = base[i * 2] - ox;
+    const dy = base[i * 2 + 1] - oy;
+    mu[i] = (dx * ex[0] + dy * ex[1]) / hw;
+    mv[i] = (dx * ey[0] + dy * ey[1]) / hw;
+  }
+  const lipRole = new Uint8Array(count);
+  const innerRow = new Uint8Array(count);
+  for (const i of [...LIPS_UPPER_OUTER, ...LIPS_UPPER_INNER, ...LIPS_UPPER_SEMI_INNER, ...LIPS_UPPER_SEMI_OUTER]) lipRole[i] = 1;
+  for (const i of [...LIPS_LOWER_OUTER, ...LIPS_LOWER_INNER, ...LIPS_LOWER_SEMI_INNER, ...LIPS_LOWER_SEMI_OUTER]) lipRole[i] = 2;
+  for (const i of LIP_CORNERS) lipRole[i] = 3;
+  for (const i of LIPS_UPPER_INNER.slice(1, -1)) innerRow[i] = 1;
+  for (const i of LIPS_LOWER_INNER.slice(1, -1)) innerRow[i] = 2;
+  return { frame: { ox, oy, ex, ey, halfWidth: hw }, mu, mv, lipRole, innerRow, holeTris: innerLipTriangles() };
+}
+
+/** Triangles between the upper and lower inner-lip rows (corner to corner). */
+function innerLipTriangles(): number[] {
+  const hole: number[] = [];
+  for (let i = 0; i < LIPS_UPPER_INNER.length - 1; i++) {
+    const u0 = LIPS_UPPER_INNER[i];
+    const u1 = LIPS_UPPER_INNER[i + 1];
+    const l0 = LIPS_LOWER_INNER[i];
+    const l1 = LIPS_LOWER_INNER[i + 1];
+    if (u0 !== l0) hole.push(u0, u1, l0);
+    if (u1 !== l1) hole.push(u1, l1, l0);
+  }
+  return hole;
+}
+
+/** Jaw weight of each face point (the anchor rings are set from these: anchor-rings.ts). */
+export function faceJawWeights(rig: MouthRig, count: number): Float32Array {
+  const { mu, mv, lipRole } = rig;
+  const jawW = new Float32Array(count);
+  const lateral = (u: number) => {
+    const e = Math.max(0, Math.abs(u) - 0.4) / 0.9;
+    return 1 / (1 + e * e);
+  };
+  for (let i = 0; i < FACE_POINTS; i++) {
+    const u = mu[i];
+    const v = mv[i];
+    if (lipRole[i] === 1) jawW[i] = 0;
+    else if (lipRole[i] === 3) jawW[i] = 0.18;
+    else if (lipRole[i] === 2) {
+      const uu = Math.min(1, Math.abs(u));
+      jawW[i] = 0.18 + 0.82 * Math.pow(1 - uu * uu, 1.3);
+    } else jawW[i] = smoothstep(-0.05, 0.45, v) * lateral(u);
+  }
+  // Points below the lower lip must not move less than the lip above them (no fold-over).
+  for (let i = 0; i < FACE_POINTS; i++) {
+    if (lipRole[i] !== 0) continue;
+    if (mv[i] > 0.3 && Math.abs(mu[i]) < 0.9) jawW[i] = Math.max(jawW[i], 0.18 + 0.82 * Math.pow(1 - mu[i] * mu[i], 1.3));
+  }
+  // The upper face never follows the jaw, except a little: the cheeks beside the mouth and the nostrils.
+  for (let i = 0; i < FACE_POINTS; i++) {
+    if (!(mv[i] < -0.05 && lipRole[i] !== 2) || lipRole[i] === 3) continue;
+    jawW[i] = Math.abs(mu[i]) > 1.1 ? 0.07 * smoothstep(-0.9, -0.1, mv[i]) : 0;
+  }
+  for (const i of NOSE_BASE) jawW[i] = Math.max(jawW[i], 0.03);
+  return jawW;
+}
+
+/** Closing offsets (dy along the mouth's down axis, px) that bring a photo's parted lips together for M/B/P. */
+export function restClosingOffsets(rig: MouthRig, count: number): Float32Array {
+  const { mv } = rig;
+  const hw = rig.frame.halfWidth;
+  const restCloseV = new Float32Array(count);
+  const maxClose = 0.24 * hw;
+  for (let k = 1; k < LIPS_UPPER_INNER.length - 1; k++) {
+    const ui = LIPS_UPPER_INNER[k];
+    const li = LIPS_LOWER_INNER[k];
+    const gap = Math.max(0, (mv[li] - mv[ui]) * hw);
+    const close = Math.min(gap, maxClose);
+    restCloseV[ui] = close / 2;
+    restCloseV[li] = -close / 2;
+  }
+  // Outer lip rows follow their inner rows a little so the lips keep their thickness.
+  const follow = (outer: readonly number[], inner: readonly number[], f: number) => {
+    for (let k = 1; k < outer.length - 1; k++) {
+      const o = outer[k];
+      const ii = inner[Math.min(inner.length - 1, k)];
+      if (restCloseV[o] === 0) restCloseV[o] = restCloseV[ii] * f;
+    }
+  };
+  follow(LIPS_UPPER_SEMI_INNER, LIPS_UPPER_INNER, 0.7);
+  follow(LIPS_LOWER_SEMI_INNER, LIPS_LOWER_INNER, 0.7);
+  follow(LIPS_LOWER_SEMI_OUTER, LIPS_LOWER_INNER, 0.4);
+  return restCloseV;
+}
