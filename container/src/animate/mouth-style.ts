@@ -9,14 +9,9 @@
  *    interior is reused and moves with the upper lip instead of being replaced by synthesised teeth.
  */
 import type { FaceModel } from "./face-model";
+import type { MouthColors } from "./mouth-colors";
 
-/** Interior colours picked for one portrait (mouth.ts `mouthColors`); declared here so style and drawing share it without an import cycle. */
-export interface MouthColors {
-  teeth: [number, number, number];
-  cavityEdge: [number, number, number];
-  cavityDeep: [number, number, number];
-  tongue: [number, number, number];
-}
+export type { MouthColors };
 
 export interface MouthStyle extends MouthColors {
   blur: number;

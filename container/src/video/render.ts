@@ -14,7 +14,7 @@ import { ANALYSIS_RATE, type LipTrack } from "@avatar-video/motion-model";
 import { analyzeAudioFile } from "../audio/lip-stream";
 import { probeAudio, tooLong, MAX_AUDIO_SECONDS, type AudioInfo } from "../audio/probe";
 import { buildFaceModel, type FaceModel } from "../animate/face-model";
-import { mouthColors } from "../animate/mouth";
+import { mouthColors } from "../animate/mouth-colors";
 import { JobFailure } from "../job-failure";
 import { composeCanvas, sampleColor } from "./compose";
 import { FrameEncoder } from "./encoder";

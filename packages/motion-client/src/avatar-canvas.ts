@@ -5,7 +5,7 @@
  */
 import { deform, type FacePose } from "../../../container/src/animate/deform";
 import { buildFaceModel, type FaceModel } from "../../../container/src/animate/face-model";
-import { mouthColors } from "../../../container/src/animate/mouth";
+import { mouthColors } from "../../../container/src/animate/mouth-colors";
 import type { AvatarRig } from "@avatar-video/contract";
 import type { LiveRig, MotionMessage } from "./types";
 

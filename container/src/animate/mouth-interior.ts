@@ -8,71 +8,16 @@
  * The interior fades out towards the inner corners, so nothing is drawn past the lips' own corners.
  * Drawn straight into the yuv420p frame: luma per pixel, chroma per 2×2 block (shaded at its centre).
  */
-import type { Rect } from "./warp";
 import { smoothstep } from "@avatar-video/motion-model";
-import type { MouthColors, MouthStyle } from "./mouth-style";
+import { curveAt, curveTable } from "./lip-curve";
+import type { MouthStyle } from "./mouth-style";
+import { samplePhoto, type YuvFrameLayout } from "./still-frame";
+import type { Rect } from "./warp";
 
-export type { MouthColors };
-
-/** yuv420p frame layout (see video/yuv.ts). */
-export interface YuvFrameLayout {
-  width: number;
-  height: number;
-  ySize: number;
-  cSize: number;
-}
-
-
-/** Pick interior colours that suit the portrait (lighting level and lip tone). */
-export function mouthColors(skin: [number, number, number], lip: [number, number, number]): MouthColors {
-  const luma = 0.299 * skin[0] + 0.587 * skin[1] + 0.114 * skin[2];
-  const L = Math.min(1.08, Math.max(0.5, luma / 165));
-  const c = (r: number, g: number, b: number, k = L): [number, number, number] => [
-    Math.min(255, Math.round(r * k)),
-    Math.min(255, Math.round(g * k)),
-    Math.min(255, Math.round(b * k)),
-  ];
-  // Teeth: a little lighter than the skin, off-white tinted by the photo's light (half the skin's hue,
-  // half a warm neutral), never brighter than the lighting allows.
-  const tl = Math.min(215, Math.max(105, luma * 0.98 + 24));
-  const k = tl / Math.max(1, luma);
-  const teeth = [0, 1, 2].map((i) => {
-    const neutral = tl * [1.0, 0.97, 0.88][i];
-    const tinted = Math.min(255, skin[i] * k);
-    return Math.round(Math.min(255, 0.5 * neutral + 0.5 * tinted));
-  }) as [number, number, number];
-  return {
-    teeth,
-    cavityEdge: [Math.round(lip[0] * 0.42), Math.round(lip[1] * 0.3), Math.round(lip[2] * 0.3)],
-    cavityDeep: c(30, 12, 14, Math.min(1, L)),
-    tongue: [Math.round(lip[0] * 0.78), Math.round(lip[1] * 0.5), Math.round(lip[2] * 0.52)],
-  };
-}
+export type { YuvFrameLayout };
 
 /** Upper-teeth boundaries in |u| (inner half widths): central incisors, laterals, canines, premolars. */
 const TOOTH_EDGES = [0, 0.3, 0.53, 0.72, 0.88];
-
-/** Lip curve v(u) of points in a mouth frame, as a lookup table over u ∈ [-1, 1]. */
-function curveTable(pts: Float32Array, ox: number, oy: number, ex: number, ey: number, hw: number, size: number): Float64Array {
-  const n = pts.length / 2;
-  const us: number[] = [];
-  const vs: number[] = [];
-  for (let i = 0; i < n; i++) {
-    const dx = pts[i * 2] - ox;
-    const dy = pts[i * 2 + 1] - oy;
-    us.push((dx * ex + dy * ey) / hw);
-    vs.push(-dx * ey + dy * ex);
-  }
-  const t = new Float64Array(size + 1);
-  let j = 0;
-  for (let k = 0; k <= size; k++) {
-    const u = -1 + (2 * k) / size;
-    while (j < n - 2 && us[j + 1] < u) j++;
-    const f = Math.min(1, Math.max(0, (u - us[j]) / (us[j + 1] - us[j] || 1)));
-    t[k] = vs[j] + (vs[j + 1] - vs[j]) * f;
-  }
-  return t;
-}
 
 /** Deterministic per-pixel noise, roughly N(0, 1) (static, like the photo's own grain). */
 function noise(x: number, y: number): number {
@@ -163,11 +108,7 @@ export function drawMouthInterior(
   const cw = W >> 1;
   const uOff = L.ySize;
   const vOff = L.ySize + L.cSize;
-  const table = (t: Float64Array, u: number) => {
-    const fk = (u + 1) * (LUT / 2);
-    const k = Math.min(LUT - 1, fk | 0);
-    return t[k] + (t[k + 1] - t[k]) * (fk - k);
-  };
+  const table = (t: Float64Array, u: number) => curveAt(t, LUT, u);
 
   /** Colour (into `col`) and coverage of the interior at canvas point (px, py). */
   const shade = (px: number, py: number): number => {
@@ -284,21 +225,4 @@ export function drawMouthInterior(
     }
   }
   return { x0, y0, x1, y1 };
-}
-
-/** RGB of the still yuv420p frame at canvas point (x, y), bilinear luma, nearest chroma (BT.709 limited). */
-function samplePhoto(stat: Uint8Array, L: YuvFrameLayout, x: number, y: number): [number, number, number] {
-  const W = L.width;
-  const H = L.height;
-  const ix = Math.max(0, Math.min(W - 2, Math.floor(x - 0.5)));
-  const iy = Math.max(0, Math.min(H - 2, Math.floor(y - 0.5)));
-  const fx = Math.min(1, Math.max(0, x - 0.5 - ix));
-  const fy = Math.min(1, Math.max(0, y - 0.5 - iy));
-  const o = iy * W + ix;
-  const Y = (stat[o] * (1 - fx) + stat[o + 1] * fx) * (1 - fy) + (stat[o + W] * (1 - fx) + stat[o + W + 1] * fx) * fy;
-  const c = Math.min((H >> 1) - 1, Math.floor(y / 2)) * (W >> 1) + Math.min((W >> 1) - 1, Math.floor(x / 2));
-  const U = stat[L.ySize + c] - 128;
-  const V = stat[L.ySize + L.cSize + c] - 128;
-  const yy = 1.164 * (Y - 16);
-  return [yy + 1.793 * V, yy - 0.213 * U - 0.533 * V, yy + 2.112 * U];
 }

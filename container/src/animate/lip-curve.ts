@@ -1,0 +1,33 @@
+/**
+ * A lip curve as a lookup table: v (distance across the corner line, px) as a function of u (along it, in
+ * half mouth widths, -1 … 1), so the interior drawing asks "where is the lip here" in constant time.
+ */
+
+/** Lip curve v(u) of points in a mouth frame, as a lookup table over u ∈ [-1, 1]. */
+export function curveTable(pts: Float32Array, ox: number, oy: number, ex: number, ey: number, hw: number, size: number): Float64Array {
+  const n = pts.length / 2;
+  const us: number[] = [];
+  const vs: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const dx = pts[i * 2] - ox;
+    const dy = pts[i * 2 + 1] - oy;
+    us.push((dx * ex + dy * ey) / hw);
+    vs.push(-dx * ey + dy * ex);
+  }
+  const t = new Float64Array(size + 1);
+  let j = 0;
+  for (let k = 0; k <= size; k++) {
+    const u = -1 + (2 * k) / size;
+    while (j < n - 2 && us[j + 1] < u) j++;
+    const f = Math.min(1, Math.max(0, (u - us[j]) / (us[j + 1] - us[j] || 1)));
+    t[k] = vs[j] + (vs[j + 1] - vs[j]) * f;
+  }
+  return t;
+}
+
+/** v at u from a table of `size` + 1 entries (linear between entries). */
+export function curveAt(t: Float64Array, size: number, u: number): number {
+  const fk = (u + 1) * (size / 2);
+  const k = Math.min(size - 1, fk | 0);
+  return t[k] + (t[k + 1] - t[k]) * (fk - k);
+}
