@@ -1,11 +1,11 @@
 /**
  * Worker thread of FramePainter: paints one horizontal band of each frame (restore + warp of the three
  * yuv420p planes) in the painter's shared wasm memory, driven by Atomics on a small control block (see
- * painter.ts).
+ * painter.ts, paint-band.ts).
  */
 import { parentPort, workerData } from "node:worker_threads";
 import { EMPTY_RECT, type Rect } from "../animate/warp";
-import { CTRL, paintBand, type PainterInit } from "./painter";
+import { CTRL, paintBand, type PainterInit } from "./paint-band";
 import { PaintArena, WarpKernel } from "./wasm/warp-kernel";
 import { yuvLayout } from "./yuv";
 

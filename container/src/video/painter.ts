@@ -8,7 +8,8 @@
  * horizontal bands: the calling thread owns the band containing the mouth, worker threads the bands above.
  * Frames and mesh live in one shared WebAssembly.Memory (wasm/warp-kernel.ts) that every thread's warp
  * kernel works on in place; a frame costs one Atomics signal per worker and one wait.
- * Without workers (or if they fail to start) the caller paints the whole region.
+ * Without workers (or if they fail to start) the caller paints the whole region. One band's paint and
+ * the control block the workers are driven through: paint-band.ts.
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
@@ -17,56 +18,10 @@ import type { FaceModel } from "../animate/face-model";
 import type { MouthColors } from "../animate/mouth-colors";
 import { drawMouthInterior } from "../animate/mouth-interior";
 import { mouthStyle, type MouthStyle } from "../animate/mouth-style";
-import { copyPlaneRect, EMPTY_RECT, intersectRect, isEmpty, unionRect, type Rect } from "../animate/warp";
-import { PaintArena, WarpKernel, type ArenaSpec } from "./wasm/warp-kernel";
+import { EMPTY_RECT, unionRect, type Rect } from "../animate/warp";
+import { CTRL, even, paintBand, PARAM, type PainterInit } from "./paint-band";
+import { PaintArena, WarpKernel } from "./wasm/warp-kernel";
 import { yuvLayout, type Yuv420Layout } from "./yuv";
-
-/** Control block layout (Int32 slots). */
-export const CTRL = { CMD: 0, DONE: 1, QUIT: 2, POOL: 3, ERR: 4, SIZE: 8 } as const;
-/** Per-frame float parameters shared with the workers (Float32 slots). */
-export const PARAM = { BLINK_R: 0, BLINK_L: 1, SIZE: 4 } as const;
-
-export interface PainterInit {
-  width: number;
-  height: number;
-  band: Rect;
-  memory: WebAssembly.Memory;
-  arena: ArenaSpec;
-  /** The worker's result slot in the arena. */
-  slot: number;
-  ctrlSab: SharedArrayBuffer;
-  paramSab: SharedArrayBuffer;
-}
-
-const even = (r: Rect): Rect => (isEmpty(r) ? EMPTY_RECT : { x0: r.x0 & ~1, y0: r.y0 & ~1, x1: (r.x1 + 1) & ~1, y1: (r.y1 + 1) & ~1 });
-const half = (r: Rect): Rect => (isEmpty(r) ? EMPTY_RECT : { x0: r.x0 >> 1, y0: r.y0 >> 1, x1: (r.x1 + 1) >> 1, y1: (r.y1 + 1) >> 1 });
-
-/**
- * One band of one frame: restore `prev` (luma rect, even) from the static frame, warp the three planes,
- * return the luma rect written (even-aligned). Used by the caller and the workers alike.
- */
-export function paintBand(k: WarpKernel, a: PaintArena, frame: Uint8Array, L: Yuv420Layout, prev: Rect, band: Rect): Rect {
-  const stat = a.stat;
-  const W = L.width;
-  const H = L.height;
-  const cw = W >> 1;
-  const ch = H >> 1;
-  if (!isEmpty(prev)) {
-    copyPlaneRect(stat, frame, 0, W, prev);
-    const c = half(prev);
-    copyPlaneRect(stat, frame, L.ySize, cw, c);
-    copyPlaneRect(stat, frame, L.ySize + L.cSize, cw, c);
-  }
-  const cb = half(band);
-  let w = k.warp(stat, frame, W, H, 0, -1, a.tris, 1, band);
-  w = unionRect(w, k.warp(stat, frame, W, H, 0, -1, a.holeTris, 1, band));
-  const u = L.ySize;
-  const v = L.ySize + L.cSize;
-  let c = k.warp(stat, frame, cw, ch, u, v, a.tris, 0.5, cb);
-  c = unionRect(c, k.warp(stat, frame, cw, ch, u, v, a.holeTris, 0.5, cb));
-  const cl: Rect = isEmpty(c) ? EMPTY_RECT : { x0: c.x0 * 2, y0: c.y0 * 2, x1: c.x1 * 2, y1: c.y1 * 2 };
-  return intersectRect(even(unionRect(w, cl)), band);
-}
 
 interface BandWorker {
   worker: Worker;
