@@ -17,6 +17,7 @@ import { AvatarsPage } from "./pages/avatars";
 import type { Flash } from "./pages/layout";
 import { checkUploadedPortrait, precheckPortrait } from "./portrait-check";
 import { listAvatarJobs, listAvatars, ownAvatar } from "./queries";
+import { retireBackground } from "./upload-retention";
 import { MiB, storeWhole, uploadSourceUrl } from "./uploads";
 
 const MAX_BACKGROUND_BYTES = 20 * MiB;
@@ -109,13 +110,13 @@ export const avatarRoutes = new Hono<ConsoleEnv>()
     const key = `avatars/${avatar.id}/background-${crypto.randomUUID().slice(0, 8)}.${info.type === "image/png" ? "png" : "jpg"}`;
     await c.env.MEDIA.put(key, bytes, { httpMetadata: { contentType: info.type } });
     await drizzle(c.env.DB).update(avatars).set({ backgroundKey: key, updatedAt: new Date() }).where(and(eq(avatars.id, avatar.id), eq(avatars.accountId, account.id)));
-    if (avatar.backgroundKey) await c.env.MEDIA.delete(avatar.backgroundKey);
+    if (avatar.backgroundKey) await retireBackground(c.env, account.id, avatar.backgroundKey);
     return c.redirect(`/console/avatars/${avatar.id}?notice=background-saved`, 303);
   })
   .post("/avatars/:avatarId/background/remove", async (c) => {
     const { account } = c.get("session");
     const avatar = await ownAvatar(c.env, account.id, c.req.param("avatarId"));
     await drizzle(c.env.DB).update(avatars).set({ backgroundKey: null, updatedAt: new Date() }).where(and(eq(avatars.id, avatar.id), eq(avatars.accountId, account.id)));
-    if (avatar.backgroundKey) await c.env.MEDIA.delete(avatar.backgroundKey);
+    if (avatar.backgroundKey) await retireBackground(c.env, account.id, avatar.backgroundKey);
     return c.redirect(`/console/avatars/${avatar.id}?notice=background-removed`, 303);
   });

@@ -28,7 +28,12 @@ export const AUDIO_TYPES: Record<string, string> = {
   "audio/aac": "aac",
   "audio/ogg": "ogg",
 };
-/** A signed source URL outlives the longest a job can wait for it (unresolved submissions expire after 7 days). */
+/**
+ * An upload can be named by a new job for 24 h; the sweep deletes it later, once no active job uses it
+ * (upload-retention.ts). Its signed URL outlives the longest a job made in that window can wait for it
+ * (1 day + unresolved submissions expire after 7 days).
+ */
+export const UPLOAD_USABLE_MS = 24 * 60 * 60 * 1000;
 const LINK_TTL_MS = 8 * 24 * 60 * 60 * 1000;
 
 const linkMessage = (id: string, exp: number) => `console-upload-v1\nGET\n${id}\n${exp}`;
@@ -71,9 +76,10 @@ export async function findUpload(env: Env, accountId: string, id: string): Promi
 }
 
 /** A finished audio upload of the account, for a video. */
-export async function completedAudio(env: Env, accountId: string, id: string): Promise<ConsoleUpload> {
+export async function completedAudio(env: Env, accountId: string, id: string, now = Date.now()): Promise<ConsoleUpload> {
   const row = await findUpload(env, accountId, id);
   if (row.kind !== "audio" || !row.completedAt) throw invalid("audioUploadId must name a finished audio upload; upload the file again");
+  if (row.createdAt.getTime() + UPLOAD_USABLE_MS <= now) throw invalid("audioUploadId names an upload older than 24 hours; upload the file again");
   return row;
 }
 

@@ -182,7 +182,8 @@ export const consoleUploads = sqliteTable(
   {
     id: text("id").primaryKey(),
     accountId: text("account_id").notNull().references(() => accounts.id),
-    kind: text("kind", { enum: ["portrait", "audio"] }).notNull(),
+    /** "background": an Avatar background replaced in the console, kept until no render may read it (console/upload-retention.ts). */
+    kind: text("kind", { enum: ["portrait", "audio", "background"] }).notNull(),
     key: text("key").notNull(),
     contentType: text("content_type").notNull(),
     /** Declared total size in bytes (checked against the parts received). */
