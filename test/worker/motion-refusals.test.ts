@@ -132,7 +132,9 @@ describe("GET /v1/motion refuses before the upgrade, with the error envelope", (
     const body = (await rig.json()) as { landmarks: unknown[]; portraitUrl: string };
     expect(body.landmarks).toHaveLength(478);
     expect((await SELF.fetch(body.portraitUrl)).headers.get("Content-Type")).toBe("image/png");
-    await expectError(await SELF.fetch(ready.avatar.rigUrl.replace(/sig=./, "sig=A")), 403, "forbidden");
+    // A different first character (never the same one: "A" → "B"), so the signature really changes.
+    const forged = ready.avatar.rigUrl.replace(/sig=(.)/, (_: string, ch: string) => `sig=${ch === "A" ? "B" : "A"}`);
+    await expectError(await SELF.fetch(forged), 403, "forbidden");
     expect(env.SESSION_TOKEN_PUBLIC_KEY).toBeTruthy();
   });
 });

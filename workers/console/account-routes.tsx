@@ -3,7 +3,7 @@ import { drizzle } from "drizzle-orm/d1";
 import { Hono } from "hono";
 import { avatarJobs, videoJobs } from "../db/schema";
 import { limiterFor } from "../limiter/client";
-import type { ConsoleEnv } from "./context";
+import { type ConsoleEnv, pageChrome } from "./context";
 import { errorFlash, field, noticeFrom } from "./notices";
 import { PasswordPage } from "./pages/auth-pages";
 import { UsagePage } from "./pages/usage";
@@ -17,7 +17,7 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 /** Usage and the person's own password. */
 export const accountRoutes = new Hono<ConsoleEnv>()
   .get("/usage", async (c) => {
-    const { account, user } = c.get("session");
+    const { account } = c.get("session");
     const db = drizzle(c.env.DB);
     const since = new Date(Date.now() - DAY_MS);
     const [balance, [avatarsDay], [videosDay]] = await Promise.all([
@@ -31,17 +31,16 @@ export const accountRoutes = new Hono<ConsoleEnv>()
       avatarCreations24h: avatarsDay?.n ?? 0,
       videoCreations24h: videosDay?.n ?? 0,
     };
-    return c.html(<UsagePage csrf={c.get("csrfToken")} email={user.email} accountName={account.name} account={account} figures={figures} />);
+    return c.html(<UsagePage {...pageChrome(c)} account={account} figures={figures} />);
   })
   .get("/password", (c) => {
-    const { account, user } = c.get("session");
-    return c.html(<PasswordPage csrf={c.get("csrfToken")} email={user.email} accountName={account.name} flash={noticeFrom(c.req.query("notice"))} />);
+    return c.html(<PasswordPage {...pageChrome(c)} flash={noticeFrom(c.req.query("notice"))} />);
   })
   .post("/password", async (c) => {
-    const { account, user } = c.get("session");
+    const { user } = c.get("session");
     const form = await c.req.parseBody();
     const page = (text: string, status: 400 | 401 | 429) =>
-      c.html(<PasswordPage csrf={c.get("csrfToken")} email={user.email} accountName={account.name} flash={errorFlash(text)} />, status);
+      c.html(<PasswordPage {...pageChrome(c)} flash={errorFlash(text)} />, status);
     // Guessing the current password is throttled like signing in.
     const gate = await enterSignIn(c.env, user.email, clientAddress(c.req));
     if (!gate.ok) return page("Too many attempts. Try again later.", 429);

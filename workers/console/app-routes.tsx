@@ -5,16 +5,16 @@ import type { Context } from "hono";
 import { newApiKey, sha256Hex } from "../auth/crypto";
 import { apps } from "../db/schema";
 import { notFound } from "../http/errors";
-import type { ConsoleEnv } from "./context";
+import { type ConsoleEnv, pageChrome } from "./context";
 import { errorFlash, field, noticeFrom } from "./notices";
 import { AppsPage, type AppsPageProps } from "./pages/apps";
 import type { Flash } from "./pages/layout";
 
 async function renderApps(c: Context<ConsoleEnv>, flash: Flash | null, secret?: AppsPageProps["secret"], status: 200 | 201 | 400 = 200) {
-  const { account, user } = c.get("session");
+  const { account } = c.get("session");
   const rows = await drizzle(c.env.DB).select().from(apps).where(eq(apps.accountId, account.id)).orderBy(desc(apps.createdAt)).all();
   // A page holding a key must never be stored by the browser or a proxy (securityHeaders sets no-store on HTML).
-  return c.html(<AppsPage csrf={c.get("csrfToken")} email={user.email} accountName={account.name} flash={flash} apps={rows} secret={secret} />, status);
+  return c.html(<AppsPage {...pageChrome(c)} flash={flash} apps={rows} secret={secret} />, status);
 }
 
 /** An active App of the signed-in person's account; anything else (another account's, disabled, unknown) is 404. */

@@ -8,7 +8,7 @@ import { ApiError } from "../http/errors";
 import { createAvatarJob } from "../jobs/create-avatar-job";
 import { avatarBackgroundUrl, avatarCoverUrl } from "../storage/links";
 import { avatarCreationBlock } from "./access";
-import { asAppContext, type ConsoleEnv } from "./context";
+import { asAppContext, type ConsoleEnv, pageChrome } from "./context";
 import { consoleCreator } from "./creator";
 import { imageInfo, isSixteenByNine } from "./image-info";
 import { errorFlash, field, noticeFrom } from "./notices";
@@ -23,14 +23,12 @@ import { MiB, storeWhole, uploadSourceUrl } from "./uploads";
 const MAX_BACKGROUND_BYTES = 20 * MiB;
 
 async function renderAvatars(c: Context<ConsoleEnv>, flash: Flash | null, status: 200 | 400 | 403 | 422 | 429 | 402 = 200, name?: string) {
-  const { account, user } = c.get("session");
+  const { account } = c.get("session");
   const [rows, jobs] = await Promise.all([listAvatars(c.env, account.id), listAvatarJobs(c.env, account.id)]);
   const base = publicBaseUrl(asAppContext(c));
   return c.html(
     <AvatarsPage
-      csrf={c.get("csrfToken")}
-      email={user.email}
-      accountName={account.name}
+      {...pageChrome(c)}
       flash={flash}
       block={avatarCreationBlock(account)}
       avatars={rows.map((avatar) => ({ avatar, coverUrl: avatarCoverUrl(c.env, base, avatar) }))}
@@ -42,14 +40,12 @@ async function renderAvatars(c: Context<ConsoleEnv>, flash: Flash | null, status
 }
 
 async function renderAvatar(c: Context<ConsoleEnv>, avatarId: string, flash: Flash | null, status: 200 | 400 = 200) {
-  const { account, user } = c.get("session");
+  const { account } = c.get("session");
   const avatar = await ownAvatar(c.env, account.id, avatarId);
   const base = publicBaseUrl(asAppContext(c));
   return c.html(
     <AvatarPage
-      csrf={c.get("csrfToken")}
-      email={user.email}
-      accountName={account.name}
+      {...pageChrome(c)}
       flash={flash}
       avatar={avatar}
       coverUrl={avatarCoverUrl(c.env, base, avatar)}

@@ -20,3 +20,9 @@ export interface ConsoleEnv {
 
 /** The console's context where a helper expects the Worker's (the console only adds variables). */
 export const asAppContext = (c: import("hono").Context<ConsoleEnv>) => c as unknown as import("hono").Context<AppEnv>;
+
+/** What every signed-in page's frame shows: the CSRF token for its forms, who is signed in, which account. */
+export function pageChrome(c: import("hono").Context<ConsoleEnv>) {
+  const { user, account } = c.get("session");
+  return { csrf: c.get("csrfToken"), email: user.email, accountName: account.name };
+}

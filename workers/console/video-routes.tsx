@@ -9,7 +9,7 @@ import { normalizeVideoInput } from "../retry/fingerprint";
 import { checkSourceAddress } from "../routes/open/source-address";
 import { isOutputAvailable, videoDownloadLink } from "../storage/links";
 import { assertAllowed, videoCreationBlock, videoReadBlock } from "./access";
-import { asAppContext, type ConsoleEnv } from "./context";
+import { asAppContext, type ConsoleEnv, pageChrome } from "./context";
 import { consoleCreator } from "./creator";
 import { errorFlash, field, noticeFrom } from "./notices";
 import type { Flash } from "./pages/layout";
@@ -21,14 +21,12 @@ import { AUDIO_TYPES, completedAudio, MiB, storeWhole, uploadSourceUrl } from ".
 const MAX_FORM_AUDIO_BYTES = 90 * MiB;
 
 async function renderVideos(c: Context<ConsoleEnv>, flash: Flash | null, status: 200 | 400 | 402 | 403 | 409 | 429 = 200) {
-  const { account, user } = c.get("session");
+  const { account } = c.get("session");
   const readBlock = videoReadBlock(account);
   const [avatars, jobs] = await Promise.all([listAvatars(c.env, account.id), readBlock ? [] : listVideoJobs(c.env, account.id)]);
   return c.html(
     <VideosPage
-      csrf={c.get("csrfToken")}
-      email={user.email}
-      accountName={account.name}
+      {...pageChrome(c)}
       flash={flash}
       readBlock={readBlock}
       createBlock={videoCreationBlock(account)}
