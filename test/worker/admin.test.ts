@@ -434,13 +434,31 @@ describe("active jobs (GET /jobs/active, `npm run admin -- jobs --active`)", () 
     const body = await json(res);
     const mine = (body.jobs as Json[]).filter((j) => j.accountId === acct.accountId);
     expect(mine.map((j) => j.id)).toEqual([avatarJob, videoJob]);
-    expect(mine[0]).toMatchObject({ kind: "avatar", status: "queued", stage: "queued", attempt: 0, heartbeatAt: null, heartbeatAgeSeconds: null });
+    // The test env's stub renderer answered "busy" and handed the job back (pipeline.createAvatarJob waits for it).
+    expect(mine[0]).toMatchObject({ kind: "avatar", status: "queued", stage: "waiting_for_renderer", attempt: 0, heartbeatAt: null, heartbeatAgeSeconds: null });
     expect(mine[1]).toMatchObject({ kind: "video", status: "processing", attempt: 4 });
     expect(typeof mine[1].stage).toBe("string");
     expect(mine[1].heartbeatAgeSeconds).toBeGreaterThanOrEqual(12);
     expect(mine[1].heartbeatAgeSeconds).toBeLessThan(60);
     for (const j of mine) expect(j.ageSeconds).toBeGreaterThanOrEqual(0);
     expect(Date.parse(body.now)).toBeGreaterThan(0);
+  });
+
+  it("shows an Avatar job waiting for the renderer: handed back by it, or its run silent past the stall threshold", async () => {
+    const acct = await pipeline.createAccount();
+    // pipeline.createAvatarJob returns once the stub renderer ("busy") handed the job back; its next delivery is
+    // ≥ 10 s away. `fresh` is reset to a never-dispatched row.
+    const handedBack = await pipeline.createAvatarJob(acct);
+    const fresh = await pipeline.createAvatarJob(acct);
+    await env.DB.prepare("update avatar_jobs set updated_at = created_at where id = ?").bind(fresh).run();
+    const silent = await pipeline.createAvatarJob(acct);
+    await pipeline.startRun("avatar", silent, 1, 45_000);
+    const alive = await pipeline.createAvatarJob(acct);
+    await pipeline.startRun("avatar", alive, 1, 2_000);
+
+    const body = await json(await adminFetch("/jobs/active"));
+    const stage = (id: string) => (body.jobs as Json[]).find((j) => j.id === id)?.stage;
+    expect([stage(fresh), stage(handedBack), stage(silent), stage(alive)]).toEqual(["queued", "waiting_for_renderer", "waiting_for_renderer", "processing"]);
   });
 
   it("requires the admin token; limit is 1–500", async () => {

@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { asc, inArray } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { avatarJobs, videoJobs } from "../../db/schema";
+import { staleHeartbeatMs, WAITING_FOR_RENDERER } from "../../jobs/constants";
 import { openApiApp } from "../../http/openapi-app";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
 
@@ -10,7 +11,10 @@ const ActiveJob = z.object({
   id: z.string(),
   accountId: z.string(),
   status: z.enum(["queued", "processing"]),
-  /** Video: progress.stage (e.g. waiting_for_renderer). Avatar jobs have no stages: their status. */
+  /**
+   * Video: progress.stage (e.g. waiting_for_renderer). Avatar jobs store no stage: derived — handed back by a
+   * busy/unreachable renderer, or a run gone silent past the stall threshold → waiting_for_renderer; else the status.
+   */
   stage: z.string(),
   attempt: z.number().int(),
   createdAt: z.string(),
@@ -37,7 +41,7 @@ const route = createRoute({
   },
 });
 
-type Row = Pick<typeof avatarJobs.$inferSelect, "id" | "accountId" | "status" | "attempt" | "createdAt" | "heartbeatAt" | "enqueuedAt"> & {
+type Row = Pick<typeof avatarJobs.$inferSelect, "id" | "accountId" | "status" | "attempt" | "createdAt" | "updatedAt" | "heartbeatAt" | "enqueuedAt"> & {
   stage?: string;
 };
 const columns = (t: typeof avatarJobs | typeof videoJobs) => ({
@@ -46,19 +50,27 @@ const columns = (t: typeof avatarJobs | typeof videoJobs) => ({
   status: t.status,
   attempt: t.attempt,
   createdAt: t.createdAt,
+  updatedAt: t.updatedAt,
   heartbeatAt: t.heartbeatAt,
   enqueuedAt: t.enqueuedAt,
 });
 const ACTIVE = ["queued", "processing"] as const;
 const seconds = (ms: number) => Math.max(0, Math.floor(ms / 1000));
 
-function view(kind: "avatar" | "video", row: Row, now: number): z.infer<typeof ActiveJob> {
+/** An Avatar job's visible stage (its table has no stage column: the video stage names, derived). */
+function avatarStage(row: Row, now: number, staleMs: number): string {
+  const handedBack = row.status === "queued" && row.updatedAt.getTime() > row.createdAt.getTime(); // releaseClaim
+  const silent = row.status === "processing" && row.heartbeatAt !== null && now - row.heartbeatAt.getTime() > staleMs;
+  return handedBack || silent ? WAITING_FOR_RENDERER : row.status;
+}
+
+function view(kind: "avatar" | "video", row: Row, now: number, staleMs: number): z.infer<typeof ActiveJob> {
   return {
     kind,
     id: row.id,
     accountId: row.accountId,
     status: row.status as (typeof ACTIVE)[number],
-    stage: row.stage ?? row.status,
+    stage: row.stage ?? avatarStage(row, now, staleMs),
     attempt: row.attempt,
     createdAt: row.createdAt.toISOString(),
     ageSeconds: seconds(now - row.createdAt.getTime()),
@@ -77,7 +89,8 @@ export const listActiveJobsRoute = openApiApp().openapi(route, async (c) => {
     db.select({ ...columns(videoJobs), stage: videoJobs.stage }).from(videoJobs).where(inArray(videoJobs.status, [...ACTIVE])).orderBy(asc(videoJobs.createdAt)).limit(limit).all(),
   ]);
   const now = Date.now();
-  const jobs = [...avatars.map((r) => view("avatar", r, now)), ...videos.map((r) => view("video", r, now))];
+  const staleMs = staleHeartbeatMs(c.env);
+  const jobs = [...avatars.map((r) => view("avatar", r, now, staleMs)), ...videos.map((r) => view("video", r, now, staleMs))];
   jobs.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   return c.json({ now: new Date(now).toISOString(), jobs }, 200);
 });
