@@ -110,21 +110,24 @@ async function main() {
     const looped = await run(ffmpegPath(), ["-v", "error", "-y", "-stream_loop", "-1", "-i", base, "-t", String(seconds), "-c:a", "aac", "-b:a", "96k", audioPath]);
     if (looped.code !== 0) throw new Error(`audio loop failed: ${looped.stderr}`);
     console.log(`portrait ${avatar.label} (${avatar.rig.portrait.width}×${avatar.rig.portrait.height}), audio ${seconds} s speech-like, ${cpus().length} cores, ffmpeg ${ffmpegChoice().version} (${ffmpegChoice().source})`);
+    // One render at a size, with its wall time and CPU (this process and its ffmpeg children).
+    const timedRender = async (width: number, height: number) => {
+      const t0 = performance.now();
+      const c0 = cpuNow();
+      const r = await renderVideo({
+        portraitPng: avatar.portraitPng,
+        rig: avatar.rig,
+        audioPath,
+        settings: { width, height, fit: "crop", backgroundColor: "#000000", backgroundFit: "cover", leadInSeconds: 0, leadOutSeconds: 0 },
+        workDir: work,
+        threads: arg("threads") ? Number(arg("threads")) : undefined,
+      });
+      return { r, ms: performance.now() - t0, cpu: cpuSince(c0) };
+    };
     for (const [width, height] of sizes) {
       const tl = makeTimeline(seconds, 0, 0);
       if (!floors) {
-        const t0 = performance.now();
-        const c0 = cpuNow();
-        const r = await renderVideo({
-          portraitPng: avatar.portraitPng,
-          rig: avatar.rig,
-          audioPath,
-          settings: { width, height, fit: "crop", backgroundColor: "#000000", backgroundFit: "cover", leadInSeconds: 0, leadOutSeconds: 0 },
-          workDir: work,
-          threads: arg("threads") ? Number(arg("threads")) : undefined,
-        });
-        const ms = performance.now() - t0;
-        const cpu = cpuSince(c0);
+        const { r, ms, cpu } = await timedRender(width, height);
         const size = statSync(r.mp4Path).size;
         console.log(
           [
@@ -164,18 +167,7 @@ async function main() {
         work,
       });
       const pngCpu = cpuSince(c);
-      c = cpuNow();
-      const t0 = performance.now();
-      const r = await renderVideo({
-        portraitPng: avatar.portraitPng,
-        rig: avatar.rig,
-        audioPath,
-        settings: { width, height, fit: "crop", backgroundColor: "#000000", backgroundFit: "cover", leadInSeconds: 0, leadOutSeconds: 0 },
-        workDir: work,
-        threads: arg("threads") ? Number(arg("threads")) : undefined,
-      });
-      const ms = performance.now() - t0;
-      const renderCpu = cpuSince(c);
+      const { r, ms, cpu: renderCpu } = await timedRender(width, height);
       const cpuStr = (x: { node: number; ffmpeg: number }) => `${(x.node + x.ffmpeg).toFixed(2)} s (node ${x.node.toFixed(2)}, ffmpeg ${x.ffmpeg.toFixed(2)})`;
       const rtf = r.durationSeconds / (ms / 1000);
       console.log(
