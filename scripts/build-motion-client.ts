@@ -2,7 +2,7 @@
  * Bundles the browser library (packages/motion-client) with esbuild into one ES module and stores it as a
  * string in workers/motion/generated/motion-client.ts, which the Worker serves at /console/live/motion-client.js.
  * The bundle is committed so `wrangler deploy` needs no extra build step; a renderer test fails when it is
- * stale (the client bundles the renderer's deformation). `--check` only reports staleness.
+ * stale (the client bundles @avatar-video/face-rig, the renderer's deformation). `--check` only reports staleness.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";

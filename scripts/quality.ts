@@ -20,7 +20,7 @@ import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { analyzeFaces } from "../container/src/face/analyze";
 import { ffmpegPath, ffprobePath, run } from "../container/src/video/ffmpeg";
-import { SILHOUETTE } from "../container/src/animate/facemesh-topology";
+import { SILHOUETTE } from "@avatar-video/face-rig";
 import { alignOffset, blinkEvents, envelopeDb, fillPolygon, maskedSsim, pearson, percentile, similarity } from "./quality/metrics";
 
 const RATE = 16_000;

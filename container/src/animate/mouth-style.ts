@@ -8,8 +8,7 @@
  *  - rest: when the photo shows its own teeth (lips apart, the opening brighter than the lips), its own
  *    interior is reused and moves with the upper lip instead of being replaced by synthesised teeth.
  */
-import type { FaceModel } from "./face-model";
-import type { MouthColors } from "./mouth-colors";
+import type { FaceModel, MouthColors } from "@avatar-video/face-rig";
 
 export type { MouthColors };
 

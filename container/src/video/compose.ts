@@ -5,7 +5,7 @@
  */
 import sharp from "sharp";
 import { JobFailure } from "../job-failure";
-import type { Placement } from "../animate/face-model";
+import type { Placement } from "@avatar-video/face-rig";
 import type { AvatarRig } from "@avatar-video/contract";
 
 export interface CanvasSettings {

@@ -3,8 +3,7 @@
  * handed to the encoder; a frame whose pose did not change re-sends the previous buffer without any work.
  * A buffer is painted again only once ffmpeg has consumed it.
  */
-import { deform, type FacePose } from "../animate/deform";
-import type { FaceModel } from "../animate/face-model";
+import { deform, type FacePose, type FaceModel } from "@avatar-video/face-rig";
 import type { FrameEncoder } from "./encoder";
 import type { PeakMemory } from "./peak-memory";
 import type { FramePainter } from "./painter";

@@ -13,9 +13,7 @@
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import type { FacePose } from "../animate/deform";
-import type { FaceModel } from "../animate/face-model";
-import type { MouthColors } from "../animate/mouth-colors";
+import type { FacePose, FaceModel, MouthColors } from "@avatar-video/face-rig";
 import { drawMouthInterior } from "../animate/mouth-interior";
 import { mouthStyle, type MouthStyle } from "../animate/mouth-style";
 import { EMPTY_RECT, unionRect, type Rect } from "../animate/warp";

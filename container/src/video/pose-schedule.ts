@@ -5,7 +5,7 @@
  */
 import type { AvatarRig } from "@avatar-video/contract";
 import { blinkAmount, blinkSchedule, BLINK, makeHeadMotion, sampleTrack, type LipTrack } from "@avatar-video/motion-model";
-import type { FacePose } from "../animate/deform";
+import type { FacePose } from "@avatar-video/face-rig";
 import { LIP_LEAD_SECONDS, motionAmount, transitionGesture, type Timeline } from "./timeline";
 
 /** No blink starts or ends this close to the video's first and last frame (they show the still portrait). */

@@ -1,11 +1,9 @@
 /**
  * Draws the Avatar on a canvas with WebGL: the portrait as a texture on the renderer's face mesh, moved by
- * the renderer's own deformation (container/src/animate: buildFaceModel + deform, bundled in, not copied),
+ * the renderer's own deformation (@avatar-video/face-rig: buildFaceModel + deform, bundled in, not copied),
  * with a mouth interior (cavity and upper teeth, in the renderer's colours) where the lips part.
  */
-import { deform, type FacePose } from "../../../container/src/animate/deform";
-import { buildFaceModel, type FaceModel } from "../../../container/src/animate/face-model";
-import { mouthColors } from "../../../container/src/animate/mouth-colors";
+import { deform, type FacePose, buildFaceModel, type FaceModel, mouthColors } from "@avatar-video/face-rig";
 import type { AvatarRig } from "@avatar-video/contract";
 import type { LiveRig, MotionMessage } from "./types";
 

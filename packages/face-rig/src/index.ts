@@ -1,0 +1,9 @@
+/**
+ * The face model built from an Avatar's rig and its deformation by a pose: one implementation shared by the
+ * video renderer (container/) and the browser motion client (packages/motion-client), so a rendered video
+ * and a live Avatar move alike.
+ */
+export { deform, NEUTRAL_POSE, type FacePose } from "./deform";
+export { buildFaceModel, FACE_POINTS, type FaceModel, type Placement } from "./face-model";
+export { mouthColors, type MouthColors } from "./mouth-colors";
+export { SILHOUETTE } from "./facemesh-topology";
