@@ -141,7 +141,7 @@ async function main() {
         continue;
       }
       let c = cpuNow();
-      const floor = await floorRun({
+      const floorInput = {
         width,
         height,
         frames: tl.frames,
@@ -150,22 +150,11 @@ async function main() {
         durationSeconds: tl.durationSeconds,
         portraitPng: avatar.portraitPng,
         rig: avatar.rig,
-        out: join(work, `floor-${width}x${height}.mp4`),
-      });
+      };
+      const floor = await floorRun({ ...floorInput, out: join(work, `floor-${width}x${height}.mp4`) });
       const floorCpu = cpuSince(c);
       c = cpuNow();
-      const pngFloorMs = await pngLoopFloor({
-        width,
-        height,
-        frames: tl.frames,
-        audioPath,
-        audioStart: tl.speechStart,
-        durationSeconds: tl.durationSeconds,
-        portraitPng: avatar.portraitPng,
-        rig: avatar.rig,
-        out: join(work, `floor-png-${width}x${height}.mp4`),
-        work,
-      });
+      const pngFloorMs = await pngLoopFloor({ ...floorInput, out: join(work, `floor-png-${width}x${height}.mp4`), work });
       const pngCpu = cpuSince(c);
       const { r, ms, cpu: renderCpu } = await timedRender(width, height);
       const cpuStr = (x: { node: number; ffmpeg: number }) => `${(x.node + x.ffmpeg).toFixed(2)} s (node ${x.node.toFixed(2)}, ffmpeg ${x.ffmpeg.toFixed(2)})`;

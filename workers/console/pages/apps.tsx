@@ -12,25 +12,27 @@ export interface AppsPageProps {
   secret?: { appId: string; apiKey: string; appName: string };
 }
 
+function SecretField(props: { id: string; label: string; value: string }) {
+  return (
+    <>
+      <label>{props.label}</label>
+      <div class="secret">
+        <code id={props.id}>{props.value}</code>
+        <button type="button" class="secondary" data-copy={props.id}>
+          Copy {props.label}
+        </button>
+      </div>
+    </>
+  );
+}
+
 function Secret(props: { appId: string; apiKey: string; appName: string }) {
   return (
     <section class="panel" aria-labelledby="secret-heading">
       <h2 id="secret-heading">API key of {props.appName}</h2>
       <p class="blocked">Copy the API key now: it is shown only once. Keep it on your backend, never in client-side code.</p>
-      <label>App ID</label>
-      <div class="secret">
-        <code id="new-app-id">{props.appId}</code>
-        <button type="button" class="secondary" data-copy="new-app-id">
-          Copy App ID
-        </button>
-      </div>
-      <label>API key</label>
-      <div class="secret">
-        <code id="new-api-key">{props.apiKey}</code>
-        <button type="button" class="secondary" data-copy="new-api-key">
-          Copy API key
-        </button>
-      </div>
+      <SecretField id="new-app-id" label="App ID" value={props.appId} />
+      <SecretField id="new-api-key" label="API key" value={props.apiKey} />
     </section>
   );
 }
