@@ -12,11 +12,19 @@ const appRow = (html: string, appId: string) => {
   return start < 0 ? "" : html.slice(start, html.indexOf("</tr>", start));
 };
 
+/** A POST that makes a key answers 303 to the Apps page (post/redirect/get); the one view after it shows the key. */
+async function followToKey(client: ConsoleClient, res: Response) {
+  expect(res.status).toBe(303);
+  expect(res.headers.get("Location")).toBe("/console/apps");
+  expect(await res.text()).not.toMatch(/new-api-key/);
+  const { res: view, html } = await client.page("/console/apps");
+  expect(view.headers.get("Cache-Control")).toContain("no-store");
+  return html;
+}
+
 async function createInConsole(client: ConsoleClient, name: string) {
   await client.page("/console/apps");
-  const res = await client.fetch("/console/apps", { form: { name } });
-  expect(res.status).toBe(201);
-  const html = await res.text();
+  const html = await followToKey(client, await client.fetch("/console/apps", { form: { name } }));
   const appId = shownAppId(html)!;
   const apiKey = shownKey(html)!;
   expect(appId).toMatch(/^[0-9a-f-]{36}$/);
@@ -43,9 +51,7 @@ describe("console Apps: create and rotate", () => {
     const { appId, apiKey: oldKey } = await createInConsole(client, "Rotating");
     const { html: before } = await client.page("/console/apps");
     expect(appRow(before, appId)).toMatch(/<button[^>]*aria-label="Rotate key of Rotating"[^>]*>\s*Rotate key\s*<\/button>/);
-    const res = await client.fetch(`/console/apps/${appId}/rotate`, { form: {} });
-    expect(res.status).toBe(200);
-    const html = await res.text();
+    const html = await followToKey(client, await client.fetch(`/console/apps/${appId}/rotate`, { form: {} }));
     const newKey = shownKey(html)!;
     expect(newKey).toBeTruthy();
     expect(newKey).not.toBe(oldKey);
@@ -67,8 +73,40 @@ describe("console Apps: create and rotate", () => {
     const { client } = await signedIn(a.accountId);
     const { appId } = await createInConsole(client, "One");
     await client.page("/console/apps");
-    expect((await client.fetch(`/console/apps/${appId}/rotate`, { form: {} })).status).toBe(200);
+    expect((await client.fetch(`/console/apps/${appId}/rotate`, { form: {} })).status).toBe(303);
     expect(await openStatus(a.appId, a.apiKey)).toBe(200);
+  });
+});
+
+describe("console Apps: the new key reaches one page view only (post/redirect/get)", () => {
+  it("reloading after Create App creates no second App and shows no key; the sealed key works for its own session only", async () => {
+    const a = await createAccount();
+    const { client } = await signedIn(a.accountId);
+    await client.page("/console/apps");
+    const res = await client.fetch("/console/apps", { form: { name: "Once" } });
+    const sealed = client.cookies.get("console_new_key");
+    expect(sealed).toMatch(/^[A-Za-z0-9_-]{16}\.[A-Za-z0-9_-]+$/);
+    expect(sealed).not.toContain(a.appId);
+    // Another person's session replaying the cookie gets the plain page: the seal is bound to the session.
+    const other = await signedIn((await createAccount()).accountId);
+    other.client.cookies.set("console_new_key", sealed!);
+    const { html: foreign } = await other.client.page("/console/apps");
+    expect(foreign).not.toContain('id="new-api-key"');
+    expect(other.client.cookies.has("console_new_key")).toBe(false);
+    expect(res.status).toBe(303);
+    // A tampered seal shows nothing, even in its own session (and is dropped); the intact one then shows the key once.
+    client.cookies.set("console_new_key", sealed!.slice(0, -2) + (sealed!.endsWith("AA") ? "BA" : "AA"));
+    expect((await client.page("/console/apps")).html).not.toContain('id="new-api-key"');
+    expect(client.cookies.has("console_new_key")).toBe(false);
+    client.cookies.set("console_new_key", sealed!);
+    const { html } = await client.page("/console/apps");
+    expect(shownKey(html)).toBeTruthy();
+    expect(html).toContain("App Once created.");
+    for (let i = 0; i < 2; i++) {
+      const { html: reload } = await client.page("/console/apps");
+      expect(reload).not.toContain('id="new-api-key"');
+      expect(reload.split(">Once<").length - 1).toBe(1);
+    }
   });
 });
 

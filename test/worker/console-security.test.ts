@@ -26,7 +26,7 @@ describe("console CSRF", () => {
     const foreign = await client.fetch("/console/apps", { form: { name: "x", _csrf: other.client.csrf }, csrf: false });
     expect(foreign.status).toBe(403);
     const ok = await client.fetch("/console/apps", { form: { name: "legit" } });
-    expect(ok.status).toBe(201);
+    expect(ok.status).toBe(303);
   });
 
   it("protects sign-in and the JSON upload endpoints too", async () => {

@@ -6,11 +6,12 @@ import { newApiKey, sha256Hex } from "../auth/crypto";
 import { apps } from "../db/schema";
 import { notFound } from "../http/errors";
 import { type ConsoleEnv, pageChrome } from "./context";
+import { setKeyFlash, takeKeyFlash } from "./key-flash";
 import { errorFlash, field, noticeFrom } from "./notices";
 import { AppsPage, type AppsPageProps } from "./pages/apps";
 import type { Flash } from "./pages/layout";
 
-async function renderApps(c: Context<ConsoleEnv>, flash: Flash | null, secret?: AppsPageProps["secret"], status: 200 | 201 | 400 = 200) {
+async function renderApps(c: Context<ConsoleEnv>, flash: Flash | null, secret?: AppsPageProps["secret"], status: 200 | 400 = 200) {
   const { account } = c.get("session");
   const rows = await drizzle(c.env.DB).select().from(apps).where(eq(apps.accountId, account.id)).orderBy(desc(apps.createdAt)).all();
   // A page holding a key must never be stored by the browser or a proxy (securityHeaders sets no-store on HTML).
@@ -31,7 +32,11 @@ async function ownActiveApp(c: Context<ConsoleEnv>, appId: string) {
 }
 
 export const appRoutes = new Hono<ConsoleEnv>()
-  .get("/apps", (c) => renderApps(c, noticeFrom(c.req.query("notice"))))
+  .get("/apps", async (c) => {
+    const shown = await takeKeyFlash(c);
+    if (shown) return renderApps(c, { kind: "notice", text: shown.notice }, shown);
+    return renderApps(c, noticeFrom(c.req.query("notice")));
+  })
   .post("/apps", async (c) => {
     const name = field(await c.req.parseBody(), "name").trim();
     if (name.length > 128) return renderApps(c, errorFlash("Name must be at most 128 characters"), undefined, 400);
@@ -41,13 +46,15 @@ export const appRoutes = new Hono<ConsoleEnv>()
     await drizzle(c.env.DB)
       .insert(apps)
       .values({ id, accountId: c.get("session").account.id, name: appName, keyHash: await sha256Hex(apiKey), createdAt: new Date() });
-    return renderApps(c, { kind: "notice", text: `App ${appName} created.` }, { appId: id, apiKey, appName }, 201);
+    await setKeyFlash(c, { appId: id, apiKey, appName, notice: `App ${appName} created.` });
+    return c.redirect("/console/apps", 303);
   })
   .post("/apps/:appId/rotate", async (c) => {
     const app = await ownActiveApp(c, c.req.param("appId"));
     const apiKey = newApiKey();
     await drizzle(c.env.DB).update(apps).set({ keyHash: await sha256Hex(apiKey) }).where(eq(apps.id, app.id));
-    return renderApps(c, { kind: "notice", text: `Key of ${app.name} rotated: the previous key no longer works.` }, { appId: app.id, apiKey, appName: app.name });
+    await setKeyFlash(c, { appId: app.id, apiKey, appName: app.name, notice: `Key of ${app.name} rotated: the previous key no longer works.` });
+    return c.redirect("/console/apps", 303);
   })
   .post("/apps/:appId/disable", async (c) => {
     const app = await ownActiveApp(c, c.req.param("appId"));
