@@ -1,0 +1,142 @@
+/**
+ * The painted layers of the synthesised mouth interior, back to front, for one pixel: cavity, tongue,
+ * lower teeth, upper teeth, and — on a portrait that shows its own teeth — the photo's own interior
+ * carried by the upper lip. Each blends into `col` (r, g, b); mouth-interior.ts decides where and how much.
+ */
+import { smoothstep } from "@avatar-video/motion-model";
+import { curveAt } from "./lip-curve";
+import type { MouthStyle } from "./mouth-style";
+import { samplePhoto, type YuvFrameLayout } from "./still-frame";
+
+/** Upper-teeth boundaries in |u| (inner half widths): central incisors, laterals, canines, premolars. */
+const TOOTH_EDGES = [0, 0.3, 0.53, 0.72, 0.88];
+
+/** Entries of the lip-curve lookup tables (lip-curve.ts). */
+export const LUT = 256;
+
+/** The lips' corner line of one frame: origin at its midpoint, unit axis, half width (px). */
+export interface MouthAxis {
+  ox: number;
+  oy: number;
+  ex: number;
+  ey: number;
+  hw: number;
+}
+
+function mouthAxis(upper: Float32Array): MouthAxis {
+  const n = upper.length / 2;
+  const x0 = upper[0], y0 = upper[1], x1 = upper[(n - 1) * 2], y1 = upper[(n - 1) * 2 + 1];
+  const len = Math.hypot(x1 - x0, y1 - y0) || 1;
+  return { ox: (x0 + x1) / 2, oy: (y0 + y1) / 2, ex: (x1 - x0) / len, ey: (y1 - y0) / len, hw: len / 2 };
+}
+
+/** Everything the per-pixel shading needs for one frame, computed once. */
+export interface Interior {
+  ax: MouthAxis;
+  /** Current inner-lip curves v(u) (px across the corner line). */
+  upT: Float64Array;
+  loT: Float64Array;
+  /** The photo's rest curves in its own rest frame (for reusing its interior). */
+  restAx: MouthAxis;
+  rUp: Float64Array;
+  rLo: Float64Array;
+  /** Overall visibility 0..1 (opening beyond the photo's own). */
+  vis: number;
+  open: number;
+  teethVis: number;
+  teethH: number;
+  lowTeethH: number;
+  /** Softest edge allowed (px): the photo's own blur. */
+  edge: number;
+  deepDist: number;
+  st: MouthStyle;
+}
+
+/** Blend `col` (r, g, b) towards a colour by `a`. */
+function mix(col: Float64Array, r: number, g: number, b: number, a: number): void {
+  col[0] += (r - col[0]) * a;
+  col[1] += (g - col[1]) * a;
+  col[2] += (b - col[2]) * a;
+}
+
+/** Cavity: lip-shadow colour at the lips' edge, dark throat inside, darker still in the middle. */
+export function paintCavity(c: Interior, col: Float64Array, dist: number, au: number): void {
+  const { cavityEdge: e, cavityDeep: d } = c.st;
+  const deep = smoothstep(0, c.deepDist, dist) * (0.8 + 0.2 * (1 - au));
+  col[0] = e[0] + (d[0] - e[0]) * deep;
+  col[1] = e[1] + (d[1] - e[1]) * deep;
+  col[2] = e[2] + (d[2] - e[2]) * deep;
+}
+
+/** Tongue: low in the mouth on wide openings, rounded, shaded towards the back. */
+export function paintTongue(c: Interior, col: Float64Array, u: number, v: number, vLo: number, gapHere: number): void {
+  if (c.open <= 0.3) return;
+  const tcv = vLo - 0.02 * gapHere;
+  const ev = (v - tcv) / (0.45 * gapHere + c.edge);
+  const eu = u / 0.6;
+  const e = eu * eu + ev * ev;
+  const ta = (1 - smoothstep(0.55, 1.0, e)) * smoothstep(0.3, 0.75, c.open) * 0.85;
+  if (ta <= 0) return;
+  const sh = 0.55 + 0.45 * smoothstep(tcv - 0.45 * gapHere, tcv, v);
+  const t = c.st.tongue;
+  mix(col, t[0] * sh, t[1] * sh, t[2] * sh, ta);
+}
+
+/** Lower teeth: a thin band above the lower lip at the centre, in the lip's shadow. */
+export function paintLowerTeeth(c: Interior, col: Float64Array, u: number, au: number, v: number, vLo: number): void {
+  if (!(c.lowTeethH > 0.3 && au < 0.45)) return;
+  const top = vLo - c.lowTeethH * Math.sqrt(Math.max(0, 1 - (u / 0.45) ** 2));
+  const la = smoothstep(top - c.edge, top + c.edge, v) * (1 - smoothstep(0.15, 0.45, au)) * 0.45 * c.teethVis;
+  if (la <= 0) return;
+  const t = c.st.teeth;
+  mix(col, t[0] * 0.55, t[1] * 0.55, t[2] * 0.55, la);
+}
+
+/**
+ * Upper teeth, one tooth at a time hanging from the upper lip: rounded tooth face, darker gaps between
+ * teeth (the middle one darkest), shadow under the lip, receding into the mouth's shadow at the sides,
+ * the photo's light slope across the mouth.
+ */
+export function paintUpperTeeth(c: Interior, col: Float64Array, u: number, au: number, v: number, vUp: number, gapHere: number): void {
+  if (!(c.teethVis > 0 && au < TOOTH_EDGES[TOOTH_EDGES.length - 1])) return;
+  const { edge, ax } = c;
+  let k = 1;
+  while (au > TOOTH_EDGES[k]) k++;
+  const a0 = TOOTH_EDGES[k - 1];
+  const a1 = TOOTH_EDGES[k];
+  const t = (au - a0) / (a1 - a0);
+  const h = Math.min(c.teethH, 0.55 * gapHere + 0.03 * ax.hw) * (1 - 0.4 * (au / 0.88) ** 2);
+  const bottom = vUp + h * (0.9 + 0.1 * Math.sin(Math.PI * t));
+  const ua = (1 - smoothstep(bottom - edge, bottom + edge, v)) * (1 - smoothstep(0.5, 0.88, au)) * c.teethVis;
+  if (ua <= 0) return;
+  let sh = 0.8 + 0.2 * Math.sin(Math.PI * t);
+  const gw = Math.max(0.5, 0.6 * edge) / ax.hw;
+  const dEdge = Math.min(au - a0, a1 - au);
+  sh *= 1 - (k === 1 && au - a0 < a1 - au ? 0.5 : 0.35) * (1 - smoothstep(0, gw, dEdge));
+  sh *= 0.62 + 0.38 * smoothstep(vUp - 0.5 * edge, vUp + 0.45 * h + edge, v);
+  sh *= 0.9 - 0.4 * smoothstep(0.2, 0.8, au);
+  sh *= 1 + c.st.light * u;
+  const tc = c.st.teeth;
+  mix(col, tc[0] * sh, tc[1] * sh, tc[2] * sh, ua);
+}
+
+/**
+ * The photo's own interior (its teeth), carried by the upper lip: sampled from the still frame where the
+ * point lies inside the photo's rest opening once the upper lip's move is undone. Returns the share of
+ * the colour that is photo (0 = all synthesised).
+ */
+export function reusePhotoInterior(c: Interior, L: YuvFrameLayout, col: Float64Array, u: number, v: number, vUp: number): number {
+  const { ax, restAx: r, edge } = c;
+  const k = r.hw / ax.hw;
+  const dUp = vUp - curveAt(c.rUp, LUT, u) / k; // how far the upper lip moved from the photo's
+  const v0 = (v - dUp) * k;
+  const rd = Math.min(v0 - curveAt(c.rUp, LUT, u), curveAt(c.rLo, LUT, u) - v0);
+  const wp = smoothstep(-2 * edge - 1, -edge, rd); // reaches past the rest curves: at rest, all photo
+  if (wp <= 0) return 0;
+  const sx = r.ox + u * r.hw * r.ex - v0 * r.ey;
+  const sy = r.oy + u * r.hw * r.ey + v0 * r.ex;
+  const [pr, pg, pb] = samplePhoto(c.st.rest.stat, L, sx, sy);
+  mix(col, pr, pg, pb, wp);
+  return wp;
+}
+
