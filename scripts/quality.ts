@@ -11,7 +11,8 @@
  *  - rest: share of silent frames (no voice within ±0.3 s) whose gap is within 0.02 of frame 0 (the photo)
  *  - blinks/min, mean blink length (ms below 80 % of the median eye opening)
  *  - ssim: mean SSIM of the face outside the mouth-and-jaw ellipse against frame 0, after aligning each
- *    frame to frame 0 with a similarity transform on stable landmarks (head sway is not a defect)
+ *    frame to frame 0 with a similarity transform (stable landmarks, refined on the pixels; head sway is
+ *    not a defect; QUALITY_LANDMARK_ALIGN=1 skips the refinement, for comparison with older figures)
  *  - lag: frame shift (−5…5) maximising the gap/loudness correlation (positive = mouth after the sound)
  *  - lost: frames where the detector finds no face (or a face of implausible size)
  */
@@ -22,6 +23,7 @@ import { analyzeFaces } from "../container/src/face/analyze";
 import { ffmpegPath, ffprobePath, run } from "../container/src/video/ffmpeg";
 import { SILHOUETTE } from "@avatar-video/face-rig";
 import { alignOffset, blinkEvents, envelopeDb, fillPolygon, maskedSsim, pearson, percentile, similarity } from "./quality/metrics";
+import { refineSimilarity } from "./quality/register";
 
 const RATE = 16_000;
 const STABLE = [33, 133, 362, 263, 168, 6, 197, 195, 5];
@@ -114,7 +116,9 @@ async function measure(video: string, voice: Float32Array): Promise<QualityResul
       ssim.push(1);
       continue;
     }
-    const T = similarity(STABLE.map((i) => [ref!.mesh[i][0], ref!.mesh[i][1]]), STABLE.map((i) => [m[i][0], m[i][1]]));
+    const T0 = similarity(STABLE.map((i) => [ref!.mesh[i][0], ref!.mesh[i][1]]), STABLE.map((i) => [m[i][0], m[i][1]]));
+    // Landmarks start the alignment, the pixels of the face outside the mouth finish it (register.ts).
+    const T = process.env.QUALITY_LANDMARK_ALIGN ? T0 : refineSimilarity(ref.luma, luma, W, H, ref.mask, ref.box, T0);
     ssim.push(maskedSsim(ref.luma, luma, W, H, ref.mask, ref.box, T));
   }
   const n = gap.length;
