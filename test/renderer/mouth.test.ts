@@ -49,6 +49,20 @@ function style(blur: number, restGap = 0): MouthStyle {
 
 const frameOf = () => new Uint8Array(L.frameSize).fill(150);
 
+/** A photo smiling with its teeth: luma 230 inside lips(gap), 90 (lips) around, edges blurred by σ. */
+function smilePhoto(gap: number, sigma: number): Uint8Array {
+  const stat = frameOf();
+  const phi = (z: number) => 1 / (1 + Math.exp(-1.702 * z)); // ≈ the normal CDF
+  for (let y = 0; y < H; y++) {
+    for (let x = 0; x < W; x++) {
+      const b = Math.max(0, 1 - ((x - 100) / 40) ** 2);
+      const d = Math.min(y + 0.5 - (60 - 0.35 * gap * b), 60 + 0.65 * gap * b - (y + 0.5));
+      stat[y * W + x] = Math.round(90 + 140 * phi(d / sigma));
+    }
+  }
+  return stat;
+}
+
 describe("mouth interior", () => {
   it("draws nothing at rest, also for a photo whose lips are parted", () => {
     for (const g of [0, 8]) {
@@ -83,7 +97,38 @@ describe("mouth interior", () => {
         lo = Math.min(lo, f[y * W + 100]);
       }
       const gaussianPeak = (150 - lo) / (blur * Math.sqrt(2 * Math.PI));
-      expect(maxStep).toBeLessThanOrEqual(Math.ceil(gaussianPeak * 1.6) + 2);
+      expect(maxStep).toBeLessThanOrEqual(Math.ceil(gaussianPeak * 1.1) + 1);
+    }
+  });
+
+  it("seals a smiling photo's lips on M/B/P with the lower lip's colour, not a sliver of its teeth", () => {
+    const g = 14;
+    const stat = smilePhoto(g, 1.2);
+    const st: MouthStyle = { ...style(1.2, g), rest: { ...lips(g), stat }, ownTeeth: true };
+    // Pressed: the lips are 2 px apart; what the warp leaves between them is squeezed teeth (bright).
+    const f = Uint8Array.from(stat);
+    const { upper, lower } = lips(2);
+    for (let y = 59; y <= 61; y++) for (let x = 90; x <= 110; x++) f[y * W + x] = 230;
+    const r = drawMouthInterior(f, L, upper, lower, 0, st, clip);
+    expect(r.x1 - r.x0).toBeGreaterThan(0);
+    // The lower lip's luma (90, a little darker where the lips meet), never the teeth's 230.
+    for (let y = 59; y <= 61; y++) for (let x = 90; x <= 110; x++) expect(f[y * W + x]).toBeLessThan(110);
+  });
+
+  it("ends a smiling photo's own teeth as softly as the photo where the opening grows below them", () => {
+    const g = 14;
+    for (const blur of [1, 2.5]) {
+      const stat = smilePhoto(g, blur);
+      const st: MouthStyle = { ...style(blur, g), rest: { ...lips(g), stat }, ownTeeth: true };
+      // The warp has moved the lower lip down: below the teeth the frame still shows lip (90).
+      const f = Uint8Array.from(stat);
+      const { upper, lower } = lips(40);
+      drawMouthInterior(f, L, upper, lower, 0.8, st, clip);
+      let maxStep = 0;
+      for (let y = 52; y < 100; y++) maxStep = Math.max(maxStep, Math.abs(f[(y + 1) * W + 100] - f[y * W + 100]));
+      const lo = Math.min(...Array.from({ length: 70 }, (_, k) => f[(30 + k) * W + 100]));
+      const gaussianPeak = (230 - lo) / (blur * Math.sqrt(2 * Math.PI));
+      expect(maxStep).toBeLessThanOrEqual(Math.ceil(gaussianPeak * 1.1) + 1);
     }
   });
 });

@@ -10,7 +10,7 @@
  */
 import { smoothstep } from "@avatar-video/motion-model";
 import { curveAt, curveTable } from "./lip-curve";
-import { LUT, paintCavity, paintLowerTeeth, paintTongue, paintUpperTeeth, reusePhotoInterior, type Interior, type MouthAxis } from "./mouth-layers";
+import { LUT, paintCavity, paintLowerTeeth, paintSeal, paintTongue, paintUpperTeeth, reusePhotoInterior, STEP, type Interior, type MouthAxis } from "./mouth-layers";
 import type { MouthStyle } from "./mouth-style";
 import type { YuvFrameLayout } from "./still-frame";
 import { EMPTY_RECT, type Rect } from "./warp";
@@ -56,7 +56,9 @@ function measureOpening(upper: Float32Array, lower: Float32Array, open: number, 
   const extra = centreGap - restGap;
   const s = st.blur;
   const vis = smoothstep(0.4, 1.2 + 1.5 * s, extra);
-  if (!(vis > 0)) return undefined;
+  // Lips closing over the photo's own teeth (M/B/P): the squeezed seam is covered with the lips' own colour.
+  const seal = st.ownTeeth && restGap > 0 ? smoothstep(0.2, 0.6, -extra / restGap) : 0;
+  if (!(vis > 0) && !(seal > 0)) return undefined;
   const hw = ax.hw;
   const teethVis = st.ownTeeth ? 0 : smoothstep(1.5, Math.max(3, 0.16 * hw), extra) * (1 - 0.65 * Math.min(1, Math.max(0, round)));
   return {
@@ -72,6 +74,8 @@ function measureOpening(upper: Float32Array, lower: Float32Array, open: number, 
     teethH: 0.28 * hw,
     lowTeethH: 0.07 * hw * smoothstep(0.35, 0.9, open),
     edge: Math.max(0.7, s),
+    step: STEP * Math.max(0.5, s),
+    seal,
     deepDist: Math.max(1.5, 0.2 * hw),
     st,
   };
@@ -84,7 +88,7 @@ function paintRect(upper: Float32Array, lower: Float32Array, blur: number, clip:
     minX = Math.min(minX, a[i]); maxX = Math.max(maxX, a[i]);
     minY = Math.min(minY, a[i + 1]); maxY = Math.max(maxY, a[i + 1]);
   }
-  const pad = Math.ceil(2 * blur) + 2;
+  const pad = Math.ceil(STEP * blur) + 3;
   const x0 = Math.max(clip.x0, (Math.floor(minX) - pad) & ~1);
   const x1 = Math.min(clip.x1, (Math.ceil(maxX) + pad + 1) & ~1);
   const y0 = Math.max(clip.y0, (Math.floor(minY) - pad) & ~1);
@@ -104,8 +108,9 @@ function shade(c: Interior, L: YuvFrameLayout, col: Float64Array, px: number, py
   const vLo = curveAt(c.loT, LUT, u);
   const dist = Math.min(v - vUp, vLo - v);
   const au = Math.abs(u);
-  const s = st.blur;
-  const alpha = smoothstep(-0.6 * s, 0.6 + 1.4 * s, dist) * (1 - smoothstep(0.7, 0.98, au)) * c.vis;
+  if (c.seal > 0) return paintSeal(c, L, col, u, v, vUp, vLo, dist) * (1 - smoothstep(0.7, 0.98, au));
+  // Centred on the lip edge and as wide as a step blurred by the photo's own σ.
+  const alpha = smoothstep(-c.step, c.step + 0.3, dist) * (1 - smoothstep(0.7, 0.98, au)) * c.vis;
   if (alpha <= 0) return 0;
   const gapHere = Math.max(0, vLo - vUp);
   paintCavity(c, col, dist, au);

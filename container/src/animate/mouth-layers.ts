@@ -11,6 +11,13 @@ import { samplePhoto, type YuvFrameLayout } from "./still-frame";
 /** Upper-teeth boundaries in |u| (inner half widths): central incisors, laterals, canines, premolars. */
 const TOOTH_EDGES = [0, 0.3, 0.53, 0.72, 0.88];
 
+/**
+ * Half width (× the photo's blur σ) of the smoothstep used for every step edge drawn (outline, tooth
+ * bottoms, photo/synthesised boundary): smoothstep over ±1.9σ has the peak slope of a step blurred by a
+ * Gaussian of σ (0.75 / 1.9σ ≈ 1 / (σ√2π)), so no drawn edge is sharper than the photo around it.
+ */
+export const STEP = 1.9;
+
 /** Entries of the lip-curve lookup tables (lip-curve.ts). */
 export const LUT = 256;
 
@@ -46,8 +53,12 @@ export interface Interior {
   teethVis: number;
   teethH: number;
   lowTeethH: number;
-  /** Softest edge allowed (px): the photo's own blur. */
+  /** Softest feature width allowed (px): the photo's own blur. */
   edge: number;
+  /** Half width (px) of a step edge as soft as the photo (STEP × σ). */
+  step: number;
+  /** 0..1: the lips close over the photo's own teeth (M/B/P); the seam is painted with lip colour. */
+  seal: number;
   deepDist: number;
   st: MouthStyle;
 }
@@ -68,16 +79,16 @@ export function paintCavity(c: Interior, col: Float64Array, dist: number, au: nu
   col[2] = e[2] + (d[2] - e[2]) * deep;
 }
 
-/** Tongue: low in the mouth on wide openings, rounded, shaded towards the back. */
+/** Tongue: low in the mouth on wide openings (its top a third of the way up), rounded, in shadow towards the back. */
 export function paintTongue(c: Interior, col: Float64Array, u: number, v: number, vLo: number, gapHere: number): void {
   if (c.open <= 0.3) return;
   const tcv = vLo - 0.02 * gapHere;
-  const ev = (v - tcv) / (0.45 * gapHere + c.edge);
+  const ev = (v - tcv) / (0.36 * gapHere + c.edge);
   const eu = u / 0.6;
   const e = eu * eu + ev * ev;
   const ta = (1 - smoothstep(0.55, 1.0, e)) * smoothstep(0.3, 0.75, c.open) * 0.85;
   if (ta <= 0) return;
-  const sh = 0.55 + 0.45 * smoothstep(tcv - 0.45 * gapHere, tcv, v);
+  const sh = 0.45 + 0.4 * smoothstep(tcv - 0.36 * gapHere, tcv, v); // in the shadow of the palate
   const t = c.st.tongue;
   mix(col, t[0] * sh, t[1] * sh, t[2] * sh, ta);
 }
@@ -86,7 +97,7 @@ export function paintTongue(c: Interior, col: Float64Array, u: number, v: number
 export function paintLowerTeeth(c: Interior, col: Float64Array, u: number, au: number, v: number, vLo: number): void {
   if (!(c.lowTeethH > 0.3 && au < 0.45)) return;
   const top = vLo - c.lowTeethH * Math.sqrt(Math.max(0, 1 - (u / 0.45) ** 2));
-  const la = smoothstep(top - c.edge, top + c.edge, v) * (1 - smoothstep(0.15, 0.45, au)) * 0.45 * c.teethVis;
+  const la = smoothstep(top - c.step, top + c.step, v) * (1 - smoothstep(0.15, 0.45, au)) * 0.45 * c.teethVis;
   if (la <= 0) return;
   const t = c.st.teeth;
   mix(col, t[0] * 0.55, t[1] * 0.55, t[2] * 0.55, la);
@@ -107,7 +118,7 @@ export function paintUpperTeeth(c: Interior, col: Float64Array, u: number, au: n
   const t = (au - a0) / (a1 - a0);
   const h = Math.min(c.teethH, 0.55 * gapHere + 0.03 * ax.hw) * (1 - 0.4 * (au / 0.88) ** 2);
   const bottom = vUp + h * (0.9 + 0.1 * Math.sin(Math.PI * t));
-  const ua = (1 - smoothstep(bottom - edge, bottom + edge, v)) * (1 - smoothstep(0.5, 0.88, au)) * c.teethVis;
+  const ua = (1 - smoothstep(bottom - c.step, bottom + c.step, v)) * (1 - smoothstep(0.5, 0.88, au)) * c.teethVis;
   if (ua <= 0) return;
   let sh = 0.8 + 0.2 * Math.sin(Math.PI * t);
   const gw = Math.max(0.5, 0.6 * edge) / ax.hw;
@@ -126,12 +137,12 @@ export function paintUpperTeeth(c: Interior, col: Float64Array, u: number, au: n
  * the colour that is photo (0 = all synthesised).
  */
 export function reusePhotoInterior(c: Interior, L: YuvFrameLayout, col: Float64Array, u: number, v: number, vUp: number): number {
-  const { ax, restAx: r, edge } = c;
+  const { ax, restAx: r } = c;
   const k = r.hw / ax.hw;
   const dUp = vUp - curveAt(c.rUp, LUT, u) / k; // how far the upper lip moved from the photo's
   const v0 = (v - dUp) * k;
-  const rd = Math.min(v0 - curveAt(c.rUp, LUT, u), curveAt(c.rLo, LUT, u) - v0);
-  const wp = smoothstep(-2 * edge - 1, -edge, rd); // reaches past the rest curves: at rest, all photo
+  // Only the lower side ends (the teeth move with the upper lip), as softly as the photo's own edges.
+  const wp = smoothstep(-c.step, c.step, curveAt(c.rLo, LUT, u) - v0);
   if (wp <= 0) return 0;
   const sx = r.ox + u * r.hw * r.ex - v0 * r.ey;
   const sy = r.oy + u * r.hw * r.ey + v0 * r.ex;
@@ -140,3 +151,24 @@ export function reusePhotoInterior(c: Interior, L: YuvFrameLayout, col: Float64A
   return wp;
 }
 
+
+/**
+ * Lips pressed together over the photo's own teeth: the squeezed remains of the opening get the colour of
+ * the lower lip just outside the photo's rest opening (a little darker where the lips meet), reaching a
+ * blurred step beyond the inner edges. Returns the coverage.
+ */
+export function paintSeal(c: Interior, L: YuvFrameLayout, col: Float64Array, u: number, v: number, vUp: number, vLo: number, dist: number): number {
+  const a = (1 - smoothstep(0, c.step + 1, -dist)) * c.seal;
+  if (a <= 0) return 0;
+  const r = c.restAx;
+  const below = smoothstep(vUp, vLo, v);
+  // The lower lip's colour (FaceMesh may put a smiling photo's upper inner-lip points on the teeth).
+  const v0 = curveAt(c.rLo, LUT, u) + 0.12 * r.hw;
+  const [pr, pg, pb] = samplePhoto(c.st.rest.stat, L, r.ox + u * r.hw * r.ex - v0 * r.ey, r.oy + u * r.hw * r.ey + v0 * r.ex);
+  const dark = 1 - 0.15 * (1 - Math.abs(2 * below - 1));
+  col[0] = pr * dark;
+  col[1] = pg * dark;
+  col[2] = pb * dark;
+  col[3] = 0;
+  return a;
+}
