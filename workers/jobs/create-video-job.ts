@@ -6,6 +6,7 @@ import { videoJobs, type Account, type VideoJob } from "../db/schema";
 import type { Env } from "../env";
 import { forbidden } from "../http/errors";
 import { admissionError, limiterFor } from "../limiter/client";
+import type { ReadDecision } from "../limiter/types";
 import { enqueueJob } from "../queue/enqueue";
 import { videoFingerprint, type NormalizedVideoInput } from "../retry/fingerprint";
 import { retryConflict } from "../retry/video-retry";
@@ -41,13 +42,15 @@ async function storeJob(env: Env, row: typeof videoJobs.$inferInsert): Promise<b
 /**
  * One video creation (new or retried by requestId), for POST /v1/open/videos and the console alike:
  * retry-key lookup, Avatar access, admission in the account's DO, the queued row and the queue message.
- * `input` must already be normalized (omitted settings ≡ explicit defaults).
+ * `input` must already be normalized (omitted settings ≡ explicit defaults). `onReadStatus` receives the
+ * account's video read figures, which the admission round trip brings along (POST /videos's RateLimit headers).
  */
 export async function createVideoJob(
   env: Env,
   caller: { account: Account; appId: string },
   input: NormalizedVideoInput,
   requestId: string | null,
+  onReadStatus?: (reads: ReadDecision) => void,
 ): Promise<VideoCreationAnswer> {
   const { account, appId } = caller;
   if (!account.limits.video) throw forbidden(VIDEO_ACCESS_MESSAGE); // video access requires explicit limits
@@ -71,7 +74,8 @@ export async function createVideoJob(
 
   const now = Date.now();
   const claim = { jobId: crypto.randomUUID(), requestId, fingerprint, createdAt: now };
-  const admission = await limiterFor(env, account.id).admitVideoCreation(claim, account.limits.video, now);
+  const { reads, ...admission } = await limiterFor(env, account.id).admitVideoCreationWithReads(claim, account.limits.video, now);
+  onReadStatus?.(reads);
   if (!admission.ok) throw admissionError(admission);
 
   // A concurrent request (or an earlier attempt that failed before storing) already claimed this requestId.

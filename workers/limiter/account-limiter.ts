@@ -56,6 +56,11 @@ export class AccountLimiter extends DurableObject<Env> {
     return admitVideoCreation(this.sql, claim, limits, now);
   }
 
+  /** The same admission plus the video read figures (no read counted): POST /videos's RateLimit headers in one round trip. */
+  admitVideoCreationWithReads(claim: VideoClaim, limits: VideoLimits, now: number): VideoAdmission & { reads: ReadDecision } {
+    return { ...admitVideoCreation(this.sql, claim, limits, now), reads: peekRead(this.reads, "video", limits, now) };
+  }
+
   admitAvatarCheck(checkId: string, limits: AvatarLimits, now: number): Admission {
     return admitAvatarCheck(this.sql, checkId, limits, now);
   }

@@ -51,16 +51,19 @@ export const readRateLimit = (family: ReadFamily) =>
 
 /**
  * Non-read routes of a family (POST /avatars, POST /videos): adds the family's RateLimit headers to the answer,
- * success or error, without counting a read. The limiter is asked while the handler runs (no added latency).
+ * success or error, without counting a read. By default the limiter is asked while the handler runs (no added
+ * latency). `fromHandler`: the handler's own limiter round trip brings the figures (c.set("readStatus"),
+ * POST /videos's admission), which saves a Durable Object call per creation; answers that end before that
+ * round trip (validation, Avatar access, a stored retry) ask the limiter afterwards.
  */
-export const readRateLimitHeaders = (family: ReadFamily) =>
+export const readRateLimitHeaders = (family: ReadFamily, opts: { fromHandler?: boolean } = {}) =>
   createMiddleware<AppEnv>(async (c, next) => {
     const account = c.get("caller").account;
     const limits = limitsOf(account, family);
-    const status = limiterFor(c.env, account.id)
-      .readStatus(family, limits, Date.now())
-      .catch(() => null); // headers are advisory: never fail the request over them
+    // Headers are advisory: never fail the request over them.
+    const ask = () => limiterFor(c.env, account.id).readStatus(family, limits, Date.now()).catch(() => null);
+    const early = opts.fromHandler ? undefined : ask();
     await next();
-    const decision = await status;
+    const decision = early ? await early : (c.get("readStatus") ?? (await ask()));
     if (decision) for (const [k, v] of Object.entries(rateLimitHeaders(limits, decision))) c.res.headers.set(k, v);
   });

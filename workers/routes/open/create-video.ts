@@ -62,7 +62,7 @@ const route = createRoute({
   description:
     "Returns at once; media work is asynchronous. With a requestId, a retry with the same normalized input returns the existing job (current status, original createdAt) without counting again; different input gives 409. An omitted setting equals its explicit default; colour case does not matter.",
   security: APP_AUTH,
-  middleware: [appAuth, requireOpenApiAccess, requireVideoAccess, requireVideoCreation, readRateLimitHeaders("video"), limitBody] as const,
+  middleware: [appAuth, requireOpenApiAccess, requireVideoAccess, requireVideoCreation, readRateLimitHeaders("video", { fromHandler: true }), limitBody] as const,
   request: { body: jsonBody(CreateVideoRequest, { unsupported: VIDEO_UNSUPPORTED_FIELDS }) },
   responses: {
     200: okJson("New job, or the existing job for a retry", CreateVideoResponse, { readLimited: true }),
@@ -75,5 +75,6 @@ export const createVideoRoute = openApiApp().openapi(route, async (c) => {
   const body = c.req.valid("json");
   checkSourceAddress(c.env, "audioUrl", body.audioUrl);
   checkSourceAddress(c.env, "backgroundUrl", body.backgroundUrl);
-  return c.json(await createVideoJob(c.env, c.get("caller"), normalizeVideoInput(body), body.requestId ?? null), 200);
+  const answer = await createVideoJob(c.env, c.get("caller"), normalizeVideoInput(body), body.requestId ?? null, (reads) => c.set("readStatus", reads));
+  return c.json(answer, 200);
 });
