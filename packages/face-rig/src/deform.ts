@@ -3,6 +3,7 @@
  */
 import type { FaceModel } from "./face-model";
 import { FACE_POINTS } from "./face-model";
+import { moveLids } from "./eyelids";
 
 export interface FacePose {
   /** Jaw/lip opening 0..1. */
@@ -105,34 +106,12 @@ export function deform(m: FaceModel, pose: FacePose, out: Float32Array): Float32
   }
 
   // --- eyes ---------------------------------------------------------------------------------------
+  // The upper lid sweeps down over the eye with its lashes, the lid skin above unfolds evenly, the lower lid
+  // rises a little; at closure the eye opening (and a margin around it) has collapsed (eyelids.ts).
   const blinks = [pose.blinkR, pose.blinkL];
   for (let e = 0; e < 2; e++) {
-    const c = blinks[e];
-    if (!(c > 0)) continue;
-    const eye = m.eyes[e];
-    // The upper lid comes down over the lower lid's waterline (the lower lid gives way a little), the lid
-    // skin above follows (rows 1 and 2): lashes and lid move as one and the eye opening collapses completely.
-    for (let j = 0; j < eye.lower0.length; j++) {
-      const rise = eye.lowerRise[j] * c;
-      out[eye.lower0[j] * 2 + 1] -= rise;
-      if (j < eye.lower1.length) out[eye.lower1[j] * 2 + 1] -= rise * 0.35;
-    }
-    for (let j = 0; j < eye.upper0.length; j++) {
-      const i = eye.upper0[j];
-      const bx = base[i * 2];
-      const by = base[i * 2 + 1];
-      const tx = eye.closeTargetX[j];
-      const ty = eye.closeTargetY[j] - eye.meetRise[j];
-      const dx = (tx - bx) * c * 0.3;
-      const dy = (ty - by) * c;
-      out[i * 2] += dx;
-      out[i * 2 + 1] += dy;
-      const i1 = eye.upper1[j];
-      out[i1 * 2] += dx * 0.5;
-      out[i1 * 2 + 1] += dy * 0.6;
-      const i2 = eye.upper2[j];
-      out[i2 * 2 + 1] += dy * 0.22;
-    }
+    const c = Math.min(1, blinks[e]);
+    if (c > 0) moveLids(m.eyes[e], c, out);
   }
 
   // --- brows ---------------------------------------------------------------------------------------

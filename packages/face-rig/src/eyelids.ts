@@ -1,98 +1,121 @@
 /**
- * Where each eye's lids meet in a blink, measured once on the rest mesh: the upper lid travels to (just
- * below) the lower lid's line at the same place along the eye, and the lower lid gives a little.
+ * The eyelids: a dedicated mesh per eye and how a blink moves it (docs/animation.md, "Blinks").
+ *
+ * FaceMesh's own triangles over the eye (the opening and the thin band up to the first lid row) cannot close
+ * an eye cleanly: 7 upper against 9 lower points leave slivers of the opening between mismatched chords,
+ * and the landmarks often sit a pixel or two inside the opening, so the lid band carries a line of eye
+ * white down with it. Here the region inside the upper-lid row 1 and the lower-lid row 1 is re-meshed as a
+ * grid of columns across the eye (eyelid-mesh.ts). In each column:
+ *  - the *opening band* runs from a margin above the detected upper lid to a margin below the detected
+ *    lower lid; in a blink the upper lid edge sweeps down through it and every row it passes is swallowed
+ *    (the lid covers the eye, nothing is squashed), and at closure the whole band — eye white, iris and
+ *    the margins — has collapsed onto the line where the lids meet, in every column, corners included;
+ *  - the *lash band* just above the opening band moves rigidly with the lid edge (lashes keep their size);
+ *  - the lid skin from the brow's lower edge down to the lashes stretches evenly to cover the eye (the lid
+ *    unfolding from the crease), so no thin strip is smeared; the lower lid rises a little.
+ * Every point moves along the eye's own normal. Nothing is drawn.
  */
+import { buildEyeMesh, EYE_MESH_VERTICES, type EyeGeometry } from "./eyelid-mesh";
 import {
   LEFT_EYE_LOWER0,
   LEFT_EYE_LOWER1,
   LEFT_EYE_UPPER0,
   LEFT_EYE_UPPER1,
   LEFT_EYE_UPPER2,
+  LEFT_EYEBROW,
   RIGHT_EYE_LOWER0,
   RIGHT_EYE_LOWER1,
   RIGHT_EYE_UPPER0,
   RIGHT_EYE_UPPER1,
   RIGHT_EYE_UPPER2,
+  RIGHT_EYEBROW,
 } from "./facemesh-topology";
 
+/** Extra mesh vertices of both eyes (appended after the anchor rings). */
+export const EYE_GRID_VERTICES = 2 * EYE_MESH_VERTICES;
+
 /**
- * Share of the eye opening by which the lids meet *below* the resting lower-lid points in a blink: FaceMesh's
- * lower-lid points sit on the waterline with a sliver of sclera under them, so the upper lid closes over it
- * and the lower lid is pushed down a little (its skin band compresses) instead of rising.
+ * Per eye: the vertices a blink moves, each along the eye's normal (nx, ny: towards the lower lid).
+ * Linear movers go `lin × c` px at closure amount c. Opening movers (`clamped`) follow the lid edge
+ * E = um + (meet − um)·c: the photo's lid-edge band [um, um + edge] rides on it, the eye below that is
+ * swallowed as the edge passes and the rest is pressed up by the lower lid (lm → lm − rise·c); at c = 1
+ * all of them are on the meeting line.
  */
-const LOWER_LID_RISE = -0.16;
-
 export interface EyeModel {
+  nx: number;
+  ny: number;
+  idx: Int32Array;
+  lin: Float32Array;
+  clamped: Uint8Array;
+  rest: Float32Array;
+  um: Float32Array;
+  meet: Float32Array;
+  lm: Float32Array;
+  rise: Float32Array;
+  edge: Float32Array;
+  /** FaceMesh rows of this eye (outer corner first), for callers that look at the lids. */
   upper0: number[];
-  upper1: number[];
-  upper2: number[];
   lower0: number[];
-  lower1: number[];
-  /** Per upper0 point: x, y (canvas) of the lower lid at the same place, at rest. */
-  closeTargetY: Float32Array;
-  closeTargetX: Float32Array;
-  /** Per upper0 point: how far above the resting lower lid the lids meet when closed (px). */
-  meetRise: Float32Array;
-  /** Per lower0 point: how far the lower lid rises in a full blink (px). */
-  lowerRise: Float32Array;
+  upper2: number[];
 }
 
-/** Right eye, then left eye, from rest positions `base` ([x0, y0, x1, y1, …] in canvas px). */
-export function buildEyeModels(base: Float32Array): [EyeModel, EyeModel] {
-  return [
-    eyeModel(base, RIGHT_EYE_UPPER0, RIGHT_EYE_UPPER1, RIGHT_EYE_UPPER2, RIGHT_EYE_LOWER0, RIGHT_EYE_LOWER1),
-    eyeModel(base, LEFT_EYE_UPPER0, LEFT_EYE_UPPER1, LEFT_EYE_UPPER2, LEFT_EYE_LOWER0, LEFT_EYE_LOWER1),
-  ];
+export interface EyeMeshes {
+  eyes: [EyeModel, EyeModel];
+  /** True for a FaceMesh triangle that the eye grids replace. */
+  replaced: (a: number, b: number, c: number) => boolean;
+  /** The eye grids' triangles (index triples). */
+  tris: number[];
 }
 
-function eyeModel(
-  base: Float32Array,
-  upper0: readonly number[],
-  upper1: readonly number[],
-  upper2: readonly number[],
-  lower0: readonly number[],
-  lower1: readonly number[],
-): EyeModel {
-  const X = (i: number) => base[i * 2];
-  const Y = (i: number) => base[i * 2 + 1];
-  const closeTargetY = new Float32Array(upper0.length);
-  const closeTargetX = new Float32Array(upper0.length);
-  const meetRise = new Float32Array(upper0.length);
-  const lowerRise = new Float32Array(lower0.length);
-  // Lower lid as a polyline in the eye's own axis (corner to corner).
-  const a = lower0[0];
-  const b = lower0[lower0.length - 1];
-  const axx = X(b) - X(a);
-  const axy = Y(b) - Y(a);
-  const len = Math.hypot(axx, axy) || 1;
-  const ux = axx / len;
-  const uy = axy / len;
-  const proj = (i: number) => (X(i) - X(a)) * ux + (Y(i) - Y(a)) * uy;
-  const lowerPts = lower0.map((i) => ({ t: proj(i), x: X(i), y: Y(i) })).sort((p, q) => p.t - q.t);
-  upper0.forEach((ui, j) => {
-    const t = proj(ui);
-    let k = 0;
-    while (k < lowerPts.length - 2 && lowerPts[k + 1].t < t) k++;
-    const p = lowerPts[k];
-    const q = lowerPts[k + 1];
-    const f = Math.min(1, Math.max(0, (t - p.t) / (q.t - p.t || 1)));
-    // Closed lid line: a little above the lower lid.
-    const lx = p.x + (q.x - p.x) * f;
-    const ly = p.y + (q.y - p.y) * f;
-    closeTargetX[j] = lx;
-    closeTargetY[j] = ly;
-    meetRise[j] = LOWER_LID_RISE * Math.max(0, ly - Y(ui));
+/**
+ * Build both eyes' grids: writes the grid vertices' rest positions and depths into `base` / `z` from
+ * vertex `first` on (FaceMesh points must already be placed).
+ */
+export function buildEyeMeshes(base: Float32Array, z: Float32Array, first: number): EyeMeshes {
+  const right: EyeGeometry = {
+    upper0: RIGHT_EYE_UPPER0, upper1: RIGHT_EYE_UPPER1, upper2: RIGHT_EYE_UPPER2, lower0: RIGHT_EYE_LOWER0,
+    lower1: RIGHT_EYE_LOWER1, browLower: RIGHT_EYEBROW.slice(8),
+  };
+  const left: EyeGeometry = {
+    upper0: LEFT_EYE_UPPER0, upper1: LEFT_EYE_UPPER1, upper2: LEFT_EYE_UPPER2, lower0: LEFT_EYE_LOWER0,
+    lower1: LEFT_EYE_LOWER1, browLower: LEFT_EYEBROW.slice(8),
+  };
+  const tris: number[] = [];
+  const eyes = [right, left].map((g, e) => {
+    const m = buildEyeMesh(base, z, g, first + e * EYE_MESH_VERTICES);
+    tris.push(...m.tris);
+    return m;
   });
-  // Lower-lid rise per lower point: a share of the opening above it (upper lid interpolated at its place).
-  const upperPts = upper0.map((i) => ({ t: proj(i), y: Y(i) })).sort((p, q) => p.t - q.t);
-  lower0.forEach((li, j) => {
-    const t = proj(li);
-    if (t <= upperPts[0].t || t >= upperPts[upperPts.length - 1].t) return;
-    let k = 0;
-    while (k < upperPts.length - 2 && upperPts[k + 1].t < t) k++;
-    const f = (t - upperPts[k].t) / (upperPts[k + 1].t - upperPts[k].t || 1);
-    const upperY = upperPts[k].y + (upperPts[k + 1].y - upperPts[k].y) * f;
-    lowerRise[j] = LOWER_LID_RISE * Math.max(0, Y(li) - upperY);
-  });
-  return { upper0: [...upper0], upper1: [...upper1], upper2: [...upper2], lower0: [...lower0], lower1: [...lower1], closeTargetX, closeTargetY, meetRise, lowerRise };
+  const inside = eyes.map((m) => m.replacedVertices);
+  return {
+    eyes: [eyes[0].model, eyes[1].model],
+    replaced: (a, b, c) => inside.some((s) => s.has(a) && s.has(b) && s.has(c)),
+    tris,
+  };
+}
+
+/** Move the lids of one eye for closure amount c (0 open … 1 closed) into `out`. */
+export function moveLids(eye: EyeModel, c: number, out: Float32Array): void {
+  const { nx, ny, idx, lin, clamped, rest, um, meet, lm, rise, edge } = eye;
+  for (let k = 0; k < idx.length; k++) {
+    let d: number;
+    if (clamped[k]) d = openingMove(rest[k], um[k], meet[k], lm[k], rise[k], edge[k], c) - rest[k];
+    else d = lin[k] * c;
+    if (d === 0) continue;
+    const i = idx[k];
+    out[i * 2] += d * nx;
+    out[i * 2 + 1] += d * ny;
+  }
+}
+
+/** Position (along the eye's normal) of a point of the opening band at rest position s, closure c. */
+function openingMove(s: number, um: number, meet: number, lm: number, rise: number, band: number, c: number): number {
+  const e = um + (meet - um) * c;
+  const lower = lm - rise * c;
+  const b = Math.min(band, lower - e);
+  if (s <= um + band) return band > 0 ? e + ((s - um) * b) / band : e;
+  const top = e + b;
+  const span = lm - top;
+  if (!(span > 1e-6)) return lower;
+  return top + ((Math.max(s, top) - top) * (lower - top)) / span;
 }

@@ -9,7 +9,7 @@
  */
 import type { AvatarRig } from "@avatar-video/contract";
 import { headWeights, placeAnchorRings, pushRingTriangles, RING_VERTICES, setRingJawWeights, type FaceAxes } from "./anchor-rings";
-import { buildEyeModels, type EyeModel } from "./eyelids";
+import { buildEyeMeshes, EYE_GRID_VERTICES, type EyeModel } from "./eyelids";
 import { FACE_POINTS, LEFT_EYEBROW, LIPS_LOWER_INNER, LIPS_UPPER_INNER, RIGHT_EYEBROW, SILHOUETTE, TRI468 } from "./facemesh-topology";
 import { buildMouthRig, faceJawWeights, restClosingOffsets } from "./mouth-rig";
 
@@ -75,7 +75,9 @@ export interface FaceModel {
 }
 
 export function buildFaceModel(rig: AvatarRig, place: Placement): FaceModel {
-  const count = FACE_POINTS + RING_VERTICES;
+  // Eye grids (eyelids.ts) come after the anchor rings.
+  const eyeFirst = FACE_POINTS + RING_VERTICES;
+  const count = eyeFirst + EYE_GRID_VERTICES;
   const { base, z } = placeLandmarks(rig, place, count);
   const X = (i: number) => base[i * 2];
   const Y = (i: number) => base[i * 2 + 1];
@@ -83,8 +85,12 @@ export function buildFaceModel(rig: AvatarRig, place: Placement): FaceModel {
   const axes = faceAxes(base, z, faceHeight);
   placeAnchorRings(base, z, axes, place.clip);
 
+  const eyeMeshes = buildEyeMeshes(base, z, eyeFirst);
   const tris: number[] = [];
-  for (let t = 0; t < TRI468.length; t += 3) tris.push(TRI468[t], TRI468[t + 1], TRI468[t + 2]);
+  for (let t = 0; t < TRI468.length; t += 3) {
+    if (!eyeMeshes.replaced(TRI468[t], TRI468[t + 1], TRI468[t + 2])) tris.push(TRI468[t], TRI468[t + 1], TRI468[t + 2]);
+  }
+  tris.push(...eyeMeshes.tris);
   pushRingTriangles(tris);
 
   const mouth = buildMouthRig(base, count);
@@ -98,14 +104,14 @@ export function buildFaceModel(rig: AvatarRig, place: Placement): FaceModel {
     tris: Uint32Array.from(tris),
     holeTris: Uint32Array.from(mouth.holeTris),
     jawW,
-    headW: headWeights(base, count, axes),
+    headW: headWeights(base, count, axes).fill(1, eyeFirst, count),
     mu: mouth.mu,
     mv: mouth.mv,
     lipRole: mouth.lipRole,
     innerRow: mouth.innerRow,
     restCloseV: restClosingOffsets(mouth, count),
     mouth: { ...mouth.frame, upperInner: [...LIPS_UPPER_INNER], lowerInner: [...LIPS_LOWER_INNER] },
-    eyes: buildEyeModels(base),
+    eyes: eyeMeshes.eyes,
     brows: [...RIGHT_EYEBROW, ...LEFT_EYEBROW],
     interocular: Math.hypot(X(263) - X(33), Y(263) - Y(33)),
     center: [axes.cx, axes.cy],

@@ -1,0 +1,64 @@
+// Probe: paint blink poses with the real painter; 3x eye crops (+ optional landmark overlay).
+import { readFileSync, writeFileSync } from "node:fs";
+import sharp from "sharp";
+import { buildFaceModel, deform, mouthColors, NEUTRAL_POSE } from "@avatar-video/face-rig";
+import { composeCanvas } from "../../container/src/video/compose";
+import { FramePainter } from "../../container/src/video/painter";
+import { rgbToYuv420 } from "../../container/src/video/yuv";
+
+const [portrait, amountsArg, out, overlay] = process.argv.slice(2);
+const amounts = amountsArg.split(",").map(Number);
+const S = 768;
+const rig = JSON.parse(readFileSync(`/work/q/inputs/${portrait}.rig.json`, "utf8"));
+const png = readFileSync(`/work/q/inputs/${portrait}.png`);
+const settings = { width: S, height: S, fit: "crop", backgroundColor: "#000000", backgroundFit: "cover" } as any;
+const { rgb, placement } = await composeCanvas(png, rig, undefined, settings);
+const model = buildFaceModel(rig, placement);
+const painter = await FramePainter.create(model, mouthColors([200, 160, 140], [160, 80, 80]), rgbToYuv420(rgb, S, S), S, S, { threads: 1, poolSize: 1 });
+const P = (i: number) => [model.base[i * 2], model.base[i * 2 + 1]];
+const cx = (P(33)[0] + P(263)[0]) / 2, cy = (P(33)[1] + P(263)[1]) / 2;
+const io = model.interocular;
+const cw = Math.round(io * 1.9), ch = Math.round(io * 0.5);
+const x0 = Math.round(cx - cw / 2), y0 = Math.round(cy - ch * 0.55);
+const K = 3;
+const tiles: Buffer[] = [];
+for (const a of amounts) {
+  const pose = { ...NEUTRAL_POSE, blinkR: a, blinkL: a };
+  const pos = deform(model, pose, new Float32Array(model.count * 2));
+  painter.paint(pos, pose, 0);
+  const f = painter.pool[0];
+  const L = S * S, C = L / 4;
+  const img = Buffer.alloc(cw * ch * 3);
+  for (let y = 0; y < ch; y++) for (let x = 0; x < cw; x++) {
+    const X = x0 + x, Y = y0 + y;
+    const Yv = (f[Y * S + X] - 16) * 1.164;
+    const ci = (Y >> 1) * (S >> 1) + (X >> 1);
+    const U = f[L + ci] - 128, V = f[L + C + ci] - 128;
+    const o = (y * cw + x) * 3;
+    img[o] = Math.max(0, Math.min(255, Yv + 1.793 * V));
+    img[o + 1] = Math.max(0, Math.min(255, Yv - 0.213 * U - 0.533 * V));
+    img[o + 2] = Math.max(0, Math.min(255, Yv + 2.112 * U));
+  }
+  let t = sharp(img, { raw: { width: cw, height: ch, channels: 3 } }).resize(cw * K, ch * K, { kernel: "nearest" });
+  if (overlay) {
+    let circles = "";
+    const first = model.count - 2 * 170;
+    for (let i = first; i < model.count; i++) circles += `<circle cx="${(pos[i * 2] - x0) * K}" cy="${(pos[i * 2 + 1] - y0) * K}" r="1" fill="${(i - first) % 170 < 17 * 2 ? "yellow" : (i - first) % 170 < 17 * 3 ? "red" : (i - first) % 170 >= 17 * 8 ? "lime" : "magenta"}"/>`;
+    if (overlay === "2") {
+      circles = "";
+      for (let q = 0; q < model.tris.length; q += 3) {
+        const v = [model.tris[q], model.tris[q + 1], model.tris[q + 2]];
+        if (!v.some((i) => i >= first)) continue;
+        const pts = v.map((i) => `${(pos[i * 2] - x0) * K},${(pos[i * 2 + 1] - y0) * K}`).join(" ");
+        circles += `<polygon points="${pts}" fill="none" stroke="cyan" stroke-width="0.5"/>`;
+      }
+    }
+    const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${cw * K}" height="${ch * K}">${circles}</svg>`;
+    t = sharp(await t.png().toBuffer()).composite([{ input: Buffer.from(svg) }]);
+  }
+  tiles.push(await t.png().toBuffer());
+}
+const comps = tiles.map((b, i) => ({ input: b, left: 0, top: i * (ch * K + 4) }));
+await sharp({ create: { width: cw * K, height: amounts.length * (ch * K + 4), channels: 3, background: "#fff" } }).composite(comps).png().toFile(out);
+painter.close();
+console.log(out, { io, cw, ch });

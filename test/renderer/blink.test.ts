@@ -1,0 +1,120 @@
+/**
+ * Blinks (docs/animation.md, "Blinks"): painted with the real mesh and painter on both test portraits at
+ * 768² — the rest pose is the photo, the closed lid covers the whole eye opening with lid skin (nothing as
+ * bright as the eye white left, no fold-over anywhere in the mesh), and the lid takes a natural time to
+ * close and to open. (The moving lid edge is still sharper than the photo's edges: docs/animation.md.)
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { BLINK, blinkAmount } from "@avatar-video/motion-model";
+import { buildFaceModel, deform, mouthColors, NEUTRAL_POSE, type FaceModel } from "@avatar-video/face-rig";
+import { composeCanvas } from "../../container/src/video/compose";
+import { FramePainter } from "../../container/src/video/painter";
+import { rgbToYuv420 } from "../../container/src/video/yuv";
+import { testAvatar } from "./helpers/media-avatar";
+
+const S = 768;
+const settings = { width: S, height: S, fit: "crop", backgroundColor: "#000000", backgroundFit: "cover" } as const;
+// FaceMesh eye-opening outlines (outer corner first): upper lid, then lower lid.
+const OPENINGS = [
+  [33, 246, 161, 160, 159, 158, 157, 173, 133, 155, 154, 153, 145, 144, 163, 7],
+  [263, 466, 388, 387, 386, 385, 384, 398, 362, 382, 381, 380, 374, 373, 390, 249],
+];
+
+interface Scene {
+  model: FaceModel;
+  painter: FramePainter;
+  still: Uint8Array;
+}
+
+const scenes: Record<string, Scene> = {};
+beforeAll(async () => {
+  for (const name of ["single-phone", "single-camera"] as const) {
+    const a = await testAvatar(name);
+    const { rgb, placement } = await composeCanvas(a.portraitPng, a.rig, undefined, settings);
+    const model = buildFaceModel(a.rig, placement);
+    const still = rgbToYuv420(rgb, S, S);
+    const painter = await FramePainter.create(model, mouthColors([200, 160, 140], [160, 80, 80]), still, S, S, { threads: 1, poolSize: 1 });
+    scenes[name] = { model, painter, still };
+  }
+}, 120_000);
+
+function paint(sc: Scene, c: number): Uint8Array {
+  const pose = { ...NEUTRAL_POSE, blinkR: c, blinkL: c };
+  sc.painter.paint(deform(sc.model, pose, new Float32Array(sc.model.count * 2)), pose, 0);
+  return Uint8Array.from(sc.painter.pool[0].subarray(0, S * S));
+}
+
+/** Luma of the pixels inside a polygon of rest landmarks. */
+function inside(sc: Scene, luma: Uint8Array, ids: number[]): number[] {
+  const P = ids.map((i) => [sc.model.base[i * 2], sc.model.base[i * 2 + 1]]);
+  const xs = P.map((p) => p[0]);
+  const ys = P.map((p) => p[1]);
+  const out: number[] = [];
+  for (let y = Math.floor(Math.min(...ys)); y <= Math.ceil(Math.max(...ys)); y++) {
+    for (let x = Math.floor(Math.min(...xs)); x <= Math.ceil(Math.max(...xs)); x++) {
+      let inPoly = false;
+      for (let i = 0, j = P.length - 1; i < P.length; j = i++) {
+        if (P[i][1] > y + 0.5 !== P[j][1] > y + 0.5 && x + 0.5 < ((P[j][0] - P[i][0]) * (y + 0.5 - P[i][1])) / (P[j][1] - P[i][1]) + P[i][0]) inPoly = !inPoly;
+      }
+      if (inPoly) out.push(luma[y * S + x]);
+    }
+  }
+  return out;
+}
+
+const quantile = (v: number[], q: number) => [...v].sort((a, b) => a - b)[Math.min(v.length - 1, Math.floor(q * v.length))];
+
+describe.each(["single-phone", "single-camera"])("blink on %s", (name) => {
+  it("rest is the photograph in the eye region", () => {
+    const sc = scenes[name];
+    const f = paint(sc, 0);
+    for (const ids of OPENINGS) expect(inside(sc, f, ids)).toEqual(inside(sc, sc.still, ids));
+  });
+
+  it("no triangle of the mesh folds over at any point of a blink", () => {
+    const { model } = scenes[name];
+    const area = (p: Float32Array, t: number) => {
+      const [a, b, c] = [model.tris[t], model.tris[t + 1], model.tris[t + 2]];
+      return (p[b * 2] - p[a * 2]) * (p[c * 2 + 1] - p[a * 2 + 1]) - (p[c * 2] - p[a * 2]) * (p[b * 2 + 1] - p[a * 2 + 1]);
+    };
+    const out = new Float32Array(model.count * 2);
+    for (const c of [0.25, 0.5, 0.75, 0.95, 1]) {
+      deform(model, { ...NEUTRAL_POSE, blinkR: c, blinkL: c }, out);
+      let flipped = 0;
+      // (Collapsed triangles have zero area, give or take float rounding.)
+      for (let t = 0; t < model.tris.length; t += 3) if (Math.sign(area(model.base, t)) * area(out, t) < -0.01) flipped++;
+      expect(flipped, `c=${c}`).toBe(0);
+    }
+  });
+
+  it("closed lids cover the whole opening with lid skin: nothing as bright as the eye white", () => {
+    const sc = scenes[name];
+    const closed = paint(sc, 1);
+    // On the camera portrait FaceMesh places the lower lid of one eye above a sliver of white at its inner
+    // corner, outside the region a blink can move (docs/animation.md, limits): 2.6 % there today.
+    const allowed = name === "single-phone" ? 0.005 : 0.03;
+    for (const ids of OPENINGS) {
+      const white = quantile(inside(sc, sc.still, ids), 0.9);
+      const now = inside(sc, closed, ids);
+      expect(now.filter((v) => v >= white).length / now.length).toBeLessThan(allowed);
+    }
+  });
+});
+
+describe("blink timing", () => {
+  it("closes in ≥ 80 ms and opens in ≥ 120 ms, the lid easing in and out (10–90 % of the travel ≥ 60 / 100 ms)", () => {
+    expect(BLINK.close).toBeGreaterThanOrEqual(0.08);
+    expect(BLINK.open).toBeGreaterThanOrEqual(0.12);
+    const total = BLINK.close + BLINK.hold + BLINK.open;
+    const first = (from: number, hit: (c: number) => boolean) => {
+      for (let t = from; t <= total; t += 0.0005) if (hit(blinkAmount([0], t))) return t;
+      return NaN;
+    };
+    const closing = first(0, (c) => c >= 0.9) - first(0, (c) => c >= 0.1);
+    const reopen = BLINK.close + BLINK.hold;
+    const opening = first(reopen, (c) => c <= 0.1) - first(reopen, (c) => c <= 0.9);
+    expect(closing).toBeGreaterThanOrEqual(0.06);
+    expect(opening).toBeGreaterThanOrEqual(0.1);
+    expect(blinkAmount([0], BLINK.close + BLINK.hold / 2)).toBe(1);
+  });
+});
