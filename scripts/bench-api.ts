@@ -14,31 +14,46 @@
  * account. Any 429 is counted and reported, never hidden. The Avatar used by the videos is inserted once
  * as a public console Avatar into the local D1 (wrangler d1 execute --local), unless --avatar-id is given.
  * Created jobs use an unresolvable audio host, so a running renderer fails them quickly.
+ *
+ * The local stack runs the job pipeline (queue consumer, renderer, its callbacks) on the same cores as the
+ * API, so every scenario starts once the bench's jobs have settled, and POST /videos is measured in rounds of
+ * `--concurrency` requests, each round's jobs settling before the next (throughput over the rounds' own time).
+ * "POST /videos (pipeline busy)" is the old way, the jobs' processing overlapping the requests: it measures
+ * how fast the local renderer takes jobs as much as the API (docs/architecture.md "API speed").
  */
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { type Result, run as runAt, runInRounds, stats } from "./lib/bench-http";
 import { parseDevVars } from "./lib/dev-vars";
 
 const READ_BURST = 40;
 const CREATIONS_PER_MINUTE = 20;
 const AUDIO_URL = "https://bench-audio.invalid/voice.mp3";
 
-function arg(name: string, def: string): string {
-  const i = process.argv.indexOf(`--${name}`);
-  return i >= 0 && process.argv[i + 1] ? process.argv[i + 1]! : def;
-}
-const intArg = (name: string, def: number, max: number) => {
-  const n = Number(arg(name, String(def)));
+/** A job is settled once neither queued nor processing; the bench waits at most this long for its jobs. */
+const SETTLE_TIMEOUT_MS = 180_000;
+
+const { values: args } = parseArgs({
+  options: {
+    requests: { type: "string", default: "400" },
+    concurrency: { type: "string", default: "8" },
+    posts: { type: "string", default: "100" },
+    "avatar-id": { type: "string" },
+  },
+});
+const intArg = (name: "requests" | "concurrency" | "posts", max: number) => {
+  const n = Number(args[name]);
   if (!Number.isInteger(n) || n < 1 || n > max) throw new Error(`--${name} must be an integer from 1 to ${max}`);
   return n;
 };
 
 const BASE_URL = (process.env.BASE_URL ?? "http://127.0.0.1:8787").replace(/\/+$/, "");
-const REQUESTS = intArg("requests", 400, 5000);
-const CONCURRENCY = intArg("concurrency", 8, 64);
-const POSTS = intArg("posts", 100, 1000);
+const REQUESTS = intArg("requests", 5000);
+const CONCURRENCY = intArg("concurrency", 64);
+const POSTS = intArg("posts", 1000);
 const PERSIST_TO = process.env.PERSIST_TO ?? ".wrangler/state";
 
 function assertLoopback(url: string) {
@@ -100,40 +115,24 @@ function insertPublicAvatar(ownerAccountId: string): string {
   return id;
 }
 
-interface Result {
-  name: string;
-  count: number;
-  seconds: number;
-  latencies: number[];
-  statuses: Map<number, number>;
-}
+const run = (name: string, count: number, make: Parameters<typeof runAt>[3]): Promise<Result> => runAt(name, count, CONCURRENCY, make);
 
-/** `count` requests, `concurrency` at a time; `make(i)` builds request i. Latency includes reading the body. */
-async function run(name: string, count: number, make: (i: number) => { url: string; init: RequestInit }): Promise<Result> {
-  const latencies: number[] = [];
-  const statuses = new Map<number, number>();
-  let next = 0;
+/** Waits until none of these accounts has a job queued or processing; returns the seconds waited. */
+async function settle(accounts: Account[]): Promise<number> {
   const started = performance.now();
-  await Promise.all(
-    Array.from({ length: Math.min(CONCURRENCY, count) }, async () => {
-      for (let i = next++; i < count; i = next++) {
-        const { url, init } = make(i);
-        const t0 = performance.now();
-        const res = await fetch(url, init);
-        await res.arrayBuffer();
-        latencies.push(performance.now() - t0);
-        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-      }
-    }),
-  );
-  return { name, count, seconds: (performance.now() - started) / 1000, latencies, statuses };
-}
-
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
-
-function stats(r: Result) {
-  const sorted = [...r.latencies].sort((a, b) => a - b);
-  return { p50: percentile(sorted, 50), p99: percentile(sorted, 99), rps: r.count / r.seconds };
+  let pending = accounts;
+  while (pending.length > 0) {
+    if (performance.now() - started > SETTLE_TIMEOUT_MS) throw new Error(`jobs still queued or processing after ${SETTLE_TIMEOUT_MS / 1000} s (is the renderer running?)`);
+    const busy: Account[] = [];
+    for (const acct of pending) {
+      const r = await call("GET", "/v1/open/video-jobs?statuses=queued&statuses=processing&pagination.pageSize=1", acct.headers);
+      if (r.status !== 200) throw new Error(`settle: GET /video-jobs ${r.status} ${JSON.stringify(r.body)}`);
+      if (r.body.jobs.length > 0) busy.push(acct);
+    }
+    pending = busy;
+    if (pending.length > 0) await new Promise((r) => setTimeout(r, 250));
+  }
+  return (performance.now() - started) / 1000;
 }
 
 async function main() {
@@ -145,15 +144,16 @@ async function main() {
   // Fresh accounts per scenario so each fits the per-account limits.
   const perReadScenario = Math.ceil(REQUESTS / READ_BURST);
   const postAccounts = Math.ceil(POSTS / CREATIONS_PER_MINUTE);
-  const total = 2 * perReadScenario + postAccounts;
+  const total = 2 * perReadScenario + 2 * postAccounts;
   console.log(`bench:api → ${BASE_URL}: creating ${total} accounts (reads ${REQUESTS} per scenario, posts ${POSTS}, concurrency ${CONCURRENCY})`);
   const accounts: Account[] = [];
   for (let i = 0; i < total; i++) accounts.push(await createAccount(token, i));
   const detailAccounts = accounts.slice(0, perReadScenario);
   const listAccounts = accounts.slice(perReadScenario, 2 * perReadScenario);
-  const postingAccounts = accounts.slice(2 * perReadScenario);
+  const postingAccounts = accounts.slice(2 * perReadScenario, 2 * perReadScenario + postAccounts);
+  const busyPostingAccounts = accounts.slice(2 * perReadScenario + postAccounts);
 
-  const avatarId = process.argv.includes("--avatar-id") ? arg("avatar-id", "") : insertPublicAvatar(accounts[0]!.accountId);
+  const avatarId = args["avatar-id"] ?? insertPublicAvatar(accounts[0]!.accountId);
 
   // Seed (not measured): one job per detail account, five per list account.
   const jobOf = new Map<Account, string>();
@@ -166,21 +166,26 @@ async function main() {
   }
 
   const get = (url: string, headers: Record<string, string> = {}) => ({ url, init: { headers } });
+  const seeded = [...detailAccounts, ...listAccounts];
+  const waits: number[] = [await settle(seeded)];
   // Warm-up of every path (not measured; on the trivial route so no read budget is used).
   await run("warm-up", 50, () => get(`${BASE_URL}/health`));
 
   const trivial = await run("GET /health (trivial)", REQUESTS, () => get(`${BASE_URL}/health`));
+  waits.push(await settle(seeded));
   const detail = await run("GET /video-jobs/{jobId}", REQUESTS, (i) => {
     const acct = detailAccounts[i % detailAccounts.length]!;
     return get(`${BASE_URL}/v1/open/video-jobs/${jobOf.get(acct)}`, acct.headers);
   });
+  waits.push(await settle(seeded));
   const list = await run("GET /video-jobs", REQUESTS, (i) => {
     const acct = listAccounts[i % listAccounts.length]!;
     return get(`${BASE_URL}/v1/open/video-jobs?pagination.pageSize=20`, acct.headers);
   });
+  waits.push(await settle(seeded));
   const trivialPost = await run("GET /health (trivial, for POST)", POSTS, () => get(`${BASE_URL}/health`));
-  const create = await run("POST /videos", POSTS, (i) => {
-    const acct = postingAccounts[i % postingAccounts.length]!;
+  const createOn = (accts: Account[]) => (i: number) => {
+    const acct = accts[i % accts.length]!;
     return {
       url: `${BASE_URL}/v1/open/videos`,
       init: {
@@ -189,7 +194,13 @@ async function main() {
         body: JSON.stringify({ avatarId, audioUrl: AUDIO_URL, requestId: randomUUID(), video: { width: 640, height: 360 } }),
       },
     };
-  });
+  };
+  // Each round's jobs settle before the next round: the API measured without the pipeline's work alongside.
+  const create = await runInRounds("POST /videos", POSTS, CONCURRENCY, createOn(postingAccounts), (round) =>
+    settle([...new Set(round.map((i) => postingAccounts[i % postingAccounts.length]!))]),
+  );
+  const createBusy = await run("POST /videos (pipeline busy)", POSTS, createOn(busyPostingAccounts));
+  waits.push(await settle(busyPostingAccounts));
   const trivialAfter = await run("GET /health (trivial, again)", REQUESTS, () => get(`${BASE_URL}/health`));
 
   const fmt = (n: number, d = 2) => n.toFixed(d).padStart(9);
@@ -202,6 +213,7 @@ async function main() {
     [list, base],
     [trivialPost, basePost],
     [create, basePost],
+    [createBusy, basePost],
     [trivialAfter, base],
   ] as const) {
     const s = stats(r);
@@ -210,7 +222,8 @@ async function main() {
     );
   }
   console.log("\nRatios: p50×/p99× = latency relative to the trivial route (lower is better); thr× = throughput relative to it.");
-  const limited = [detail, list, create].reduce((n, r) => n + (r.statuses.get(429) ?? 0), 0);
+  console.log(`Waited for the bench's jobs to settle before the scenarios: ${waits.map((s) => s.toFixed(1)).join(", ")} s.`);
+  const limited = [detail, list, create, createBusy].reduce((n, r) => n + (r.statuses.get(429) ?? 0), 0);
   if (limited) console.log(`Note: ${limited} requests were rate limited (429); raise the account count or lower --requests/--posts.`);
 }
 
