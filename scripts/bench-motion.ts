@@ -2,19 +2,24 @@
  * npm run bench:motion — live motion service under load, on this machine.
  *
  * Starts its own local stack (or uses --base-url), creates an Avatar from a fixture portrait, then for each
- * concurrency level opens that many connections that stream speech in real time (20 ms PCM16 chunks at
- * 16 kHz) and prints:
- *   latency  p50/p99 from sending the audio chunk that completes a frame's audio (its 40 ms plus the 80 ms
- *            look-ahead) to receiving that frame — network, Worker, Durable Object and analysis included;
+ * concurrency level opens that many connections, then streams speech on all of them in real time
+ * (--chunk-ms PCM16 chunks at 16 kHz, default 20 ms as packages/motion-client's AudioWorklet sends; each
+ * connection at its own phase within a chunk, as independent microphones are) and prints:
+ *   latency  p50/p99 from sending the audio chunk that completes a frame's audio (its 40 ms plus the 71 ms
+ *            look-ahead) to receiving that frame, both timed in this process — network, Worker, Durable
+ *            Object and analysis included;
  *   fps      frames per second delivered per connection while streaming (goal 25.0);
- *   cpu      workerd CPU per connection, in % of one core (from /proc, own stack only).
+ *   cpu      CPU per connection in % of one core while streaming, by process (from /proc): the workerd
+ *            running the Worker and its objects, wrangler's dev proxy, node (wrangler, renderer), and this
+ *            client; then the busiest workerd thread (local workerd runs every object on one thread).
  * Prints figures; asserts nothing. Run it with `nice` on a shared machine.
  */
-import { readFileSync, readdirSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { parseArgs } from "node:util";
 import WebSocket from "ws";
 import { ensureDevVars } from "./lib/dev-vars";
+import { cpuByRole, cpuByThread, stackRoles } from "./lib/proc-cpu";
 import { startStack } from "./lib/stack";
 import { speechLike, synthSpeech } from "../test/renderer/helpers/media-audio";
 
@@ -24,16 +29,24 @@ const { values: args } = parseArgs({
     port: { type: "string", default: "8856" },
     levels: { type: "string", default: "1,20,100" },
     seconds: { type: "string", default: "12" },
+    "chunk-ms": { type: "string", default: "20" },
+    // wrangler dev records a trace of every event (each WebSocket message) into a local SQLite store by default.
+    "local-observability": { type: "boolean", default: false },
   },
 });
 const RATE = 16_000;
-const CHUNK = 320; // 20 ms
+const CHUNK_MS = Number(args["chunk-ms"]);
+const CHUNK = (RATE * CHUNK_MS) / 1000;
 const port = Number(args.port);
 const levels = args.levels!.split(",").map(Number);
 const seconds = Number(args.seconds);
 
 // ---- stack, accounts, Avatar --------------------------------------------------------------------------
 const vars = ensureDevVars(".dev.vars");
+// A development-only recorder (wrangler's X_LOCAL_OBSERVABILITY, on by default) streams every event of the
+// Worker — here every WebSocket message — into a tail worker that writes SQLite: ~30 % of the runtime's CPU
+// under load (perf, docs/motion.md). It is not part of the service; off unless --local-observability.
+process.env.X_LOCAL_OBSERVABILITY ??= args["local-observability"] ? "true" : "false";
 const media = createServer((_, res) => {
   res.writeHead(200, { "Content-Type": "image/jpeg" });
   res.end(readFileSync("test/fixtures/portraits/single-camera.jpg"));
@@ -85,39 +98,8 @@ speech.forEach((x, i) => pcm.writeInt16LE(Math.max(-32768, Math.min(32767, Math.
  */
 const completingSample = (n: number) => 640 * n + 1775;
 
-// ---- CPU of the stack's workerd processes -------------------------------------------------------------
-function workerdPids(): number[] {
-  const parent = new Map<number, number>();
-  const names = new Map<number, string>();
-  for (const d of readdirSync("/proc")) {
-    if (!/^\d+$/.test(d)) continue;
-    try {
-      const st = readFileSync(`/proc/${d}/stat`, "utf8");
-      const close = st.lastIndexOf(")");
-      names.set(Number(d), st.slice(st.indexOf("(") + 1, close));
-      parent.set(Number(d), Number(st.slice(close + 2).split(" ")[1]));
-    } catch {
-      // exited
-    }
-  }
-  const mine = (pid: number) => {
-    for (let p = parent.get(pid); p && p > 1; p = parent.get(p)) if (p === process.pid) return true;
-    return false;
-  };
-  return [...names].filter(([pid, name]) => name.startsWith("workerd") && mine(pid)).map(([pid]) => pid);
-}
-const cpuSeconds = (pids: number[]) =>
-  pids.reduce((sum, pid) => {
-    try {
-      const f = readFileSync(`/proc/${pid}/stat`, "utf8").slice(readFileSync(`/proc/${pid}/stat`, "utf8").lastIndexOf(")") + 2).split(" ");
-      return sum + (Number(f[11]) + Number(f[12])) / 100;
-    } catch {
-      return sum;
-    }
-  }, 0);
-
 // ---- one level --------------------------------------------------------------------------------------
-async function connection(headers: Record<string, string>) {
+async function open(headers: Record<string, string>) {
   const { sessionToken } = await call("/v1/console/session-tokens", { headers: { "X-API-Key": headers["X-API-Key"]! }, body: { expireAt: Math.floor(Date.now() / 1000) + 300 } });
   const ws = new WebSocket(`${base.replace(/^http/, "ws")}/v1/motion?avatarId=${avatarId}`, ["motion.v1", `token.${sessionToken}`]);
   await new Promise<void>((resolve, reject) => {
@@ -125,63 +107,89 @@ async function connection(headers: Record<string, string>) {
     ws.once("unexpected-response", (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
     ws.once("error", reject);
   });
+  extensions ||= ws.extensions || "none";
+  return ws;
+}
+let extensions = "";
+
+/** Streams the speech in real time from `startAt` (performance.now() time base); records every frame. */
+async function stream(ws: WebSocket, startAt: number) {
   const sentAt: number[] = [];
   const latencies: number[] = [];
-  let frames = 0;
   let streamingFrames = 0;
+  // Idle frames (no audio for 200 ms, e.g. the client stalled) are inserted into the timeline: later frames
+  // then cover audio one frame (40 ms) later per idle frame.
+  let idle = 0;
   let firstAt = 0;
   let lastAt = 0;
   let done = false;
   ws.on("message", (data) => {
+    const now = performance.now();
     const m = JSON.parse(String(data));
-    if (m.type !== "motion") return;
-    frames++;
-    if (!done) {
-      streamingFrames++;
-      lastAt = performance.now();
-      firstAt ||= lastAt;
-    }
-    const chunk = Math.floor(completingSample(m.frame) / CHUNK);
-    if (!done && sentAt[chunk] !== undefined) latencies.push(performance.now() - sentAt[chunk]!);
+    if (m.type !== "motion" || done) return;
+    streamingFrames++;
+    lastAt = now;
+    firstAt ||= now;
+    const sent = sentAt[Math.floor(completingSample(m.frame - idle) / CHUNK)];
+    if (sent === undefined) idle++;
+    else latencies.push(now - sent);
   });
   const closed = new Promise<number>((r) => ws.once("close", (code) => r(code)));
   ws.send(JSON.stringify({ type: "start", sampleRate: RATE }));
-  const t0 = performance.now();
   for (let k = 0; k * CHUNK * 2 < pcm.length; k++) {
-    const wait = t0 + k * 20 - performance.now();
+    const wait = startAt + k * CHUNK_MS - performance.now();
     if (wait > 0) await new Promise((r) => setTimeout(r, wait));
     sentAt[k] = performance.now();
     ws.send(pcm.subarray(k * CHUNK * 2, (k + 1) * CHUNK * 2));
   }
+  // Frames still due for the audio sent (its look-ahead) arrive within a chunk or two; then stop.
+  await new Promise((r) => setTimeout(r, 3 * CHUNK_MS));
   done = true;
   ws.send(JSON.stringify({ type: "stop" }));
-  const code = await closed;
   // Delivery rate while audio streams in: frames between the first and the last one received.
-  return { latencies, fps: (streamingFrames - 1) / ((lastAt - firstAt) / 1000), frames, code };
+  return { latencies, idle, fps: (streamingFrames - 1) / ((lastAt - firstAt) / 1000), closed };
 }
 
 const pct = (xs: number[], p: number) => {
   const s = xs.slice().sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((s.length - 1) * p))] ?? NaN;
 };
+const perConn = (seconds: number, wall: number, n: number) => `${((seconds / wall / n) * 100).toFixed(2)} %`;
 
-console.log(`motion bench: ${seconds} s of speech per connection, 20 ms chunks at 16 kHz, stack ${base}`);
-console.log("connections | latency p50 | latency p99 | fps/conn (min–mean) | workerd CPU/conn | closes");
+console.log(`motion bench: ${seconds} s of speech per connection, ${CHUNK_MS} ms PCM16 chunks at 16 kHz (${1000 / CHUNK_MS} messages/s in, 25 frames/s out), stack ${base}` +
+  (stack ? `, wrangler local observability ${process.env.X_LOCAL_OBSERVABILITY}` : ""));
+console.log(`load average before: ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}; ${(await import("node:os")).cpus().length} cores`);
+console.log("connections | latency p50 | latency p99 | fps/conn (min–mean) | CPU per connection (% of a core): stack total = workerd Worker+objects + dev proxy + node; bench client | closes");
+const detail: string[] = [];
 for (const n of levels) {
-  const pids = stack ? workerdPids() : [];
-  const cpu0 = cpuSeconds(pids);
+  const sockets = await Promise.all(Array.from({ length: n }, (_, i) => open(apps[Math.floor(i / 10)]!)));
+  const roles = stack ? stackRoles(port) : {};
+  const c0 = cpuByRole(roles);
+  const workerPid = roles["workerd: Worker + objects"]?.[0];
+  const t0Threads = workerPid ? cpuByThread(workerPid) : new Map<number, number>();
   const w0 = performance.now();
-  const results = await Promise.all(Array.from({ length: n }, (_, i) => connection(apps[Math.floor(i / 10)]!)));
+  // Independent clients: each starts at its own phase within one chunk, as real microphones do.
+  const results = await Promise.all(sockets.map((ws, i) => stream(ws, w0 + 50 + (i * CHUNK_MS) / n)));
   const wall = (performance.now() - w0) / 1000;
-  const cpu = pids.length ? ((cpuSeconds(pids) - cpu0) / wall / n) * 100 : NaN;
+  const c1 = cpuByRole(roles);
+  const busiest = workerPid ? Math.max(...[...cpuByThread(workerPid)].map(([tid, s]) => s - (t0Threads.get(tid) ?? 0))) : NaN;
+  const codes = [...new Set(await Promise.all(results.map((r) => r.closed)))].join(",");
+  const d = Object.fromEntries(Object.keys(c1).map((k) => [k, c1[k]! - (c0[k] ?? 0)]));
+  const stackCpu = Object.entries(d).filter(([k]) => k !== "bench client").reduce((s, [, v]) => s + v, 0);
   const lat = results.flatMap((r) => r.latencies);
   const fps = results.map((r) => r.fps);
-  const codes = [...new Set(results.map((r) => r.code))].join(",");
+  const idle = results.reduce((s, r) => s + r.idle, 0);
   console.log(
     `${String(n).padStart(11)} | ${pct(lat, 0.5).toFixed(1).padStart(8)} ms | ${pct(lat, 0.99).toFixed(1).padStart(8)} ms | ` +
-      `${Math.min(...fps).toFixed(1)}–${(fps.reduce((a, b) => a + b, 0) / n).toFixed(1)} | ${Number.isNaN(cpu) ? "n/a" : `${cpu.toFixed(1)} % of a core`} | ${codes}`,
+      `${Math.min(...fps).toFixed(1)}–${(fps.reduce((a, b) => a + b, 0) / n).toFixed(1)} | ` +
+      (stack ? `${perConn(stackCpu, wall, n)} = ${Object.entries(d).filter(([k]) => k !== "bench client").map(([, v]) => perConn(v, wall, n)).join(" + ")}; client ${perConn(d["bench client"]!, wall, n)}` : `client ${perConn(d["bench client"]!, wall, n)}`) +
+      ` | ${codes}${idle ? ` | ${idle} idle frames (audio gaps ≥ 200 ms)` : ""}`,
   );
+  if (stack) detail.push(`${n} connections, ${wall.toFixed(1)} s: ${Object.entries(d).map(([k, v]) => `${k} ${((v / wall) * 100).toFixed(1)} %`).join(", ")}; busiest workerd thread ${((busiest / wall) * 100).toFixed(1)} % of a core`);
   await new Promise((r) => setTimeout(r, 1000));
 }
+for (const line of detail) console.log(line);
+console.log(`WebSocket extensions negotiated: ${extensions}`);
+console.log(`load average after: ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
 media.close();
 await stack?.stop();
