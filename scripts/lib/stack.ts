@@ -74,7 +74,15 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const quiet = !opts.inheritOutput;
   const bin = (name: string) => `${root}node_modules/.bin/${name}`;
   // No network here or in CI: skip miniflare's fetch of the Request.cf template (it logs ENOTFOUND otherwise).
-  const env = { ...process.env, WRANGLER_SEND_METRICS: "false", NO_UPDATE_NOTIFIER: "1", CLOUDFLARE_CF_FETCH_ENABLED: "false" };
+  // wrangler's local observability recorder writes every event (each WebSocket message) to SQLite: ~30 % of the
+  // local runtime's CPU under motion load and no part of the service (docs/motion.md); X_LOCAL_OBSERVABILITY=true keeps it.
+  const env = {
+    ...process.env,
+    WRANGLER_SEND_METRICS: "false",
+    NO_UPDATE_NOTIFIER: "1",
+    CLOUDFLARE_CF_FETCH_ENABLED: "false",
+    X_LOCAL_OBSERVABILITY: process.env.X_LOCAL_OBSERVABILITY ?? "false",
+  };
 
   const migrate = spawnSync(bin("wrangler"), ["d1", "migrations", "apply", "DB", "--local", "--persist-to", opts.persistTo], {
     cwd: root,
