@@ -6,6 +6,7 @@
  * and never move, so the grid meets the rest of the mesh without cracks.
  */
 import type { EyeModel } from "./eyelids";
+import { catmullRom, piecewiseLinear, zipper, type Curve } from "./eye-curves";
 
 export interface EyeGeometry {
   upper0: readonly number[];
@@ -43,7 +44,6 @@ const LOWER_RISE = 0.1;
 /** The photo's lid-edge band carried by the moving lid: from the upper margin to this far (× eye width) below the detected lid line. */
 const EDGE_BAND = 0.02;
 
-type Curve = (t: number) => number;
 
 export function buildEyeMesh(
   base: Float32Array,
@@ -88,36 +88,15 @@ export function buildEyeMesh(
   const [endO, endI] = ends;
   const cornerS = [S(outer), S(inner)];
 
-  const polyline = (ids: readonly number[]): Curve => {
-    const pts = ids.map((i) => [T(i), S(i)]).sort((p, q) => p[0] - q[0]);
-    return (t) => {
-      if (t <= pts[0][0]) return pts[0][1];
-      for (let k = 1; k < pts.length; k++) {
-        if (t <= pts[k][0]) return pts[k - 1][1] + ((pts[k][1] - pts[k - 1][1]) * (t - pts[k - 1][0])) / (pts[k][0] - pts[k - 1][0] || 1);
-      }
-      return pts[pts.length - 1][1];
-    };
-  };
+  const points = (ids: readonly number[]) => ids.map((i): [number, number] => [T(i), S(i)]);
+  const polyline = (ids: readonly number[]): Curve => piecewiseLinear(points(ids));
   // Lid lines: smooth (Catmull–Rom) between the corners, straight from each corner to the end edge.
   const lidLine = (ids: readonly number[]): Curve => {
-    const pts = ids.map((i) => [T(i), S(i)]).sort((p, q) => p[0] - q[0]);
-    const n = pts.length;
+    const inside = catmullRom(points(ids));
     return (t) => {
       if (t <= 0) return cornerS[0] + ((endO.s - cornerS[0]) * t) / (endO.t || -1);
       if (t >= 1) return cornerS[1] + ((endI.s - cornerS[1]) * (t - 1)) / (endI.t - 1 || 1);
-      let k = 0;
-      while (k < n - 2 && pts[k + 1][0] < t) k++;
-      const p0 = pts[Math.max(0, k - 1)];
-      const p1 = pts[k];
-      const p2 = pts[k + 1];
-      const p3 = pts[Math.min(n - 1, k + 2)];
-      const h = p2[0] - p1[0] || 1;
-      const x = Math.min(1, Math.max(0, (t - p1[0]) / h));
-      const m1 = ((p2[1] - p0[1]) / (p2[0] - p0[0] || 1)) * h;
-      const m2 = ((p3[1] - p1[1]) / (p3[0] - p1[0] || 1)) * h;
-      const x2 = x * x;
-      const x3 = x2 * x;
-      return (2 * x3 - 3 * x2 + 1) * p1[1] + (x3 - 2 * x2 + x) * m1 + (-2 * x3 + 3 * x2) * p2[1] + (x3 - x2) * m2;
+      return inside(t);
     };
   };
   const A = polyline(top);
@@ -281,23 +260,4 @@ export function buildEyeMesh(
   };
   const replacedVertices = new Set<number>([...g.upper0, ...g.upper1, ...g.lower0, ...g.lower1]);
   return { model, tris, replacedVertices };
-}
-
-/**
- * Triangulate the strip between two chains that run the same way along the eye (both start at the same
- * end edge): advance on whichever chain's next point comes first along the eye.
- */
-function zipper(a: number[], b: number[], t: (i: number) => number, out: number[]): void {
-  let i = 0;
-  let j = 0;
-  while (i < a.length - 1 || j < b.length - 1) {
-    const stepA = j === b.length - 1 || (i < a.length - 1 && t(a[i + 1]) <= t(b[j + 1]));
-    if (stepA) {
-      out.push(a[i], a[i + 1], b[j]);
-      i++;
-    } else {
-      out.push(a[i], b[j + 1], b[j]);
-      j++;
-    }
-  }
 }
