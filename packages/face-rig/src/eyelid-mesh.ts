@@ -5,7 +5,7 @@
  * triangles outside are untouched). The first and last columns lie on the region's two short end edges
  * and never move, so the grid meets the rest of the mesh without cracks.
  */
-import type { EyeModel } from "./eyelids";
+import type { EyeModel } from "./eye-model";
 import { catmullRom, piecewiseLinear, zipper, type Curve } from "./eye-curves";
 
 export interface EyeGeometry {

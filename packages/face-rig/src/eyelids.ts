@@ -16,6 +16,9 @@
  * Every point moves along the eye's own normal. Nothing is drawn.
  */
 import { buildEyeMesh, EYE_MESH_VERTICES, type EyeGeometry } from "./eyelid-mesh";
+import type { EyeModel } from "./eye-model";
+
+export type { EyeModel };
 import {
   LEFT_EYE_LOWER0,
   LEFT_EYE_LOWER1,
@@ -33,31 +36,6 @@ import {
 
 /** Extra mesh vertices of both eyes (appended after the anchor rings). */
 export const EYE_GRID_VERTICES = 2 * EYE_MESH_VERTICES;
-
-/**
- * Per eye: the vertices a blink moves, each along the eye's normal (nx, ny: towards the lower lid).
- * Linear movers go `lin × c` px at closure amount c. Opening movers (`clamped`) follow the lid edge
- * E = um + (meet − um)·c: the photo's lid-edge band [um, um + edge] rides on it, the eye below that is
- * swallowed as the edge passes and the rest is pressed up by the lower lid (lm → lm − rise·c); at c = 1
- * all of them are on the meeting line.
- */
-export interface EyeModel {
-  nx: number;
-  ny: number;
-  idx: Int32Array;
-  lin: Float32Array;
-  clamped: Uint8Array;
-  rest: Float32Array;
-  um: Float32Array;
-  meet: Float32Array;
-  lm: Float32Array;
-  rise: Float32Array;
-  edge: Float32Array;
-  /** FaceMesh rows of this eye (outer corner first), for callers that look at the lids. */
-  upper0: number[];
-  lower0: number[];
-  upper2: number[];
-}
 
 export interface EyeMeshes {
   eyes: [EyeModel, EyeModel];
