@@ -1,16 +1,31 @@
-// Probe: paint blink poses with the real painter; 3x eye crops (+ optional landmark overlay).
-import { readFileSync, writeFileSync } from "node:fs";
+/**
+ * Blink poses painted with the real mesh and painter, as 3× nearest-neighbour eye crops stacked top to
+ * bottom (docs/animation.md, "Blinks up close"). Inputs are the sample set's (scripts/quality/samples.ts
+ * writes <inputs>/<portrait>.png and .rig.json).
+ *
+ *   tsx scripts/quality/blink-poses.ts --inputs DIR --portrait phone --amounts 0,0.5,1,0.35 --out eyes.png [--overlay points|mesh]
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
 import sharp from "sharp";
 import { buildFaceModel, deform, mouthColors, NEUTRAL_POSE } from "@avatar-video/face-rig";
 import { composeCanvas } from "../../container/src/video/compose";
 import { FramePainter } from "../../container/src/video/painter";
 import { rgbToYuv420 } from "../../container/src/video/yuv";
 
-const [portrait, amountsArg, out, overlay] = process.argv.slice(2);
-const amounts = amountsArg.split(",").map(Number);
+const { values } = parseArgs({
+  options: { inputs: { type: "string" }, portrait: { type: "string" }, amounts: { type: "string", default: "0,0.5,1,0.35" }, out: { type: "string" }, overlay: { type: "string" } },
+});
+if (!values.inputs || !values.portrait || !values.out) throw new Error("usage: blink-poses.ts --inputs DIR --portrait NAME --out FILE.png [--amounts 0,0.5,1] [--overlay points|mesh]");
+const amounts = values.amounts!.split(",").map(Number);
+const out = values.out;
+const overlay = values.overlay === "mesh" ? "2" : values.overlay;
 const S = 768;
-const rig = JSON.parse(readFileSync(`/work/q/inputs/${portrait}.rig.json`, "utf8"));
-const png = readFileSync(`/work/q/inputs/${portrait}.png`);
+/** Vertices of one eye's lid grid (packages/face-rig/src/eyelid-mesh.ts: 17 columns × 10 rows). */
+const EYE_GRID = 17 * 10;
+const rig = JSON.parse(readFileSync(join(values.inputs, `${values.portrait}.rig.json`), "utf8"));
+const png = readFileSync(join(values.inputs, `${values.portrait}.png`));
 const settings = { width: S, height: S, fit: "crop", backgroundColor: "#000000", backgroundFit: "cover" } as any;
 const { rgb, placement } = await composeCanvas(png, rig, undefined, settings);
 const model = buildFaceModel(rig, placement);
@@ -42,8 +57,8 @@ for (const a of amounts) {
   let t = sharp(img, { raw: { width: cw, height: ch, channels: 3 } }).resize(cw * K, ch * K, { kernel: "nearest" });
   if (overlay) {
     let circles = "";
-    const first = model.count - 2 * 170;
-    for (let i = first; i < model.count; i++) circles += `<circle cx="${(pos[i * 2] - x0) * K}" cy="${(pos[i * 2 + 1] - y0) * K}" r="1" fill="${(i - first) % 170 < 17 * 2 ? "yellow" : (i - first) % 170 < 17 * 3 ? "red" : (i - first) % 170 >= 17 * 8 ? "lime" : "magenta"}"/>`;
+    const first = model.count - 2 * EYE_GRID;
+    for (let i = first; i < model.count; i++) circles += `<circle cx="${(pos[i * 2] - x0) * K}" cy="${(pos[i * 2 + 1] - y0) * K}" r="1" fill="${(i - first) % EYE_GRID < 17 * 2 ? "yellow" : (i - first) % EYE_GRID < 17 * 3 ? "red" : (i - first) % EYE_GRID >= 17 * 8 ? "lime" : "magenta"}"/>`;
     if (overlay === "2") {
       circles = "";
       for (let q = 0; q < model.tris.length; q += 3) {
