@@ -35,5 +35,21 @@ describe("admin OpenAPI document", () => {
     expect(patch.parameters[0]).toMatchObject({ name: "accountId", in: "path", required: true });
     expect(patch.requestBody.content["application/json"].schema.properties.avatarUnits).toMatchObject({ type: "integer", minimum: 0 });
     expect(doc.components.responses.E400.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Error" });
+    expect(doc.paths["/accounts/{accountId}"].get.responses["200"].headers["X-Request-ID"]).toEqual({ $ref: "#/components/headers/X-Request-ID" });
+  });
+
+  it("every $ref of the admin and the open document resolves inside its document", async () => {
+    const docs = [await json<Json>(await adminFetch("/openapi.json")), await json<Json>(await SELF.fetch("http://x/v1/open/openapi.json"))];
+    for (const doc of docs) {
+      const refs: string[] = [];
+      const walk = (v: unknown): void => {
+        if (Array.isArray(v)) v.forEach(walk);
+        else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) k === "$ref" && typeof x === "string" ? refs.push(x) : walk(x);
+      };
+      walk(doc);
+      expect(refs.length).toBeGreaterThan(20);
+      const unresolved = refs.filter((r) => r.slice(2).split("/").reduce<any>((node, key) => node?.[key], doc) === undefined);
+      expect(unresolved).toEqual([]);
+    }
   });
 });

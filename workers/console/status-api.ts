@@ -5,6 +5,7 @@ import { assertAllowed, videoReadBlock } from "./access";
 import type { ConsoleEnv } from "./context";
 import { openApiApp } from "../http/openapi-app";
 import { listAvatarJobs, listVideoJobs } from "./queries";
+import { okJson } from "../openapi/route-parts";
 
 /** Live status for the console's pages (polled every 2 s while a job runs); the signed-in account only. */
 const JobList = z.object({ jobs: z.array(z.object({ id: z.string(), status: z.string(), stage: z.string().optional() }).passthrough()) });
@@ -13,14 +14,14 @@ const avatarJobsRoute = createRoute({
   method: "get",
   path: "/avatar-jobs",
   summary: "The account's recent Avatar jobs",
-  responses: { 200: { description: "Newest first", content: { "application/json": { schema: JobList } } } },
+  responses: { 200: okJson("Newest first", JobList) },
 });
 
 const videoJobsRoute = createRoute({
   method: "get",
   path: "/video-jobs",
   summary: "The account's recent video jobs with their stage",
-  responses: { 200: { description: "Newest first", content: { "application/json": { schema: JobList } } } },
+  responses: { 200: okJson("Newest first", JobList) },
 });
 
 export const statusApi = openApiApp<ConsoleEnv>()

@@ -6,6 +6,7 @@ import { invalid } from "../http/errors";
 import type { ConsoleEnv } from "./context";
 import { openApiApp } from "../http/openapi-app";
 import { AUDIO_TYPES, findUpload, MAX_AUDIO_BYTES, newUpload, PART_SIZE } from "./uploads";
+import { okJson } from "../openapi/route-parts";
 
 /**
  * Audio uploads in parts (≤ 500 MiB): the browser creates an upload, PUTs 8 MiB parts, then completes it.
@@ -32,7 +33,7 @@ const createUpload = createRoute({
       },
     },
   },
-  responses: { 201: { description: "Upload started", content: { "application/json": { schema: z.object({ uploadId: z.string(), partSize: z.number(), parts: z.number() }) } } } },
+  responses: { 201: okJson("Upload started", z.object({ uploadId: z.string(), partSize: z.number(), parts: z.number() })) },
 });
 
 const putPart = createRoute({
@@ -40,7 +41,7 @@ const putPart = createRoute({
   path: "/{uploadId}/parts/{partNumber}",
   summary: "Send one part (exactly partSize bytes, except the last)",
   request: { params: UploadId.extend({ partNumber: z.coerce.number().int().min(1).max(10_000) }) },
-  responses: { 200: { description: "Part stored", content: { "application/json": { schema: z.object({ partNumber: z.number(), etag: z.string() }) } } } },
+  responses: { 200: okJson("Part stored", z.object({ partNumber: z.number(), etag: z.string() })) },
 });
 
 const completeUpload = createRoute({
@@ -54,7 +55,7 @@ const completeUpload = createRoute({
       content: { "application/json": { schema: z.object({ parts: z.array(z.object({ partNumber: z.number().int().min(1), etag: z.string().max(200) })).min(1).max(10_000) }).strict() } },
     },
   },
-  responses: { 200: { description: "Upload complete", content: { "application/json": { schema: z.object({ uploadId: z.string(), size: z.number() }) } } } },
+  responses: { 200: okJson("Upload complete", z.object({ uploadId: z.string(), size: z.number() })) },
 });
 
 const partCount = (size: number, partSize: number) => Math.ceil(size / partSize);

@@ -27,11 +27,24 @@ function strip(schema: Json): Json {
   return rest;
 }
 
-/** A schema as used inside the document: a $ref when it is a component, else inline. */
+/** `#/$defs/X` → the component X: zod puts an inline schema's registered parts in its own `$defs`, which a
+ * `$ref` inside an OpenAPI document cannot reach (it resolves against the document root). */
+function defsToComponents(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(defsToComponents);
+  if (!node || typeof node !== "object") return node;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (k === "$defs") continue;
+    out[k] = k === "$ref" && typeof v === "string" && v.startsWith("#/$defs/") ? COMPONENT_URI(v.slice("#/$defs/".length)) : defsToComponents(v);
+  }
+  return out;
+}
+
+/** A schema as used inside the document: a $ref when it is a component, else inline (its registered parts as $refs). */
 function schemaFor(schema: z.ZodType): Json {
   const id = idOf(schema);
   if (id) return { $ref: COMPONENT_URI(id) };
-  return strip(z.toJSONSchema(schema, { io: "input", unrepresentable: "any", target: "draft-2020-12" }) as Json);
+  return defsToComponents(strip(z.toJSONSchema(schema, { io: "input", unrepresentable: "any", target: "draft-2020-12" }) as Json)) as Json;
 }
 
 /** Every component reachable from the document (the global registry also holds other modules' schemas). */

@@ -14,7 +14,7 @@ export const NO_AUTH = [];
 
 const ref = (kind: string, id: string) => ({ $ref: `#/components/${kind}/${id}` });
 
-/** A 200 JSON response; `readLimited` adds the read family's RateLimit headers. */
+/** A JSON success response (200, 201) with its X-Request-ID header; `readLimited` adds the read family's RateLimit headers. */
 export function okJson<S extends z.ZodType>(description: string, schema: S, options: { readLimited?: boolean } = {}) {
   return {
     description,

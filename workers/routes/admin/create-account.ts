@@ -4,6 +4,7 @@ import { AccountResponse } from "../../admin/account-view";
 import { CreateAccountSchema } from "../../admin/schemas";
 import { jsonBody, openApiApp } from "../../http/openapi-app";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
+import { okJson } from "../../openapi/route-parts";
 
 const route = createRoute({
   method: "post",
@@ -13,7 +14,7 @@ const route = createRoute({
   summary: "Create an account (private beta defaults: active, every access flag off, 0 units, Avatar limits at the ceilings)",
   security: ADMIN_AUTH,
   request: { body: jsonBody(CreateAccountSchema) },
-  responses: { 201: { description: "The account", content: { "application/json": { schema: AccountResponse } } }, ...ADMIN_ERRORS },
+  responses: { 201: okJson("The account", AccountResponse), ...ADMIN_ERRORS },
 });
 
 export const createAccountRoute = openApiApp().openapi(route, async (c) => {

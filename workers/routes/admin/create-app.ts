@@ -9,6 +9,7 @@ import { accounts, apps } from "../../db/schema";
 import { notFound } from "../../http/errors";
 import { jsonBody, openApiApp } from "../../http/openapi-app";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
+import { okJson } from "../../openapi/route-parts";
 
 const route = createRoute({
   method: "post",
@@ -19,7 +20,7 @@ const route = createRoute({
   security: ADMIN_AUTH,
   request: { params: accountIdParam, body: jsonBody(z.strictObject({ name: adminName.optional() })) },
   responses: {
-    201: { description: "The App and its API key", content: { "application/json": { schema: z.object({ app: AppView, apiKey: z.string() }) } } },
+    201: okJson("The App and its API key", z.object({ app: AppView, apiKey: z.string() })),
     ...ADMIN_ERRORS,
   },
 });

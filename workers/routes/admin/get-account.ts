@@ -4,6 +4,7 @@ import { AccountResponse } from "../../admin/account-view";
 import { accountIdParam } from "../../admin/schemas";
 import { openApiApp } from "../../http/openapi-app";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
+import { okJson } from "../../openapi/route-parts";
 
 const route = createRoute({
   method: "get",
@@ -13,7 +14,7 @@ const route = createRoute({
   summary: "An account with its unit balance (held by its limiter)",
   security: ADMIN_AUTH,
   request: { params: accountIdParam },
-  responses: { 200: { description: "The account", content: { "application/json": { schema: AccountResponse } } }, ...ADMIN_ERRORS },
+  responses: { 200: okJson("The account", AccountResponse), ...ADMIN_ERRORS },
 });
 
 export const getAccountRoute = openApiApp().openapi(route, async (c) => {

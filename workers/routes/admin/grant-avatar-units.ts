@@ -5,6 +5,7 @@ import { AccountResponse } from "../../admin/account-view";
 import { accountIdParam, MAX_AVATAR_UNITS, typeError } from "../../admin/schemas";
 import { jsonBody, openApiApp } from "../../http/openapi-app";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
+import { okJson } from "../../openapi/route-parts";
 
 /** Atomic grant (or, negative, withdrawal) of Avatar Creations. */
 const UnitsDelta = z.strictObject({
@@ -23,7 +24,7 @@ const route = createRoute({
   summary: "Grant (delta > 0) or withdraw (delta < 0) Avatar Creations, atomically inside the account's limiter",
   security: ADMIN_AUTH,
   request: { params: accountIdParam, body: jsonBody(UnitsDelta) },
-  responses: { 200: { description: "The account", content: { "application/json": { schema: AccountResponse } } }, ...ADMIN_ERRORS },
+  responses: { 200: okJson("The account", AccountResponse), ...ADMIN_ERRORS },
 });
 
 export const grantAvatarUnitsRoute = openApiApp().openapi(route, async (c) => {

@@ -8,6 +8,7 @@ import { accountIdParam } from "../../admin/schemas";
 import { apps } from "../../db/schema";
 import { openApiApp } from "../../http/openapi-app";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
+import { okJson } from "../../openapi/route-parts";
 
 const route = createRoute({
   method: "get",
@@ -17,7 +18,7 @@ const route = createRoute({
   summary: "The account's Apps (keys are never shown again)",
   security: ADMIN_AUTH,
   request: { params: accountIdParam },
-  responses: { 200: { description: "The Apps", content: { "application/json": { schema: z.object({ apps: z.array(AppView) }) } } }, ...ADMIN_ERRORS },
+  responses: { 200: okJson("The Apps", z.object({ apps: z.array(AppView) })), ...ADMIN_ERRORS },
 });
 
 /** Not in the contract, but operators need to see which Apps exist. */

@@ -4,6 +4,7 @@ import { AccountResponse } from "../../admin/account-view";
 import { accountIdParam, PatchAccountSchema } from "../../admin/schemas";
 import { jsonBody, openApiApp } from "../../http/openapi-app";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
+import { okJson } from "../../openapi/route-parts";
 
 const route = createRoute({
   method: "patch",
@@ -13,7 +14,7 @@ const route = createRoute({
   summary: "Change an account: the create fields, all optional; avatarUnits sets the absolute balance",
   security: ADMIN_AUTH,
   request: { params: accountIdParam, body: jsonBody(PatchAccountSchema) },
-  responses: { 200: { description: "The account", content: { "application/json": { schema: AccountResponse } } }, ...ADMIN_ERRORS },
+  responses: { 200: okJson("The account", AccountResponse), ...ADMIN_ERRORS },
 });
 
 export const patchAccountRoute = openApiApp().openapi(route, async (c) => {

@@ -6,6 +6,7 @@ import { accountIdParam } from "../../admin/schemas";
 import { openApiApp } from "../../http/openapi-app";
 import { reconcileAccount } from "../../limiter/reconcile";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
+import { okJson } from "../../openapi/route-parts";
 
 const Reconciled = z.object({
   reconciled: z.object({ deactivated: z.array(z.string()), activated: z.array(z.string()), captured: z.array(z.string()), released: z.array(z.string()) }).meta({ description: "Job IDs per change" }),
@@ -20,7 +21,7 @@ const route = createRoute({
   summary: "Re-align the account's limiter (concurrency slots, reserved units) with the job records in D1",
   security: ADMIN_AUTH,
   request: { params: accountIdParam },
-  responses: { 200: { description: "What changed, and the account", content: { "application/json": { schema: Reconciled } } }, ...ADMIN_ERRORS },
+  responses: { 200: okJson("What changed, and the account", Reconciled), ...ADMIN_ERRORS },
 });
 
 export const reconcileAccountRoute = openApiApp().openapi(route, async (c) => {

@@ -4,6 +4,7 @@ import { setAvatarAccess } from "../../admin/avatar-access";
 import { avatarIdParam, bool } from "../../admin/schemas";
 import { jsonBody, openApiApp } from "../../http/openapi-app";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
+import { okJson } from "../../openapi/route-parts";
 
 const AvatarAccess = z.strictObject({
   public: bool("public").optional(),
@@ -27,7 +28,7 @@ const route = createRoute({
   summary: "Make an Avatar public or not, and/or replace the accounts explicitly allowed to use it in videos",
   security: ADMIN_AUTH,
   request: { params: avatarIdParam, body: jsonBody(AvatarAccess) },
-  responses: { 200: { description: "The Avatar's access", content: { "application/json": { schema: AvatarAccessView } } }, ...ADMIN_ERRORS },
+  responses: { 200: okJson("The Avatar's access", AvatarAccessView), ...ADMIN_ERRORS },
 });
 
 export const setAvatarAccessRoute = openApiApp().openapi(route, async (c) => {
