@@ -1,4 +1,4 @@
-/** Curves along an eye (t = share of the way from the outer to the inner corner) and the strip triangulation. */
+/** Curves along an eye (t = share of the way from the outer to the inner corner). */
 
 export type Curve = (t: number) => number;
 
@@ -33,23 +33,4 @@ export function catmullRom(points: [number, number][]): Curve {
     const x3 = x2 * x;
     return (2 * x3 - 3 * x2 + 1) * p1[1] + (x3 - 2 * x2 + x) * m1 + (-2 * x3 + 3 * x2) * p2[1] + (x3 - x2) * m2;
   };
-}
-
-/**
- * Triangulate the strip between two chains that run the same way along the eye (both start at the same
- * end edge): advance on whichever chain's next point comes first along the eye.
- */
-export function zipper(a: number[], b: number[], t: (i: number) => number, out: number[]): void {
-  let i = 0;
-  let j = 0;
-  while (i < a.length - 1 || j < b.length - 1) {
-    const stepA = j === b.length - 1 || (i < a.length - 1 && t(a[i + 1]) <= t(b[j + 1]));
-    if (stepA) {
-      out.push(a[i], a[i + 1], b[j]);
-      i++;
-    } else {
-      out.push(a[i], b[j + 1], b[j]);
-      j++;
-    }
-  }
 }

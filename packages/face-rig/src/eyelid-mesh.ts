@@ -6,7 +6,8 @@
  * and never move, so the grid meets the rest of the mesh without cracks.
  */
 import type { EyeModel } from "./eye-model";
-import { catmullRom, piecewiseLinear, zipper, type Curve } from "./eye-curves";
+import { catmullRom, piecewiseLinear, type Curve } from "./eye-curves";
+import { gridTriangles, interpolateDepth } from "./eye-grid";
 
 export interface EyeGeometry {
   upper0: readonly number[];
@@ -210,37 +211,11 @@ export function buildEyeMesh(
   // Row 2 hangs from the brow by thin triangles: it follows by half, so none of them turns over.
   for (const i of g.upper2) addLinear(i, 0.5 * stretch(column(T(i)), S(i)));
   for (const i of [...g.upper0, ...g.lower0]) addClamped(i, S(i), column(T(i)));
-  // Depth of inner grid points: inverse-distance weighted from the eye's landmarks.
-  const marks = [...g.upper0, ...g.upper1, ...g.lower0, ...g.lower1];
-  for (let r = 0; r < ROWS; r++) {
-    for (let k = 1; k < COLS - 1; k++) {
-      const vi = V(r, k);
-      let sw = 0;
-      let sz = 0;
-      for (const i of marks) {
-        const w = 1 / (1e-3 + (X(i) - base[vi * 2]) ** 2 + (Y(i) - base[vi * 2 + 1]) ** 2);
-        sw += w;
-        sz += w * z[i];
-      }
-      z[vi] = sz / sw;
-    }
-  }
-
-  // Triangles: top boundary ↔ row 0, row r ↔ row r+1, last row ↔ bottom boundary.
-  const tris: number[] = [];
-  const rowIds = (r: number) => Array.from({ length: COLS }, (_, k) => V(r, k));
+  // Depth of the inner grid points from the eye's landmarks; triangles of the grid and its two seams.
+  const interior = Array.from({ length: ROWS }, (_, r) => Array.from({ length: COLS - 2 }, (_, k) => V(r, k + 1))).flat();
+  interpolateDepth(base, z, [...g.upper0, ...g.upper1, ...g.lower0, ...g.lower1], interior);
   const tOf = (i: number) => ((base[i * 2] - ox) * ux + (base[i * 2 + 1] - oy) * uy) / len;
-  zipper([...top], rowIds(0), tOf, tris);
-  for (let r = 0; r < ROWS - 1; r++) {
-    for (let k = 0; k < COLS - 1; k++) {
-      const a = V(r, k);
-      const b = V(r, k + 1);
-      const c = V(r + 1, k + 1);
-      const d = V(r + 1, k);
-      tris.push(a, b, c, a, c, d);
-    }
-  }
-  zipper(rowIds(ROWS - 1), [...bottom], tOf, tris);
+  const tris = gridTriangles(first, COLS, ROWS, top, bottom, tOf);
 
   const model: EyeModel = {
     nx,
