@@ -12,7 +12,8 @@
  *   cpu      CPU per connection in % of one core while streaming, by process (from /proc): the workerd
  *            running the Worker and its objects, wrangler's dev proxy, node (wrangler, renderer), and this
  *            client; then the busiest workerd thread (local workerd runs every object on one thread).
- * Prints figures; asserts nothing. Run it with `nice` on a shared machine.
+ * The client does not offer permessage-deflate (the deployed service declines it; wrangler dev's proxy would
+ * accept it): `--offer-deflate` offers it as browsers do. Prints figures; asserts nothing. Run it with `nice`.
  */
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -32,6 +33,8 @@ const { values: args } = parseArgs({
     "chunk-ms": { type: "string", default: "20" },
     // wrangler dev records a trace of every event (each WebSocket message) into a local SQLite store by default.
     "local-observability": { type: "boolean", default: false },
+    // Offer permessage-deflate as browsers do (the service declines it; wrangler dev's proxy accepts it).
+    "offer-deflate": { type: "boolean", default: false },
   },
 });
 const RATE = 16_000;
@@ -101,7 +104,7 @@ const completingSample = (n: number) => 640 * n + 1775;
 // ---- one level --------------------------------------------------------------------------------------
 async function open(headers: Record<string, string>) {
   const { sessionToken } = await call("/v1/console/session-tokens", { headers: { "X-API-Key": headers["X-API-Key"]! }, body: { expireAt: Math.floor(Date.now() / 1000) + 300 } });
-  const ws = new WebSocket(`${base.replace(/^http/, "ws")}/v1/motion?avatarId=${avatarId}`, ["motion.v1", `token.${sessionToken}`]);
+  const ws = new WebSocket(`${base.replace(/^http/, "ws")}/v1/motion?avatarId=${avatarId}`, ["motion.v1", `token.${sessionToken}`], { perMessageDeflate: args["offer-deflate"] });
   await new Promise<void>((resolve, reject) => {
     ws.once("open", () => resolve());
     ws.once("unexpected-response", (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
