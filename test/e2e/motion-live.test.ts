@@ -12,6 +12,8 @@ import { fixture } from "../fixtures/portraits/derive";
 import { encodeAudio, speechLike, synthSpeech } from "../renderer/helpers/media-audio";
 import { api, baseUrl, createAccount, publish, waitForJob } from "./helpers";
 
+// MOTION_LIVE_SHOTS=<dir> also saves the canvas at the widest-open sample and at rest (to look at the mouth).
+const SHOTS = process.env.MOTION_LIVE_SHOTS;
 const RATE = 48_000;
 const SPEECH_S = 4;
 const SILENCE_S = 4;
@@ -69,7 +71,7 @@ describe("/console/live in Chromium", () => {
     await page.waitForFunction(() => (window as any).__live?.()?.avatar && (window as any).__live().framesReceived > 10, undefined, { timeout: 20_000 });
 
     // Sample the canvas for two loops of the file (speech, silence, speech, silence).
-    const samples: Sample[] = [];
+    const samples: Sample[] & { widest?: number; restShot?: boolean } = [];
     const t0 = Date.now();
     while (Date.now() - t0 < (SPEECH_S + SILENCE_S) * 2000) {
       samples.push(
@@ -89,6 +91,13 @@ describe("/console/live in Chromium", () => {
           return { at: performance.now(), open: f.mouthOpen, mouthStill: still, gray };
         }),
       );
+      const last = samples.at(-1)!;
+      const settled = samples.length > 2 && samples.slice(-3).every((x) => x.mouthStill); // drawn a frame later
+      if (SHOTS && (last.open > (samples.widest ?? 0.3) || (settled && !samples.restShot))) {
+        await page.locator("canvas").first().screenshot({ path: join(SHOTS, last.mouthStill ? "live-rest.png" : "live-open.png") });
+        if (last.mouthStill) samples.restShot = true;
+        else samples.widest = last.open;
+      }
       await new Promise((r) => setTimeout(r, 60));
     }
     await page.screenshot({ path: ".local/motion-live.png" });
@@ -112,6 +121,12 @@ describe("/console/live in Chromium", () => {
     const speakingMedian = speakingDiffs[Math.floor(speakingDiffs.length / 2)]!;
     expect(silentMax, `silent max ${silentMax.toFixed(2)} vs speaking median ${speakingMedian.toFixed(2)}`).toBeLessThan(2);
     expect(speakingMedian).toBeGreaterThan(3 * Math.max(0.5, silentMax));
+    // At rest the mouth is the photograph's own (its darkest lip pixels are ≈ 50): no painted cavity or
+    // teeth between the lips; open, the painted throat is dark.
+    const darkShare = (s: Sample) => s.gray.filter((g) => g < 45).length / s.gray.length;
+    const settled = samples.filter((x, i) => i > 1 && x.mouthStill && samples[i - 1]!.mouthStill && samples[i - 2]!.mouthStill);
+    expect(Math.max(...settled.map(darkShare)), "dark share at rest").toBeLessThan(0.001);
+    expect(Math.max(...speaking.map(darkShare)), "dark share while speaking").toBeGreaterThan(0.01);
     expect(problems).toEqual([]);
     await page.close();
   }, 240_000);

@@ -1,16 +1,16 @@
 /**
  * Draws the Avatar on a canvas with WebGL: the portrait as a texture on the renderer's face mesh, moved by
  * the renderer's own deformation (@avatar-video/face-rig: buildFaceModel + deform, bundled in, not copied),
- * with a mouth interior (cavity and upper teeth, in the renderer's colours) where the lips part.
+ * with a mouth interior (mouth-interior-gl.ts) where the lips part beyond their rest.
  */
 import { deform, type FacePose, buildFaceModel, type FaceModel, mouthColors } from "@avatar-video/face-rig";
 import type { AvatarRig } from "@avatar-video/contract";
+import { MouthInteriorGl } from "./mouth-interior-gl";
 import type { LiveRig, MotionMessage } from "./types";
 
 const VERT = `attribute vec2 a_pos; attribute vec2 a_uv; uniform vec2 u_size; varying vec2 v_uv;
 void main() { v_uv = a_uv; gl_Position = vec4(a_pos.x / u_size.x * 2.0 - 1.0, 1.0 - a_pos.y / u_size.y * 2.0, 0.0, 1.0); }`;
 const FRAG_TEX = `precision mediump float; uniform sampler2D u_tex; varying vec2 v_uv; void main() { gl_FragColor = texture2D(u_tex, v_uv); }`;
-const FRAG_SOLID = `precision mediump float; uniform vec3 u_color; void main() { gl_FragColor = vec4(u_color, 1.0); }`;
 
 export const poseOf = (m: MotionMessage | undefined): FacePose => ({
   open: m?.mouthOpen ?? 0,
@@ -65,15 +65,13 @@ export class AvatarCanvas {
   private readonly model: FaceModel;
   private readonly xy: Float32Array;
   private readonly tex: WebGLProgram;
-  private readonly solid: WebGLProgram;
   private readonly posBuf: WebGLBuffer;
   private readonly uvBuf: WebGLBuffer;
   private readonly quadPos: WebGLBuffer;
   private readonly quadUv: WebGLBuffer;
   private readonly triIdx: WebGLBuffer;
   private readonly holeIdx: WebGLBuffer;
-  private readonly teethBuf: WebGLBuffer;
-  private readonly colors: { cavity: [number, number, number]; teeth: [number, number, number] };
+  private readonly interior: MouthInteriorGl;
 
   private constructor(
     readonly canvas: HTMLCanvasElement,
@@ -91,7 +89,6 @@ export class AvatarCanvas {
     this.model = buildFaceModel(rig as unknown as AvatarRig, { scaleX: 1, scaleY: 1, offsetX: 0, offsetY: 0, clip: { x0: 0, y0: 0, x1: W, y1: H } });
     this.xy = new Float32Array(this.model.count * 2);
     this.tex = compile(gl, VERT, FRAG_TEX);
-    this.solid = compile(gl, VERT, FRAG_SOLID);
     const buffer = (data: ArrayBufferView, target: number = gl.ARRAY_BUFFER, usage: number = gl.STATIC_DRAW) => {
       const b = gl.createBuffer()!;
       gl.bindBuffer(target, b);
@@ -109,7 +106,6 @@ export class AvatarCanvas {
     this.quadUv = buffer(new Float32Array([0, 0, 1, 0, 0, 1, 1, 1]));
     this.triIdx = buffer(this.model.tris, gl.ELEMENT_ARRAY_BUFFER);
     this.holeIdx = buffer(this.model.holeTris, gl.ELEMENT_ARRAY_BUFFER);
-    this.teethBuf = buffer(new Float32Array(this.model.mouth.upperInner.length * 4), gl.ARRAY_BUFFER, gl.DYNAMIC_DRAW);
     const t = gl.createTexture();
     gl.bindTexture(gl.TEXTURE_2D, t);
     gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR);
@@ -129,8 +125,7 @@ export class AvatarCanvas {
     const io = this.model.interocular;
     const skin = sampleColor(px, [L(205), L(425), L(50), L(280)], Math.max(1, io * 0.03));
     const lip = sampleColor(px, [mid(14, 17), mid(87, 84), mid(317, 314)], Math.max(1, io * 0.012));
-    const mc = mouthColors(skin, lip);
-    this.colors = { cavity: mc.cavityDeep, teeth: mc.teeth };
+    this.interior = new MouthInteriorGl(gl, this.model, mouthColors(skin, lip), (vs, fs) => compile(gl, vs, fs));
   }
 
   /** Loads the rig (signed `rigUrl`) and its portrait, then prepares the canvas. */
@@ -161,36 +156,18 @@ export class AvatarCanvas {
     // 1. The still portrait (everything outside the mesh stays put).
     this.useTextured(this.quadPos, this.quadUv);
     gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4);
-    // 2. The mouth interior inside the deformed inner-lip loop: cavity, then the upper teeth.
-    this.useSolid(this.posBuf, this.colors.cavity);
+    // 2. The opening between the deformed inner lips: the photo's own (stretched) mouth, then the painted
+    //    interior over it as far as the lips have parted beyond their rest gap.
+    this.useTextured(this.posBuf, this.uvBuf);
     gl.bindBuffer(gl.ARRAY_BUFFER, this.posBuf);
     gl.bufferSubData(gl.ARRAY_BUFFER, 0, this.xy as Float32Array<ArrayBuffer>);
     gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, this.holeIdx);
     gl.drawElements(gl.TRIANGLES, this.model.holeTris.length, gl.UNSIGNED_INT, 0);
-    this.drawTeeth();
+    this.interior.draw(this.xy, W, H);
     // 3. The face mesh, warped.
     this.useTextured(this.posBuf, this.uvBuf);
     gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, this.triIdx);
     gl.drawElements(gl.TRIANGLES, this.model.tris.length, gl.UNSIGNED_INT, 0);
-  }
-
-  /** A strip under the upper inner lip, a third of the local gap deep (hidden when the lips touch). */
-  private drawTeeth(): void {
-    const gl = this.gl;
-    const up = this.model.mouth.upperInner;
-    const lo = this.model.mouth.lowerInner;
-    const strip = new Float32Array(up.length * 4);
-    for (let k = 0; k < up.length; k++) {
-      const u = up[k];
-      const l = lo[Math.round((k * (lo.length - 1)) / Math.max(1, up.length - 1))];
-      const ux = this.xy[u * 2], uy = this.xy[u * 2 + 1];
-      const lx = this.xy[l * 2], ly = this.xy[l * 2 + 1];
-      strip.set([ux, uy, ux + (lx - ux) * 0.33, uy + (ly - uy) * 0.33], k * 4);
-    }
-    this.useSolid(this.teethBuf, this.colors.teeth);
-    gl.bindBuffer(gl.ARRAY_BUFFER, this.teethBuf);
-    gl.bufferSubData(gl.ARRAY_BUFFER, 0, strip);
-    gl.drawArrays(gl.TRIANGLE_STRIP, 0, up.length * 2);
   }
 
   private useTextured(pos: WebGLBuffer, uv: WebGLBuffer): void {
@@ -199,14 +176,6 @@ export class AvatarCanvas {
     gl.uniform2f(gl.getUniformLocation(this.tex, "u_size"), this.canvas.width, this.canvas.height);
     this.attrib(this.tex, "a_pos", pos);
     this.attrib(this.tex, "a_uv", uv);
-  }
-
-  private useSolid(pos: WebGLBuffer, color: [number, number, number]): void {
-    const gl = this.gl;
-    gl.useProgram(this.solid);
-    gl.uniform2f(gl.getUniformLocation(this.solid, "u_size"), this.canvas.width, this.canvas.height);
-    gl.uniform3f(gl.getUniformLocation(this.solid, "u_color"), color[0] / 255, color[1] / 255, color[2] / 255);
-    this.attrib(this.solid, "a_pos", pos);
   }
 
   private attrib(program: WebGLProgram, name: string, buf: WebGLBuffer): void {
