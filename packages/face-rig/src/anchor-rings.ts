@@ -14,7 +14,7 @@ const RINGS = [
   { t: 1.55, frac: 0.985, head: 0, headBelow: 0 },
 ];
 /** Share of the oval point's jaw weight each ring takes. */
-const RING_JAW = [0.6, 0.22, 0];
+const RING_JAW = [0.75, 0.42, 0];
 
 export const RING_VERTICES = SILHOUETTE.length * RINGS.length;
 
@@ -51,12 +51,13 @@ export function placeAnchorRings(
     if (dy > 1e-6) tmax = Math.min(tmax, (y1 - inset - cy) / dy);
     if (dy < -1e-6) tmax = Math.min(tmax, (y0 + inset - cy) / dy);
     tmax = Math.max(1, tmax);
-    // Below the face (towards the neck) rings are tighter so the shoulders are not dragged.
+    // Below the chin the rings reach further down the neck: the jaw drop is taken up over a band of neck
+    // skin (≤ 1.5× squeeze at the widest opening) instead of a sliver under the chin (test/renderer/jaw.test.ts).
     const below = Math.max(0, (dx * dnx + dy * dny) / Math.hypot(dx, dy));
     let prevT = 1;
     for (let r = 0; r < RINGS.length; r++) {
       const ring = RINGS[r];
-      const want = 1 + (ring.t - 1) * (1 - 0.35 * below);
+      const want = 1 + (ring.t - 1) * (1 + 0.5 * below);
       let t = Math.min(want, 1 + (tmax - 1) * ring.frac);
       if (t < prevT + 1e-3) t = prevT + 1e-3;
       prevT = t;
