@@ -15,6 +15,7 @@ import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import type { FacePose, FaceModel, MouthColors } from "@avatar-video/face-rig";
 import { drawMouthInterior } from "../animate/mouth-interior";
+import { lidSkinPlan, smoothLidSkin, type LidSkinPlan } from "../animate/lid-skin";
 import { mouthStyle, type MouthStyle } from "../animate/mouth-style";
 import { EMPTY_RECT, unionRect, type Rect } from "../animate/warp";
 import { CTRL, even, paintBand, PARAM, type PainterInit } from "./paint-band";
@@ -42,6 +43,9 @@ export class FramePainter {
   private lower: Float32Array;
   private params: Float32Array;
   private style: MouthStyle;
+  private readonly lids: LidSkinPlan;
+  /** Frames painted: varies the lid skin's grain from frame to frame. */
+  private frames = 0;
   /** Per-step wall milliseconds of the calling thread (diagnostics). */
   readonly t = { warp: 0, mouth: 0, join: 0 };
 
@@ -79,6 +83,7 @@ export class FramePainter {
     this.lower = new Float32Array(model.mouth.lowerInner.length * 2);
     this.params = new Float32Array(new SharedArrayBuffer(PARAM.SIZE * 4));
     this.style = mouthStyle(colors, model, a.stat, width, height);
+    this.lids = lidSkinPlan(model);
   }
 
   /**
@@ -200,6 +205,8 @@ export class FramePainter {
       if (Atomics.load(w.ctrl, CTRL.ERR)) throw new Error("paint worker failed");
     }
     this.t.join += performance.now() - c0;
+    // After the join: the lids may lie in any band. Only pixels the warp just wrote (moved triangles) change.
+    if (pose.blinkR > 0 || pose.blinkL > 0) smoothLidSkin(frame, this.layout.width, this.layout.height, this.xy, m, this.lids, this.style.grain, ++this.frames);
   }
 
   close(): void {

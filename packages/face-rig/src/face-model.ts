@@ -7,6 +7,7 @@
  * The inner-lip loop is triangulated separately ("hole" triangles, mouth-rig.ts); those pixels are covered
  * by the synthesised mouth interior. Per-vertex weights say how much each point follows the jaw and the head.
  */
+import { repairMisplacedEye } from "./eye-symmetry";
 import type { AvatarRig } from "@avatar-video/contract";
 import { headWeights, placeAnchorRings, pushRingTriangles, RING_VERTICES, setRingJawWeights, type FaceAxes } from "./anchor-rings";
 import { buildEyeMeshes, EYE_GRID_VERTICES, type EyeModel } from "./eyelids";
@@ -79,6 +80,7 @@ export function buildFaceModel(rig: AvatarRig, place: Placement): FaceModel {
   const eyeFirst = FACE_POINTS + RING_VERTICES;
   const count = eyeFirst + EYE_GRID_VERTICES;
   const { base, z } = placeLandmarks(rig, place, count);
+  repairMisplacedEye(base, z);
   const X = (i: number) => base[i * 2];
   const Y = (i: number) => base[i * 2 + 1];
   const faceHeight = Math.hypot(X(152) - X(10), Y(152) - Y(10));
