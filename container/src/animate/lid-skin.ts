@@ -101,6 +101,11 @@ function smoothPlane(frame: Uint8Array, P: Plane, xy: Float32Array, plan: LidSki
     if (s > 0) rasterMax(w, bx, by, bw, bh, xy, P.scale, plan.tris[t * 3], plan.tris[t * 3 + 1], plan.tris[t * 3 + 2], Math.min(1, s));
   });
   soften(w, bw, bh, Math.max(1, Math.round(rMax)));
+  // Write only inside the blink's triangles: the warp repaints those every frame, so nothing smoothed here
+  // can outlive the blink in a pooled frame buffer (restores only cover what the warp wrote).
+  const inside = new Float32Array(bw * bh);
+  for (const t of list) rasterMax(inside, bx, by, bw, bh, xy, P.scale, plan.tris[t * 3], plan.tris[t * 3 + 1], plan.tris[t * 3 + 2], 1);
+  for (let i = 0; i < w.length; i++) w[i] *= inside[i];
   const row = new Float32Array(bw + 1);
   for (let y = 0; y < bh; y++) {
     const o = P.off + (by + y) * P.pw + bx;

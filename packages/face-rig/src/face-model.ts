@@ -7,10 +7,10 @@
  * The inner-lip loop is triangulated separately ("hole" triangles, mouth-rig.ts); those pixels are covered
  * by the synthesised mouth interior. Per-vertex weights say how much each point follows the jaw and the head.
  */
-import { repairMisplacedEye } from "./eye-symmetry";
 import type { AvatarRig } from "@avatar-video/contract";
 import { headWeights, placeAnchorRings, pushRingTriangles, RING_VERTICES, setRingJawWeights, type FaceAxes } from "./anchor-rings";
 import { buildEyeMeshes, EYE_GRID_VERTICES, type EyeModel } from "./eyelids";
+import { repairMisplacedEye } from "./eye-symmetry";
 import { FACE_POINTS, LEFT_EYEBROW, LIPS_LOWER_INNER, LIPS_UPPER_INNER, RIGHT_EYEBROW, SILHOUETTE, TRI468 } from "./facemesh-topology";
 import { buildMouthRig, faceJawWeights, restClosingOffsets } from "./mouth-rig";
 
