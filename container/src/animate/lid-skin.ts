@@ -20,7 +20,7 @@ const STRETCH = { from: 1.1, full: 1.5 };
 /** Largest smoothing radius, × the eye's width (≈ 6 px on a 768² canvas). */
 const MAX_RADIUS = 0.08;
 
-const area = (p: Float32Array, a: number, b: number, c: number) =>
+export const area = (p: Float32Array, a: number, b: number, c: number) =>
   Math.abs((p[b * 2] - p[a * 2]) * (p[c * 2 + 1] - p[a * 2 + 1]) - (p[c * 2] - p[a * 2]) * (p[b * 2 + 1] - p[a * 2 + 1])) / 2;
 
 export function lidSkinPlan(m: FaceModel): LidSkinPlan {
@@ -125,7 +125,7 @@ function smoothPlane(frame: Uint8Array, P: Plane, xy: Float32Array, plan: LidSki
 }
 
 /** w[pixel] = max(w, value) over the pixels whose centres lie in triangle abc (box-relative). */
-function rasterMax(w: Float32Array, bx: number, by: number, bw: number, bh: number, p: Float32Array, scale: number, a: number, b: number, c: number, value: number): void {
+export function rasterMax(w: Float32Array, bx: number, by: number, bw: number, bh: number, p: Float32Array, scale: number, a: number, b: number, c: number, value: number): void {
   const P = [a, b, c].map((v) => [p[v * 2] * scale - bx, p[v * 2 + 1] * scale - by]);
   const edge = (i: number, j: number, x: number, y: number) => (P[j][0] - P[i][0]) * (y - P[i][1]) - (P[j][1] - P[i][1]) * (x - P[i][0]);
   const d = edge(0, 1, P[2][0], P[2][1]);

@@ -15,7 +15,9 @@ import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
 import type { FacePose, FaceModel, MouthColors } from "@avatar-video/face-rig";
 import { drawMouthInterior } from "../animate/mouth-interior";
-import { lidSkinPlan, smoothLidSkin, type LidSkinPlan } from "../animate/lid-skin";
+import { lidOccluders, type LidOccluders } from "../animate/lid-occluders";
+import { paintBlinkLids } from "../animate/lid-paint";
+import { lidSkinPlan, type LidSkinPlan } from "../animate/lid-skin";
 import { mouthStyle, type MouthStyle } from "../animate/mouth-style";
 import { EMPTY_RECT, unionRect, type Rect } from "../animate/warp";
 import { CTRL, even, paintBand, PARAM, type PainterInit } from "./paint-band";
@@ -44,6 +46,7 @@ export class FramePainter {
   private params: Float32Array;
   private style: MouthStyle;
   private readonly lids: LidSkinPlan;
+  private readonly occluders: LidOccluders;
   /** Frames painted: varies the lid skin's grain from frame to frame. */
   private frames = 0;
   /** Per-step wall milliseconds of the calling thread (diagnostics). */
@@ -84,6 +87,7 @@ export class FramePainter {
     this.params = new Float32Array(new SharedArrayBuffer(PARAM.SIZE * 4));
     this.style = mouthStyle(colors, model, a.stat, width, height);
     this.lids = lidSkinPlan(model);
+    this.occluders = lidOccluders(model, this.lids, a.stat, width, height);
   }
 
   /**
@@ -206,7 +210,10 @@ export class FramePainter {
     }
     this.t.join += performance.now() - c0;
     // After the join: the lids may lie in any band. Only pixels the warp just wrote (moved triangles) change.
-    if (pose.blinkR > 0 || pose.blinkL > 0) smoothLidSkin(frame, this.layout.width, this.layout.height, this.xy, m, this.lids, this.style.grain, ++this.frames);
+    if (pose.blinkR > 0 || pose.blinkL > 0) {
+      const { width: W, height: H } = this.layout;
+      paintBlinkLids(frame, W, H, this.xy, pose, m, this.lids, this.occluders, this.arena.stat, this.style.grain, ++this.frames, new Float32Array(m.count * 2));
+    }
   }
 
   close(): void {

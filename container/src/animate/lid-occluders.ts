@@ -1,0 +1,214 @@
+/**
+ * Occluders in front of the lids (docs/animation.md, "Blinks up close"). A warp cannot tell a glasses rim
+ * crossing the lid skin from the skin: a blink drags the rim down with the lid. So at painter creation the
+ * thin dark structures that cross a lid's moving region and reach well beyond the eye (rims, temples, a
+ * strand of hair) are found on the still; in a blink the lid is painted as if they were not there (their
+ * pixels filled from the skin around them) and then they are put back where the head alone carries them.
+ * Lashes, eyeliner and eyeshadow stay with the lid: they are thick blobs or end near the eye.
+ */
+import type { FaceModel } from "@avatar-video/face-rig";
+import { rasterMax, type LidSkinPlan } from "./lid-skin";
+
+/** One plane's occluders of one eye: box (plane px), composite alpha, the still with them filled in, and the composited pixels. */
+export interface OccluderPlane {
+  off: number;
+  pw: number;
+  ph: number;
+  scale: number;
+  bx: number;
+  by: number;
+  bw: number;
+  bh: number;
+  alpha: Float32Array;
+  clean: Uint8Array;
+  /** Box-relative pixel index, rest triangle (index into the plan) and barycentrics of each composited pixel. */
+  pix: Int32Array;
+  tri: Int32Array;
+  bary: Float32Array;
+}
+
+/** Per eye: its occluders' planes (luma, U, V), or none. */
+export type LidOccluders = OccluderPlane[][];
+
+/** How far beyond the eye's moving region an occluder must reach, × eye width. */
+const REACH = 0.5;
+/** Vertices of one eye's lid grid, 17 columns × 10 rows (packages/face-rig/src/eyelid-mesh.ts), both grids last in the mesh. */
+const GRID = { cols: 17, vertices: 170 };
+/** Thin: the dark run across it is at most this, × eye width. */
+const THIN = 0.12;
+
+export const tri3 = (plan: LidSkinPlan, t: number) => [plan.tris[t * 3], plan.tris[t * 3 + 1], plan.tris[t * 3 + 2]];
+
+/** Barycentrics of (x, y) in triangle p (vertex ids into xy, × scale), or undefined outside. */
+export function bary(xy: Float32Array, v: number[], scale: number, x: number, y: number): [number, number, number] | undefined {
+  const [ax, ay, bx, by, cx, cy] = v.flatMap((i) => [xy[i * 2] * scale, xy[i * 2 + 1] * scale]);
+  const d = (bx - ax) * (cy - ay) - (cx - ax) * (by - ay);
+  if (Math.abs(d) < 1e-9) return undefined;
+  const l1 = ((x - ax) * (cy - ay) - (cx - ax) * (y - ay)) / d;
+  const l2 = ((bx - ax) * (y - ay) - (x - ax) * (by - ay)) / d;
+  const l0 = 1 - l1 - l2;
+  return l0 >= -1e-6 && l1 >= -1e-6 && l2 >= -1e-6 ? [l0, l1, l2] : undefined;
+}
+
+/** Find both eyes' occluders on the still (yuv420p, W × H). */
+export function lidOccluders(m: FaceModel, plan: LidSkinPlan, still: Uint8Array, W: number, H: number): LidOccluders {
+  return [0, 1].map((e) => {
+    const list = plan.eyeTris[e];
+    const up = m.eyes[e].upper0;
+    const ew = Math.hypot(m.base[up[0] * 2] - m.base[up[up.length - 1] * 2], m.base[up[0] * 2 + 1] - m.base[up[up.length - 1] * 2 + 1]);
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    for (const t of list) for (const v of tri3(plan, t)) {
+      x0 = Math.min(x0, m.base[v * 2]); x1 = Math.max(x1, m.base[v * 2]);
+      y0 = Math.min(y0, m.base[v * 2 + 1]); y1 = Math.max(y1, m.base[v * 2 + 1]);
+    }
+    const bx = Math.max(0, Math.floor(x0 - REACH * ew)), by = Math.max(0, Math.floor(y0 - REACH * ew));
+    const bw = Math.min(W, Math.ceil(x1 + REACH * ew)) - bx, bh = Math.min(H, Math.ceil(y1 + REACH * ew)) - by;
+    if (!(bw > 2 && bh > 2)) return [];
+    const region = new Float32Array(bw * bh);
+    for (const t of list) rasterMax(region, bx, by, bw, bh, m.base, 1, ...(tri3(plan, t) as [number, number, number]), 1);
+    // The eye itself (lashes, opening, lower lid: grid rows 1 and below) is never an occluder.
+    const first = m.count - 2 * GRID.vertices + e * GRID.vertices;
+    const eyeRow = (v: number) => v - first >= GRID.cols && v - first < GRID.vertices;
+    const eye = new Float32Array(bw * bh);
+    for (const t of list) if (tri3(plan, t).every(eyeRow)) rasterMax(eye, bx, by, bw, bh, m.base, 1, ...(tri3(plan, t) as [number, number, number]), 1);
+    const core = thinReaching(still, W, bx, by, bw, bh, region, eye, ew);
+    if (!core) return [];
+    const alpha = new Float32Array(bw * bh);
+    for (let i = 0; i < core.length; i++) if (core[i]) alpha[i] = 1;
+    grow(alpha, bw, bh, 1, 1);
+    grow(alpha, bw, bh, 1, 0.5);
+    return planes(still, W, H, bx, by, bw, bh, alpha).map((p) => withPixels(p, m, plan, list));
+  });
+}
+
+/**
+ * Dark pixels (under 0.55 of the moving region's median luma) that are thin (the shorter of their
+ * horizontal and vertical dark runs ≤ THIN eye widths) and belong to a dark structure touching the box's
+ * border, kept where they lie in or next to the moving region but outside the eye; undefined if none.
+ */
+function thinReaching(still: Uint8Array, W: number, bx: number, by: number, bw: number, bh: number, region: Float32Array, eye: Float32Array, ew: number): Uint8Array | undefined {
+  const L = (i: number) => still[(by + Math.floor(i / bw)) * W + bx + (i % bw)];
+  const inR: number[] = [];
+  for (let i = 0; i < region.length; i++) if (region[i] > 0) inR.push(L(i));
+  if (!inR.length) return undefined;
+  inR.sort((a, b) => a - b);
+  const ref = inR[inR.length >> 1];
+  const dark = new Uint8Array(bw * bh);
+  for (let i = 0; i < dark.length; i++) dark[i] = L(i) < Math.min(0.55 * ref, ref - 50) ? 1 : 0;
+  const runX = runs(dark, bw, bh, 1, bw), runY = runs(dark, bh, bw, bw, 1);
+  const T = Math.max(3, THIN * ew);
+  const thin = new Uint8Array(bw * bh);
+  for (let i = 0; i < thin.length; i++) thin[i] = dark[i] && Math.min(runX[i], runY[i]) <= T ? 1 : 0;
+  // Components of dark pixels (8-connected: a rim's thick joints link its thin arcs); keep the thin
+  // pixels of those reaching the border.
+  const keep = new Uint8Array(bw * bh);
+  const seen = new Uint8Array(bw * bh);
+  const stack: number[] = [];
+  for (let s = 0; s < thin.length; s++) {
+    if (!dark[s] || seen[s]) continue;
+    const comp: number[] = [];
+    let border = false;
+    stack.push(s);
+    seen[s] = 1;
+    while (stack.length) {
+      const i = stack.pop()!;
+      comp.push(i);
+      const x = i % bw, y = (i - x) / bw;
+      if (x === 0 || y === 0 || x === bw - 1 || y === bh - 1) border = true;
+      for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
+        const X = x + dx, Y = y + dy, j = Y * bw + X;
+        if (X >= 0 && Y >= 0 && X < bw && Y < bh && dark[j] && !seen[j]) (seen[j] = 1), stack.push(j);
+      }
+    }
+    if (border) for (const i of comp) keep[i] = thin[i];
+  }
+  const near = Float32Array.from(region);
+  grow(near, bw, bh, 3, 1);
+  let any = false;
+  for (let i = 0; i < keep.length; i++) {
+    keep[i] = keep[i] && near[i] > 0 && !eye[i] ? 1 : 0;
+    if (keep[i] && region[i] > 0) any = true;
+  }
+  return any ? keep : undefined;
+}
+
+/** Length of the run of set pixels each pixel belongs to, along lines of `n` pixels (`step` apart; `lines` lines `stride` apart). */
+function runs(mask: Uint8Array, n: number, lines: number, step: number, stride: number): Int32Array {
+  const out = new Int32Array(mask.length);
+  for (let l = 0; l < lines; l++) {
+    let k = 0;
+    while (k < n) {
+      if (!mask[l * stride + k * step]) { k++; continue; }
+      let e = k;
+      while (e < n && mask[l * stride + e * step]) e++;
+      for (let j = k; j < e; j++) out[l * stride + j * step] = e - k;
+      k = e;
+    }
+  }
+  return out;
+}
+
+/** Set pixels within r (chessboard) of a pixel ≥ `value`… to at least `value` (a ring of `value` around). */
+function grow(a: Float32Array, bw: number, bh: number, r: number, value: number): void {
+  const src = Float32Array.from(a);
+  for (let y = 0; y < bh; y++) for (let x = 0; x < bw; x++) {
+    if (src[y * bw + x] < value) continue;
+    for (let dy = -r; dy <= r; dy++) for (let dx = -r; dx <= r; dx++) {
+      const X = x + dx, Y = y + dy;
+      if (X >= 0 && Y >= 0 && X < bw && Y < bh && a[Y * bw + X] < value) a[Y * bw + X] = value;
+    }
+  }
+}
+
+/** The luma box and both chroma boxes, each with its alpha and the still filled in under it. */
+function planes(still: Uint8Array, W: number, H: number, bx: number, by: number, bw: number, bh: number, alpha: Float32Array): OccluderPlane[] {
+  const cw = W >> 1, ch = H >> 1;
+  const luma = { off: 0, pw: W, ph: H, scale: 1, bx, by, bw, bh, alpha };
+  const cbx = bx >> 1, cby = by >> 1;
+  const cbw = Math.min(cw, ((bx + bw + 1) >> 1)) - cbx, cbh = Math.min(ch, ((by + bh + 1) >> 1)) - cby;
+  const ca = new Float32Array(cbw * cbh);
+  for (let y = 0; y < bh; y++) for (let x = 0; x < bw; x++) {
+    const a = alpha[y * bw + x];
+    const j = (((by + y) >> 1) - cby) * cbw + ((bx + x) >> 1) - cbx;
+    if (a > ca[j]) ca[j] = a;
+  }
+  const chroma = (off: number) => ({ off, pw: cw, ph: ch, scale: 0.5, bx: cbx, by: cby, bw: cbw, bh: cbh, alpha: ca });
+  return [luma, chroma(W * H), chroma(W * H + cw * ch)].map((p) => ({ ...p, clean: fill(still, p), pix: new Int32Array(0), tri: new Int32Array(0), bary: new Float32Array(0) }));
+}
+
+/** The still's box with the occluder filled: each covered pixel interpolated across the shorter covered run (rows or columns). */
+function fill(still: Uint8Array, p: { off: number; pw: number; bx: number; by: number; bw: number; bh: number; alpha: Float32Array }): Uint8Array {
+  const { bw, bh, alpha } = p;
+  const S = (x: number, y: number) => still[p.off + (p.by + y) * p.pw + p.bx + x];
+  const out = new Uint8Array(bw * bh);
+  for (let y = 0; y < bh; y++) for (let x = 0; x < bw; x++) {
+    if (!alpha[y * bw + x]) { out[y * bw + x] = S(x, y); continue; }
+    let l = x, r = x, u = y, d = y;
+    while (l >= 0 && alpha[y * bw + l]) l--;
+    while (r < bw && alpha[y * bw + r]) r++;
+    while (u >= 0 && alpha[u * bw + x]) u--;
+    while (d < bh && alpha[d * bw + x]) d++;
+    const hOk = l >= 0 && r < bw, vOk = u >= 0 && d < bh;
+    const useH = hOk && (!vOk || r - l <= d - u);
+    if (useH) out[y * bw + x] = Math.round(S(l, y) + ((S(r, y) - S(l, y)) * (x - l)) / (r - l));
+    else if (vOk) out[y * bw + x] = Math.round(S(x, u) + ((S(x, d) - S(x, u)) * (y - u)) / (d - u));
+    else out[y * bw + x] = S(x, y);
+  }
+  return out;
+}
+
+/** The plane's covered pixels inside the eye's moving region at rest, with their rest triangle and barycentrics. */
+function withPixels(p: OccluderPlane, m: FaceModel, plan: LidSkinPlan, list: number[]): OccluderPlane {
+  const pix: number[] = [], tri: number[] = [], bc: number[] = [];
+  for (let i = 0; i < p.alpha.length; i++) {
+    if (!p.alpha[i]) continue;
+    const x = p.bx + (i % p.bw) + 0.5, y = p.by + Math.floor(i / p.bw) + 0.5;
+    for (const t of list) {
+      const b = bary(m.base, tri3(plan, t), p.scale, x, y);
+      if (!b) continue;
+      pix.push(i), tri.push(t), bc.push(...b);
+      break;
+    }
+  }
+  return { ...p, pix: Int32Array.from(pix), tri: Int32Array.from(tri), bary: Float32Array.from(bc) };
+}
