@@ -34,8 +34,12 @@ export type LidOccluders = OccluderPlane[][];
 const REACH = 0.5;
 /** Vertices of one eye's lid grid, 17 columns × 10 rows (packages/face-rig/src/eyelid-mesh.ts), both grids last in the mesh. */
 const GRID = { cols: 17, vertices: 170 };
+/** A structure crosses the lid if its thin pixels there span at least this along the eye (≈ x), × eye width. */
+const CROSS = 0.5;
+/** Dark: luma under this share of the skin's (rims are near black; lid creases, shadows are not). */
+const DARK = 0.4;
 /** Thin: the dark run across it is at most this, × eye width. */
-const THIN = 0.12;
+const THIN = 0.2;
 
 export const tri3 = (plan: LidSkinPlan, t: number) => [plan.tris[t * 3], plan.tris[t * 3 + 1], plan.tris[t * 3 + 2]];
 
@@ -71,7 +75,7 @@ export function lidOccluders(m: FaceModel, plan: LidSkinPlan, still: Uint8Array,
     const eyeRow = (v: number) => v - first >= GRID.cols && v - first < GRID.vertices;
     const eye = new Float32Array(bw * bh);
     for (const t of list) if (tri3(plan, t).every(eyeRow)) rasterMax(eye, bx, by, bw, bh, m.base, 1, ...(tri3(plan, t) as [number, number, number]), 1);
-    const core = thinReaching(still, W, bx, by, bw, bh, region, eye, ew);
+    const core = thinCrossing(still, W, bx, by, bw, bh, region, eye, ew);
     if (!core) return [];
     const alpha = new Float32Array(bw * bh);
     for (let i = 0; i < core.length; i++) if (core[i]) alpha[i] = 1;
@@ -82,52 +86,53 @@ export function lidOccluders(m: FaceModel, plan: LidSkinPlan, still: Uint8Array,
 }
 
 /**
- * Dark pixels (under 0.55 of the moving region's median luma) that are thin (the shorter of their
- * horizontal and vertical dark runs ≤ THIN eye widths) and belong to a dark structure touching the box's
- * border, kept where they lie in or next to the moving region but outside the eye; undefined if none.
+ * Dark pixels (under DARK of the skin's luma) that are thin (the shorter of their horizontal and vertical
+ * dark runs ≤ THIN eye widths), outside the eye and in or next to the moving region, of a dark structure
+ * that reaches the box's border and crosses the lid (those pixels span ≥ CROSS eye widths across: a strand
+ * of hair at a corner does not); undefined if none.
  */
-function thinReaching(still: Uint8Array, W: number, bx: number, by: number, bw: number, bh: number, region: Float32Array, eye: Float32Array, ew: number): Uint8Array | undefined {
+function thinCrossing(still: Uint8Array, W: number, bx: number, by: number, bw: number, bh: number, region: Float32Array, eye: Float32Array, ew: number): Uint8Array | undefined {
   const L = (i: number) => still[(by + Math.floor(i / bw)) * W + bx + (i % bw)];
-  const inR: number[] = [];
-  for (let i = 0; i < region.length; i++) if (region[i] > 0) inR.push(L(i));
-  if (!inR.length) return undefined;
-  inR.sort((a, b) => a - b);
-  const ref = inR[inR.length >> 1];
+  // Skin reference: the box's 75th percentile (the lid itself may be dark with eyeshadow).
+  const all = Array.from({ length: bw * bh }, (_, i) => L(i)).sort((a, b) => a - b);
+  const ref = all[Math.floor(all.length * 0.75)];
   const dark = new Uint8Array(bw * bh);
-  for (let i = 0; i < dark.length; i++) dark[i] = L(i) < Math.min(0.55 * ref, ref - 50) ? 1 : 0;
+  for (let i = 0; i < dark.length; i++) dark[i] = L(i) < Math.min(DARK * ref, ref - 50) ? 1 : 0;
   const runX = runs(dark, bw, bh, 1, bw), runY = runs(dark, bh, bw, bw, 1);
   const T = Math.max(3, THIN * ew);
-  const thin = new Uint8Array(bw * bh);
-  for (let i = 0; i < thin.length; i++) thin[i] = dark[i] && Math.min(runX[i], runY[i]) <= T ? 1 : 0;
-  // Components of dark pixels (8-connected: a rim's thick joints link its thin arcs); keep the thin
-  // pixels of those reaching the border.
+  const near = Float32Array.from(region);
+  grow(near, bw, bh, 3, 1);
+  const cand = (i: number) => Math.min(runX[i], runY[i]) <= T && near[i] > 0 && !eye[i];
+  // Components of dark pixels (8-connected: a rim's thick joints link its thin arcs).
   const keep = new Uint8Array(bw * bh);
   const seen = new Uint8Array(bw * bh);
   const stack: number[] = [];
-  for (let s = 0; s < thin.length; s++) {
+  let any = false;
+  for (let s = 0; s < dark.length; s++) {
     if (!dark[s] || seen[s]) continue;
     const comp: number[] = [];
     let border = false;
+    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
     stack.push(s);
     seen[s] = 1;
     while (stack.length) {
       const i = stack.pop()!;
-      comp.push(i);
       const x = i % bw, y = (i - x) / bw;
       if (x === 0 || y === 0 || x === bw - 1 || y === bh - 1) border = true;
+      if (cand(i)) {
+        comp.push(i);
+        x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y);
+      }
       for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
         const X = x + dx, Y = y + dy, j = Y * bw + X;
         if (X >= 0 && Y >= 0 && X < bw && Y < bh && dark[j] && !seen[j]) (seen[j] = 1), stack.push(j);
       }
     }
-    if (border) for (const i of comp) keep[i] = thin[i];
-  }
-  const near = Float32Array.from(region);
-  grow(near, bw, bh, 3, 1);
-  let any = false;
-  for (let i = 0; i < keep.length; i++) {
-    keep[i] = keep[i] && near[i] > 0 && !eye[i] ? 1 : 0;
-    if (keep[i] && region[i] > 0) any = true;
+    if (!border || x1 - x0 < CROSS * ew) continue;
+    for (const i of comp) {
+      keep[i] = 1;
+      if (region[i] > 0) any = true;
+    }
   }
   return any ? keep : undefined;
 }

@@ -1,0 +1,97 @@
+/**
+ * Occluders in front of the lids (container/src/animate/lid-occluders.ts, lid-paint.ts): spectacle rims
+ * drawn on the camera test portrait's still stay where they are while the lids behind them blink, and the
+ * test portraits' own lashes, eyeliner and eyeshadow are never taken for occluders (they move with the lid).
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildFaceModel, deform, mouthColors, NEUTRAL_POSE, type FaceModel } from "@avatar-video/face-rig";
+import { lidOccluders } from "../../container/src/animate/lid-occluders";
+import { lidSkinPlan, rasterMax } from "../../container/src/animate/lid-skin";
+import { composeCanvas } from "../../container/src/video/compose";
+import { FramePainter } from "../../container/src/video/painter";
+import { rgbToYuv420 } from "../../container/src/video/yuv";
+import { testAvatar } from "./helpers/media-avatar";
+
+const S = 768;
+const settings = { width: S, height: S, fit: "crop", backgroundColor: "#000000", backgroundFit: "cover" } as const;
+const stills: Record<string, { model: FaceModel; still: Uint8Array }> = {};
+
+beforeAll(async () => {
+  for (const name of ["single-phone", "single-camera"] as const) {
+    const a = await testAvatar(name);
+    const { rgb, placement } = await composeCanvas(a.portraitPng, a.rig, undefined, settings);
+    stills[name] = { model: buildFaceModel(a.rig, placement), still: rgbToYuv420(rgb, S, S) };
+  }
+}, 120_000);
+
+/** The still with spectacles drawn on its luma: a 4–5 px dark rim around each eye, a bridge and temples; returns the rim's pixels. */
+function withGlasses(m: FaceModel, still: Uint8Array): { frame: Uint8Array; rim: Uint8Array } {
+  const frame = Uint8Array.from(still);
+  const rim = new Uint8Array(S * S);
+  const P = (i: number) => [m.base[i * 2], m.base[i * 2 + 1]];
+  const eyes = [[33, 133], [263, 362]].map(([o, i]) => {
+    const [ox, oy] = P(o), [ix, iy] = P(i);
+    const w = Math.hypot(ix - ox, iy - oy);
+    return { cx: (ox + ix) / 2, cy: (oy + iy) / 2, a: 0.75 * w, b: 0.55 * w, outer: ox, w };
+  });
+  const seg = (x: number, y: number, x0: number, y0: number, x1: number, y1: number) => {
+    const t = Math.max(0, Math.min(1, ((x - x0) * (x1 - x0) + (y - y0) * (y1 - y0)) / ((x1 - x0) ** 2 + (y1 - y0) ** 2)));
+    return Math.hypot(x - x0 - t * (x1 - x0), y - y0 - t * (y1 - y0));
+  };
+  for (let y = 0; y < S; y++) for (let x = 0; x < S; x++) {
+    let d = Infinity;
+    for (const e of eyes) {
+      d = Math.min(d, Math.abs(Math.hypot((x - e.cx) / e.a, (y - e.cy) / e.b) - 1) * e.b);
+      const side = Math.sign(e.outer - e.cx);
+      d = Math.min(d, seg(x, y, e.cx + side * e.a, e.cy, e.cx + side * (e.a + 1.5 * e.w), e.cy - 0.1 * e.w));
+    }
+    d = Math.min(d, seg(x, y, eyes[0].cx + Math.sign(eyes[1].cx - eyes[0].cx) * eyes[0].a, eyes[0].cy, eyes[1].cx - Math.sign(eyes[1].cx - eyes[0].cx) * eyes[1].a, eyes[1].cy));
+    const k = Math.max(0, Math.min(1, 3 - d));
+    if (k <= 0) continue;
+    frame[y * S + x] = Math.round(frame[y * S + x] + k * (25 - frame[y * S + x]));
+    if (k >= 1) rim[y * S + x] = 1;
+  }
+  return { frame, rim };
+}
+
+describe("occluders in front of the lids", () => {
+  it("finds none on the test portraits: their lashes, eyeliner and eyeshadow move with the lid", () => {
+    for (const { model, still } of Object.values(stills)) {
+      expect(lidOccluders(model, lidSkinPlan(model), still, S, S).map((o) => o.length)).toEqual([0, 0]);
+    }
+  });
+
+  it("keeps spectacle rims crossing the lids where they are, from rest to closure", async () => {
+    const { model } = stills["single-camera"];
+    const { frame: glasses, rim } = withGlasses(model, stills["single-camera"].still);
+    const plan = lidSkinPlan(model);
+    const dbg: any[] = [];
+    (globalThis as any).__occDebug = (d: any) => dbg.push(d);
+    lidOccluders(model, plan, glasses, S, S);
+    require("node:fs").writeFileSync("/tmp/blinks/dbg.json", JSON.stringify(dbg.map((d) => ({ ...d, dark: Array.from(d.dark), thin: Array.from(d.thin), keep: Array.from(d.keep), region: Array.from(d.region), eye: Array.from(d.eye) }))));
+    expect(lidOccluders(model, plan, glasses, S, S).map((o) => o.length > 0)).toEqual([true, true]);
+    // Rim pixels inside the lids' moving region that the mesh does move: without the occluder layer the
+    // warp drags every one of them down with the lid.
+    const closedPos = deform(model, { ...NEUTRAL_POSE, blinkR: 1, blinkL: 1 }, new Float32Array(model.count * 2));
+    const moved = new Float32Array(S * S);
+    for (let t = 0; t < plan.tris.length / 3; t++) {
+      const [a, b, c] = [plan.tris[t * 3], plan.tris[t * 3 + 1], plan.tris[t * 3 + 2]];
+      if ([a, b, c].some((v) => Math.hypot(closedPos[v * 2] - model.base[v * 2], closedPos[v * 2 + 1] - model.base[v * 2 + 1]) > 2)) rasterMax(moved, 0, 0, S, S, model.base, 1, a, b, c, 1);
+    }
+    const watched: number[] = [];
+    for (let i = 0; i < S * S; i++) if (rim[i] && moved[i]) watched.push(i);
+    expect(watched.length).toBeGreaterThan(100);
+    const painter = await FramePainter.create(model, mouthColors([200, 160, 140], [160, 80, 80]), glasses, S, S, { threads: 1, poolSize: 1 });
+    try {
+      for (const c of [0, 0.5, 1]) {
+        const pose = { ...NEUTRAL_POSE, blinkR: c, blinkL: c };
+        painter.paint(deform(model, pose, new Float32Array(model.count * 2)), pose, 0);
+        const f = painter.pool[0];
+        const off = watched.filter((i) => Math.abs(f[i] - glasses[i]) > 3).length;
+        expect(off / watched.length, `c=${c}`).toBeLessThan(0.02);
+      }
+    } finally {
+      painter.close();
+    }
+  });
+});
