@@ -212,7 +212,7 @@ export class FramePainter {
     // After the join: the lids may lie in any band. Only pixels the warp just wrote (moved triangles) change.
     if (pose.blinkR > 0 || pose.blinkL > 0) {
       const { width: W, height: H } = this.layout;
-      paintBlinkLids(frame, W, H, this.xy, pose, m, this.lids, this.occluders, this.arena.stat, this.style.grain, ++this.frames, new Float32Array(m.count * 2));
+      paintBlinkLids(frame, W, H, this.xy, pose, m, this.lids, this.occluders, this.arena.stat, this.style, ++this.frames, new Float32Array(m.count * 2));
     }
   }
 
