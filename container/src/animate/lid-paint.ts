@@ -6,8 +6,8 @@
  * every frame.
  */
 import { deform, type FaceModel, type FacePose } from "@avatar-video/face-rig";
-import { bary, tri3, type LidOccluders, type OccluderPlane } from "./lid-occluders";
-import { rasterMax, smoothLidSkin, type LidSkinPlan } from "./lid-skin";
+import { tri3, type LidOccluders, type OccluderPlane } from "./lid-occluders";
+import { rasterMax, smoothLidSkin, triangleRows, type LidSkinPlan } from "./lid-skin";
 
 /** Bilinear sample of a box of values (bw × bh) at box coordinates (x, y), clamped to the box. */
 function sample(get: (x: number, y: number) => number, bw: number, bh: number, x: number, y: number): number {
@@ -39,18 +39,24 @@ function unoccludeLid(frame: Uint8Array, xy: Float32Array, m: FaceModel, plan: L
   for (const t of list) {
     const v = tri3(plan, t);
     if (v.every((i) => xy[i * 2] === m.base[i * 2] && xy[i * 2 + 1] === m.base[i * 2 + 1])) continue;
-    const xs = v.map((i) => xy[i * 2] * k), ys = v.map((i) => xy[i * 2 + 1] * k);
-    const xa = Math.max(0, Math.floor(Math.min(...xs))), xb = Math.min(p.pw - 1, Math.ceil(Math.max(...xs)));
-    const ya = Math.max(0, Math.floor(Math.min(...ys))), yb = Math.min(p.ph - 1, Math.ceil(Math.max(...ys)));
-    for (let y = ya; y <= yb; y++) for (let x = xa; x <= xb; x++) {
-      const b = bary(xy, v, k, x + 0.5, y + 0.5);
-      if (!b) continue;
-      const sx = b[0] * m.base[v[0] * 2] * k + b[1] * m.base[v[1] * 2] * k + b[2] * m.base[v[2] * 2] * k - 0.5 - p.bx;
-      const sy = b[0] * m.base[v[0] * 2 + 1] * k + b[1] * m.base[v[1] * 2 + 1] * k + b[2] * m.base[v[2] * 2 + 1] * k - 0.5 - p.by;
-      const ix = Math.round(sx), iy = Math.round(sy);
-      if (ix < 0 || iy < 0 || ix >= bw || iy >= bh || !p.alpha[iy * bw + ix]) continue;
-      frame[p.off + y * p.pw + x] = Math.round(sample(clean, bw, bh, sx, sy));
-    }
+    const [ax, ay, bx, by, cx, cy] = v.flatMap((i) => [xy[i * 2] * k, xy[i * 2 + 1] * k]);
+    const [rx, ry, sx1, sy1, tx, ty] = v.flatMap((i) => [m.base[i * 2] * k - 0.5 - p.bx, m.base[i * 2 + 1] * k - 0.5 - p.by]);
+    // Affine map from the painted triangle to the still's box: source = rest(a) + M · (pixel − a).
+    const d = (bx - ax) * (cy - ay) - (cx - ax) * (by - ay);
+    if (Math.abs(d) < 1e-9) continue;
+    const i11 = (cy - ay) / d, i12 = -(cx - ax) / d, i21 = -(by - ay) / d, i22 = (bx - ax) / d;
+    const m11 = (sx1 - rx) * i11 + (tx - rx) * i21, m12 = (sx1 - rx) * i12 + (tx - rx) * i22;
+    const m21 = (sy1 - ry) * i11 + (ty - ry) * i21, m22 = (sy1 - ry) * i12 + (ty - ry) * i22;
+    triangleRows(ax, ay, bx, by, cx, cy, p.pw, p.ph, (x0, x1, y) => {
+      const dy = y + 0.5 - ay;
+      for (let x = x0; x <= x1; x++) {
+        const dx = x + 0.5 - ax;
+        const sx = rx + m11 * dx + m12 * dy, sy = ry + m21 * dx + m22 * dy;
+        const ix = Math.round(sx), iy = Math.round(sy);
+        if (ix < 0 || iy < 0 || ix >= bw || iy >= bh || !p.alpha[iy * bw + ix]) continue;
+        frame[p.off + y * p.pw + x] = Math.round(sample(clean, bw, bh, sx, sy));
+      }
+    });
   }
 }
 

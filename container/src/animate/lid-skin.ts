@@ -126,20 +126,44 @@ function smoothPlane(frame: Uint8Array, P: Plane, xy: Float32Array, plan: LidSki
 
 /** w[pixel] = max(w, value) over the pixels whose centres lie in triangle abc (box-relative). */
 export function rasterMax(w: Float32Array, bx: number, by: number, bw: number, bh: number, p: Float32Array, scale: number, a: number, b: number, c: number, value: number): void {
-  const P = [a, b, c].map((v) => [p[v * 2] * scale - bx, p[v * 2 + 1] * scale - by]);
-  const edge = (i: number, j: number, x: number, y: number) => (P[j][0] - P[i][0]) * (y - P[i][1]) - (P[j][1] - P[i][1]) * (x - P[i][0]);
-  const d = edge(0, 1, P[2][0], P[2][1]);
-  if (Math.abs(d) < 1e-9) return;
-  const xs = P.map((q) => q[0]), ys = P.map((q) => q[1]);
-  const xa = Math.max(0, Math.floor(Math.min(...xs))), xb = Math.min(bw - 1, Math.ceil(Math.max(...xs)));
-  const ya = Math.max(0, Math.floor(Math.min(...ys))), yb = Math.min(bh - 1, Math.ceil(Math.max(...ys)));
+  triangleRows(p[a * 2] * scale - bx, p[a * 2 + 1] * scale - by, p[b * 2] * scale - bx, p[b * 2 + 1] * scale - by, p[c * 2] * scale - bx, p[c * 2 + 1] * scale - by, bw, bh, (x0, x1, y) => {
+    for (let o = y * bw + x0, e = y * bw + x1; o <= e; o++) if (w[o] < value) w[o] = value;
+  });
+}
+
+const ROW_SPAN = new Float64Array(2);
+
+/** Widen span [l, r] by where the edge (x0, y0)–(x1, y1) crosses the horizontal line y = py. */
+function cut(span: Float64Array, py: number, x0: number, y0: number, x1: number, y1: number): void {
+  if (py < Math.min(y0, y1) || py > Math.max(y0, y1)) return;
+  if (y0 === y1) {
+    span[0] = Math.min(span[0], x0, x1);
+    span[1] = Math.max(span[1], x0, x1);
+    return;
+  }
+  const x = x0 + ((py - y0) * (x1 - x0)) / (y1 - y0);
+  if (x < span[0]) span[0] = x;
+  if (x > span[1]) span[1] = x;
+}
+
+/**
+ * For each row y of a w × h grid, the pixels x0…x1 (inclusive) whose centres lie in the triangle (edges
+ * included; degenerate triangles cover nothing): one interval per row, no per-pixel test.
+ */
+export function triangleRows(ax: number, ay: number, bx: number, by: number, cx: number, cy: number, w: number, h: number, fn: (x0: number, x1: number, y: number) => void): void {
+  if (Math.abs((bx - ax) * (cy - ay) - (cx - ax) * (by - ay)) < 1e-9) return;
+  const ya = Math.max(0, Math.ceil(Math.min(ay, by, cy) - 0.5)), yb = Math.min(h - 1, Math.floor(Math.max(ay, by, cy) - 0.5));
+  const span = ROW_SPAN;
   for (let y = ya; y <= yb; y++) {
-    for (let x = xa; x <= xb; x++) {
-      const px = x + 0.5, py = y + 0.5;
-      if (edge(0, 1, px, py) * d < 0 || edge(1, 2, px, py) * d < 0 || edge(2, 0, px, py) * d < 0) continue;
-      const o = y * bw + x;
-      if (w[o] < value) w[o] = value;
-    }
+    const py = y + 0.5;
+    span[0] = Infinity;
+    span[1] = -Infinity;
+    cut(span, py, ax, ay, bx, by);
+    cut(span, py, bx, by, cx, cy);
+    cut(span, py, cx, cy, ax, ay);
+    const l = span[0], r = span[1];
+    const x0 = Math.max(0, Math.ceil(l - 0.5 - 1e-9)), x1 = Math.min(w - 1, Math.floor(r - 0.5 + 1e-9));
+    if (x0 <= x1) fn(x0, x1, y);
   }
 }
 
