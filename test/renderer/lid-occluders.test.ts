@@ -90,6 +90,25 @@ describe("occluders in front of the lids", () => {
         const off = watched.filter((i) => Math.abs(f[i] - glasses[i]) > 3).length;
         expect(off / watched.length, `c=${c}`).toBeLessThan(0.02);
       }
+      // With the head turned, the rims follow the head, not the lid: the blink frame's dark rim pixels in the
+      // lids' region are those of the same pose without the blink.
+      const head = { ...NEUTRAL_POSE, yaw: 4, pitch: 3, roll: 3 };
+      painter.paint(deform(model, head, new Float32Array(model.count * 2)), head, 0);
+      const open = Uint8Array.from(painter.pool[0].subarray(0, S * S));
+      // The rims there: where the turned head with spectacles is far darker than without them.
+      const plain = await FramePainter.create(model, mouthColors([200, 160, 140], [160, 80, 80]), stills["single-camera"].still, S, S, { threads: 1, poolSize: 1 });
+      plain.paint(deform(model, head, new Float32Array(model.count * 2)), head, 0);
+      const bare = plain.pool[0];
+      plain.close();
+      const rims: number[] = [];
+      for (let i = 0; i < S * S; i++) if (moved[i] && open[i] < bare[i] - 40) rims.push(i);
+      expect(rims.length).toBeGreaterThan(100);
+      for (const c of [0.5, 1]) {
+        const pose = { ...head, blinkR: c, blinkL: c };
+        painter.paint(deform(model, pose, new Float32Array(model.count * 2)), pose, 0);
+        const f = painter.pool[0];
+        expect(rims.filter((i) => Math.abs(f[i] - open[i]) > 6).length / rims.length, `turned head, c=${c}`).toBeLessThan(0.03);
+      }
     } finally {
       painter.close();
     }

@@ -9,7 +9,7 @@
 import type { FaceModel } from "@avatar-video/face-rig";
 import { rasterMax, type LidSkinPlan } from "./lid-skin";
 
-/** One plane's occluders of one eye: box (plane px), composite alpha, the still with them filled in, and the composited pixels. */
+/** One plane's occluders of one eye: box (plane px), composite alpha and the still with them filled in. */
 export interface OccluderPlane {
   off: number;
   pw: number;
@@ -21,10 +21,6 @@ export interface OccluderPlane {
   bh: number;
   alpha: Float32Array;
   clean: Uint8Array;
-  /** Box-relative pixel index, rest triangle (index into the plan) and barycentrics of each composited pixel. */
-  pix: Int32Array;
-  tri: Int32Array;
-  bary: Float32Array;
 }
 
 /** Per eye: its occluders' planes (luma, U, V), or none. */
@@ -42,17 +38,6 @@ const DARK = 0.4;
 const THIN = 0.2;
 
 export const tri3 = (plan: LidSkinPlan, t: number) => [plan.tris[t * 3], plan.tris[t * 3 + 1], plan.tris[t * 3 + 2]];
-
-/** Barycentrics of (x, y) in triangle p (vertex ids into xy, × scale), or undefined outside. */
-export function bary(xy: Float32Array, v: number[], scale: number, x: number, y: number): [number, number, number] | undefined {
-  const [ax, ay, bx, by, cx, cy] = v.flatMap((i) => [xy[i * 2] * scale, xy[i * 2 + 1] * scale]);
-  const d = (bx - ax) * (cy - ay) - (cx - ax) * (by - ay);
-  if (Math.abs(d) < 1e-9) return undefined;
-  const l1 = ((x - ax) * (cy - ay) - (cx - ax) * (y - ay)) / d;
-  const l2 = ((bx - ax) * (y - ay) - (x - ax) * (by - ay)) / d;
-  const l0 = 1 - l1 - l2;
-  return l0 >= -1e-6 && l1 >= -1e-6 && l2 >= -1e-6 ? [l0, l1, l2] : undefined;
-}
 
 /** Find both eyes' occluders on the still (yuv420p, W × H). */
 export function lidOccluders(m: FaceModel, plan: LidSkinPlan, still: Uint8Array, W: number, H: number): LidOccluders {
@@ -81,7 +66,7 @@ export function lidOccluders(m: FaceModel, plan: LidSkinPlan, still: Uint8Array,
     for (let i = 0; i < core.length; i++) if (core[i]) alpha[i] = 1;
     grow(alpha, bw, bh, 1, 1);
     grow(alpha, bw, bh, 1, 0.5);
-    return planes(still, W, H, bx, by, bw, bh, alpha).map((p) => withPixels(p, m, plan, list));
+    return planes(still, W, H, bx, by, bw, bh, alpha);
   });
 }
 
@@ -178,7 +163,7 @@ function planes(still: Uint8Array, W: number, H: number, bx: number, by: number,
     if (a > ca[j]) ca[j] = a;
   }
   const chroma = (off: number) => ({ off, pw: cw, ph: ch, scale: 0.5, bx: cbx, by: cby, bw: cbw, bh: cbh, alpha: ca });
-  return [luma, chroma(W * H), chroma(W * H + cw * ch)].map((p) => ({ ...p, clean: fill(still, p), pix: new Int32Array(0), tri: new Int32Array(0), bary: new Float32Array(0) }));
+  return [luma, chroma(W * H), chroma(W * H + cw * ch)].map((p) => ({ ...p, clean: fill(still, p) }));
 }
 
 /** The still's box with the occluder filled: each covered pixel interpolated across the shorter covered run (rows or columns). */
@@ -200,20 +185,4 @@ function fill(still: Uint8Array, p: { off: number; pw: number; bx: number; by: n
     else out[y * bw + x] = S(x, y);
   }
   return out;
-}
-
-/** The plane's covered pixels inside the eye's moving region at rest, with their rest triangle and barycentrics. */
-function withPixels(p: OccluderPlane, m: FaceModel, plan: LidSkinPlan, list: number[]): OccluderPlane {
-  const pix: number[] = [], tri: number[] = [], bc: number[] = [];
-  for (let i = 0; i < p.alpha.length; i++) {
-    if (!p.alpha[i]) continue;
-    const x = p.bx + (i % p.bw) + 0.5, y = p.by + Math.floor(i / p.bw) + 0.5;
-    for (const t of list) {
-      const b = bary(m.base, tri3(plan, t), p.scale, x, y);
-      if (!b) continue;
-      pix.push(i), tri.push(t), bc.push(...b);
-      break;
-    }
-  }
-  return { ...p, pix: Int32Array.from(pix), tri: Int32Array.from(tri), bary: Float32Array.from(bc) };
 }

@@ -29,7 +29,7 @@ export function paintBlinkLids(
   for (const pl of planes) m.eyes.forEach((_, e) => softenLidEdge(frame, pl, xy, m, plan, e, look.blur));
   if (!any) return;
   const still0 = deform(m, { ...pose, blinkR: 0, blinkL: 0 }, scratch);
-  occ.forEach((planes, e) => planes.forEach((p) => putBack(frame, still, xy, still0, plan, plan.eyeTris[e], p)));
+  occ.forEach((planes, e) => planes.forEach((p) => putBack(frame, still, xy, still0, m, plan, plan.eyeTris[e], p)));
 }
 
 /** Lid pixels whose source lies under an occluder take the filled-in still instead. */
@@ -60,24 +60,39 @@ function unoccludeLid(frame: Uint8Array, xy: Float32Array, m: FaceModel, plan: L
   }
 }
 
-/** Composite the occluder's still pixels at their blink-free positions (`still0`), inside the blink's triangles only. */
-function putBack(frame: Uint8Array, still: Uint8Array, xy: Float32Array, still0: Float32Array, plan: LidSkinPlan, list: number[], p: OccluderPlane): void {
+/**
+ * Composite the occluders' still pixels at their blink-free positions (`still0`, the same pose without the
+ * blink): every pixel of the eye's triangles there is mapped back to the still (so no holes under head
+ * motion) and takes the still where an occluder covers it, inside the blink's triangles only.
+ */
+function putBack(frame: Uint8Array, still: Uint8Array, xy: Float32Array, still0: Float32Array, m: FaceModel, plan: LidSkinPlan, list: number[], p: OccluderPlane): void {
   const { scale: k, bw, bh } = p;
   const inside = new Float32Array(bw * bh);
   for (const t of list) rasterMax(inside, p.bx, p.by, bw, bh, xy, k, ...(tri3(plan, t) as [number, number, number]), 1);
   const S = (x: number, y: number) => still[p.off + (p.by + y) * p.pw + p.bx + x];
-  for (let n = 0; n < p.pix.length; n++) {
-    const i = p.pix[n], v = tri3(plan, p.tri[n]);
-    const b0 = p.bary[n * 3], b1 = p.bary[n * 3 + 1], b2 = p.bary[n * 3 + 2];
-    const qx = (b0 * still0[v[0] * 2] + b1 * still0[v[1] * 2] + b2 * still0[v[2] * 2]) * k - p.bx;
-    const qy = (b0 * still0[v[0] * 2 + 1] + b1 * still0[v[1] * 2 + 1] + b2 * still0[v[2] * 2 + 1]) * k - p.by;
-    const rx = Math.floor(qx), ry = Math.floor(qy);
-    if (rx < 0 || ry < 0 || rx >= bw || ry >= bh || !inside[ry * bw + rx]) continue;
-    // The still's value at the point that lands on pixel (rx, ry): its own position shifted by the rounding.
-    const val = sample(S, bw, bh, (i % bw) + rx + 0.5 - qx, Math.floor(i / bw) + ry + 0.5 - qy);
-    const o = p.off + (p.by + ry) * p.pw + p.bx + rx;
-    const a = p.alpha[i];
-    frame[o] = Math.round(frame[o] + a * (val - frame[o]));
+  for (const t of list) {
+    const v = tri3(plan, t);
+    const [ax, ay, bx, by, cx, cy] = v.flatMap((i) => [still0[i * 2] * k - p.bx, still0[i * 2 + 1] * k - p.by]);
+    const [rx, ry, sx1, sy1, tx, ty] = v.flatMap((i) => [m.base[i * 2] * k - 0.5 - p.bx, m.base[i * 2 + 1] * k - 0.5 - p.by]);
+    const d = (bx - ax) * (cy - ay) - (cx - ax) * (by - ay);
+    if (Math.abs(d) < 1e-9) continue;
+    const i11 = (cy - ay) / d, i12 = -(cx - ax) / d, i21 = -(by - ay) / d, i22 = (bx - ax) / d;
+    const m11 = (sx1 - rx) * i11 + (tx - rx) * i21, m12 = (sx1 - rx) * i12 + (tx - rx) * i22;
+    const m21 = (sy1 - ry) * i11 + (ty - ry) * i21, m22 = (sy1 - ry) * i12 + (ty - ry) * i22;
+    triangleRows(ax, ay, bx, by, cx, cy, bw, bh, (x0, x1, y) => {
+      const dy = y + 0.5 - ay;
+      for (let x = x0; x <= x1; x++) {
+        if (!inside[y * bw + x]) continue;
+        const dx = x + 0.5 - ax;
+        const sx = rx + m11 * dx + m12 * dy, sy = ry + m21 * dx + m22 * dy;
+        const ix = Math.round(sx), iy = Math.round(sy);
+        if (ix < 0 || iy < 0 || ix >= bw || iy >= bh) continue;
+        const a = p.alpha[iy * bw + ix];
+        if (!a) continue;
+        const o = p.off + (p.by + y) * p.pw + p.bx + x;
+        frame[o] = Math.round(frame[o] + a * (sample(S, bw, bh, sx, sy) - frame[o]));
+      }
+    });
   }
 }
 
