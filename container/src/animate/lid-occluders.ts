@@ -1,10 +1,11 @@
 /**
  * Occluders in front of the lids (docs/animation.md, "Blinks up close"). A warp cannot tell a glasses rim
  * crossing the lid skin from the skin: a blink drags the rim down with the lid. So at painter creation the
- * thin dark structures that cross a lid's moving region and reach well beyond the eye (rims, temples, a
- * strand of hair) are found on the still; in a blink the lid is painted as if they were not there (their
- * pixels filled from the skin around them) and then they are put back where the head alone carries them.
- * Lashes, eyeliner and eyeshadow stay with the lid: they are thick blobs or end near the eye.
+ * thin, near-black structures that cross a lid's moving region and reach well beyond the eye (rims, a
+ * strand of hair across the lid) are found on the still; in a blink the lid is painted as if they were not
+ * there (their pixels filled from the skin around them) and then they are put back where the head alone
+ * carries them (lid-paint.ts). Lashes, eyeliner and eyeshadow stay with the lid: they lie in the eye's own
+ * grid rows, are thick blobs, or do not reach beyond the eye.
  */
 import type { FaceModel } from "@avatar-video/face-rig";
 import { rasterMax, type LidSkinPlan } from "./lid-skin";
@@ -64,6 +65,7 @@ export function lidOccluders(m: FaceModel, plan: LidSkinPlan, still: Uint8Array,
     if (!core) return [];
     const alpha = new Float32Array(bw * bh);
     for (let i = 0; i < core.length; i++) if (core[i]) alpha[i] = 1;
+    // One more pixel at full weight and one at half: the rim's blurred edge comes along.
     grow(alpha, bw, bh, 1, 1);
     grow(alpha, bw, bh, 1, 0.5);
     return planes(still, W, H, bx, by, bw, bh, alpha);
