@@ -43,9 +43,11 @@ describe("lid skin in a blink", () => {
     const closed = deform(model, { ...NEUTRAL_POSE, blinkR: 1, blinkL: 1 }, new Float32Array(model.count * 2));
     const f = Uint8Array.from(still);
     smoothLidSkin(f, S, S, closed, model, plan, 0, 1);
-    // Just above the closed lid's edge (the lid skin that covered the eye), per eye.
-    for (const eye of model.eyes) {
-      const ids = eye.upper0;
+    // Just above the closed lid's lash band (the stretched lid skin that covered the eye; the lash band
+    // itself moves rigidly), per eye: the lid grid's row 1 (eyelid-mesh.ts, 17 × 10 per eye, last in the mesh).
+    for (let e = 0; e < 2; e++) {
+      const row1 = model.count - 2 * 170 + e * 170 + 17;
+      const ids = Array.from({ length: 15 }, (_, k) => row1 + 1 + k);
       const xs = ids.map((i) => closed[i * 2]);
       const ys = ids.map((i) => closed[i * 2 + 1]);
       const x0 = Math.round(Math.min(...xs) + 0.3 * (Math.max(...xs) - Math.min(...xs)));

@@ -1,9 +1,10 @@
 /**
  * Per eye: the vertices a blink moves, each along the eye's normal (nx, ny: towards the lower lid).
  * Linear movers go `lin × c` px at closure amount c. Opening movers (`clamped`) follow the lid edge
- * E = um + (meet − um)·c: the photo's lid-edge band [um, um + edge] rides on it, the eye below that is
- * swallowed as the edge passes and the rest is pressed up by the lower lid (lm → lm − rise·c); at c = 1
- * all of them are on the meeting line.
+ * E = um + (meet − keep − um)·c: the photo's lid-edge band [um, um + edge] rides on it rigidly, the eye below
+ * that is swallowed as the edge passes and the rest is pressed up by the lower lid (lm → lm − rise·c); at
+ * c = 1 the band's first `keep` px (lid margin and lashes) lie just above the meeting line, everything
+ * else on it.
  */
 export interface EyeModel {
   nx: number;
@@ -17,6 +18,7 @@ export interface EyeModel {
   lm: Float32Array;
   rise: Float32Array;
   edge: Float32Array;
+  keep: Float32Array;
   /** FaceMesh rows of this eye (outer corner first), for callers that look at the lids. */
   upper0: number[];
   lower0: number[];

@@ -133,6 +133,9 @@ export function buildEyeMesh(
     // The photo's own (blurred) lid edge — from the upper margin to just under the detected lid line —
     // moves with the lid instead of being swallowed first, so the moving edge is as soft as the photo's.
     const edge = Math.min(w * (u0 - um + EDGE_BAND * len), 0.5 * (meet - um));
+    // Its upper part — the lid margin with the lashes, down to the detected lid line — is still there when
+    // the lids meet: the closed lid ends in the photo's own lash line (the rest slips under the lower lid).
+    const keep = Math.min(edge, w * (u0 - um));
     // The lid skin stretches from the brow's lower edge (fixed) down to the lashes, but over at most
     // CREASE eye widths above the lashes (a real lid unfolds from its crease, ≈ 8–10 mm above the lashes
     // of a ≈ 30 mm wide eye); higher up (brow, glasses' rims) nothing moves.
@@ -140,7 +143,7 @@ export function buildEyeMesh(
     let fix = brow(t);
     if (!(fix < u2 - 1)) fix = u2 - Math.max(1, u2 - a);
     fix = Math.max(fix, lashTop - CREASE * len);
-    return { a, b, um, lm, lashTop, rise, meet, edge, fix, travel: meet - um, skin: (lashTop + a) / 2, low: (lm + b) / 2 };
+    return { a, b, um, lm, lashTop, rise, meet, edge, keep, fix, travel: meet - keep - um, skin: (lashTop + a) / 2, low: (lm + b) / 2 };
   };
   type Col = ReturnType<typeof column>;
   const stretch = (c: Col, s: number) => {
@@ -158,12 +161,13 @@ export function buildEyeMesh(
   const lm: number[] = [];
   const rise: number[] = [];
   const edge: number[] = [];
+  const keep: number[] = [];
   const addLinear = (i: number, d: number) => {
     if (Math.abs(d) < 1e-4) return;
-    idx.push(i), lin.push(d), clamped.push(0), rest.push(0), um.push(0), meet.push(0), lm.push(0), rise.push(0), edge.push(0);
+    idx.push(i), lin.push(d), clamped.push(0), rest.push(0), um.push(0), meet.push(0), lm.push(0), rise.push(0), edge.push(0), keep.push(0);
   };
   const addClamped = (i: number, s: number, c: Col) => {
-    idx.push(i), lin.push(0), clamped.push(1), rest.push(s), um.push(c.um), meet.push(c.meet), lm.push(c.lm), rise.push(c.rise), edge.push(c.edge);
+    idx.push(i), lin.push(0), clamped.push(1), rest.push(s), um.push(c.um), meet.push(c.meet), lm.push(c.lm), rise.push(c.rise), edge.push(c.edge), keep.push(c.keep);
   };
 
   // Grid rows (rest s at a column) and how each moves.
@@ -229,6 +233,7 @@ export function buildEyeMesh(
     lm: Float32Array.from(lm),
     rise: Float32Array.from(rise),
     edge: Float32Array.from(edge),
+    keep: Float32Array.from(keep),
     upper0: [...g.upper0],
     lower0: [...g.lower0],
     upper2: [...g.upper2],

@@ -74,10 +74,10 @@ export function buildEyeMeshes(base: Float32Array, z: Float32Array, first: numbe
 
 /** Move the lids of one eye for closure amount c (0 open … 1 closed) into `out`. */
 export function moveLids(eye: EyeModel, c: number, out: Float32Array): void {
-  const { nx, ny, idx, lin, clamped, rest, um, meet, lm, rise, edge } = eye;
+  const { nx, ny, idx, lin, clamped, rest, um, meet, lm, rise, edge, keep } = eye;
   for (let k = 0; k < idx.length; k++) {
     let d: number;
-    if (clamped[k]) d = openingMove(rest[k], um[k], meet[k], lm[k], rise[k], edge[k], c) - rest[k];
+    if (clamped[k]) d = openingMove(rest[k], um[k], meet[k], lm[k], rise[k], edge[k], keep[k], c) - rest[k];
     else d = lin[k] * c;
     if (d === 0) continue;
     const i = idx[k];
@@ -86,13 +86,16 @@ export function moveLids(eye: EyeModel, c: number, out: Float32Array): void {
   }
 }
 
-/** Position (along the eye's normal) of a point of the opening band at rest position s, closure c. */
-function openingMove(s: number, um: number, meet: number, lm: number, rise: number, band: number, c: number): number {
-  const e = um + (meet - um) * c;
+/**
+ * Position (along the eye's normal) of a point of the opening band at rest position s, closure c: the edge
+ * band rides rigidly on the lid edge and slips under the lower lid where it reaches it (the lashes keep
+ * their size), the eye below is swallowed by the edge and pressed up by the lower lid.
+ */
+function openingMove(s: number, um: number, meet: number, lm: number, rise: number, band: number, keep: number, c: number): number {
+  const e = um + (meet - keep - um) * c;
   const lower = lm - rise * c;
-  const b = Math.min(band, lower - e);
-  if (s <= um + band) return band > 0 ? e + ((s - um) * b) / band : e;
-  const top = e + b;
+  if (s <= um + band) return Math.min(e + (s - um), lower);
+  const top = Math.min(e + band, lower);
   const span = lm - top;
   if (!(span > 1e-6)) return lower;
   return top + ((Math.max(s, top) - top) * (lower - top)) / span;
