@@ -40,13 +40,9 @@ function unoccludeLid(frame: Uint8Array, xy: Float32Array, m: FaceModel, plan: L
     const v = tri3(plan, t);
     if (v.every((i) => xy[i * 2] === m.base[i * 2] && xy[i * 2 + 1] === m.base[i * 2 + 1])) continue;
     const [ax, ay, bx, by, cx, cy] = v.flatMap((i) => [xy[i * 2] * k, xy[i * 2 + 1] * k]);
-    const [rx, ry, sx1, sy1, tx, ty] = v.flatMap((i) => [m.base[i * 2] * k - 0.5 - p.bx, m.base[i * 2 + 1] * k - 0.5 - p.by]);
-    // Affine map from the painted triangle to the still's box: source = rest(a) + M · (pixel − a).
-    const d = (bx - ax) * (cy - ay) - (cx - ax) * (by - ay);
-    if (Math.abs(d) < 1e-9) continue;
-    const i11 = (cy - ay) / d, i12 = -(cx - ax) / d, i21 = -(by - ay) / d, i22 = (bx - ax) / d;
-    const m11 = (sx1 - rx) * i11 + (tx - rx) * i21, m12 = (sx1 - rx) * i12 + (tx - rx) * i22;
-    const m21 = (sy1 - ry) * i11 + (ty - ry) * i21, m22 = (sy1 - ry) * i12 + (ty - ry) * i22;
+    const back = mapBack([ax, ay, bx, by, cx, cy], v, m, p);
+    if (!back) continue;
+    const [rx, ry, m11, m12, m21, m22] = back;
     triangleRows(ax, ay, bx, by, cx, cy, p.pw, p.ph, (x0, x1, y) => {
       const dy = y + 0.5 - ay;
       for (let x = x0; x <= x1; x++) {
@@ -73,12 +69,9 @@ function putBack(frame: Uint8Array, still: Uint8Array, xy: Float32Array, still0:
   for (const t of list) {
     const v = tri3(plan, t);
     const [ax, ay, bx, by, cx, cy] = v.flatMap((i) => [still0[i * 2] * k - p.bx, still0[i * 2 + 1] * k - p.by]);
-    const [rx, ry, sx1, sy1, tx, ty] = v.flatMap((i) => [m.base[i * 2] * k - 0.5 - p.bx, m.base[i * 2 + 1] * k - 0.5 - p.by]);
-    const d = (bx - ax) * (cy - ay) - (cx - ax) * (by - ay);
-    if (Math.abs(d) < 1e-9) continue;
-    const i11 = (cy - ay) / d, i12 = -(cx - ax) / d, i21 = -(by - ay) / d, i22 = (bx - ax) / d;
-    const m11 = (sx1 - rx) * i11 + (tx - rx) * i21, m12 = (sx1 - rx) * i12 + (tx - rx) * i22;
-    const m21 = (sy1 - ry) * i11 + (ty - ry) * i21, m22 = (sy1 - ry) * i12 + (ty - ry) * i22;
+    const back = mapBack([ax, ay, bx, by, cx, cy], v, m, p);
+    if (!back) continue;
+    const [rx, ry, m11, m12, m21, m22] = back;
     triangleRows(ax, ay, bx, by, cx, cy, bw, bh, (x0, x1, y) => {
       const dy = y + 0.5 - ay;
       for (let x = x0; x <= x1; x++) {
@@ -144,4 +137,18 @@ function softenLidEdge(frame: Uint8Array, pl: { off: number; pw: number; ph: num
       frame[o] = Math.round(frame[o] + w * (acc / ksum - frame[o]));
     }
   }
+}
+
+/**
+ * Affine map from a painted triangle (corners `q`: ax, ay, bx, by, cx, cy) back to its rest position in the
+ * occluder plane's box: source = rest(a) + M · (pixel − a). Returns [rest ax, rest ay, m11, m12, m21, m22].
+ */
+function mapBack(q: number[], v: number[], m: FaceModel, p: OccluderPlane): number[] | undefined {
+  const [ax, ay, bx, by, cx, cy] = q;
+  const k = p.scale;
+  const [rx, ry, sx1, sy1, tx, ty] = v.flatMap((i) => [m.base[i * 2] * k - 0.5 - p.bx, m.base[i * 2 + 1] * k - 0.5 - p.by]);
+  const d = (bx - ax) * (cy - ay) - (cx - ax) * (by - ay);
+  if (Math.abs(d) < 1e-9) return undefined;
+  const i11 = (cy - ay) / d, i12 = -(cx - ax) / d, i21 = -(by - ay) / d, i22 = (bx - ax) / d;
+  return [rx, ry, (sx1 - rx) * i11 + (tx - rx) * i21, (sx1 - rx) * i12 + (tx - rx) * i22, (sy1 - ry) * i11 + (ty - ry) * i21, (sy1 - ry) * i12 + (ty - ry) * i22];
 }
