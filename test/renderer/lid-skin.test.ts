@@ -37,12 +37,12 @@ describe("lid skin in a blink", () => {
     const open = deform(model, NEUTRAL_POSE, new Float32Array(model.count * 2));
     const still = stripes();
     const untouched = Uint8Array.from(still);
-    smoothLidSkin(untouched, S, S, open, model, plan, 0, 1);
+    smoothLidSkin(untouched, S, S, open, model, plan, 0);
     expect(untouched).toEqual(still);
 
     const closed = deform(model, { ...NEUTRAL_POSE, blinkR: 1, blinkL: 1 }, new Float32Array(model.count * 2));
     const f = Uint8Array.from(still);
-    smoothLidSkin(f, S, S, closed, model, plan, 0, 1);
+    smoothLidSkin(f, S, S, closed, model, plan, 0);
     // Just above the closed lid's lash band (the stretched lid skin that covered the eye; the lash band
     // itself moves rigidly), per eye: the lid grid's row 1 (eyelid-mesh.ts, 17 × 10 per eye, last in the mesh).
     for (let e = 0; e < 2; e++) {

@@ -9,6 +9,7 @@
  */
 import type { FaceModel } from "@avatar-video/face-rig";
 import { rasterMax, type LidSkinPlan } from "./lid-skin";
+import { yuvPlanes, type YuvPlane } from "./still-frame";
 
 /** One plane's occluders of one eye: box (plane px), composite alpha and the still with them filled in. */
 export interface OccluderPlane {
@@ -154,18 +155,18 @@ function grow(a: Float32Array, bw: number, bh: number, r: number, value: number)
 
 /** The luma box and both chroma boxes, each with its alpha and the still filled in under it. */
 function planes(still: Uint8Array, W: number, H: number, bx: number, by: number, bw: number, bh: number, alpha: Float32Array): OccluderPlane[] {
-  const cw = W >> 1, ch = H >> 1;
-  const luma = { off: 0, pw: W, ph: H, scale: 1, bx, by, bw, bh, alpha };
+  const [y, u, v] = yuvPlanes(W, H);
+  const luma = { ...y, bx, by, bw, bh, alpha };
   const cbx = bx >> 1, cby = by >> 1;
-  const cbw = Math.min(cw, ((bx + bw + 1) >> 1)) - cbx, cbh = Math.min(ch, ((by + bh + 1) >> 1)) - cby;
+  const cbw = Math.min(u.pw, ((bx + bw + 1) >> 1)) - cbx, cbh = Math.min(u.ph, ((by + bh + 1) >> 1)) - cby;
   const ca = new Float32Array(cbw * cbh);
-  for (let y = 0; y < bh; y++) for (let x = 0; x < bw; x++) {
-    const a = alpha[y * bw + x];
-    const j = (((by + y) >> 1) - cby) * cbw + ((bx + x) >> 1) - cbx;
-    if (a > ca[j]) ca[j] = a;
+  for (let j = 0; j < bh; j++) for (let i = 0; i < bw; i++) {
+    const a = alpha[j * bw + i];
+    const c = (((by + j) >> 1) - cby) * cbw + ((bx + i) >> 1) - cbx;
+    if (a > ca[c]) ca[c] = a;
   }
-  const chroma = (off: number) => ({ off, pw: cw, ph: ch, scale: 0.5, bx: cbx, by: cby, bw: cbw, bh: cbh, alpha: ca });
-  return [luma, chroma(W * H), chroma(W * H + cw * ch)].map((p) => ({ ...p, clean: fill(still, p) }));
+  const chroma = (p: YuvPlane) => ({ ...p, bx: cbx, by: cby, bw: cbw, bh: cbh, alpha: ca });
+  return [luma, chroma(u), chroma(v)].map((p) => ({ ...p, clean: fill(still, p) }));
 }
 
 /** The still's box with the occluder filled: each covered pixel interpolated across the shorter covered run (rows or columns). */

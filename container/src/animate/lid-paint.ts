@@ -8,6 +8,7 @@
 import { deform, type FaceModel, type FacePose } from "@avatar-video/face-rig";
 import { tri3, type LidOccluders, type OccluderPlane } from "./lid-occluders";
 import { rasterMax, smoothLidSkin, triangleRows, type LidSkinPlan } from "./lid-skin";
+import { yuvPlanes, type YuvPlane } from "./still-frame";
 
 /** Bilinear sample of a box of values (bw × bh) at box coordinates (x, y), clamped to the box. */
 function sample(get: (x: number, y: number) => number, bw: number, bh: number, x: number, y: number): number {
@@ -19,14 +20,12 @@ function sample(get: (x: number, y: number) => number, bw: number, bh: number, x
 
 export function paintBlinkLids(
   frame: Uint8Array, W: number, H: number, xy: Float32Array, pose: FacePose, m: FaceModel,
-  plan: LidSkinPlan, occ: LidOccluders, still: Uint8Array, look: { grain: number; blur: number }, seed: number, scratch: Float32Array,
+  plan: LidSkinPlan, occ: LidOccluders, still: Uint8Array, look: { grain: number; blur: number }, scratch: Float32Array,
 ): void {
   const any = occ.some((o) => o.length > 0);
   if (any) occ.forEach((planes, e) => planes.forEach((p) => unoccludeLid(frame, xy, m, plan, plan.eyeTris[e], p)));
-  smoothLidSkin(frame, W, H, xy, m, plan, look.grain, seed);
-  const cw = W >> 1, ch = H >> 1;
-  const planes = [{ off: 0, pw: W, ph: H, k: 1 }, { off: W * H, pw: cw, ph: ch, k: 0.5 }, { off: W * H + cw * ch, pw: cw, ph: ch, k: 0.5 }];
-  for (const pl of planes) m.eyes.forEach((_, e) => softenLidEdge(frame, pl, xy, m, plan, e, look.blur));
+  smoothLidSkin(frame, W, H, xy, m, plan, look.grain);
+  for (const pl of yuvPlanes(W, H)) m.eyes.forEach((_, e) => softenLidEdge(frame, pl, xy, m, plan, e, look.blur));
   if (!any) return;
   const still0 = deform(m, { ...pose, blinkR: 0, blinkL: 0 }, scratch);
   occ.forEach((planes, e) => planes.forEach((p) => putBack(frame, still, xy, still0, m, plan, plan.eyeTris[e], p)));
@@ -97,8 +96,8 @@ const EDGE_BELOW = 0.02;
  * the photo's own edge blur (a Gaussian of sigma `blur` px, mouth-style.ts), in proportion to how far the
  * lid has moved (none at rest), inside the eye's blink triangles only.
  */
-function softenLidEdge(frame: Uint8Array, pl: { off: number; pw: number; ph: number; k: number }, xy: Float32Array, m: FaceModel, plan: LidSkinPlan, e: number, blur: number): void {
-  const { off, pw: W, ph: H, k: sc } = pl;
+function softenLidEdge(frame: Uint8Array, pl: YuvPlane, xy: Float32Array, m: FaceModel, plan: LidSkinPlan, e: number, blur: number): void {
+  const { off, pw: W, ph: H, scale: sc } = pl;
   const eye = m.eyes[e];
   const ids = [eye.lower0[0], ...eye.upper0, eye.lower0[eye.lower0.length - 1]];
   const line = (p: Float32Array) => ids.map((i) => [p[i * 2] * sc, p[i * 2 + 1] * sc]);

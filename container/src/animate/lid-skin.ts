@@ -6,6 +6,7 @@
  * the stretch) and the photo's grain is put back, after the warp: an unstretched lid is left as painted.
  */
 import type { FaceModel } from "@avatar-video/face-rig";
+import { grainNoise, yuvPlanes, type YuvPlane } from "./still-frame";
 
 export interface LidSkinPlan {
   /** Triangles (index triples) that a blink deforms. */
@@ -42,45 +43,24 @@ export function lidSkinPlan(m: FaceModel): LidSkinPlan {
   return { tris: Int32Array.from(tris), restArea: Float32Array.from(restArea), eyeTris };
 }
 
-/** Deterministic per-pixel noise in [-1, 1] (frames must not flicker differently per run). */
-const noise = (x: number, y: number, f: number) => {
-  let h = Math.imul(x * 374761393 + y * 668265263 + f * 2246822519, 3266489917);
-  h ^= h >>> 15;
-  return ((h >>> 0) / 4294967295) * 2 - 1;
-};
-
-/** Where one plane of the yuv420p frame lies: byte offset, width, height, scale of vertex coordinates. */
-interface Plane {
-  off: number;
-  pw: number;
-  ph: number;
-  scale: number;
-  grain: number;
-}
-
 /**
  * Smooth the stretched lid skin of both eyes in `frame` (yuv420p, W × H: luma and both chroma planes, whose
- * eyeshadow tints streak too), for vertex positions `xy`. `grain`: the photo's luma noise (mouth-style.ts);
- * `seed` varies the grain per frame.
+ * eyeshadow tints streak too), for vertex positions `xy`. `grain`: the photo's luma noise (mouth-style.ts),
+ * put back on the luma only.
  */
-export function smoothLidSkin(frame: Uint8Array, W: number, H: number, xy: Float32Array, m: FaceModel, plan: LidSkinPlan, grain: number, seed: number): void {
-  const cw = W >> 1, ch = H >> 1;
-  const planes: Plane[] = [
-    { off: 0, pw: W, ph: H, scale: 1, grain },
-    { off: W * H, pw: cw, ph: ch, scale: 0.5, grain: 0 },
-    { off: W * H + cw * ch, pw: cw, ph: ch, scale: 0.5, grain: 0 },
-  ];
+export function smoothLidSkin(frame: Uint8Array, W: number, H: number, xy: Float32Array, m: FaceModel, plan: LidSkinPlan, grain: number): void {
+  const planes = yuvPlanes(W, H);
   for (let e = 0; e < 2; e++) {
     const list = plan.eyeTris[e];
     const ratio = list.map((t) => area(xy, plan.tris[t * 3], plan.tris[t * 3 + 1], plan.tris[t * 3 + 2]) / plan.restArea[t]);
     if (!ratio.some((r) => r > STRETCH.from)) continue;
     const up = m.eyes[e].upper0;
     const eyeWidth = Math.hypot(xy[up[0] * 2] - xy[up[up.length - 1] * 2], xy[up[0] * 2 + 1] - xy[up[up.length - 1] * 2 + 1]);
-    for (const plane of planes) smoothPlane(frame, plane, xy, plan, list, ratio, Math.max(1, MAX_RADIUS * eyeWidth * plane.scale), seed);
+    planes.forEach((plane, i) => smoothPlane(frame, plane, i === 0 ? grain : 0, xy, plan, list, ratio, Math.max(1, MAX_RADIUS * eyeWidth * plane.scale)));
   }
 }
 
-function smoothPlane(frame: Uint8Array, P: Plane, xy: Float32Array, plan: LidSkinPlan, list: number[], ratio: number[], rMax: number, seed: number): void {
+function smoothPlane(frame: Uint8Array, P: YuvPlane, grain: number, xy: Float32Array, plan: LidSkinPlan, list: number[], ratio: number[], rMax: number): void {
   // Box of the stretched triangles, in plane pixels.
   let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
   list.forEach((t, k) => {
@@ -117,7 +97,7 @@ function smoothPlane(frame: Uint8Array, P: Plane, xy: Float32Array, plan: LidSki
       const lo = Math.max(0, x - r), hi = Math.min(bw - 1, x + r);
       const mean = (row[hi + 1] - row[lo]) / (hi - lo + 1);
       // Averaging 2r+1 pixels removes most of the photo's grain too: put that share back.
-      const g = P.grain ? P.grain * wt * Math.sqrt(1 - 1 / (2 * r + 1)) * noise(bx + x, by + y, seed) : 0;
+      const g = grain ? grain * wt * Math.sqrt(1 - 1 / (2 * r + 1)) * grainNoise(bx + x, by + y) : 0;
       const v = frame[o + x] + wt * (mean - frame[o + x]) + g;
       frame[o + x] = v < 0 ? 0 : v > 255 ? 255 : Math.round(v);
     }

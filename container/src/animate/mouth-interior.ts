@@ -12,20 +12,10 @@ import { smoothstep } from "@avatar-video/motion-model";
 import { curveAt, curveTable } from "./lip-curve";
 import { LUT, paintCavity, paintLowerTeeth, paintSeal, paintTongue, paintUpperTeeth, reusePhotoInterior, STEP, type Interior, type MouthAxis } from "./mouth-layers";
 import type { MouthStyle } from "./mouth-style";
-import type { YuvFrameLayout } from "./still-frame";
+import { grainNoise as noise, type YuvFrameLayout } from "./still-frame";
 import { EMPTY_RECT, type Rect } from "./warp";
 
 export type { YuvFrameLayout };
-
-/** Deterministic per-pixel noise, roughly N(0, 1) (static, like the photo's own grain). */
-function noise(x: number, y: number): number {
-  let h = Math.imul(x * 374761393 + y * 668265263, 1274126177);
-  h ^= h >>> 13;
-  h = Math.imul(h, 1274126177);
-  const a = (h & 0xffff) / 65536;
-  const b = ((h >>> 16) & 0xffff) / 65536;
-  return (a + b - 1) * 2.45;
-}
 
 /** The corner line of inner-lip points (first and last point are the corners). */
 function mouthAxis(upper: Float32Array): MouthAxis {

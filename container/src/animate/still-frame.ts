@@ -8,6 +8,34 @@ export interface YuvFrameLayout {
   cSize: number;
 }
 
+/** One plane of a yuv420p frame: byte offset, width, height, and the scale of canvas coordinates on it. */
+export interface YuvPlane {
+  off: number;
+  pw: number;
+  ph: number;
+  scale: number;
+}
+
+/** Luma, then both chroma planes (half resolution) of a W × H yuv420p frame. */
+export function yuvPlanes(W: number, H: number): [YuvPlane, YuvPlane, YuvPlane] {
+  const cw = W >> 1, ch = H >> 1;
+  return [
+    { off: 0, pw: W, ph: H, scale: 1 },
+    { off: W * H, pw: cw, ph: ch, scale: 0.5 },
+    { off: W * H + cw * ch, pw: cw, ph: ch, scale: 0.5 },
+  ];
+}
+
+/** Deterministic per-pixel noise, roughly N(0, 1): painted grain is static, like the photo's own. */
+export function grainNoise(x: number, y: number): number {
+  let h = Math.imul(x * 374761393 + y * 668265263, 1274126177);
+  h ^= h >>> 13;
+  h = Math.imul(h, 1274126177);
+  const a = (h & 0xffff) / 65536;
+  const b = ((h >>> 16) & 0xffff) / 65536;
+  return (a + b - 1) * 2.45;
+}
+
 /** RGB of the still yuv420p frame at canvas point (x, y), bilinear luma, nearest chroma (BT.709 limited). */
 export function samplePhoto(stat: Uint8Array, L: YuvFrameLayout, x: number, y: number): [number, number, number] {
   const W = L.width;

@@ -47,8 +47,8 @@ export class FramePainter {
   private style: MouthStyle;
   private readonly lids: LidSkinPlan;
   private readonly occluders: LidOccluders;
-  /** Frames painted: varies the lid skin's grain from frame to frame. */
-  private frames = 0;
+  /** Vertex positions of the pose without its blink (where occluders in front of the lids stay). */
+  private readonly blinkFree: Float32Array;
   /** Per-step wall milliseconds of the calling thread (diagnostics). */
   readonly t = { warp: 0, mouth: 0, join: 0 };
 
@@ -88,6 +88,7 @@ export class FramePainter {
     this.style = mouthStyle(colors, model, a.stat, width, height);
     this.lids = lidSkinPlan(model);
     this.occluders = lidOccluders(model, this.lids, a.stat, width, height);
+    this.blinkFree = new Float32Array(model.count * 2);
   }
 
   /**
@@ -212,7 +213,7 @@ export class FramePainter {
     // After the join: the lids may lie in any band. Only pixels the warp just wrote (moved triangles) change.
     if (pose.blinkR > 0 || pose.blinkL > 0) {
       const { width: W, height: H } = this.layout;
-      paintBlinkLids(frame, W, H, this.xy, pose, m, this.lids, this.occluders, this.arena.stat, this.style, ++this.frames, new Float32Array(m.count * 2));
+      paintBlinkLids(frame, W, H, this.xy, pose, m, this.lids, this.occluders, this.arena.stat, this.style, this.blinkFree);
     }
   }
 
