@@ -16,7 +16,11 @@ import {
 const PAIRS = [[61, 291], [205, 425], [50, 280], [234, 454], [132, 361], [58, 288], [172, 397], [136, 365], [93, 323], [177, 401]];
 /** Midline points from forehead to chin (nose bridge, nose, lips' centres). */
 const MIDLINE = [10, 151, 9, 8, 168, 6, 197, 195, 5, 4, 1, 2, 164, 0, 17, 18, 200, 199, 175, 152];
-/** An eye narrower than this share of the other one is taken as misplaced (a head turned enough to narrow an eye that much is refused as `face_turned`). */
+/**
+ * An eye narrower than this share of the other one is taken as misplaced. Near the accepted yaw limit (30°)
+ * a correctly fitted far eye can narrow to ≈ 0.65 too; the 3D mirror then reproduces that foreshortened
+ * eye, so such a misfire swaps a good fit for a close estimate rather than a wrong one.
+ */
 export const EYE_WIDTH_RATIO = 0.7;
 
 const RIGHT = [RIGHT_EYE_UPPER0, RIGHT_EYE_LOWER0, RIGHT_EYE_UPPER1, RIGHT_EYE_LOWER1, RIGHT_EYE_UPPER2].flat();
