@@ -12,7 +12,7 @@ import sharp from "sharp";
 import { buildFaceModel, deform, mouthColors, NEUTRAL_POSE } from "@avatar-video/face-rig";
 import { composeCanvas } from "../../container/src/video/compose";
 import { FramePainter } from "../../container/src/video/painter";
-import { rgbToYuv420 } from "../../container/src/video/yuv";
+import { rgbToYuv420, yuv420ToRgb } from "../../container/src/video/yuv";
 
 const { values } = parseArgs({
   options: { inputs: { type: "string" }, portrait: { type: "string" }, amounts: { type: "string", default: "0,0.5,1,0.35" }, out: { type: "string" }, overlay: { type: "string" } },
@@ -41,19 +41,9 @@ for (const a of amounts) {
   const pose = { ...NEUTRAL_POSE, blinkR: a, blinkL: a };
   const pos = deform(model, pose, new Float32Array(model.count * 2));
   painter.paint(pos, pose, 0);
-  const f = painter.pool[0];
-  const L = S * S, C = L / 4;
+  const frame = yuv420ToRgb(painter.pool[0], S, S);
   const img = Buffer.alloc(cw * ch * 3);
-  for (let y = 0; y < ch; y++) for (let x = 0; x < cw; x++) {
-    const X = x0 + x, Y = y0 + y;
-    const Yv = (f[Y * S + X] - 16) * 1.164;
-    const ci = (Y >> 1) * (S >> 1) + (X >> 1);
-    const U = f[L + ci] - 128, V = f[L + C + ci] - 128;
-    const o = (y * cw + x) * 3;
-    img[o] = Math.max(0, Math.min(255, Yv + 1.793 * V));
-    img[o + 1] = Math.max(0, Math.min(255, Yv - 0.213 * U - 0.533 * V));
-    img[o + 2] = Math.max(0, Math.min(255, Yv + 2.112 * U));
-  }
+  for (let y = 0; y < ch; y++) img.set(frame.subarray(((y0 + y) * S + x0) * 3, ((y0 + y) * S + x0 + cw) * 3), y * cw * 3);
   let t = sharp(img, { raw: { width: cw, height: ch, channels: 3 } }).resize(cw * K, ch * K, { kernel: "nearest" });
   if (overlay) {
     let circles = "";
