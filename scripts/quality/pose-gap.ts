@@ -42,7 +42,7 @@ for (const open of opens) {
   const pose = { ...NEUTRAL_POSE, open };
   const pos = deform(model, pose, new Float32Array(model.count * 2));
   painter.paint(pos, pose, 0);
-  const frame = yuv420ToRgb(painter.pool[0], S, S);
+  const frame = Buffer.from(yuv420ToRgb(painter.pool[0], S, S).buffer);
   const [f] = await analyzeFaces({ data: frame, width: S, height: S });
   rows.push({ open, mesh: gapOf((i) => [pos[i * 2], pos[i * 2 + 1]]), detector: f ? gapOf((i) => [f.mesh[i][0], f.mesh[i][1]]) : NaN });
   if (values.png) {
@@ -52,7 +52,7 @@ for (const open of opens) {
     // The detector's inner-lip points (upper red, lower blue) on the 2× crop.
     const dot = (i: number, c: string) => (f ? `<circle cx="${(f.mesh[i][0] - x0) * 2}" cy="${(f.mesh[i][1] - y0) * 2}" r="3" fill="${c}"/>` : "");
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${w * 2}" height="${w * 2}">${[82, 13, 312].map((i) => dot(i, "red")).join("")}${[87, 14, 317].map((i) => dot(i, "blue")).join("")}</svg>`;
-    const crop = await sharp(Buffer.from(frame), { raw: { width: S, height: S, channels: 3 } }).extract({ left: x0, top: y0, width: w, height: w }).resize(w * 2, w * 2, { kernel: "nearest" }).png().toBuffer();
+    const crop = await sharp(frame, { raw: { width: S, height: S, channels: 3 } }).extract({ left: x0, top: y0, width: w, height: w }).resize(w * 2, w * 2, { kernel: "nearest" }).png().toBuffer();
     tiles.push(await sharp(crop).composite([{ input: Buffer.from(svg) }]).png().toBuffer());
   }
 }
