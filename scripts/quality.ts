@@ -9,7 +9,8 @@
  *  - gain: mean inner-lip gap in speech frames minus the mean in silent frames (eye-corner-distance units)
  *  - corr: Pearson correlation of the gap with the voice loudness (dB re its 95th percentile, clipped at −40)
  *  - rest: share of silent frames (no voice within ±0.3 s) whose gap is within 0.02 of frame 0 (the photo)
- *  - blinks/min, mean blink length (ms below 80 % of the median eye opening)
+ *  - blinks/min: dips of either eye below a fraction of its own rolling median (perEyeBlinkEvents), and the
+ *    mean blink length (ms either eye stays below 80 % of its own rolling median, per counted blink)
  *  - ssim: mean SSIM of the face outside the mouth-and-jaw ellipse against frame 0, after aligning each
  *    frame to frame 0 with a similarity transform (stable landmarks, refined on the pixels; head sway is
  *    not a defect; QUALITY_LANDMARK_ALIGN=1 skips the refinement, for comparison with older figures)
@@ -22,7 +23,7 @@ import { parseArgs } from "node:util";
 import { analyzeFaces } from "../container/src/face/analyze";
 import { ffmpegPath, ffprobePath, run } from "../container/src/video/ffmpeg";
 import { SILHOUETTE } from "@avatar-video/face-rig";
-import { alignOffset, blinkEvents, envelopeDb, fillPolygon, maskedSsim, pearson, percentile, similarity } from "./quality/metrics";
+import { alignOffset, envelopeDb, fillPolygon, maskedSsim, pearson, percentile, perEyeBlinkEvents, similarity } from "./quality/metrics";
 import { refineSimilarity } from "./quality/register";
 
 const RATE = 16_000;
@@ -68,14 +69,21 @@ export interface QualityResult {
   ssim: number;
   lag: number;
   lost: number;
-  /** Per frame (JSON only): inner-lip gap, mouth width and eye opening in eye-corner units, voice loudness. */
-  perFrame?: { gap: number[]; width: number[]; eye: number[]; loud: number[] };
+  /**
+   * Per frame (JSON only): inner-lip gap, mouth width, eye opening (mean of both eyes; eyeR = subject's right
+   * eye 159–145, eyeL = left eye 386–374) in eye-corner units, voice loudness, and depth = mesh z of
+   * point 33 minus point 263 (head turn: FaceMesh refines both eyes' lids only while it is small).
+   */
+  perFrame?: { gap: number[]; width: number[]; eye: number[]; eyeR: number[]; eyeL: number[]; depth: number[]; loud: number[] };
 }
 
 async function measure(video: string, voice: Float32Array): Promise<QualityResult> {
   const { width: W, height: H, fps } = await videoInfo(video);
   const gap: number[] = [];
   const eye: number[] = [];
+  const eyeR: number[] = [];
+  const eyeL: number[] = [];
+  const depth: number[] = [];
   const width: number[] = [];
   const ssim: number[] = [];
   let lost = 0;
@@ -88,13 +96,19 @@ async function measure(video: string, voice: Float32Array): Promise<QualityResul
       lost++;
       gap.push(NaN);
       eye.push(NaN);
+      eyeR.push(NaN);
+      eyeL.push(NaN);
+      depth.push(NaN);
       width.push(NaN);
       continue;
     }
     const m = f.mesh;
     gap.push((dist(m, 82, 87) + dist(m, 13, 14) + dist(m, 312, 317)) / 3 / iod);
     width.push(dist(m, 61, 291) / iod);
-    eye.push((dist(m, 159, 145) + dist(m, 386, 374)) / 2 / iod);
+    eyeR.push(dist(m, 159, 145) / iod);
+    eyeL.push(dist(m, 386, 374) / iod);
+    eye.push((eyeR[eyeR.length - 1] + eyeL[eyeL.length - 1]) / 2);
+    depth.push(m[33][2] - m[263][2]);
     const luma = new Uint8Array(W * H);
     for (let i = 0; i < W * H; i++) luma[i] = (rgb[i * 3] * 77 + rgb[i * 3 + 1] * 150 + rgb[i * 3 + 2] * 29) >> 8;
     if (!ref) {
@@ -164,8 +178,8 @@ async function measure(video: string, voice: Float32Array): Promise<QualityResul
   };
   let lag = 0;
   for (let s = -5; s <= 5; s++) if (span(s) > span(lag)) lag = s;
-  const blinks = blinkEvents(eye.map((e) => (Number.isFinite(e) ? e : Infinity)));
-  const soft = blinkEvents(eye.map((e) => (Number.isFinite(e) ? e : Infinity)), 0.8);
+  // Each blink is the run where either eye is below 80 % of its own rolling median: its length is the blink's.
+  const blinks = perEyeBlinkEvents(eyeR, eyeL, fps);
   return {
     video,
     frames: n,
@@ -173,11 +187,11 @@ async function measure(video: string, voice: Float32Array): Promise<QualityResul
     corr: span(0),
     rest: si.filter((i) => gap[i] - gap0 < 0.02).length / (si.length || 1),
     blinksPerMin: blinks.length / (n / fps / 60),
-    blinkMs: soft.length ? (soft.reduce((s, [a, b]) => s + b - a, 0) / soft.length / fps) * 1000 : 0,
+    blinkMs: blinks.length ? (blinks.reduce((s, [a, b]) => s + b - a, 0) / blinks.length / fps) * 1000 : 0,
     ssim: ssim.filter(Number.isFinite).reduce((s, v) => s + v, 0) / (ssim.filter(Number.isFinite).length || 1),
     lag,
     lost,
-    perFrame: { gap, width, eye, loud: Array.from(loud) },
+    perFrame: { gap, width, eye, eyeR, eyeL, depth, loud: Array.from(loud) },
   };
 }
 

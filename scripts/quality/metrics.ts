@@ -67,9 +67,11 @@ export function percentile(v: ArrayLike<number>, p: number): number {
   return s.length ? s[Math.min(s.length - 1, Math.max(0, Math.round((s.length - 1) * p)))] : NaN;
 }
 
-/** Blink events: openness dips below `frac` × the median; returns [start, end) frame ranges. */
-export function blinkEvents(open: ArrayLike<number>, frac = 0.55): Array<[number, number]> {
-  const med = percentile(Array.from(open).filter(Number.isFinite), 0.5);
+/**
+ * Runs where `open` is below `frac` × `med` (default: the series' median); returns [start, end) frame ranges.
+ * With the default median this is the old both-eyes-averaged blink rule (0.55), kept for comparison.
+ */
+export function blinkEvents(open: ArrayLike<number>, frac = 0.55, med = percentile(Array.from(open).filter(Number.isFinite), 0.5)): Array<[number, number]> {
   const out: Array<[number, number]> = [];
   let start = -1;
   for (let i = 0; i <= open.length; i++) {
@@ -81,6 +83,63 @@ export function blinkEvents(open: ArrayLike<number>, frac = 0.55): Array<[number
     }
   }
   return out;
+}
+
+/** Median of `v` over a centred window of ±`half` samples (non-finite samples ignored; NaN if none). */
+export function rollingMedian(v: ArrayLike<number>, half: number): Float64Array {
+  const out = new Float64Array(v.length);
+  for (let i = 0; i < v.length; i++) {
+    const w: number[] = [];
+    for (let j = Math.max(0, i - half); j <= Math.min(v.length - 1, i + half); j++) if (Number.isFinite(v[j])) w.push(v[j]);
+    out[i] = w.length ? percentile(w, 0.5) : NaN;
+  }
+  return out;
+}
+
+export interface PerEyeBlinkRule {
+  /** A blink reaches below `frac` × its eye's rolling median in at least one frame, in either eye. */
+  frac: number;
+  /** …and is the whole run of frames where either eye is below `soft` × its rolling median (its length). */
+  soft: number;
+  /** Half width of the rolling median, in seconds (it follows head-pose drift, not a 0.4 s blink). */
+  medianHalfSeconds: number;
+  /** Runs longer than this are not blinks (a pose change the median has not caught up with yet). */
+  maxSeconds: number;
+  /** Runs shorter than this many frames are not blinks (a detector glitch on one frame). */
+  minFrames: number;
+}
+
+export const PER_EYE_BLINKS: PerEyeBlinkRule = { frac: 0.67, soft: 0.8, medianHalfSeconds: 1, maxSeconds: 0.6, minFrames: 2 };
+
+/**
+ * Each eye's opening divided by its own rolling median, and the smaller of the two per frame. FaceMesh's
+ * iris step refines only one eye's lids when the head is turned (docs/animation.md, "Why blinks are counted
+ * per eye"), so the mean of both eyes hides a blink the refined eye sees clearly.
+ */
+export function eyeClosure(eyeR: ArrayLike<number>, eyeL: ArrayLike<number>, fps: number, rule: PerEyeBlinkRule = PER_EYE_BLINKS): Float64Array {
+  const half = Math.round(rule.medianHalfSeconds * fps);
+  const mR = rollingMedian(eyeR, half);
+  const mL = rollingMedian(eyeL, half);
+  const out = new Float64Array(eyeR.length);
+  for (let i = 0; i < out.length; i++) {
+    const r = eyeR[i] / mR[i];
+    const l = eyeL[i] / mL[i];
+    out[i] = Math.min(Number.isFinite(r) ? r : Infinity, Number.isFinite(l) ? l : Infinity);
+  }
+  return out;
+}
+
+/**
+ * Blink events from both eyes' openings (in any unit): runs of frames where either eye is below `rule.soft`
+ * of its own rolling median (dips of the two eyes that overlap or touch are one run), counted when the run
+ * goes below `rule.frac` somewhere and lasts `minFrames`…`maxSeconds`. Hysteresis, because the detector's
+ * opening wobbles inside one blink (0.38 → 0.69 → 0.51 of open on one closed eye). Returns [start, end).
+ */
+export function perEyeBlinkEvents(eyeR: ArrayLike<number>, eyeL: ArrayLike<number>, fps: number, rule: PerEyeBlinkRule = PER_EYE_BLINKS): Array<[number, number]> {
+  const closure = eyeClosure(eyeR, eyeL, fps, rule);
+  return blinkEvents(closure, rule.soft, 1).filter(
+    ([a, b]) => b - a >= rule.minFrames && b - a <= rule.maxSeconds * fps && Math.min(...closure.subarray(a, b)) < rule.frac,
+  );
 }
 
 /** 2×3 similarity transform (least squares) mapping points `from` onto points `to`. */
