@@ -65,10 +65,6 @@ describe("occluders in front of the lids", () => {
     const { model } = stills["single-camera"];
     const { frame: glasses, rim } = withGlasses(model, stills["single-camera"].still);
     const plan = lidSkinPlan(model);
-    const dbg: any[] = [];
-    (globalThis as any).__occDebug = (d: any) => dbg.push(d);
-    lidOccluders(model, plan, glasses, S, S);
-    require("node:fs").writeFileSync("/tmp/blinks/dbg.json", JSON.stringify(dbg.map((d) => ({ ...d, dark: Array.from(d.dark), thin: Array.from(d.thin), keep: Array.from(d.keep), region: Array.from(d.region), eye: Array.from(d.eye) }))));
     expect(lidOccluders(model, plan, glasses, S, S).map((o) => o.length > 0)).toEqual([true, true]);
     // Rim pixels inside the lids' moving region that the mesh does move: without the occluder layer the
     // warp drags every one of them down with the lid.
