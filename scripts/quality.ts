@@ -70,17 +70,16 @@ export interface QualityResult {
   lag: number;
   lost: number;
   /**
-   * Per frame (JSON only): inner-lip gap, mouth width, eye opening (mean of both eyes; eyeR = subject's right
-   * eye 159–145, eyeL = left eye 386–374) in eye-corner units, voice loudness, and depth = mesh z of
-   * point 33 minus point 263 (head turn: FaceMesh refines both eyes' lids only while it is small).
+   * Per frame (JSON only): inner-lip gap, mouth width, eye openings (eyeR = subject's right eye 159–145,
+   * eyeL = left eye 386–374) in eye-corner units, voice loudness, and depth = mesh z of point 33 minus
+   * point 263 (head turn: FaceMesh refines both eyes' lids only while it is small).
    */
-  perFrame?: { gap: number[]; width: number[]; eye: number[]; eyeR: number[]; eyeL: number[]; depth: number[]; loud: number[] };
+  perFrame?: { gap: number[]; width: number[]; eyeR: number[]; eyeL: number[]; depth: number[]; loud: number[] };
 }
 
 async function measure(video: string, voice: Float32Array): Promise<QualityResult> {
   const { width: W, height: H, fps } = await videoInfo(video);
   const gap: number[] = [];
-  const eye: number[] = [];
   const eyeR: number[] = [];
   const eyeL: number[] = [];
   const depth: number[] = [];
@@ -95,7 +94,6 @@ async function measure(video: string, voice: Float32Array): Promise<QualityResul
     if (!f || f.score < 0.3 || (ref && Math.abs(iod / ref.iod - 1) > 0.25)) {
       lost++;
       gap.push(NaN);
-      eye.push(NaN);
       eyeR.push(NaN);
       eyeL.push(NaN);
       depth.push(NaN);
@@ -107,7 +105,6 @@ async function measure(video: string, voice: Float32Array): Promise<QualityResul
     width.push(dist(m, 61, 291) / iod);
     eyeR.push(dist(m, 159, 145) / iod);
     eyeL.push(dist(m, 386, 374) / iod);
-    eye.push((eyeR[eyeR.length - 1] + eyeL[eyeL.length - 1]) / 2);
     depth.push(m[33][2] - m[263][2]);
     const luma = new Uint8Array(W * H);
     for (let i = 0; i < W * H; i++) luma[i] = (rgb[i * 3] * 77 + rgb[i * 3 + 1] * 150 + rgb[i * 3 + 2] * 29) >> 8;
@@ -191,7 +188,7 @@ async function measure(video: string, voice: Float32Array): Promise<QualityResul
     ssim: ssim.filter(Number.isFinite).reduce((s, v) => s + v, 0) / (ssim.filter(Number.isFinite).length || 1),
     lag,
     lost,
-    perFrame: { gap, width, eye, eyeR, eyeL, depth, loud: Array.from(loud) },
+    perFrame: { gap, width, eyeR, eyeL, depth, loud: Array.from(loud) },
   };
 }
 

@@ -67,17 +67,14 @@ export function percentile(v: ArrayLike<number>, p: number): number {
   return s.length ? s[Math.min(s.length - 1, Math.max(0, Math.round((s.length - 1) * p)))] : NaN;
 }
 
-/**
- * Runs where `open` is below `frac` × `med` (default: the series' median); returns [start, end) frame ranges.
- * With the default median this is the old both-eyes-averaged blink rule (0.55), kept for comparison.
- */
-export function blinkEvents(open: ArrayLike<number>, frac = 0.55, med = percentile(Array.from(open).filter(Number.isFinite), 0.5)): Array<[number, number]> {
+/** Runs of samples below `level` (NaN is not below); returns [start, end) index ranges. */
+export function runsBelow(v: ArrayLike<number>, level: number): Array<[number, number]> {
   const out: Array<[number, number]> = [];
   let start = -1;
-  for (let i = 0; i <= open.length; i++) {
-    const closed = i < open.length && open[i] < frac * med;
-    if (closed && start < 0) start = i;
-    if (!closed && start >= 0) {
+  for (let i = 0; i <= v.length; i++) {
+    const below = i < v.length && v[i] < level;
+    if (below && start < 0) start = i;
+    if (!below && start >= 0) {
       out.push([start, i]);
       start = -1;
     }
@@ -137,7 +134,7 @@ export function eyeClosure(eyeR: ArrayLike<number>, eyeL: ArrayLike<number>, fps
  */
 export function perEyeBlinkEvents(eyeR: ArrayLike<number>, eyeL: ArrayLike<number>, fps: number, rule: PerEyeBlinkRule = PER_EYE_BLINKS): Array<[number, number]> {
   const closure = eyeClosure(eyeR, eyeL, fps, rule);
-  return blinkEvents(closure, rule.soft, 1).filter(
+  return runsBelow(closure, rule.soft).filter(
     ([a, b]) => b - a >= rule.minFrames && b - a <= rule.maxSeconds * fps && Math.min(...closure.subarray(a, b)) < rule.frac,
   );
 }
