@@ -3,8 +3,9 @@
  *
  *   npm run quality -- <video.mp4> [more.mp4 …] --voice <voice.wav> [--json out.json]
  *
- * Every frame is run through the face detector (@vladmandic/human FaceMesh, container/src/face/analyze.ts).
- * The clean voice is located inside the MP4's soundtrack by cross-correlating loudness envelopes, then per
+ * Every frame is run through two face detectors: Human's FaceMesh (container/src/face/analyze.ts) for the
+ * face, eyes and alignment, and MediaPipe Face Mesh with lip refinement (quality/refined-lips.ts) for the
+ * inner-lip gap, which Human's unrefined mesh under-reads on some faces. The clean voice is located inside the MP4's soundtrack by cross-correlating loudness envelopes, then per
  * video it prints (definitions in docs/animation.md):
  *  - gain: mean inner-lip gap in speech frames minus the mean in silent frames (eye-corner-distance units)
  *  - corr: Pearson correlation of the gap with the voice loudness (dB re its 95th percentile, clipped at −40)
@@ -15,7 +16,8 @@
  *    frame to frame 0 with a similarity transform (stable landmarks, refined on the pixels; head sway is
  *    not a defect; QUALITY_LANDMARK_ALIGN=1 skips the refinement, for comparison with older figures)
  *  - lag: frame shift (−5…5) maximising the gap/loudness correlation (positive = mouth after the sound)
- *  - lost: frames where the detector finds no face (or a face of implausible size)
+ *  - lost: frames where either detector finds no face (or Human a face of implausible size)
+ *  - gain·unrefined: the gain read from Human's unrefined FaceMesh lips (the figure before 2026-11-26)
  */
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -23,7 +25,8 @@ import { parseArgs } from "node:util";
 import { analyzeFaces } from "../container/src/face/analyze";
 import { ffmpegPath, ffprobePath, run } from "../container/src/video/ffmpeg";
 import { SILHOUETTE } from "@avatar-video/face-rig";
-import { alignOffset, envelopeDb, fillPolygon, maskedSsim, pearson, percentile, perEyeBlinkEvents, similarity } from "./quality/metrics";
+import { alignOffset, envelopeDb, fillPolygon, innerLipGap, maskedSsim, pearson, percentile, perEyeBlinkEvents, similarity } from "./quality/metrics";
+import { RefinedLips } from "./quality/refined-lips";
 import { refineSimilarity } from "./quality/register";
 
 const RATE = 16_000;
@@ -69,17 +72,20 @@ export interface QualityResult {
   ssim: number;
   lag: number;
   lost: number;
+  /** Gain read from Human's unrefined FaceMesh lips. */
+  gainUnrefined: number;
   /**
-   * Per frame (JSON only): inner-lip gap, mouth width, eye openings (eyeR = subject's right eye 159–145,
+   * Per frame (JSON only): inner-lip gap (lip-refined mesh; gapUnrefined from Human's), mouth width, eye openings (eyeR = subject's right eye 159–145,
    * eyeL = left eye 386–374) in eye-corner units, voice loudness, and depth = mesh z of point 33 minus
    * point 263 (head turn: FaceMesh refines both eyes' lids only while it is small).
    */
-  perFrame?: { gap: number[]; width: number[]; eyeR: number[]; eyeL: number[]; depth: number[]; loud: number[] };
+  perFrame?: { gap: number[]; gapUnrefined: number[]; width: number[]; eyeR: number[]; eyeL: number[]; depth: number[]; loud: number[] };
 }
 
-async function measure(video: string, voice: Float32Array): Promise<QualityResult> {
+async function measure(video: string, voice: Float32Array, lips: RefinedLips): Promise<QualityResult> {
   const { width: W, height: H, fps } = await videoInfo(video);
   const gap: number[] = [];
+  const gapUnrefined: number[] = [];
   const eyeR: number[] = [];
   const eyeL: number[] = [];
   const depth: number[] = [];
@@ -89,11 +95,13 @@ async function measure(video: string, voice: Float32Array): Promise<QualityResul
   let ref: { luma: Uint8Array; mesh: number[][]; mask: Uint8Array; box: { x0: number; y0: number; x1: number; y1: number }; iod: number } | undefined;
   for await (const rgb of frames(video, W, H)) {
     const faces = await analyzeFaces({ data: rgb, width: W, height: H });
+    const refined = await lips.detect(rgb, W, H);
     const f = faces[0];
     const iod = f ? dist(f.mesh, 33, 263) : 0;
-    if (!f || f.score < 0.3 || (ref && Math.abs(iod / ref.iod - 1) > 0.25)) {
+    if (!f || f.score < 0.3 || (ref && Math.abs(iod / ref.iod - 1) > 0.25) || !refined) {
       lost++;
       gap.push(NaN);
+      gapUnrefined.push(NaN);
       eyeR.push(NaN);
       eyeL.push(NaN);
       depth.push(NaN);
@@ -101,7 +109,8 @@ async function measure(video: string, voice: Float32Array): Promise<QualityResul
       continue;
     }
     const m = f.mesh;
-    gap.push((dist(m, 82, 87) + dist(m, 13, 14) + dist(m, 312, 317)) / 3 / iod);
+    gap.push(innerLipGap(refined));
+    gapUnrefined.push(innerLipGap(m));
     width.push(dist(m, 61, 291) / iod);
     eyeR.push(dist(m, 159, 145) / iod);
     eyeL.push(dist(m, 386, 374) / iod);
@@ -158,7 +167,7 @@ async function measure(video: string, voice: Float32Array): Promise<QualityResul
     }
   }
   const ok = (i: number) => Number.isFinite(gap[i]);
-  const mean = (idx: number[]) => idx.reduce((s, i) => s + gap[i], 0) / (idx.length || 1);
+  const mean = (idx: number[], g = gap) => idx.reduce((s, i) => s + g[i], 0) / (idx.length || 1);
   const sp = [...Array(n).keys()].filter((i) => speech[i] && ok(i));
   const si = [...Array(n).keys()].filter((i) => silent[i] && ok(i));
   const gap0 = gap[0];
@@ -188,7 +197,8 @@ async function measure(video: string, voice: Float32Array): Promise<QualityResul
     ssim: ssim.filter(Number.isFinite).reduce((s, v) => s + v, 0) / (ssim.filter(Number.isFinite).length || 1),
     lag,
     lost,
-    perFrame: { gap, width, eyeR, eyeL, depth, loud: Array.from(loud) },
+    gainUnrefined: mean(sp, gapUnrefined) - mean(si, gapUnrefined),
+    perFrame: { gap, gapUnrefined, width, eyeR, eyeL, depth, loud: Array.from(loud) },
   };
 }
 
@@ -200,12 +210,17 @@ async function main() {
   }
   const voice = await decodePcm(values.voice);
   const results: QualityResult[] = [];
-  console.log("video | frames | gain | corr | rest | blinks/min | blink ms | ssim | lag | lost");
-  for (const v of positionals) {
-    const r = await measure(v, voice);
-    results.push(r);
-    const f = (x: number, d = 3) => x.toFixed(d);
-    console.log(`${v} | ${r.frames} | ${f(r.gain)} | ${f(r.corr, 2)} | ${f(r.rest * 100, 1)} % | ${f(r.blinksPerMin, 1)} | ${f(r.blinkMs, 0)} | ${f(r.ssim)} | ${r.lag} | ${r.lost}`);
+  const lips = await RefinedLips.open();
+  console.log("video | frames | gain | corr | rest | blinks/min | blink ms | ssim | lag | lost | gain·unrefined");
+  try {
+    for (const v of positionals) {
+      const r = await measure(v, voice, lips);
+      results.push(r);
+      const f = (x: number, d = 3) => x.toFixed(d);
+      console.log(`${v} | ${r.frames} | ${f(r.gain)} | ${f(r.corr, 2)} | ${f(r.rest * 100, 1)} % | ${f(r.blinksPerMin, 1)} | ${f(r.blinkMs, 0)} | ${f(r.ssim)} | ${r.lag} | ${r.lost} | ${f(r.gainUnrefined)}`);
+    }
+  } finally {
+    await lips.close();
   }
   if (values.json) writeFileSync(values.json, JSON.stringify(results, null, 2));
 }

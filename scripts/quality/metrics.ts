@@ -230,3 +230,12 @@ export function fillPolygon(mask: Uint8Array, W: number, H: number, pts: Array<[
     }
   }
 }
+
+/**
+ * Inner-lip gap of a FaceMesh point list (pixels; 468 or 478 points): the mean of three upper/lower
+ * inner-lip pairs (82–87, 13–14, 312–317) in units of the outer-eye-corner distance (33–263).
+ */
+export function innerLipGap(m: ArrayLike<ArrayLike<number>>): number {
+  const d = (a: number, b: number) => Math.hypot(m[a][0] - m[b][0], m[a][1] - m[b][1]);
+  return (d(82, 87) + d(13, 14) + d(312, 317)) / 3 / d(33, 263);
+}

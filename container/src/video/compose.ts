@@ -5,7 +5,7 @@
  */
 import sharp from "sharp";
 import { JobFailure } from "../job-failure";
-import type { Placement } from "@avatar-video/face-rig";
+import { mouthColors, type FaceModel, type MouthColors, type Placement } from "@avatar-video/face-rig";
 import type { AvatarRig } from "@avatar-video/contract";
 
 export interface CanvasSettings {
@@ -209,4 +209,13 @@ export function sampleColor(rgb: Uint8Array, W: number, H: number, pts: Array<[n
   }
   if (!n) return [160, 120, 100];
   return [r / n, g / n, b / n];
+}
+
+/** The synthesised mouth's colours from the photo on the canvas: skin tone from the cheeks, lip tone from the lips' centre and sides. */
+export function photoMouthColors(rgb: Uint8Array, W: number, H: number, model: FaceModel): MouthColors {
+  const point = (i: number): [number, number] => [model.base[i * 2], model.base[i * 2 + 1]];
+  const midpoint = (a: number, b: number): [number, number] => [(point(a)[0] + point(b)[0]) / 2, (point(a)[1] + point(b)[1]) / 2];
+  const skin = sampleColor(rgb, W, H, [point(205), point(425), point(50), point(280)], Math.max(1, model.interocular * 0.03));
+  const lip = sampleColor(rgb, W, H, [midpoint(14, 17), midpoint(87, 84), midpoint(317, 314)], Math.max(1, model.interocular * 0.012));
+  return mouthColors(skin, lip);
 }

@@ -13,9 +13,9 @@ import { join } from "node:path";
 import { ANALYSIS_RATE, type LipTrack } from "@avatar-video/motion-model";
 import { analyzeAudioFile } from "../audio/lip-stream";
 import { probeAudio, tooLong, MAX_AUDIO_SECONDS, type AudioInfo } from "../audio/probe";
-import { buildFaceModel, type FaceModel, mouthColors } from "@avatar-video/face-rig";
+import { buildFaceModel, type FaceModel } from "@avatar-video/face-rig";
 import { JobFailure } from "../job-failure";
-import { composeCanvas, sampleColor } from "./compose";
+import { composeCanvas, photoMouthColors } from "./compose";
 import { FrameEncoder } from "./encoder";
 import { throwIfAborted } from "./ffmpeg";
 import { paintAndEncodeFrames } from "./frame-loop";
@@ -122,13 +122,8 @@ async function composeScene(input: RenderInput, audio: AnalysedAudio, clock: Ste
   const { width, height } = input.settings;
   const { rgb: staticRgb, placement } = await composeCanvas(input.portraitPng, input.rig, input.background, input.settings);
   const model = buildFaceModel(input.rig, placement);
-  const point = (i: number): [number, number] => [model.base[i * 2], model.base[i * 2 + 1]];
-  const midpoint = (a: number, b: number): [number, number] => [(point(a)[0] + point(b)[0]) / 2, (point(a)[1] + point(b)[1]) / 2];
-  // Cheeks for the skin tone, the lips' centre and sides for the lip tone.
-  const skin = sampleColor(staticRgb, width, height, [point(205), point(425), point(50), point(280)], Math.max(1, model.interocular * 0.03));
-  const lip = sampleColor(staticRgb, width, height, [midpoint(14, 17), midpoint(87, 84), midpoint(317, 314)], Math.max(1, model.interocular * 0.012));
   const timeline = makeTimeline(audio.seconds, input.settings.leadInSeconds, input.settings.leadOutSeconds);
-  const painter = await FramePainter.create(model, mouthColors(skin, lip), rgbToYuv420(staticRgb, width, height), width, height, {
+  const painter = await FramePainter.create(model, photoMouthColors(staticRgb, width, height, model), rgbToYuv420(staticRgb, width, height), width, height, {
     poolSize: FRAME_POOL_SIZE,
     threads: input.threads,
   });

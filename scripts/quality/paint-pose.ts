@@ -1,0 +1,35 @@
+/**
+ * Fixed face poses painted on a portrait with the renderer's own parts — mesh, painter, the photo's mouth
+ * colours — at 768², without audio or a video: for reading a pose with the detectors (pose-gap.ts, tests).
+ */
+import { buildFaceModel, deform, type FaceModel, type FacePose } from "@avatar-video/face-rig";
+import type { AvatarRig } from "@avatar-video/contract";
+import { composeCanvas, photoMouthColors } from "../../container/src/video/compose";
+import { FramePainter } from "../../container/src/video/painter";
+import { rgbToYuv420, yuv420ToRgb } from "../../container/src/video/yuv";
+
+export const POSE_SIZE = 768;
+const SETTINGS = { width: POSE_SIZE, height: POSE_SIZE, fit: "crop", backgroundColor: "#000000", backgroundFit: "cover" } as const;
+
+export interface PosePainter {
+  model: FaceModel;
+  /** Paint `pose`: its vertex positions and the frame as RGB24 (POSE_SIZE²). */
+  paint(pose: FacePose): { positions: Float32Array; rgb: Buffer };
+  close(): void;
+}
+
+export async function posePainter(portraitPng: Buffer, rig: AvatarRig): Promise<PosePainter> {
+  const S = POSE_SIZE;
+  const { rgb, placement } = await composeCanvas(portraitPng, rig, undefined, SETTINGS);
+  const model = buildFaceModel(rig, placement);
+  const painter = await FramePainter.create(model, photoMouthColors(rgb, S, S, model), rgbToYuv420(rgb, S, S), S, S, { threads: 1, poolSize: 1 });
+  return {
+    model,
+    paint(pose) {
+      const positions = deform(model, pose, new Float32Array(model.count * 2));
+      painter.paint(positions, pose, 0);
+      return { positions, rgb: Buffer.from(yuv420ToRgb(painter.pool[0], S, S).buffer) };
+    },
+    close: () => painter.close(),
+  };
+}
