@@ -131,6 +131,21 @@ describe("mouth interior", () => {
       expect(maxStep).toBeLessThanOrEqual(Math.ceil(gaussianPeak * 1.1) + 1);
     }
   });
+
+  it("covers a smiling photo's side teeth near the lip corners on a wide opening (no stretched streaks)", () => {
+    const g = 14;
+    const stat = smilePhoto(g, 1.2);
+    const st: MouthStyle = { ...style(1.2, g), rest: { ...lips(g), stat }, ownTeeth: true };
+    // The warp stretched the photo's side teeth (230) down the opening's ends, at |u| 0.8 (x 68 and 132).
+    const f = Uint8Array.from(stat);
+    const { upper, lower } = lips(40);
+    for (let y = 50; y <= 80; y++) for (const x of [67, 68, 69, 131, 132, 133]) f[y * W + x] = 230;
+    drawMouthInterior(f, L, upper, lower, 0.8, st, clip);
+    // Half way down the opening there the cavity (luma ≈ 34) covers them fully (a fade from 0.7 leaves 80).
+    const bulge = 1 - (32 / 40) ** 2;
+    const y = Math.round(60 + 0.15 * 40 * bulge);
+    for (const x of [68, 132]) expect(f[y * W + x], `x ${x}`).toBeLessThan(55);
+  });
 });
 
 describe("blinks", () => {

@@ -17,6 +17,14 @@ import { EMPTY_RECT, type Rect } from "./warp";
 
 export type { YuvFrameLayout };
 
+/**
+ * |u| (share of the half mouth width) where the interior starts fading into the warped photo towards the
+ * lips' corners (it is gone at 0.98). A photo showing its own teeth fades later: between its lips at the
+ * corners are its side teeth, which a wide opening would stretch into light streaks.
+ */
+const CORNER_FADE = 0.7;
+const CORNER_FADE_OWN_TEETH = 0.88;
+
 /** The corner line of inner-lip points (first and last point are the corners). */
 function mouthAxis(upper: Float32Array): MouthAxis {
   const n = upper.length / 2;
@@ -98,9 +106,9 @@ function shade(c: Interior, L: YuvFrameLayout, col: Float64Array, px: number, py
   const vLo = curveAt(c.loT, LUT, u);
   const dist = Math.min(v - vUp, vLo - v);
   const au = Math.abs(u);
-  if (c.seal > 0) return paintSeal(c, L, col, u, v, vUp, vLo, dist) * (1 - smoothstep(0.7, 0.98, au));
+  if (c.seal > 0) return paintSeal(c, L, col, u, v, vUp, vLo, dist) * (1 - smoothstep(CORNER_FADE, 0.98, au));
   // Centred on the lip edge and as wide as a step blurred by the photo's own σ.
-  const alpha = smoothstep(-c.step, c.step + 0.3, dist) * (1 - smoothstep(0.7, 0.98, au)) * c.vis;
+  const alpha = smoothstep(-c.step, c.step + 0.3, dist) * (1 - smoothstep(st.ownTeeth ? CORNER_FADE_OWN_TEETH : CORNER_FADE, 0.98, au)) * c.vis;
   if (alpha <= 0) return 0;
   const gapHere = Math.max(0, vLo - vUp);
   paintCavity(c, col, dist, au);
