@@ -4,8 +4,8 @@
  *   npm run quality -- <video.mp4> [more.mp4 …] --voice <voice.wav> [--json out.json]
  *
  * Every frame is run through two face detectors: Human's FaceMesh (container/src/face/analyze.ts) for the
- * face, eyes and alignment, and MediaPipe Face Mesh with lip refinement (quality/refined-lips.ts) for the
- * inner-lip gap, which Human's unrefined mesh under-reads on some faces. The clean voice is located inside the MP4's soundtrack by cross-correlating loudness envelopes, then per
+ * face box and alignment, and MediaPipe Face Mesh with refined lips and eyes (quality/refined-mesh.ts) for
+ * the inner-lip gap and the eye openings, which Human's unrefined mesh misreads on some faces. The clean voice is located inside the MP4's soundtrack by cross-correlating loudness envelopes, then per
  * video it prints (definitions in docs/animation.md):
  *  - gain: mean inner-lip gap in speech frames minus the mean in silent frames (eye-corner-distance units)
  *  - corr: Pearson correlation of the gap with the voice loudness (dB re its 95th percentile, clipped at −40)
@@ -17,7 +17,7 @@
  *    not a defect; QUALITY_LANDMARK_ALIGN=1 skips the refinement, for comparison with older figures)
  *  - lag: frame shift (−5…5) maximising the gap/loudness correlation (positive = mouth after the sound)
  *  - lost: frames where either detector finds no face (or Human a face of implausible size)
- *  - gain·unrefined: the gain read from Human's unrefined FaceMesh lips (the figure before 2026-11-26)
+ *  - gain·unrefined, blinks·unrefined: the same read from Human's unrefined FaceMesh (the figures before 2026-11-26)
  */
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -26,7 +26,7 @@ import { analyzeFaces } from "../container/src/face/analyze";
 import { ffmpegPath, ffprobePath, run } from "../container/src/video/ffmpeg";
 import { SILHOUETTE } from "@avatar-video/face-rig";
 import { alignOffset, envelopeDb, fillPolygon, innerLipGap, maskedSsim, pearson, percentile, perEyeBlinkEvents, similarity } from "./quality/metrics";
-import { RefinedLips } from "./quality/refined-lips";
+import { RefinedMesh } from "./quality/refined-mesh";
 import { refineSimilarity } from "./quality/register";
 
 const RATE = 16_000;
@@ -72,24 +72,26 @@ export interface QualityResult {
   ssim: number;
   lag: number;
   lost: number;
-  /** Gain read from Human's unrefined FaceMesh lips. */
+  /** Gain and blinks per minute read from Human's unrefined FaceMesh. */
   gainUnrefined: number;
-  /**
-   * Per frame (JSON only): inner-lip gap (lip-refined mesh; gapUnrefined from Human's), mouth width, eye openings (eyeR = subject's right eye 159–145,
-   * eyeL = left eye 386–374) in eye-corner units, voice loudness, and depth = mesh z of point 33 minus
-   * point 263 (head turn: FaceMesh refines both eyes' lids only while it is small).
-   */
-  perFrame?: { gap: number[]; gapUnrefined: number[]; width: number[]; eyeR: number[]; eyeL: number[]; depth: number[]; loud: number[] };
+  blinksPerMinUnrefined: number;
+  /** Per frame (JSON only): see `Readings`, and the voice loudness. */
+  perFrame?: Readings & { loud: number[] };
 }
 
-async function measure(video: string, voice: Float32Array, lips: RefinedLips): Promise<QualityResult> {
+/**
+ * Per-frame readings in eye-corner units (NaN where a face is lost): inner-lip gap, mouth width (61–291),
+ * eye openings (eyeR = subject's right eye 159–145, eyeL = left eye 386–374) from the refined mesh, the same
+ * gap and eyes from Human's mesh (…Unrefined), and depth = Human's z of point 33 minus point 263 (head turn:
+ * Human refines both eyes' lids only while it is small).
+ */
+const READINGS = ["gap", "width", "eyeR", "eyeL", "gapUnrefined", "eyeRUnrefined", "eyeLUnrefined", "depth"] as const;
+type Readings = Record<(typeof READINGS)[number], number[]>;
+
+async function measure(video: string, voice: Float32Array, lips: RefinedMesh): Promise<QualityResult> {
   const { width: W, height: H, fps } = await videoInfo(video);
-  const gap: number[] = [];
-  const gapUnrefined: number[] = [];
-  const eyeR: number[] = [];
-  const eyeL: number[] = [];
-  const depth: number[] = [];
-  const width: number[] = [];
+  const r = Object.fromEntries(READINGS.map((k) => [k, [] as number[]])) as Readings;
+  const record = (v: Partial<Record<keyof Readings, number>>) => READINGS.forEach((k) => r[k].push(v[k] ?? NaN));
   const ssim: number[] = [];
   let lost = 0;
   let ref: { luma: Uint8Array; mesh: number[][]; mask: Uint8Array; box: { x0: number; y0: number; x1: number; y1: number }; iod: number } | undefined;
@@ -100,21 +102,22 @@ async function measure(video: string, voice: Float32Array, lips: RefinedLips): P
     const iod = f ? dist(f.mesh, 33, 263) : 0;
     if (!f || f.score < 0.3 || (ref && Math.abs(iod / ref.iod - 1) > 0.25) || !refined) {
       lost++;
-      gap.push(NaN);
-      gapUnrefined.push(NaN);
-      eyeR.push(NaN);
-      eyeL.push(NaN);
-      depth.push(NaN);
-      width.push(NaN);
+      record({});
       continue;
     }
     const m = f.mesh;
-    gap.push(innerLipGap(refined));
-    gapUnrefined.push(innerLipGap(m));
-    width.push(dist(m, 61, 291) / iod);
-    eyeR.push(dist(m, 159, 145) / iod);
-    eyeL.push(dist(m, 386, 374) / iod);
-    depth.push(m[33][2] - m[263][2]);
+    const q = refined;
+    const qiod = dist(q, 33, 263);
+    record({
+      gap: innerLipGap(q),
+      width: dist(q, 61, 291) / qiod,
+      eyeR: dist(q, 159, 145) / qiod,
+      eyeL: dist(q, 386, 374) / qiod,
+      gapUnrefined: innerLipGap(m),
+      eyeRUnrefined: dist(m, 159, 145) / iod,
+      eyeLUnrefined: dist(m, 386, 374) / iod,
+      depth: m[33][2] - m[263][2],
+    });
     const luma = new Uint8Array(W * H);
     for (let i = 0; i < W * H; i++) luma[i] = (rgb[i * 3] * 77 + rgb[i * 3 + 1] * 150 + rgb[i * 3 + 2] * 29) >> 8;
     if (!ref) {
@@ -141,6 +144,7 @@ async function measure(video: string, voice: Float32Array, lips: RefinedLips): P
     const T = process.env.QUALITY_LANDMARK_ALIGN ? T0 : refineSimilarity(ref.luma, luma, W, H, ref.mask, ref.box, T0);
     ssim.push(maskedSsim(ref.luma, luma, W, H, ref.mask, ref.box, T));
   }
+  const { gap } = r;
   const n = gap.length;
   // Voice placement inside the soundtrack (10 ms envelope steps).
   const track = await decodePcm(video);
@@ -185,20 +189,22 @@ async function measure(video: string, voice: Float32Array, lips: RefinedLips): P
   let lag = 0;
   for (let s = -5; s <= 5; s++) if (span(s) > span(lag)) lag = s;
   // Each blink is the run where either eye is below 80 % of its own rolling median: its length is the blink's.
-  const blinks = perEyeBlinkEvents(eyeR, eyeL, fps);
+  const blinks = perEyeBlinkEvents(r.eyeR, r.eyeL, fps);
+  const minutes = n / fps / 60;
   return {
     video,
     frames: n,
     gain: mean(sp) - mean(si),
     corr: span(0),
     rest: si.filter((i) => gap[i] - gap0 < 0.02).length / (si.length || 1),
-    blinksPerMin: blinks.length / (n / fps / 60),
+    blinksPerMin: blinks.length / minutes,
     blinkMs: blinks.length ? (blinks.reduce((s, [a, b]) => s + b - a, 0) / blinks.length / fps) * 1000 : 0,
     ssim: ssim.filter(Number.isFinite).reduce((s, v) => s + v, 0) / (ssim.filter(Number.isFinite).length || 1),
     lag,
     lost,
-    gainUnrefined: mean(sp, gapUnrefined) - mean(si, gapUnrefined),
-    perFrame: { gap, gapUnrefined, width, eyeR, eyeL, depth, loud: Array.from(loud) },
+    gainUnrefined: mean(sp, r.gapUnrefined) - mean(si, r.gapUnrefined),
+    blinksPerMinUnrefined: perEyeBlinkEvents(r.eyeRUnrefined, r.eyeLUnrefined, fps).length / minutes,
+    perFrame: { ...r, loud: Array.from(loud) },
   };
 }
 
@@ -210,14 +216,14 @@ async function main() {
   }
   const voice = await decodePcm(values.voice);
   const results: QualityResult[] = [];
-  const lips = await RefinedLips.open();
-  console.log("video | frames | gain | corr | rest | blinks/min | blink ms | ssim | lag | lost | gain·unrefined");
+  const lips = await RefinedMesh.open();
+  console.log("video | frames | gain | corr | rest | blinks/min | blink ms | ssim | lag | lost | gain·unrefined | blinks·unrefined");
   try {
     for (const v of positionals) {
       const r = await measure(v, voice, lips);
       results.push(r);
       const f = (x: number, d = 3) => x.toFixed(d);
-      console.log(`${v} | ${r.frames} | ${f(r.gain)} | ${f(r.corr, 2)} | ${f(r.rest * 100, 1)} % | ${f(r.blinksPerMin, 1)} | ${f(r.blinkMs, 0)} | ${f(r.ssim)} | ${r.lag} | ${r.lost} | ${f(r.gainUnrefined)}`);
+      console.log(`${v} | ${r.frames} | ${f(r.gain)} | ${f(r.corr, 2)} | ${f(r.rest * 100, 1)} % | ${f(r.blinksPerMin, 1)} | ${f(r.blinkMs, 0)} | ${f(r.ssim)} | ${r.lag} | ${r.lost} | ${f(r.gainUnrefined)} | ${f(r.blinksPerMinUnrefined, 1)}`);
     }
   } finally {
     await lips.close();

@@ -2,7 +2,7 @@
  * How much of a painted opening the face detectors read (docs/animation.md, "How the opening is read"):
  * fixed mouth poses painted with the real mesh, painter and the portrait's own mouth colours, then the
  * inner-lip gap measured three times — on the mesh (the renderer's own lip points), by Human's FaceMesh and by
- * the lip-refining MediaPipe mesh (refined-lips.ts) on the painted frame — each as the increase over rest, in
+ * the lip-refining MediaPipe mesh (refined-mesh.ts) on the painted frame — each as the increase over rest, in
  * outer-eye-corner distances (the quality script's unit).
  *
  *   tsx scripts/quality/pose-gap.ts --inputs DIR --portrait glasses [--opens 0.3,0.6,1] [--png out.png]
@@ -15,7 +15,7 @@ import { NEUTRAL_POSE } from "@avatar-video/face-rig";
 import { analyzeFaces } from "../../container/src/face/analyze";
 import { innerLipGap } from "./metrics";
 import { POSE_SIZE as S, posePainter } from "./paint-pose";
-import { RefinedLips } from "./refined-lips";
+import { RefinedMesh } from "./refined-mesh";
 
 const { values } = parseArgs({ options: { inputs: { type: "string" }, portrait: { type: "string" }, opens: { type: "string", default: "0.3,0.6,1" }, png: { type: "string" } } });
 if (!values.inputs || !values.portrait) throw new Error("usage: pose-gap.ts --inputs DIR --portrait NAME [--opens 0.3,0.6,1] [--png out.png]");
@@ -27,7 +27,7 @@ const mid = (a: number, b: number): [number, number] => [(pt(a)[0] + pt(b)[0]) /
 
 const opens = [0, ...values.opens!.split(",").map(Number)];
 const rows: Array<{ open: number; mesh: number; detector: number; refined: number }> = [];
-const lips = await RefinedLips.open();
+const lips = await RefinedMesh.open();
 const tiles: Buffer[] = [];
 for (const open of opens) {
   const { positions: pos, rgb: frame } = painter.paint({ ...NEUTRAL_POSE, open });

@@ -1,11 +1,12 @@
 /**
- * The lips read by a lip-refining face mesh: MediaPipe Face Mesh with attention (`refineLandmarks`), the
- * model trained to place the lip contours precisely, from the npm package `@mediapipe/face_mesh` (its
- * weights ship in node_modules). Human's FaceMesh, which the quality script uses for the face, eyes and
- * alignment, has no lip refinement and reads only 43–65 % of a painted opening on some portraits
- * (docs/animation.md, "How the opening is read"). The package is a browser solution (WebAssembly and
- * WebGL), so it runs in headless Chromium — the same Debian build the console tests drive — fed from a
- * loopback HTTP server that serves the package's files and the current frame as raw RGB.
+ * A face mesh with refined lips and eyes: MediaPipe Face Mesh with attention (`refineLandmarks`), the
+ * model trained to place the lip and eyelid contours precisely, from the npm package `@mediapipe/face_mesh`
+ * (its weights ship in node_modules). Human's FaceMesh, which the quality script still uses for the face
+ * box, alignment and SSIM, has no lip refinement and reads only 43–65 % of a painted opening on some
+ * portraits, and reads a closed lid behind glasses rims as 0.70–0.85 open (docs/animation.md, "How the
+ * opening is read", "Why blinks are read by the refined mesh"). The package is a browser solution
+ * (WebAssembly and WebGL), so it runs in headless Chromium — the same Debian build the console tests
+ * drive — fed from a loopback HTTP server that serves the package's files and the current frame as raw RGB.
  */
 import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
@@ -53,7 +54,7 @@ async function startInPage(): Promise<void> {
   };
 }
 
-export class RefinedLips {
+export class RefinedMesh {
   private frame: Buffer = Buffer.alloc(0);
 
   private constructor(
@@ -62,8 +63,8 @@ export class RefinedLips {
     private page: Page,
   ) {}
 
-  static async open(executablePath = "/usr/bin/chromium"): Promise<RefinedLips> {
-    let self: RefinedLips | undefined;
+  static async open(executablePath = "/usr/bin/chromium"): Promise<RefinedMesh> {
+    let self: RefinedMesh | undefined;
     const server = createServer((req, res) => {
       const name = new URL(req.url ?? "/", "http://localhost").pathname.slice(1);
       if (name === "") return res.setHeader("content-type", "text/html").end(PAGE);
@@ -79,7 +80,7 @@ export class RefinedLips {
     await page.addInitScript("globalThis.__name = (f) => f");
     await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
     await page.evaluate(startInPage);
-    self = new RefinedLips(server, browser, page);
+    self = new RefinedMesh(server, browser, page);
     return self;
   }
 
