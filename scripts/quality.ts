@@ -4,20 +4,20 @@
  *   npm run quality -- <video.mp4> [more.mp4 …] --voice <voice.wav> [--json out.json]
  *
  * Every frame is run through two face detectors: Human's FaceMesh (container/src/face/analyze.ts) for the
- * face box and alignment, and MediaPipe Face Mesh with refined lips and eyes (quality/refined-mesh.ts) for
- * the inner-lip gap and the eye openings, which Human's unrefined mesh misreads on some faces. The clean voice is located inside the MP4's soundtrack by cross-correlating loudness envelopes, then per
+ * face box, alignment and (with the other) eye openings, and MediaPipe Face Mesh with refined lips and eyes
+ * (quality/refined-mesh.ts) for the inner-lip gap and eye openings, which Human's unrefined mesh misreads on some faces. The clean voice is located inside the MP4's soundtrack by cross-correlating loudness envelopes, then per
  * video it prints (definitions in docs/animation.md):
  *  - gain: mean inner-lip gap in speech frames minus the mean in silent frames (eye-corner-distance units)
  *  - corr: Pearson correlation of the gap with the voice loudness (dB re its 95th percentile, clipped at −40)
  *  - rest: share of silent frames (no voice within ±0.3 s) whose gap is within 0.02 of frame 0 (the photo)
- *  - blinks/min: dips of either eye below a fraction of its own rolling median (perEyeBlinkEvents), and the
+ *  - blinks/min: dips of any eye, as read by either mesh, below a fraction of its own rolling median (perEyeBlinkEvents), and the
  *    mean blink length (ms either eye stays below 80 % of its own rolling median, per counted blink)
  *  - ssim: mean SSIM of the face outside the mouth-and-jaw ellipse against frame 0, after aligning each
  *    frame to frame 0 with a similarity transform (stable landmarks, refined on the pixels; head sway is
  *    not a defect; QUALITY_LANDMARK_ALIGN=1 skips the refinement, for comparison with older figures)
  *  - lag: frame shift (−5…5) maximising the gap/loudness correlation (positive = mouth after the sound)
  *  - lost: frames where either detector finds no face (or Human a face of implausible size)
- *  - gain·unrefined, blinks·unrefined: the same read from Human's unrefined FaceMesh (the figures before 2026-11-26)
+ *  - gain·unrefined, blinks·unrefined: the same read from Human's unrefined FaceMesh alone (the figures before 2026-11-26)
  */
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
@@ -189,7 +189,8 @@ async function measure(video: string, voice: Float32Array, lips: RefinedMesh): P
   let lag = 0;
   for (let s = -5; s <= 5; s++) if (span(s) > span(lag)) lag = s;
   // Each blink is the run where either eye is below 80 % of its own rolling median: its length is the blink's.
-  const blinks = perEyeBlinkEvents(r.eyeR, r.eyeL, fps);
+  // Either mesh may miss a closed lid the other reads (docs/animation.md, "Why blinks are read by both meshes").
+  const blinks = perEyeBlinkEvents([r.eyeR, r.eyeL, r.eyeRUnrefined, r.eyeLUnrefined], fps);
   const minutes = n / fps / 60;
   return {
     video,
@@ -203,7 +204,7 @@ async function measure(video: string, voice: Float32Array, lips: RefinedMesh): P
     lag,
     lost,
     gainUnrefined: mean(sp, r.gapUnrefined) - mean(si, r.gapUnrefined),
-    blinksPerMinUnrefined: perEyeBlinkEvents(r.eyeRUnrefined, r.eyeLUnrefined, fps).length / minutes,
+    blinksPerMinUnrefined: perEyeBlinkEvents([r.eyeRUnrefined, r.eyeLUnrefined], fps).length / minutes,
     perFrame: { ...r, loud: Array.from(loud) },
   };
 }

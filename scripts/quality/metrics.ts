@@ -109,31 +109,33 @@ export interface PerEyeBlinkRule {
 export const PER_EYE_BLINKS: PerEyeBlinkRule = { frac: 0.67, soft: 0.8, medianHalfSeconds: 1, maxSeconds: 0.6, minFrames: 2 };
 
 /**
- * Each eye's opening divided by its own rolling median, and the smaller of the two per frame. FaceMesh's
- * iris step refines only one eye's lids when the head is turned (docs/animation.md, "Why blinks are counted
- * per eye"), so the mean of both eyes hides a blink the refined eye sees clearly.
+ * Each eye's opening divided by its own rolling median, and the smallest of those ratios per frame. `eyes`
+ * holds one series per eye and detector (both eyes as read by one or more face meshes): a mesh may refine
+ * only one eye's lids when the head is turned, or misread a lid behind glasses rims (docs/animation.md,
+ * "Why blinks are counted per eye", "Why blinks are read by both meshes"), so the mean hides a blink that
+ * one reading sees clearly.
  */
-export function eyeClosure(eyeR: ArrayLike<number>, eyeL: ArrayLike<number>, fps: number, rule: PerEyeBlinkRule = PER_EYE_BLINKS): Float64Array {
+export function eyeClosure(eyes: Array<ArrayLike<number>>, fps: number, rule: PerEyeBlinkRule = PER_EYE_BLINKS): Float64Array {
   const half = Math.round(rule.medianHalfSeconds * fps);
-  const mR = rollingMedian(eyeR, half);
-  const mL = rollingMedian(eyeL, half);
-  const out = new Float64Array(eyeR.length);
-  for (let i = 0; i < out.length; i++) {
-    const r = eyeR[i] / mR[i];
-    const l = eyeL[i] / mL[i];
-    out[i] = Math.min(Number.isFinite(r) ? r : Infinity, Number.isFinite(l) ? l : Infinity);
+  const out = new Float64Array(eyes[0]?.length ?? 0).fill(Infinity);
+  for (const eye of eyes) {
+    const median = rollingMedian(eye, half);
+    for (let i = 0; i < out.length; i++) {
+      const ratio = eye[i] / median[i];
+      if (Number.isFinite(ratio)) out[i] = Math.min(out[i], ratio);
+    }
   }
   return out;
 }
 
 /**
- * Blink events from both eyes' openings (in any unit): runs of frames where either eye is below `rule.soft`
- * of its own rolling median (dips of the two eyes that overlap or touch are one run), counted when the run
- * goes below `rule.frac` somewhere and lasts `minFrames`…`maxSeconds`. Hysteresis, because the detector's
- * opening wobbles inside one blink (0.38 → 0.69 → 0.51 of open on one closed eye). Returns [start, end).
+ * Blink events from the eyes' openings (in any unit; one series per eye and detector): runs of frames where
+ * any eye is below `rule.soft` of its own rolling median (dips that overlap or touch are one run), counted
+ * when the run goes below `rule.frac` somewhere and lasts `minFrames`…`maxSeconds`. Hysteresis, because a
+ * detector's opening wobbles inside one blink (0.38 → 0.69 → 0.51 of open on one closed eye). Returns [start, end).
  */
-export function perEyeBlinkEvents(eyeR: ArrayLike<number>, eyeL: ArrayLike<number>, fps: number, rule: PerEyeBlinkRule = PER_EYE_BLINKS): Array<[number, number]> {
-  const closure = eyeClosure(eyeR, eyeL, fps, rule);
+export function perEyeBlinkEvents(eyes: Array<ArrayLike<number>>, fps: number, rule: PerEyeBlinkRule = PER_EYE_BLINKS): Array<[number, number]> {
+  const closure = eyeClosure(eyes, fps, rule);
   return runsBelow(closure, rule.soft).filter(
     ([a, b]) => b - a >= rule.minFrames && b - a <= rule.maxSeconds * fps && Math.min(...closure.subarray(a, b)) < rule.frac,
   );

@@ -4,7 +4,7 @@
  * (its weights ship in node_modules). Human's FaceMesh, which the quality script still uses for the face
  * box, alignment and SSIM, has no lip refinement and reads only 43–65 % of a painted opening on some
  * portraits, and reads a closed lid behind glasses rims as 0.70–0.85 open (docs/animation.md, "How the
- * opening is read", "Why blinks are read by the refined mesh"). The package is a browser solution
+ * opening is read", "Why blinks are read by both meshes"). The package is a browser solution
  * (WebAssembly and WebGL), so it runs in headless Chromium — the same Debian build the console tests
  * drive — fed from a loopback HTTP server that serves the package's files and the current frame as raw RGB.
  */

@@ -1,6 +1,6 @@
 /**
  * The quality script's lip and eye reading (scripts/quality/refined-mesh.ts, docs/animation.md "How the
- * opening is read", "Why blinks are read by the refined mesh"): the refined MediaPipe mesh, run in
+ * opening is read", "Why blinks are read by both meshes"): the refined MediaPipe mesh, run in
  * Chromium, follows a painted opening and a painted blink on a real portrait and finds no face where there
  * is none; the gap is the mean of three inner-lip pairs in eye-corner units.
  */
