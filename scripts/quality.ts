@@ -3,9 +3,10 @@
  *
  *   npm run quality -- <video.mp4> [more.mp4 …] --voice <voice.wav> [--json out.json]
  *
- * Every frame is run through two face detectors: Human's FaceMesh (container/src/face/analyze.ts) for the
- * face box, alignment and (with the other) eye openings, and MediaPipe Face Mesh with refined lips and eyes
- * (quality/refined-mesh.ts) for the inner-lip gap and eye openings, which Human's unrefined mesh misreads on some faces. The clean voice is located inside the MP4's soundtrack by cross-correlating loudness envelopes, then per
+ * Every frame is run through two face meshes: Human's FaceMesh (container/src/face/analyze.ts) for the face
+ * box and the alignment, and MediaPipe Face Mesh with refined lips and eyes (quality/refined-mesh.ts) for the
+ * inner-lip gap, which Human's unrefined mesh misreads on some faces; blinks are read on both meshes' eyes.
+ * The clean voice is located inside the MP4's soundtrack by cross-correlating loudness envelopes, then per
  * video it prints (definitions in docs/animation.md):
  *  - gain: mean inner-lip gap in speech frames minus the mean in silent frames (eye-corner-distance units)
  *  - corr: Pearson correlation of the gap with the voice loudness (dB re its 95th percentile, clipped at −40)
@@ -88,7 +89,7 @@ export interface QualityResult {
 const READINGS = ["gap", "width", "eyeR", "eyeL", "gapUnrefined", "eyeRUnrefined", "eyeLUnrefined", "depth"] as const;
 type Readings = Record<(typeof READINGS)[number], number[]>;
 
-async function measure(video: string, voice: Float32Array, lips: RefinedMesh): Promise<QualityResult> {
+async function measure(video: string, voice: Float32Array, refinedMesh: RefinedMesh): Promise<QualityResult> {
   const { width: W, height: H, fps } = await videoInfo(video);
   const r = Object.fromEntries(READINGS.map((k) => [k, [] as number[]])) as Readings;
   const record = (v: Partial<Record<keyof Readings, number>>) => READINGS.forEach((k) => r[k].push(v[k] ?? NaN));
@@ -97,16 +98,15 @@ async function measure(video: string, voice: Float32Array, lips: RefinedMesh): P
   let ref: { luma: Uint8Array; mesh: number[][]; mask: Uint8Array; box: { x0: number; y0: number; x1: number; y1: number }; iod: number } | undefined;
   for await (const rgb of frames(video, W, H)) {
     const faces = await analyzeFaces({ data: rgb, width: W, height: H });
-    const refined = await lips.detect(rgb, W, H);
+    const q = await refinedMesh.detect(rgb, W, H);
     const f = faces[0];
     const iod = f ? dist(f.mesh, 33, 263) : 0;
-    if (!f || f.score < 0.3 || (ref && Math.abs(iod / ref.iod - 1) > 0.25) || !refined) {
+    if (!f || f.score < 0.3 || (ref && Math.abs(iod / ref.iod - 1) > 0.25) || !q) {
       lost++;
       record({});
       continue;
     }
     const m = f.mesh;
-    const q = refined;
     const qiod = dist(q, 33, 263);
     record({
       gap: innerLipGap(q),
@@ -217,17 +217,17 @@ async function main() {
   }
   const voice = await decodePcm(values.voice);
   const results: QualityResult[] = [];
-  const lips = await RefinedMesh.open();
+  const refinedMesh = await RefinedMesh.open();
   console.log("video | frames | gain | corr | rest | blinks/min | blink ms | ssim | lag | lost | gain·unrefined | blinks·unrefined");
   try {
     for (const v of positionals) {
-      const r = await measure(v, voice, lips);
+      const r = await measure(v, voice, refinedMesh);
       results.push(r);
       const f = (x: number, d = 3) => x.toFixed(d);
       console.log(`${v} | ${r.frames} | ${f(r.gain)} | ${f(r.corr, 2)} | ${f(r.rest * 100, 1)} % | ${f(r.blinksPerMin, 1)} | ${f(r.blinkMs, 0)} | ${f(r.ssim)} | ${r.lag} | ${r.lost} | ${f(r.gainUnrefined)} | ${f(r.blinksPerMinUnrefined, 1)}`);
     }
   } finally {
-    await lips.close();
+    await refinedMesh.close();
   }
   if (values.json) writeFileSync(values.json, JSON.stringify(results, null, 2));
 }

@@ -27,12 +27,12 @@ const mid = (a: number, b: number): [number, number] => [(pt(a)[0] + pt(b)[0]) /
 
 const opens = [0, ...values.opens!.split(",").map(Number)];
 const rows: Array<{ open: number; mesh: number; detector: number; refined: number }> = [];
-const lips = await RefinedMesh.open();
+const refinedMesh = await RefinedMesh.open();
 const tiles: Buffer[] = [];
 for (const open of opens) {
   const { positions: pos, rgb: frame } = painter.paint({ ...NEUTRAL_POSE, open });
   const [f] = await analyzeFaces({ data: frame, width: S, height: S });
-  const refined = await lips.detect(frame, S, S);
+  const refined = await refinedMesh.detect(frame, S, S);
   const meshPoints = Array.from({ length: model.count }, (_, i) => [pos[i * 2], pos[i * 2 + 1]]);
   rows.push({ open, mesh: innerLipGap(meshPoints), detector: f ? innerLipGap(f.mesh) : NaN, refined: refined ? innerLipGap(refined) : NaN });
   if (values.png) {
@@ -48,7 +48,7 @@ for (const open of opens) {
   }
 }
 painter.close();
-await lips.close();
+await refinedMesh.close();
 const [rest] = rows;
 console.log(`${values.portrait}: open | mesh +gap | Human +gap | Human ÷ mesh | refined +gap | refined ÷ mesh`);
 for (const r of rows.slice(1)) {
