@@ -63,6 +63,12 @@ function smilePhoto(gap: number, sigma: number): Uint8Array {
   return stat;
 }
 
+/** The style of a photo smiling with its teeth (its interior is reused), and that photo. */
+function smilingStyle(gap: number, sigma: number): { stat: Uint8Array; st: MouthStyle } {
+  const stat = smilePhoto(gap, sigma);
+  return { stat, st: { ...style(sigma, gap), rest: { ...lips(gap), stat }, ownTeeth: true } };
+}
+
 describe("mouth interior", () => {
   it("draws nothing at rest, also for a photo whose lips are parted", () => {
     for (const g of [0, 8]) {
@@ -103,8 +109,7 @@ describe("mouth interior", () => {
 
   it("seals a smiling photo's lips on M/B/P with the lower lip's colour, not a sliver of its teeth", () => {
     const g = 14;
-    const stat = smilePhoto(g, 1.2);
-    const st: MouthStyle = { ...style(1.2, g), rest: { ...lips(g), stat }, ownTeeth: true };
+    const { stat, st } = smilingStyle(g, 1.2);
     // Pressed: the lips are 2 px apart; what the warp leaves between them is squeezed teeth (bright).
     const f = Uint8Array.from(stat);
     const { upper, lower } = lips(2);
@@ -118,8 +123,7 @@ describe("mouth interior", () => {
   it("ends a smiling photo's own teeth as softly as the photo where the opening grows below them", () => {
     const g = 14;
     for (const blur of [1, 2.5]) {
-      const stat = smilePhoto(g, blur);
-      const st: MouthStyle = { ...style(blur, g), rest: { ...lips(g), stat }, ownTeeth: true };
+      const { stat, st } = smilingStyle(g, blur);
       // The warp has moved the lower lip down: below the teeth the frame still shows lip (90).
       const f = Uint8Array.from(stat);
       const { upper, lower } = lips(40);
@@ -134,8 +138,7 @@ describe("mouth interior", () => {
 
   it("covers a smiling photo's side teeth near the lip corners on a wide opening (no stretched streaks)", () => {
     const g = 14;
-    const stat = smilePhoto(g, 1.2);
-    const st: MouthStyle = { ...style(1.2, g), rest: { ...lips(g), stat }, ownTeeth: true };
+    const { stat, st } = smilingStyle(g, 1.2);
     // The warp stretched the photo's side teeth (230) down the opening's ends, at |u| 0.8 (x 68 and 132).
     const f = Uint8Array.from(stat);
     const { upper, lower } = lips(40);
