@@ -9,10 +9,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import sharp from "sharp";
-import { buildFaceModel, deform, mouthColors, NEUTRAL_POSE } from "@avatar-video/face-rig";
-import { composeCanvas } from "../../container/src/video/compose";
-import { FramePainter } from "../../container/src/video/painter";
-import { rgbToYuv420, yuv420ToRgb } from "../../container/src/video/yuv";
+import { NEUTRAL_POSE } from "@avatar-video/face-rig";
+import { POSE_SIZE as S, posePainter } from "./paint-pose";
 
 const { values } = parseArgs({
   options: { inputs: { type: "string" }, portrait: { type: "string" }, amounts: { type: "string", default: "0,0.5,1,0.35" }, out: { type: "string" }, overlay: { type: "string" } },
@@ -21,15 +19,11 @@ if (!values.inputs || !values.portrait || !values.out) throw new Error("usage: b
 const amounts = values.amounts!.split(",").map(Number);
 const out = values.out;
 const overlay = values.overlay === "mesh" ? "2" : values.overlay;
-const S = 768;
 /** Vertices of one eye's lid grid (packages/face-rig/src/eyelid-mesh.ts: 17 columns × 10 rows). */
 const EYE_GRID = 17 * 10;
 const rig = JSON.parse(readFileSync(join(values.inputs, `${values.portrait}.rig.json`), "utf8"));
-const png = readFileSync(join(values.inputs, `${values.portrait}.png`));
-const settings = { width: S, height: S, fit: "crop", backgroundColor: "#000000", backgroundFit: "cover" } as any;
-const { rgb, placement } = await composeCanvas(png, rig, undefined, settings);
-const model = buildFaceModel(rig, placement);
-const painter = await FramePainter.create(model, mouthColors([200, 160, 140], [160, 80, 80]), rgbToYuv420(rgb, S, S), S, S, { threads: 1, poolSize: 1 });
+const painter = await posePainter(readFileSync(join(values.inputs, `${values.portrait}.png`)), rig);
+const { model } = painter;
 const P = (i: number) => [model.base[i * 2], model.base[i * 2 + 1]];
 const cx = (P(33)[0] + P(263)[0]) / 2, cy = (P(33)[1] + P(263)[1]) / 2;
 const io = model.interocular;
@@ -38,10 +32,7 @@ const x0 = Math.round(cx - cw / 2), y0 = Math.round(cy - ch * 0.55);
 const K = 3;
 const tiles: Buffer[] = [];
 for (const a of amounts) {
-  const pose = { ...NEUTRAL_POSE, blinkR: a, blinkL: a };
-  const pos = deform(model, pose, new Float32Array(model.count * 2));
-  painter.paint(pos, pose, 0);
-  const frame = yuv420ToRgb(painter.pool[0], S, S);
+  const { positions: pos, rgb: frame } = painter.paint({ ...NEUTRAL_POSE, blinkR: a, blinkL: a });
   const img = Buffer.alloc(cw * ch * 3);
   for (let y = 0; y < ch; y++) img.set(frame.subarray(((y0 + y) * S + x0) * 3, ((y0 + y) * S + x0 + cw) * 3), y * cw * 3);
   let t = sharp(img, { raw: { width: cw, height: ch, channels: 3 } }).resize(cw * K, ch * K, { kernel: "nearest" });

@@ -1,6 +1,6 @@
 /**
  * Fixed face poses painted on a portrait with the renderer's own parts — mesh, painter, the photo's mouth
- * colours — at 768², without audio or a video: for reading a pose with the detectors (pose-gap.ts, tests).
+ * colours — at 768², without audio or a video: for reading a pose with the detectors (pose-gap.ts, tests) and looking at it (blink-poses.ts).
  */
 import { buildFaceModel, deform, type FaceModel, type FacePose } from "@avatar-video/face-rig";
 import type { AvatarRig } from "@avatar-video/contract";
