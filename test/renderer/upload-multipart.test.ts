@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createLogger } from "../../container/src/log-event";
-import { JobStop, LinkError, MULTIPART, WorkerLink } from "../../container/src/worker-link";
+import { JobStop, LinkError, MULTIPART, WorkerLink } from "../../container/src/link/worker-link";
 import { JOB_TOKEN, type FakeWorker, startFakeWorker } from "./helpers/renderer-worker";
 
 const KiB = 1024;

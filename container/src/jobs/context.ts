@@ -1,5 +1,5 @@
 import type { RendererConfig } from "../config";
-import type { WorkerLink } from "../worker-link";
+import type { WorkerLink } from "../link/worker-link";
 import type { Engines } from "./engines";
 import type { Logger } from "../log-event";
 

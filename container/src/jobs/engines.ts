@@ -3,7 +3,11 @@
  * interface so the server loads them lazily (the face models are only loaded when needed) and tests
  * can substitute controllable ones.
  */
-import type { AvatarRig, VideoSettings } from "@avatar-video/contract";
+import type { AvatarRig } from "@avatar-video/contract";
+import type { AudioInfo } from "../audio/probe";
+import type { RenderInput } from "../video/render-input";
+
+export type { AudioInfo, RenderInput };
 
 export interface AvatarAssets {
   portraitPng: Buffer;
@@ -12,28 +16,12 @@ export interface AvatarAssets {
   timings?: Record<string, number>;
 }
 
-export interface RenderInput {
-  portraitPng: Buffer;
-  rig: AvatarRig;
-  audioPath: string;
-  /** The background image (request's backgroundUrl, else the Avatar's stored background); any image sharp reads. */
-  background?: Buffer;
-  settings: VideoSettings;
-  workDir: string;
-  onStage?: (stage: string) => void;
-  signal?: AbortSignal;
-}
-
 export interface RenderOutput {
   mp4Path: string;
   durationSeconds: number;
   frames: number;
   fps: number;
   timings?: Record<string, number>;
-}
-
-export interface AudioInfo {
-  durationSeconds?: number;
 }
 
 export interface Engines {
@@ -45,7 +33,7 @@ export interface Engines {
 }
 
 // Module paths of the engines (owned by the face/avatar and audio/video modules). Imported on first use.
-const AVATAR_MODULE = "../avatar/create-avatar";
+const AVATAR_MODULE = "../avatar/preprocess";
 const AUDIO_MODULE = "../audio/probe";
 const VIDEO_MODULE = "../video/render";
 const HUMAN_MODULE = "../face/human";

@@ -10,7 +10,7 @@
 import { rm } from "node:fs/promises";
 import type { RendererConfig } from "../config";
 import { JobFailure, unexpectedFailure } from "../job-failure";
-import { JobStop, WorkerLink } from "../worker-link";
+import { JobStop, WorkerLink } from "../link/worker-link";
 import { runAvatarJob } from "./avatar-job";
 import type { JobContext } from "./context";
 import type { Dispatch } from "@avatar-video/contract";

@@ -83,7 +83,7 @@ export function fakeEngines(): FakeEngines {
     renderMs: 20,
     renderStages: ["animating", "encoding"],
     renderState: { started: false, aborted: false },
-    audioInfo: { durationSeconds: 1 },
+    audioInfo: { durationSeconds: 1, codec: "pcm_s16le", sampleRate: 16000, channels: 1 },
     async createAvatarAssets() {
       e.calls.createAvatarAssets++;
       if (e.avatarError) throw e.avatarError;

@@ -13,14 +13,14 @@
  * Here: events and the heartbeat. Object transfers: link/object-client.ts over link/http-exchange.ts;
  * retries: link/retry.ts; stops, link errors and fencing answers: link/stops.ts.
  */
-import type { RendererConfig } from "./config";
-import type { Logger } from "./log-event";
-import { MULTIPART, ObjectClient, type MultipartOptions } from "./link/object-client";
-import { retry, withDeadline } from "./link/retry";
-import { FENCING, type JobError, JobStop, LinkError, retriable } from "./link/stops";
+import type { RendererConfig } from "../config";
+import type { Logger } from "../log-event";
+import { MULTIPART, ObjectClient, type MultipartOptions } from "./object-client";
+import { retry, withDeadline } from "./retry";
+import { FENCING, type JobError, JobStop, LinkError, retriable } from "./stops";
 
 export { JobStop, LinkError, MULTIPART, type JobError, type MultipartOptions };
-export type { StopKind } from "./link/stops";
+export type { StopKind } from "./stops";
 
 export interface JobAddress {
   jobId: string;
