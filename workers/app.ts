@@ -1,16 +1,16 @@
 import { Hono } from "hono";
-import type { AppEnv } from "./env";
-import { ApiError, errorResponse, internalError } from "./http/errors";
-import { requestId } from "./http/request-id";
+import type { AppEnv } from "./platform/env";
+import { ApiError, errorResponse, internalError } from "./platform/http/errors";
+import { requestId } from "./platform/http/request-id";
 import { consoleApp } from "./console/router";
-import { methodNotAllowedOrNotFound } from "./http/not-found";
-import { adminRoutes } from "./routes/admin";
-import { internalRoutes } from "./routes/internal";
-import { mediaRoutes } from "./routes/media";
+import { methodNotAllowedOrNotFound } from "./platform/http/not-found";
+import { adminRoutes } from "./api/admin/routes";
+import { internalRoutes } from "./pipeline/internal/routes";
+import { mediaRoutes } from "./api/media";
 import { liveRoutes } from "./motion/live-page";
 import { motionRoutes } from "./motion/routes";
-import { publicApi } from "./routes/public-api";
-import { logEvent } from "./observability/log-event";
+import { publicApi } from "./api/public-api";
+import { logEvent } from "./platform/logging/log-event";
 
 export const app = new Hono<AppEnv>();
 

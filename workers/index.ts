@@ -1,11 +1,11 @@
 import { app } from "./app";
-import type { Env } from "./env";
-import { consumeJobs } from "./queue/consumer";
-import type { JobMessage } from "./queue/messages";
-import { runSweep } from "./queue/sweep";
+import type { Env } from "./platform/env";
+import { consumeJobs } from "./pipeline/queue/consumer";
+import type { JobMessage } from "./pipeline/queue/messages";
+import { runSweep } from "./pipeline/queue/sweep";
 
-export { AccountLimiter } from "./limiter/account-limiter";
-export { RendererContainer } from "./renderer/container";
+export { AccountLimiter } from "./platform/limiter/account-limiter";
+export { RendererContainer } from "./pipeline/renderer/container";
 export { MotionSession } from "./motion/session-object";
 
 export default {

@@ -1,5 +1,5 @@
 /**
- * The renderer's logging, shaped like the Worker's (workers/observability/log-event.ts): one JSON line per
+ * The renderer's logging, shaped like the Worker's (workers/platform/logging/log-event.ts): one JSON line per
  * event, `{time, level, event, ...fields}`, events named in snake_case so logs can be filtered on them.
  * `logEvent` writes one line; a `Logger` is the same with fields bound (service, jobId, attempt…).
  * Source and object URLs are signed (their query strings are credentials), so any URL is logged through

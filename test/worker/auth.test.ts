@@ -4,7 +4,7 @@ import { adminFetch, createAccount, createApp, openFetch, patchAccount } from ".
 import { probe } from "./helpers/probe-app";
 import { PLACES, requestWithHeaders, WHITESPACE } from "./helpers/whitespace";
 import { app as worker } from "../../workers/app";
-import { bearerCredential, credentialField } from "../../workers/auth/credentials";
+import { bearerCredential, credentialField } from "../../workers/platform/auth/credentials";
 
 type Json = Record<string, any>;
 

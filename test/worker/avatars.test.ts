@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { avatarJobs } from "../../workers/db/schema";
+import { avatarJobs } from "../../workers/platform/db/schema";
 import { createAccount, getAccount, openFetch, patchAccount, type TestAccount } from "./helpers/accounts";
 import { db, expectError, insertAvatar, json, PUBLIC_IMAGE } from "./open-fixtures";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { fromBase64Url, toBase64Url } from "../../workers/crypto/base64url";
+import { fromBase64Url, toBase64Url } from "../../workers/platform/crypto/base64url";
 
 describe("base64url (signatures, page tokens, session tokens)", () => {
   const mac = Uint8Array.from({ length: 32 }, (_, i) => (i * 37) & 0xff);

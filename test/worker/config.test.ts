@@ -1,10 +1,10 @@
 import { env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { Env } from "../../workers/env";
-import { logEvent } from "../../workers/observability/log-event";
-import { dispatchToRenderer, RendererUnavailable } from "../../workers/renderer/client";
-import type { RendererPayload } from "../../workers/renderer/payload";
-import { isDevelopment, rendererUrlRefusal } from "../../workers/renderer/renderer-target";
+import type { Env } from "../../workers/platform/env";
+import { logEvent } from "../../workers/platform/logging/log-event";
+import { dispatchToRenderer, RendererUnavailable } from "../../workers/pipeline/renderer/client";
+import type { RendererPayload } from "../../workers/pipeline/renderer/payload";
+import { isDevelopment, rendererUrlRefusal } from "../../workers/pipeline/renderer/renderer-target";
 
 afterEach(() => vi.restoreAllMocks());
 

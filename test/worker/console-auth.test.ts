@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { consoleSessions, consoleUsers } from "../../workers/db/schema";
+import { consoleSessions, consoleUsers } from "../../workers/platform/db/schema";
 import { hashPassword, PBKDF2_ITERATIONS, passwordProblem, verifyPassword } from "../../workers/console/password";
 import { createAccount } from "./helpers/accounts";
 import { ConsoleClient, invite, PASSWORD, signedIn } from "./helpers/console";

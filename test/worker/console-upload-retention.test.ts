@@ -1,10 +1,10 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
-import { avatarJobs, avatars, consoleUploads } from "../../workers/db/schema";
+import { avatarJobs, avatars, consoleUploads } from "../../workers/platform/db/schema";
 import { ABANDONED_UPLOAD_MS, sweepConsoleUploads, UPLOAD_DELETE_AFTER_MS } from "../../workers/console/upload-retention";
 import { uploadSourceUrl } from "../../workers/console/uploads";
-import { runSweep } from "../../workers/queue/sweep";
+import { runSweep } from "../../workers/pipeline/queue/sweep";
 import { createAccount } from "./helpers/accounts";
 import { ConsoleClient, signedIn } from "./helpers/console";
 import { db, insertAvatar, insertVideoJob } from "./open-fixtures";

@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { avatarJobs, consoleUploads } from "../../workers/db/schema";
+import { avatarJobs, consoleUploads } from "../../workers/platform/db/schema";
 import { imageInfo, isSixteenByNine } from "../../workers/console/image-info";
 import { createAccount, getAccount, openFetch, patchAccount } from "./helpers/accounts";
 import { signedIn } from "./helpers/console";

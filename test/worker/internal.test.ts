@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { avatarIdForJob } from "../../workers/jobs/avatar-id";
-import { jobToken } from "../../workers/jobs/tokens";
-import { avatarKeys, videoKey } from "../../workers/storage/keys";
+import { avatarIdForJob } from "../../workers/pipeline/jobs/avatar-id";
+import { jobToken } from "../../workers/pipeline/jobs/tokens";
+import { avatarKeys, videoKey } from "../../workers/platform/storage/keys";
 import { getAccount, patchAccount } from "./helpers/accounts";
 import { createAccount, createAvatarJob, createVideoJob, insertAvatar, jobRow, objectRequest, postEvent, startRun } from "./pipeline-helpers";
 

@@ -1,7 +1,7 @@
 import { env, evictAllDurableObjects } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { LIMIT_CEILINGS } from "../../workers/schemas/limits";
-import type { Admission, AvatarLimits, VideoLimits } from "../../workers/limiter/types";
+import { LIMIT_CEILINGS } from "../../workers/platform/limiter/limits";
+import type { Admission, AvatarLimits, VideoLimits } from "../../workers/platform/limiter/types";
 import { createAccount, openFetch } from "./helpers/accounts";
 import { insertAvatar } from "./open-fixtures";
 

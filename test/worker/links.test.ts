@@ -1,12 +1,12 @@
 import { env, SELF } from "cloudflare:test";
 import { AwsV4Signer } from "aws4fetch";
 import { describe, expect, it } from "vitest";
-import type { VideoJob } from "../../workers/db/schema";
-import type { Env } from "../../workers/env";
-import { ApiError } from "../../workers/http/errors";
-import { sign, signSync, verify } from "../../workers/storage/hmac";
-import { avatarKeys, videoKey } from "../../workers/storage/keys";
-import { avatarBackgroundUrl, avatarCoverUrl, VIDEO_LINK_TTL_MS, videoDownloadLink } from "../../workers/storage/links";
+import type { VideoJob } from "../../workers/platform/db/schema";
+import type { Env } from "../../workers/platform/env";
+import { ApiError } from "../../workers/platform/http/errors";
+import { sign, signSync, verify } from "../../workers/platform/crypto/hmac";
+import { avatarKeys, videoKey } from "../../workers/platform/storage/keys";
+import { avatarBackgroundUrl, avatarCoverUrl, VIDEO_LINK_TTL_MS, videoDownloadLink } from "../../workers/platform/storage/links";
 import { createAccount, createVideoJob, insertAvatar } from "./pipeline-helpers";
 
 const BASE = "https://api.example.test";

@@ -1,8 +1,8 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { sign } from "../../workers/storage/hmac";
-import { videoKey } from "../../workers/storage/keys";
-import { videoDownloadLink } from "../../workers/storage/links";
+import { sign } from "../../workers/platform/crypto/hmac";
+import { videoKey } from "../../workers/platform/storage/keys";
+import { videoDownloadLink } from "../../workers/platform/storage/links";
 import { createAccount, createVideoJob, insertAvatar } from "./pipeline-helpers";
 import { openFetch } from "./helpers/accounts";
 

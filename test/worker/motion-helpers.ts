@@ -1,6 +1,6 @@
 import { env, SELF } from "cloudflare:test";
-import { issueSessionToken } from "../../workers/session-token/issue";
-import type { Region } from "../../workers/session-token/claims";
+import { issueSessionToken } from "../../workers/platform/session-token/issue";
+import type { Region } from "../../workers/platform/session-token/claims";
 import { createAccount, type TestAccount } from "./helpers/accounts";
 import { insertAvatar } from "./open-fixtures";
 

@@ -1,6 +1,6 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { verifySessionToken } from "../../workers/session-token/verify";
+import { verifySessionToken } from "../../workers/platform/session-token/verify";
 import { env } from "cloudflare:test";
 import { expectError, json } from "./open-fixtures";
 import { motionAccount, nowS } from "./motion-helpers";

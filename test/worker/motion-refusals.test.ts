@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { adminFetch, createAccount, patchAccount } from "./helpers/accounts";
 import { expectError, grantAvatar, insertAvatar } from "./open-fixtures";
 import { accept, motionAccount, nowS, readyAvatar, token, upgrade } from "./motion-helpers";
-import { issueSessionToken } from "../../workers/session-token/issue";
+import { issueSessionToken } from "../../workers/platform/session-token/issue";
 
 const b64url = (s: string) => btoa(s).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 

@@ -5,8 +5,8 @@
  */
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { jobToken } from "../../workers/jobs/tokens";
-import { avatarKeys, videoKey } from "../../workers/storage/keys";
+import { jobToken } from "../../workers/pipeline/jobs/tokens";
+import { avatarKeys, videoKey } from "../../workers/platform/storage/keys";
 import { openFetch } from "./helpers/accounts";
 import { createAccount, createVideoJob, insertAvatar, postEvent, startRun } from "./pipeline-helpers";
 

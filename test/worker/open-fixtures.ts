@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { drizzle } from "drizzle-orm/d1";
 import { expect } from "vitest";
-import { avatarGrants, avatarJobs, avatars, videoJobs } from "../../workers/db/schema";
-import { normalizeVideoSettings } from "../../workers/schemas/video-settings";
+import { avatarGrants, avatarJobs, avatars, videoJobs } from "../../workers/platform/db/schema";
+import { normalizeVideoSettings } from "../../workers/api/schemas/video-settings";
 
 /** Test data written straight into D1 (jobs in any state, Avatars from the "console"). */
 export const db = () => drizzle(env.DB);

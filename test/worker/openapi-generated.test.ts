@@ -25,7 +25,7 @@ const INTENDED: Record<string, unknown> = {
   // job.error.code lists the codes of the one failure table (@avatar-video/contract) instead of pointing at the spec.
   "components.schemas.JobError.properties.code.description": (d: unknown) =>
     typeof d === "string" && d.includes("`source_download_failed` (retryable)") && d.includes("`render_failed` (retryable)"),
-  // Error responses are described per code from the one HTTP error table (workers/http/errors.ts).
+  // Error responses are described per code from the one HTTP error table (workers/platform/http/errors.ts).
   "components.responses.E429.description": (d: unknown) =>
     typeof d === "string" && d.startsWith("rate_limit_exceeded: ") && d.includes("; concurrency_limit_exceeded: "),
 };

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { decodePageToken, encodePageToken } from "../../workers/pagination/token";
+import { decodePageToken, encodePageToken } from "../../workers/api/pagination/token";
 import { createAccount, createApp, openFetch, type TestAccount } from "./helpers/accounts";
 import { expectError, insertAvatar, insertAvatarJob, insertVideoJob, json } from "./open-fixtures";
 

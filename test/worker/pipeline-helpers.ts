@@ -1,11 +1,11 @@
 /** Test seams for the pipeline: a fake renderer behind the RENDERER binding, a recording queue, job fixtures. */
 import { createExecutionContext, createMessageBatch, env, getQueueResult, SELF } from "cloudflare:test";
-import type { Env } from "../../workers/env";
-import { jobToken, type JobKind } from "../../workers/jobs/tokens";
-import type { JobMessage } from "../../workers/queue/messages";
-import { consumeJobs } from "../../workers/queue/consumer";
-import type { RendererPayload } from "../../workers/renderer/payload";
-import { avatarKeys } from "../../workers/storage/keys";
+import type { Env } from "../../workers/platform/env";
+import { jobToken, type JobKind } from "../../workers/pipeline/jobs/tokens";
+import type { JobMessage } from "../../workers/pipeline/queue/messages";
+import { consumeJobs } from "../../workers/pipeline/queue/consumer";
+import type { RendererPayload } from "../../workers/pipeline/renderer/payload";
+import { avatarKeys } from "../../workers/platform/storage/keys";
 import { createAccount, openFetch, type TestAccount } from "./helpers/accounts";
 
 export type RendererMode = "accept" | "down" | "busy" | "reject";

@@ -1,7 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { AvatarPayload, RendererPayload, VideoPayload } from "../../workers/renderer/payload";
-import { runSweep } from "../../workers/queue/sweep";
+import type { AvatarPayload, RendererPayload, VideoPayload } from "../../workers/pipeline/renderer/payload";
+import { runSweep } from "../../workers/pipeline/queue/sweep";
 import { getAccount, openFetch } from "./helpers/accounts";
 import { consume, createAccount, createAvatarJob, createVideoJob, fakeRenderer, jobRow, recordingQueue } from "./pipeline-helpers";
 

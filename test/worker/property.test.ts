@@ -1,12 +1,12 @@
 import { SELF } from "cloudflare:test";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { CreateAvatarRequest } from "../../workers/routes/open/create-avatar";
-import { ListAvatarJobsQuery } from "../../workers/routes/open/list-avatar-jobs";
-import { ListAvatarsQuery } from "../../workers/routes/open/list-avatars";
-import { SessionTokenRequest } from "../../workers/schemas/session-token";
-import { CreateVideoRequest } from "../../workers/routes/open/create-video";
-import { ListVideoJobsQuery } from "../../workers/routes/open/list-video-jobs";
+import { CreateAvatarRequest } from "../../workers/api/open/create-avatar";
+import { ListAvatarJobsQuery } from "../../workers/api/open/list-avatar-jobs";
+import { ListAvatarsQuery } from "../../workers/api/open/list-avatars";
+import { SessionTokenRequest } from "../../workers/api/schemas/session-token";
+import { CreateVideoRequest } from "../../workers/api/open/create-video";
+import { ListVideoJobsQuery } from "../../workers/api/open/list-video-jobs";
 import { createAccount, type TestAccount } from "./helpers/accounts";
 import { insertAvatar, insertVideoJob } from "./open-fixtures";
 import { toQueryString, zodArbitrary } from "./property-arbitraries";

@@ -1,15 +1,15 @@
 import { createExecutionContext, env, getQueueResult, createMessageBatch } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import type { Env } from "../../workers/env";
+import type { Env } from "../../workers/platform/env";
 import worker from "../../workers/index";
-import { avatarIdForJob } from "../../workers/jobs/avatar-id";
-import { jobToken } from "../../workers/jobs/tokens";
-import { enqueueJob } from "../../workers/queue/enqueue";
-import { consumeJobs } from "../../workers/queue/consumer";
-import { dispatchRetryDelaySeconds, MAX_ATTEMPTS } from "../../workers/jobs/constants";
-import type { JobMessage } from "../../workers/queue/messages";
-import type { AvatarPayload, VideoPayload } from "../../workers/renderer/payload";
-import { avatarKeys, videoKey } from "../../workers/storage/keys";
+import { avatarIdForJob } from "../../workers/pipeline/jobs/avatar-id";
+import { jobToken } from "../../workers/pipeline/jobs/tokens";
+import { enqueueJob } from "../../workers/pipeline/queue/enqueue";
+import { consumeJobs } from "../../workers/pipeline/queue/consumer";
+import { dispatchRetryDelaySeconds, MAX_ATTEMPTS } from "../../workers/pipeline/jobs/constants";
+import type { JobMessage } from "../../workers/pipeline/queue/messages";
+import type { AvatarPayload, VideoPayload } from "../../workers/pipeline/renderer/payload";
+import { avatarKeys, videoKey } from "../../workers/platform/storage/keys";
 import { adminFetch, getAccount, openFetch } from "./helpers/accounts";
 import { consume, createAccount, createAvatarJob, createVideoJob, fakeRenderer, insertAvatar, jobRow, recordingQueue } from "./pipeline-helpers";
 

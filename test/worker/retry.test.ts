@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { videoJobs } from "../../workers/db/schema";
-import { canonicalJson, videoFingerprint } from "../../workers/retry/fingerprint";
-import { normalizeVideoSettings } from "../../workers/schemas/video-settings";
+import { videoJobs } from "../../workers/platform/db/schema";
+import { canonicalJson, videoFingerprint } from "../../workers/api/idempotency/fingerprint";
+import { normalizeVideoSettings } from "../../workers/api/schemas/video-settings";
 import { createAccount, createApp, openFetch, type TestAccount } from "./helpers/accounts";
 import { db, expectError, insertAvatar, json, PUBLIC_AUDIO } from "./open-fixtures";
 

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { sign as honoSign, verify as honoVerify } from "hono/jwt";
 import { describe, expect, it } from "vitest";
-import { issueSessionToken } from "../../workers/session-token/issue";
-import { verifySessionToken } from "../../workers/session-token/verify";
+import { issueSessionToken } from "../../workers/platform/session-token/issue";
+import { verifySessionToken } from "../../workers/platform/session-token/verify";
 
 // Our tokens are issued and verified with `jose`; a second, independent JWT implementation (hono/jwt)
 // must read ours and write tokens ours accept: the format is standard EdDSA JWT, not a private dialect.

@@ -1,7 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { issueSessionToken } from "../../workers/session-token/issue";
-import { SessionTokenError, verifySessionToken } from "../../workers/session-token/verify";
+import { issueSessionToken } from "../../workers/platform/session-token/issue";
+import { SessionTokenError, verifySessionToken } from "../../workers/platform/session-token/verify";
 import { createAccount, patchAccount, type TestAccount } from "./helpers/accounts";
 import { expectError, json } from "./open-fixtures";
 

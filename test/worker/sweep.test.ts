@@ -1,11 +1,11 @@
 import { createExecutionContext, createScheduledController, env, waitOnExecutionContext } from "cloudflare:test";
 import { describe, expect, it, vi } from "vitest";
-import type { Env } from "../../workers/env";
+import type { Env } from "../../workers/platform/env";
 import worker from "../../workers/index";
-import { AVATAR_START_DEADLINE_MS, MAX_ATTEMPTS } from "../../workers/jobs/constants";
-import { RendererContainer } from "../../workers/renderer/container";
-import { runSweep } from "../../workers/queue/sweep";
-import { videoKey } from "../../workers/storage/keys";
+import { AVATAR_START_DEADLINE_MS, MAX_ATTEMPTS } from "../../workers/pipeline/jobs/constants";
+import { RendererContainer } from "../../workers/pipeline/renderer/container";
+import { runSweep } from "../../workers/pipeline/queue/sweep";
+import { videoKey } from "../../workers/platform/storage/keys";
 import { getAccount, openFetch } from "./helpers/accounts";
 import {
   consume,

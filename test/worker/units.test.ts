@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { reconcileAccount, reconcileRecentAccounts } from "../../workers/limiter/reconcile";
-import { LIMIT_CEILINGS } from "../../workers/schemas/limits";
+import { reconcileAccount, reconcileRecentAccounts } from "../../workers/platform/limiter/reconcile";
+import { LIMIT_CEILINGS } from "../../workers/platform/limiter/limits";
 import { adminFetch, createAccount, getAccount } from "./helpers/accounts";
 
 const limits = LIMIT_CEILINGS.avatar;

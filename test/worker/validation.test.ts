@@ -1,7 +1,7 @@
 import { SELF } from "cloudflare:test";
 import { beforeAll, describe, expect, it } from "vitest";
-import { MAX_BODY_BYTES } from "../../workers/http/body-limit";
-import { checkSourceAddress } from "../../workers/routes/open/source-address";
+import { MAX_BODY_BYTES } from "../../workers/platform/http/body-limit";
+import { checkSourceAddress } from "../../workers/platform/http/source-address";
 import { createAccount, openFetch, type TestAccount } from "./helpers/accounts";
 import { expectError, insertAvatar, json, PUBLIC_AUDIO, PUBLIC_IMAGE } from "./open-fixtures";
 

@@ -1,7 +1,7 @@
 import { env, SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { videoJobs } from "../../workers/db/schema";
+import { videoJobs } from "../../workers/platform/db/schema";
 import { createAccount, createApp, openFetch, type TestAccount } from "./helpers/accounts";
 import { db, expectError, insertAvatar, insertVideoJob, json } from "./open-fixtures";
 

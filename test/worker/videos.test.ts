@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { videoJobs } from "../../workers/db/schema";
+import { videoJobs } from "../../workers/platform/db/schema";
 import { createAccount, openFetch, patchAccount, type TestAccount } from "./helpers/accounts";
 import { db, expectError, grantAvatar, insertAvatar, json, PUBLIC_AUDIO } from "./open-fixtures";
 

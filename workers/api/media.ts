@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { Hono } from "hono";
-import { videoJobs } from "../db/schema";
-import type { AppEnv } from "../env";
-import { ApiError } from "../http/errors";
-import { isOutputAvailable, verifyAvatarMediaSignature, verifyVideoLinkSignature } from "../storage/links";
-import { serveObject } from "../storage/serve";
-import { videoKey } from "../storage/keys";
+import { videoJobs } from "../platform/db/schema";
+import type { AppEnv } from "../platform/env";
+import { ApiError } from "../platform/http/errors";
+import { isOutputAvailable, verifyAvatarMediaSignature, verifyVideoLinkSignature } from "../platform/storage/links";
+import { serveObject } from "../platform/storage/serve";
+import { videoKey } from "../platform/storage/keys";
 
 /**
  * Signed media, fetched without App headers (spec: "Download it without the App authentication headers").

@@ -1,7 +1,7 @@
-import { openApiApp } from "../http/openapi-app";
-import { generateDocument } from "../openapi/document";
-import { createSessionTokenRoute } from "./console/create-session-token";
-import { openRoutes } from "./open";
+import { openApiApp } from "../platform/http/openapi-app";
+import { generateDocument } from "./openapi/document";
+import { createSessionTokenRoute } from "./session-tokens/create-session-token";
+import { openRoutes } from "./open/routes";
 import { referenceRoutes } from "./open/reference";
 
 /**

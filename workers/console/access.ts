@@ -3,9 +3,9 @@ import {
   OPEN_API_ACCESS_MESSAGE,
   VIDEO_ACCESS_MESSAGE,
   VIDEO_CREATION_DISABLED_MESSAGE,
-} from "../auth/access";
-import type { Account } from "../db/schema";
-import { forbidden } from "../http/errors";
+} from "../platform/auth/access";
+import type { Account } from "../platform/db/schema";
+import { forbidden } from "../platform/http/errors";
 
 /**
  * The account's access flags apply to the console exactly as to the Open API (same messages): a paused

@@ -1,5 +1,5 @@
-import type { AppEnv } from "../env";
-import type { Account, ConsoleUser } from "../db/schema";
+import type { AppEnv } from "../platform/env";
+import type { Account, ConsoleUser } from "../platform/db/schema";
 
 export interface ConsoleSession {
   /** The cookie value (never stored: D1 holds its SHA-256). */

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { accounts, type VideoJob } from "../db/schema";
-import type { Env } from "../env";
+import { accounts, type VideoJob } from "../platform/db/schema";
+import type { Env } from "../platform/env";
 
 /**
  * Jobs record their creator in `appId`: an App id for Open API jobs, `console:{userId}` for jobs made in

@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
-import { ApiError } from "../http/errors";
-import { sign, verify } from "../storage/hmac";
+import { ApiError } from "../platform/http/errors";
+import { sign, verify } from "../platform/crypto/hmac";
 import type { ConsoleEnv } from "./context";
 import { cookieOptions, randomToken } from "./sessions";
 

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
-import { ApiError } from "../http/errors";
-import { serveObject } from "../storage/serve";
+import { ApiError } from "../platform/http/errors";
+import { serveObject } from "../platform/storage/serve";
 import { asAppContext, type ConsoleEnv } from "./context";
 import { uploadForLink } from "./uploads";
 

@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { fromBase64Url, toBase64Url } from "../crypto/base64url";
+import { fromBase64Url, toBase64Url } from "../platform/crypto/base64url";
 import type { ConsoleEnv } from "./context";
 import { cookieOptions } from "./sessions";
 

@@ -1,4 +1,4 @@
-import { fromBase64Url, toBase64Url } from "../crypto/base64url";
+import { fromBase64Url, toBase64Url } from "../platform/crypto/base64url";
 
 /**
  * Console passwords: PBKDF2-HMAC-SHA-256 through WebCrypto. workerd refuses more than 100,000 iterations,

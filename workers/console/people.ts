@@ -1,9 +1,9 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { sha256Hex } from "../auth/crypto";
-import { accounts, consoleInvites, consoleUsers, type ConsoleUser } from "../db/schema";
-import type { Env } from "../env";
-import { ApiError, invalid, notFound } from "../http/errors";
+import { sha256Hex } from "../platform/crypto/digest";
+import { accounts, consoleInvites, consoleUsers, type ConsoleUser } from "../platform/db/schema";
+import type { Env } from "../platform/env";
+import { ApiError, invalid, notFound } from "../platform/http/errors";
 import { hashPassword } from "./password";
 import { endAllSessions, randomToken } from "./sessions";
 

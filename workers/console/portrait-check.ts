@@ -1,7 +1,7 @@
 import { AVATAR_REASONS, SOURCE_IMAGE } from "@avatar-video/contract";
-import { checkAvatarImage } from "../avatar-checks/check";
-import type { Env } from "../env";
-import { ApiError } from "../http/errors";
+import { checkAvatarImage } from "../api/avatar-checks/check";
+import type { Env } from "../platform/env";
+import { ApiError } from "../platform/http/errors";
 import { imageInfo } from "./image-info";
 import { MiB } from "./uploads";
 

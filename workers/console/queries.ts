@@ -1,8 +1,8 @@
 import { and, desc, eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { avatarJobs, avatars, videoJobs, type Avatar } from "../db/schema";
-import type { Env } from "../env";
-import { notFound } from "../http/errors";
+import { avatarJobs, avatars, videoJobs, type Avatar } from "../platform/db/schema";
+import type { Env } from "../platform/env";
+import { notFound } from "../platform/http/errors";
 
 /** Account-scoped reads of the console. Every query filters by the signed-in person's account. */
 const LIST_LIMIT = 100;

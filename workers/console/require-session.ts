@@ -1,5 +1,5 @@
 import { createMiddleware } from "hono/factory";
-import { unauthorized } from "../http/errors";
+import { unauthorized } from "../platform/http/errors";
 import type { ConsoleEnv } from "./context";
 import { checkCsrf, csrfTokenFor, isUnsafe } from "./csrf";
 import { currentSession } from "./sessions";

@@ -2,10 +2,10 @@ import { and, eq, lt, or } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
-import { sha256Hex } from "../auth/crypto";
-import { toBase64Url } from "../crypto/base64url";
-import { accounts, consoleSessions, consoleUsers } from "../db/schema";
-import type { Env } from "../env";
+import { sha256Hex } from "../platform/crypto/digest";
+import { toBase64Url } from "../platform/crypto/base64url";
+import { accounts, consoleSessions, consoleUsers } from "../platform/db/schema";
+import type { Env } from "../platform/env";
 import type { ConsoleEnv, ConsoleSession } from "./context";
 
 /** Sessions end 12 h after the last request, and 7 days after sign-in whatever happens. */

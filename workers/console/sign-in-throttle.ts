@@ -1,10 +1,10 @@
-import { sha256Hex } from "../auth/crypto";
-import type { Env } from "../env";
-import { limiterFor } from "../limiter/client";
+import { sha256Hex } from "../platform/crypto/digest";
+import type { Env } from "../platform/env";
+import { limiterFor } from "../platform/limiter/client";
 
 /**
  * Per-email and per-client-address sign-in throttle (10 failures per 15 minutes each), held by limiter
- * Durable Objects named for the hashed key (workers/limiter/sign-in-throttle.ts). Unknown emails are
+ * Durable Objects named for the hashed key (workers/platform/sign-in-throttle/throttle-object.ts). Unknown emails are
  * throttled exactly like known ones.
  */
 export interface SignInGate {

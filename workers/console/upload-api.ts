@@ -1,12 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { consoleUploads } from "../db/schema";
-import { invalid } from "../http/errors";
+import { consoleUploads } from "../platform/db/schema";
+import { invalid } from "../platform/http/errors";
 import type { ConsoleEnv } from "./context";
-import { openApiApp } from "../http/openapi-app";
+import { openApiApp } from "../platform/http/openapi-app";
 import { AUDIO_TYPES, findUpload, MAX_AUDIO_BYTES, newUpload, PART_SIZE } from "./uploads";
-import { okJson } from "../openapi/route-parts";
+import { okJson } from "../platform/http/route-parts";
 
 /**
  * Audio uploads in parts (≤ 500 MiB): the browser creates an upload, PUTs 8 MiB parts, then completes it.

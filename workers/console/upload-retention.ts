@@ -1,8 +1,8 @@
 import { inArray } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { consoleUploads } from "../db/schema";
-import type { Env } from "../env";
-import { logEvent } from "../observability/log-event";
+import { consoleUploads } from "../platform/db/schema";
+import type { Env } from "../platform/env";
+import { logEvent } from "../platform/logging/log-event";
 import { UPLOAD_USABLE_MS } from "./uploads";
 
 /**

@@ -1,10 +1,10 @@
 import { and, eq, isNotNull } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { consoleUploads, type ConsoleUpload } from "../db/schema";
-import type { Env } from "../env";
-import { backgroundBaseUrl } from "../http/base-url";
-import { invalid, notFound } from "../http/errors";
-import { sign, verify } from "../storage/hmac";
+import { consoleUploads, type ConsoleUpload } from "../platform/db/schema";
+import type { Env } from "../platform/env";
+import { backgroundBaseUrl } from "../platform/http/base-url";
+import { invalid, notFound } from "../platform/http/errors";
+import { sign, verify } from "../platform/crypto/hmac";
 
 /**
  * Files uploaded in the console (portraits, audio) live in R2 under `console-uploads/{accountId}/{id}/…`

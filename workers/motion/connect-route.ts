@@ -1,6 +1,6 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { ApiError } from "../http/errors";
-import { publicBaseUrl } from "../http/base-url";
+import { ApiError } from "../platform/http/errors";
+import { publicBaseUrl } from "../platform/http/base-url";
 import { admitConnection } from "./admission";
 import { errorResponses, motionApp } from "./openapi-app";
 import { SETUP_HEADER } from "./session-object";

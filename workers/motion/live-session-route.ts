@@ -1,11 +1,11 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { desc, eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { appAuth } from "../auth/app-auth";
-import { avatars } from "../db/schema";
-import { publicBaseUrl } from "../http/base-url";
-import { issueSessionToken, regionOf } from "../session-token/issue";
-import { avatarCoverUrl } from "../storage/links";
+import { appAuth } from "../platform/auth/app-auth";
+import { avatars } from "../platform/db/schema";
+import { publicBaseUrl } from "../platform/http/base-url";
+import { issueSessionToken, regionOf } from "../platform/session-token/issue";
+import { avatarCoverUrl } from "../platform/storage/links";
 import { errorResponses, motionApp } from "./openapi-app";
 
 /** Tokens minted for the demo page live one minute: enough to open the one connection they are for. */

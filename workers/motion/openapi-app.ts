@@ -1,4 +1,4 @@
-import { openApiApp } from "../http/openapi-app";
+import { openApiApp } from "../platform/http/openapi-app";
 
 /** The motion routes' OpenAPIHono: the Worker's one factory (house validation, 400 invalid_request naming field + rule). */
 export const motionApp = () => openApiApp();

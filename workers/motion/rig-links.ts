@@ -1,5 +1,5 @@
-import type { Env } from "../env";
-import { sign, verify } from "../storage/hmac";
+import type { Env } from "../platform/env";
+import { sign, verify } from "../platform/crypto/hmac";
 
 /**
  * Signed links to an Avatar's rig and portrait for live clients (GET /v1/motion/avatars/{id}/{rig.json|

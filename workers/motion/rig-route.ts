@@ -1,9 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { avatars } from "../db/schema";
-import { forbidden, notFound } from "../http/errors";
-import { publicBaseUrl } from "../http/base-url";
+import { avatars } from "../platform/db/schema";
+import { forbidden, notFound } from "../platform/http/errors";
+import { publicBaseUrl } from "../platform/http/base-url";
 import { errorResponses, motionApp } from "./openapi-app";
 import { signedRigUrl, verifyRigLink, type RigFile } from "./rig-links";
 

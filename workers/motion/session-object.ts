@@ -1,7 +1,7 @@
 import { MotionStream, type MotionFrame } from "@avatar-video/motion-model";
 import { DurableObject } from "cloudflare:workers";
-import type { Env } from "../env";
-import type { MotionLimits } from "../limiter/motion-connections";
+import type { Env } from "../platform/env";
+import type { MotionLimits } from "../platform/limiter/motion-connections";
 import { CLOSE, judgeMessage, MOTION_PROTOCOL, type Phase } from "./protocol";
 
 /** What the upgrade route decided, handed to the connection's object in this header (internal only). */

@@ -1,5 +1,5 @@
 /**
- * The renderer's Bearer check (RENDERER_TOKEN), exact like the Worker's (workers/auth/credentials.ts): only
+ * The renderer's Bearer check (RENDERER_TOKEN), exact like the Worker's (workers/platform/auth/credentials.ts): only
  * SP/HTAB around the header value and after the scheme are ignored (RFC 9110 §5.5); any other character —
  * VT, NBSP, a zero-width space — is part of the token and makes the comparison fail. Never `.trim()` a secret.
  */

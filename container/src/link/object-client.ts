@@ -1,5 +1,5 @@
 /**
- * A job's object transfers at the Worker's signed object URLs (workers/routes/internal*.ts): GET into memory
+ * A job's object transfers at the Worker's signed object URLs (workers/pipeline/internal/routes*.ts): GET into memory
  * or a file, PUT of a file or buffer, and the multipart upload of large files. Every request is retried on
  * its own (retry.ts); a fencing answer (except 404, which the caller judges) stops the job.
  */
@@ -82,7 +82,7 @@ export class ObjectClient {
   }
 
   /**
-   * Multipart upload (workers/routes/internal-multipart.ts): create, the parts in order (each a ranged
+   * Multipart upload (workers/pipeline/internal/multipart.ts): create, the parts in order (each a ranged
    * read of the file, retried on its own), complete. A failure that is not a stop abandons the upload.
    */
   private async putMultipart(url: string, file: string, size: number, partBytes: number): Promise<number> {

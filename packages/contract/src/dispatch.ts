@@ -1,6 +1,6 @@
 /**
  * The dispatch body of `POST {renderer}/jobs` (docs/architecture.md, "Renderer contract"): the Worker builds
- * it (workers/renderer/payload.ts), the renderer validates it with `parseDispatch` before accepting the run.
+ * it (workers/pipeline/renderer/payload.ts), the renderer validates it with `parseDispatch` before accepting the run.
  */
 import { z } from "zod";
 import { BACKGROUND_FITS, DIMENSION, FITS, HEX_COLOUR, LEAD_SECONDS, MAX_PIXEL_AREA, VIDEO_DEFAULTS } from "./video-settings";

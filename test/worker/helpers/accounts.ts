@@ -1,5 +1,5 @@
 import { SELF } from "cloudflare:test";
-import { LIMIT_CEILINGS } from "../../../workers/schemas/limits";
+import { LIMIT_CEILINGS } from "../../../workers/platform/limiter/limits";
 
 export const ADMIN_TOKEN = "test-admin-token";
 const BASE = "http://x";

@@ -1,11 +1,11 @@
 import { env } from "cloudflare:test";
 import { Hono } from "hono";
-import { requireAvatarCreation, requireOpenApiAccess, requireVideoAccess, requireVideoCreation } from "../../../workers/auth/access";
-import { apiKeyAuth, appAuth } from "../../../workers/auth/app-auth";
-import type { AppEnv } from "../../../workers/env";
-import { ApiError, errorResponse } from "../../../workers/http/errors";
-import { requestId } from "../../../workers/http/request-id";
-import { readRateLimit, readRateLimitHeaders } from "../../../workers/limiter/read-limit";
+import { requireAvatarCreation, requireOpenApiAccess, requireVideoAccess, requireVideoCreation } from "../../../workers/platform/auth/access";
+import { apiKeyAuth, appAuth } from "../../../workers/platform/auth/app-auth";
+import type { AppEnv } from "../../../workers/platform/env";
+import { ApiError, errorResponse } from "../../../workers/platform/http/errors";
+import { requestId } from "../../../workers/platform/http/request-id";
+import { readRateLimit, readRateLimitHeaders } from "../../../workers/platform/limiter/read-limit";
 
 /**
  * A miniature Worker wired exactly like the open routes (appAuth → access → readRateLimit → handler), so the

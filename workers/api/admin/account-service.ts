@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { accounts, type Account } from "../db/schema";
-import type { Env } from "../env";
-import { invalid, notFound } from "../http/errors";
-import { limiterFor } from "../limiter/client";
+import { accounts, type Account } from "../../platform/db/schema";
+import type { Env } from "../../platform/env";
+import { invalid, notFound } from "../../platform/http/errors";
+import { limiterFor } from "../../platform/limiter/client";
 import { assertVideoRule, mergeLimits, serializeAccount } from "./accounts";
-import type { CreateAccountBody, PatchAccountBody } from "./schemas";
+import type { CreateAccountBody, PatchAccountBody } from "../schemas/admin";
 
 async function loadAccount(env: Env, accountId: string): Promise<Account> {
   const account = await drizzle(env.DB).select().from(accounts).where(eq(accounts.id, accountId.toLowerCase())).get();

@@ -1,8 +1,8 @@
-import type { Account } from "../db/schema";
-import { invalid } from "../http/errors";
-import { defaultAccountLimits, type AccountLimits, type VideoLimits } from "../schemas/limits";
-import type { Balance } from "../limiter/types";
-import type { LimitsPatch } from "./schemas";
+import type { Account } from "../../platform/db/schema";
+import { invalid } from "../../platform/http/errors";
+import { defaultAccountLimits, type AccountLimits, type VideoLimits } from "../../platform/limiter/limits";
+import type { Balance } from "../../platform/limiter/types";
+import type { LimitsPatch } from "../schemas/admin";
 
 export const VIDEO_LIMITS_REQUIRED = "Video access requires explicit account limits";
 

@@ -1,7 +1,7 @@
 import { eq, inArray } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { accounts, avatarGrants, avatars } from "../db/schema";
-import { invalid, notFound } from "../http/errors";
+import { accounts, avatarGrants, avatars } from "../../platform/db/schema";
+import { invalid, notFound } from "../../platform/http/errors";
 
 const CHUNK = 90; // D1: at most 100 bound parameters per statement
 

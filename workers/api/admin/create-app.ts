@@ -2,14 +2,14 @@ import { createRoute } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { z } from "zod";
-import { AppView } from "../../admin/account-view";
-import { accountIdParam, adminName } from "../../admin/schemas";
-import { newApiKey, sha256Hex } from "../../auth/crypto";
-import { accounts, apps } from "../../db/schema";
-import { notFound } from "../../http/errors";
-import { jsonBody, openApiApp } from "../../http/openapi-app";
+import { AppView } from "../resources/account";
+import { accountIdParam, adminName } from "../schemas/admin";
+import { newApiKey, sha256Hex } from "../../platform/crypto/digest";
+import { accounts, apps } from "../../platform/db/schema";
+import { notFound } from "../../platform/http/errors";
+import { jsonBody, openApiApp } from "../../platform/http/openapi-app";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
-import { okJson } from "../../openapi/route-parts";
+import { okJson } from "../../platform/http/route-parts";
 
 const route = createRoute({
   method: "post",

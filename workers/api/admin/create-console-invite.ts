@@ -1,7 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { createInvite } from "../../console/people";
-import { publicBaseUrl } from "../../http/base-url";
-import { jsonBody, openApiApp } from "../../http/openapi-app";
+import { publicBaseUrl } from "../../platform/http/base-url";
+import { jsonBody, openApiApp } from "../../platform/http/openapi-app";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
 
 const route = createRoute({

@@ -1,10 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
-import { getAccountView } from "../../admin/account-service";
-import { AccountResponse } from "../../admin/account-view";
-import { accountIdParam } from "../../admin/schemas";
-import { openApiApp } from "../../http/openapi-app";
+import { getAccountView } from "./account-service";
+import { AccountResponse } from "../resources/account";
+import { accountIdParam } from "../schemas/admin";
+import { openApiApp } from "../../platform/http/openapi-app";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
-import { okJson } from "../../openapi/route-parts";
+import { okJson } from "../../platform/http/route-parts";
 
 const route = createRoute({
   method: "get",

@@ -1,11 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
-import { accountUnits } from "../../admin/account-service";
-import { AccountResponse } from "../../admin/account-view";
-import { accountIdParam, MAX_AVATAR_UNITS, typeError } from "../../admin/schemas";
-import { jsonBody, openApiApp } from "../../http/openapi-app";
+import { accountUnits } from "./account-service";
+import { AccountResponse } from "../resources/account";
+import { accountIdParam, MAX_AVATAR_UNITS, typeError } from "../schemas/admin";
+import { jsonBody, openApiApp } from "../../platform/http/openapi-app";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
-import { okJson } from "../../openapi/route-parts";
+import { okJson } from "../../platform/http/route-parts";
 
 /** Atomic grant (or, negative, withdrawal) of Avatar Creations. */
 const UnitsDelta = z.strictObject({

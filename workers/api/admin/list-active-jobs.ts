@@ -1,9 +1,9 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { asc, inArray } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { avatarJobs, videoJobs } from "../../db/schema";
-import { staleHeartbeatMs, WAITING_FOR_RENDERER } from "../../jobs/constants";
-import { openApiApp } from "../../http/openapi-app";
+import { avatarJobs, videoJobs } from "../../platform/db/schema";
+import { staleHeartbeatMs, WAITING_FOR_RENDERER } from "../../pipeline/jobs/constants";
+import { openApiApp } from "../../platform/http/openapi-app";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
 
 const ActiveJob = z.object({

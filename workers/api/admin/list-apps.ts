@@ -2,13 +2,13 @@ import { createRoute } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { z } from "zod";
-import { getAccountView } from "../../admin/account-service";
-import { AppView } from "../../admin/account-view";
-import { accountIdParam } from "../../admin/schemas";
-import { apps } from "../../db/schema";
-import { openApiApp } from "../../http/openapi-app";
+import { getAccountView } from "./account-service";
+import { AppView } from "../resources/account";
+import { accountIdParam } from "../schemas/admin";
+import { apps } from "../../platform/db/schema";
+import { openApiApp } from "../../platform/http/openapi-app";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
-import { okJson } from "../../openapi/route-parts";
+import { okJson } from "../../platform/http/route-parts";
 
 const route = createRoute({
   method: "get",

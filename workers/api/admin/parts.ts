@@ -1,4 +1,4 @@
-import { errors } from "../../openapi/route-parts";
+import { errors } from "../../platform/http/route-parts";
 
 /** Every admin route: `Authorization: Bearer <ADMIN_TOKEN>` (checked by adminRoutes before anything else). */
 export const ADMIN_AUTH = [{ AdminToken: [] }];

@@ -1,10 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
-import { patchAccount } from "../../admin/account-service";
-import { AccountResponse } from "../../admin/account-view";
-import { accountIdParam, PatchAccountSchema } from "../../admin/schemas";
-import { jsonBody, openApiApp } from "../../http/openapi-app";
+import { patchAccount } from "./account-service";
+import { AccountResponse } from "../resources/account";
+import { accountIdParam, PatchAccountSchema } from "../schemas/admin";
+import { jsonBody, openApiApp } from "../../platform/http/openapi-app";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
-import { okJson } from "../../openapi/route-parts";
+import { okJson } from "../../platform/http/route-parts";
 
 const route = createRoute({
   method: "patch",

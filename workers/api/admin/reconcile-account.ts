@@ -1,12 +1,12 @@
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
-import { getAccountView } from "../../admin/account-service";
-import { AccountView } from "../../admin/account-view";
-import { accountIdParam } from "../../admin/schemas";
-import { openApiApp } from "../../http/openapi-app";
-import { reconcileAccount } from "../../limiter/reconcile";
+import { getAccountView } from "./account-service";
+import { AccountView } from "../resources/account";
+import { accountIdParam } from "../schemas/admin";
+import { openApiApp } from "../../platform/http/openapi-app";
+import { reconcileAccount } from "../../platform/limiter/reconcile";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
-import { okJson } from "../../openapi/route-parts";
+import { okJson } from "../../platform/http/route-parts";
 
 const Reconciled = z.object({
   reconciled: z.object({ deactivated: z.array(z.string()), activated: z.array(z.string()), captured: z.array(z.string()), released: z.array(z.string()) }).meta({ description: "Job IDs per change" }),

@@ -1,10 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { appIdParam } from "../../admin/schemas";
-import { apps } from "../../db/schema";
-import { notFound } from "../../http/errors";
-import { openApiApp } from "../../http/openapi-app";
+import { appIdParam } from "../schemas/admin";
+import { apps } from "../../platform/db/schema";
+import { notFound } from "../../platform/http/errors";
+import { openApiApp } from "../../platform/http/openapi-app";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
 
 const route = createRoute({

@@ -1,21 +1,21 @@
 import { createRoute } from "@hono/zod-openapi";
-import { adminAuth } from "../auth/admin-auth";
-import { publicBaseUrl } from "../http/base-url";
-import { limitBody } from "../http/body-limit";
-import { openApiApp } from "../http/openapi-app";
+import { adminAuth } from "../../platform/auth/admin-auth";
+import { publicBaseUrl } from "../../platform/http/base-url";
+import { limitBody } from "../../platform/http/body-limit";
+import { openApiApp } from "../../platform/http/openapi-app";
 import { generateDocument } from "../openapi/document";
-import { createAccountRoute } from "./admin/create-account";
-import { createAppRoute } from "./admin/create-app";
-import { createConsoleInviteRoute } from "./admin/create-console-invite";
-import { getAccountRoute } from "./admin/get-account";
-import { grantAvatarUnitsRoute } from "./admin/grant-avatar-units";
-import { listActiveJobsRoute } from "./admin/list-active-jobs";
-import { listAppsRoute } from "./admin/list-apps";
-import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./admin/parts";
-import { patchAccountRoute } from "./admin/patch-account";
-import { reconcileAccountRoute } from "./admin/reconcile-account";
-import { revokeAppRoute } from "./admin/revoke-app";
-import { setAvatarAccessRoute } from "./admin/set-avatar-access";
+import { createAccountRoute } from "./create-account";
+import { createAppRoute } from "./create-app";
+import { createConsoleInviteRoute } from "./create-console-invite";
+import { getAccountRoute } from "./get-account";
+import { grantAvatarUnitsRoute } from "./grant-avatar-units";
+import { listActiveJobsRoute } from "./list-active-jobs";
+import { listAppsRoute } from "./list-apps";
+import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
+import { patchAccountRoute } from "./patch-account";
+import { reconcileAccountRoute } from "./reconcile-account";
+import { revokeAppRoute } from "./revoke-app";
+import { setAvatarAccessRoute } from "./set-avatar-access";
 
 /** Operator admin API (docs/admin-api.md), one file per route in routes/admin/. Every route: Authorization: Bearer ADMIN_TOKEN. */
 export const adminRoutes = openApiApp();

@@ -1,10 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
-import { setAvatarAccess } from "../../admin/avatar-access";
-import { avatarIdParam, bool } from "../../admin/schemas";
-import { jsonBody, openApiApp } from "../../http/openapi-app";
+import { setAvatarAccess } from "./avatar-access";
+import { avatarIdParam, bool } from "../schemas/admin";
+import { jsonBody, openApiApp } from "../../platform/http/openapi-app";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
-import { okJson } from "../../openapi/route-parts";
+import { okJson } from "../../platform/http/route-parts";
 
 const AvatarAccess = z.strictObject({
   public: bool("public").optional(),

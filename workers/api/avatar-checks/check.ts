@@ -3,15 +3,15 @@
  * (the face models live there) exactly what an Avatar job runs before creating anything — the SSRF-safe
  * download, the file rules and the face rules — and answers at once. No job, no unit, no Avatar, no
  * limit: callers apply their own admission (POST /v1/open/avatar-checks counts it in the Avatar
- * per-minute window; see workers/routes/open/avatar-checks.ts). Usable by any surface (API, console).
+ * per-minute window; see workers/api/open/avatar-checks.ts). Usable by any surface (API, console).
  */
 import { AVATAR_REASONS, isAvatarReason } from "@avatar-video/contract";
 import { z } from "zod";
-import type { Env } from "../env";
-import { ApiError } from "../http/errors";
-import { logEvent } from "../observability/log-event";
-import { checkOnRenderer } from "../renderer/check-client";
-import { RendererUnavailable } from "../renderer/client";
+import type { Env } from "../../platform/env";
+import { ApiError } from "../../platform/http/errors";
+import { logEvent } from "../../platform/logging/log-event";
+import { checkOnRenderer } from "../../pipeline/renderer/check-client";
+import { RendererUnavailable } from "../../pipeline/renderer/client";
 import { AvatarReasonCode } from "../resources/job-error";
 
 export const AvatarCheckFace = z

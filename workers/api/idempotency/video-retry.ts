@@ -1,4 +1,4 @@
-import { ApiError } from "../http/errors";
+import { ApiError } from "../../platform/http/errors";
 
 /** Same requestId, different normalized input: the caller must resend the original body or use a new key. */
 export function retryConflict(requestId: string) {

@@ -1,8 +1,8 @@
 import { drizzle } from "drizzle-orm/d1";
-import { avatarJobs, type Account } from "../db/schema";
-import type { Env } from "../env";
-import { admissionError, limiterFor } from "../limiter/client";
-import { enqueueJob } from "../queue/enqueue";
+import { avatarJobs, type Account } from "../../platform/db/schema";
+import type { Env } from "../../platform/env";
+import { admissionError, limiterFor } from "../../platform/limiter/client";
+import { enqueueJob } from "../../pipeline/queue/enqueue";
 
 /** Default name of a job (and of the Avatar it creates) when the request gives none. */
 export const defaultAvatarName = (jobId: string) => `Avatar ${jobId.slice(0, 8)}`;

@@ -1,15 +1,15 @@
 import { and, eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { VIDEO_ACCESS_MESSAGE } from "../auth/access";
-import { canUseAvatar } from "../auth/avatar-use-check";
-import { videoJobs, type Account, type VideoJob } from "../db/schema";
-import type { Env } from "../env";
-import { forbidden } from "../http/errors";
-import { admissionError, limiterFor } from "../limiter/client";
-import type { ReadDecision } from "../limiter/types";
-import { enqueueJob } from "../queue/enqueue";
-import { videoFingerprint, type NormalizedVideoInput } from "../retry/fingerprint";
-import { retryConflict } from "../retry/video-retry";
+import { VIDEO_ACCESS_MESSAGE } from "../../platform/auth/access";
+import { canUseAvatar } from "../../platform/auth/avatar-use-check";
+import { videoJobs, type Account, type VideoJob } from "../../platform/db/schema";
+import type { Env } from "../../platform/env";
+import { forbidden } from "../../platform/http/errors";
+import { admissionError, limiterFor } from "../../platform/limiter/client";
+import type { ReadDecision } from "../../platform/limiter/types";
+import { enqueueJob } from "../../pipeline/queue/enqueue";
+import { videoFingerprint, type NormalizedVideoInput } from "../idempotency/fingerprint";
+import { retryConflict } from "../idempotency/video-retry";
 import { effectiveVideoStatus } from "../resources/video-job";
 
 /** Output retention: seven days after acceptance (spec: Video constants). */

@@ -7,15 +7,15 @@
  */
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
-import { requireOpenApiAccess } from "../../auth/access";
-import { appAuth } from "../../auth/app-auth";
-import { AvatarCheck, checkAvatarImage } from "../../avatar-checks/check";
-import { limitBody } from "../../http/body-limit";
-import { jsonBody, openApiApp } from "../../http/openapi-app";
-import { admissionError, limiterFor } from "../../limiter/client";
-import { APP_AUTH, errors, okJson } from "../../openapi/route-parts";
-import { SourceUrl } from "../../resources/fields";
-import { checkSourceAddress } from "./source-address";
+import { requireOpenApiAccess } from "../../platform/auth/access";
+import { appAuth } from "../../platform/auth/app-auth";
+import { AvatarCheck, checkAvatarImage } from "../avatar-checks/check";
+import { limitBody } from "../../platform/http/body-limit";
+import { jsonBody, openApiApp } from "../../platform/http/openapi-app";
+import { admissionError, limiterFor } from "../../platform/limiter/client";
+import { APP_AUTH, errors, okJson } from "../../platform/http/route-parts";
+import { SourceUrl } from "../resources/fields";
+import { checkSourceAddress } from "../../platform/http/source-address";
 
 const AvatarCheckRequest = z
   .strictObject({

@@ -1,14 +1,14 @@
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
-import { requireAvatarCreation, requireOpenApiAccess } from "../../auth/access";
-import { appAuth } from "../../auth/app-auth";
-import { limitBody } from "../../http/body-limit";
-import { jsonBody, openApiApp } from "../../http/openapi-app";
-import { createAvatarJob } from "../../jobs/create-avatar-job";
-import { readRateLimitHeaders } from "../../limiter/read-limit";
-import { APP_AUTH, errors, okJson } from "../../openapi/route-parts";
-import { Name, SourceUrl, Uuid } from "../../resources/fields";
-import { checkSourceAddress } from "./source-address";
+import { requireAvatarCreation, requireOpenApiAccess } from "../../platform/auth/access";
+import { appAuth } from "../../platform/auth/app-auth";
+import { limitBody } from "../../platform/http/body-limit";
+import { jsonBody, openApiApp } from "../../platform/http/openapi-app";
+import { createAvatarJob } from "../jobs/create-avatar-job";
+import { readRateLimitHeaders } from "../../platform/limiter/read-limit";
+import { APP_AUTH, errors, okJson } from "../../platform/http/route-parts";
+import { Name, SourceUrl, Uuid } from "../resources/fields";
+import { checkSourceAddress } from "../../platform/http/source-address";
 
 export const CreateAvatarRequest = z
   .strictObject({

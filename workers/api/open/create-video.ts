@@ -1,17 +1,17 @@
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
-import { requireOpenApiAccess, requireVideoAccess, requireVideoCreation } from "../../auth/access";
-import { appAuth } from "../../auth/app-auth";
-import { limitBody } from "../../http/body-limit";
-import { jsonBody, openApiApp } from "../../http/openapi-app";
-import { createVideoJob } from "../../jobs/create-video-job";
-import { readRateLimitHeaders } from "../../limiter/read-limit";
-import { APP_AUTH, errors, okJson } from "../../openapi/route-parts";
-import { Name, SourceUrl, Timestamp, Uuid } from "../../resources/fields";
-import { VIDEO_JOB_STATUSES } from "../../resources/video-job";
-import { normalizeVideoInput } from "../../retry/fingerprint";
-import { VideoSettingsInput } from "../../schemas/video-settings";
-import { checkSourceAddress } from "./source-address";
+import { requireOpenApiAccess, requireVideoAccess, requireVideoCreation } from "../../platform/auth/access";
+import { appAuth } from "../../platform/auth/app-auth";
+import { limitBody } from "../../platform/http/body-limit";
+import { jsonBody, openApiApp } from "../../platform/http/openapi-app";
+import { createVideoJob } from "../jobs/create-video-job";
+import { readRateLimitHeaders } from "../../platform/limiter/read-limit";
+import { APP_AUTH, errors, okJson } from "../../platform/http/route-parts";
+import { Name, SourceUrl, Timestamp, Uuid } from "../resources/fields";
+import { VIDEO_JOB_STATUSES } from "../resources/video-job";
+import { normalizeVideoInput } from "../idempotency/fingerprint";
+import { VideoSettingsInput } from "../schemas/video-settings";
+import { checkSourceAddress } from "../../platform/http/source-address";
 
 export const CreateVideoRequest = z
   .strictObject({

@@ -2,16 +2,16 @@ import { createRoute } from "@hono/zod-openapi";
 import { and, eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { z } from "zod";
-import { requireOpenApiAccess } from "../../auth/access";
-import { appAuth } from "../../auth/app-auth";
-import { avatars } from "../../db/schema";
-import { publicBaseUrl } from "../../http/base-url";
-import { notFound } from "../../http/errors";
-import { openApiApp } from "../../http/openapi-app";
-import { readRateLimit } from "../../limiter/read-limit";
-import { APP_AUTH, errors, okJson, READ_ERRORS } from "../../openapi/route-parts";
-import { AvatarDetail, serializeAvatar } from "../../resources/avatar";
-import { Uuid } from "../../resources/fields";
+import { requireOpenApiAccess } from "../../platform/auth/access";
+import { appAuth } from "../../platform/auth/app-auth";
+import { avatars } from "../../platform/db/schema";
+import { publicBaseUrl } from "../../platform/http/base-url";
+import { notFound } from "../../platform/http/errors";
+import { openApiApp } from "../../platform/http/openapi-app";
+import { readRateLimit } from "../../platform/limiter/read-limit";
+import { APP_AUTH, errors, okJson, READ_ERRORS } from "../../platform/http/route-parts";
+import { AvatarDetail, serializeAvatar } from "../resources/avatar";
+import { Uuid } from "../resources/fields";
 
 const route = createRoute({
   method: "get",

@@ -2,16 +2,16 @@ import { createRoute } from "@hono/zod-openapi";
 import { and, count, eq, inArray } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { z } from "zod";
-import { requireOpenApiAccess } from "../../auth/access";
-import { appAuth } from "../../auth/app-auth";
-import { avatarJobs } from "../../db/schema";
-import { openApiApp } from "../../http/openapi-app";
-import { readRateLimit } from "../../limiter/read-limit";
-import { APP_AUTH, errors, okJson, READ_ERRORS } from "../../openapi/route-parts";
-import { afterPosition, finishPage, newestFirst } from "../../pagination/keyset";
-import { PaginationQuery, statusesParam } from "../../pagination/page-params";
-import { canonicalStatuses, pageRequest } from "../../pagination/page-request";
-import { AVATAR_JOB_STATUSES, AvatarJobList, serializeAvatarJob, type AvatarJobStatus } from "../../resources/avatar-job";
+import { requireOpenApiAccess } from "../../platform/auth/access";
+import { appAuth } from "../../platform/auth/app-auth";
+import { avatarJobs } from "../../platform/db/schema";
+import { openApiApp } from "../../platform/http/openapi-app";
+import { readRateLimit } from "../../platform/limiter/read-limit";
+import { APP_AUTH, errors, okJson, READ_ERRORS } from "../../platform/http/route-parts";
+import { afterPosition, finishPage, newestFirst } from "../pagination/keyset";
+import { PaginationQuery, statusesParam } from "../pagination/page-params";
+import { canonicalStatuses, pageRequest } from "../pagination/page-request";
+import { AVATAR_JOB_STATUSES, AvatarJobList, serializeAvatarJob, type AvatarJobStatus } from "../resources/avatar-job";
 
 export const ListAvatarJobsQuery = z.strictObject({ statuses: statusesParam(AVATAR_JOB_STATUSES).optional(), ...PaginationQuery });
 

@@ -2,17 +2,17 @@ import { createRoute } from "@hono/zod-openapi";
 import { and, count, eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { z } from "zod";
-import { requireOpenApiAccess } from "../../auth/access";
-import { appAuth } from "../../auth/app-auth";
-import { avatars } from "../../db/schema";
-import { publicBaseUrl } from "../../http/base-url";
-import { openApiApp } from "../../http/openapi-app";
-import { readRateLimit } from "../../limiter/read-limit";
-import { APP_AUTH, errors, okJson, READ_ERRORS } from "../../openapi/route-parts";
-import { afterPosition, finishPage, newestFirst } from "../../pagination/keyset";
-import { PaginationQuery } from "../../pagination/page-params";
-import { pageRequest } from "../../pagination/page-request";
-import { AvatarList, serializeAvatar } from "../../resources/avatar";
+import { requireOpenApiAccess } from "../../platform/auth/access";
+import { appAuth } from "../../platform/auth/app-auth";
+import { avatars } from "../../platform/db/schema";
+import { publicBaseUrl } from "../../platform/http/base-url";
+import { openApiApp } from "../../platform/http/openapi-app";
+import { readRateLimit } from "../../platform/limiter/read-limit";
+import { APP_AUTH, errors, okJson, READ_ERRORS } from "../../platform/http/route-parts";
+import { afterPosition, finishPage, newestFirst } from "../pagination/keyset";
+import { PaginationQuery } from "../pagination/page-params";
+import { pageRequest } from "../pagination/page-request";
+import { AvatarList, serializeAvatar } from "../resources/avatar";
 
 export const ListAvatarsQuery = z.strictObject({ ...PaginationQuery });
 

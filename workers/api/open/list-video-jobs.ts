@@ -2,16 +2,16 @@ import { createRoute } from "@hono/zod-openapi";
 import { and, count, eq, gt, inArray, lte, or, type SQL } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { z } from "zod";
-import { requireOpenApiAccess, requireVideoAccess } from "../../auth/access";
-import { appAuth } from "../../auth/app-auth";
-import { videoJobs } from "../../db/schema";
-import { openApiApp } from "../../http/openapi-app";
-import { readRateLimit } from "../../limiter/read-limit";
-import { APP_AUTH, errors, okJson, READ_ERRORS } from "../../openapi/route-parts";
-import { afterPosition, finishPage, newestFirst } from "../../pagination/keyset";
-import { PaginationQuery, statusesParam } from "../../pagination/page-params";
-import { canonicalStatuses, pageRequest } from "../../pagination/page-request";
-import { serializeVideoJob, VIDEO_JOB_STATUSES, VideoJobList, type VideoJobStatus } from "../../resources/video-job";
+import { requireOpenApiAccess, requireVideoAccess } from "../../platform/auth/access";
+import { appAuth } from "../../platform/auth/app-auth";
+import { videoJobs } from "../../platform/db/schema";
+import { openApiApp } from "../../platform/http/openapi-app";
+import { readRateLimit } from "../../platform/limiter/read-limit";
+import { APP_AUTH, errors, okJson, READ_ERRORS } from "../../platform/http/route-parts";
+import { afterPosition, finishPage, newestFirst } from "../pagination/keyset";
+import { PaginationQuery, statusesParam } from "../pagination/page-params";
+import { canonicalStatuses, pageRequest } from "../pagination/page-request";
+import { serializeVideoJob, VIDEO_JOB_STATUSES, VideoJobList, type VideoJobStatus } from "../resources/video-job";
 
 export const ListVideoJobsQuery = z.strictObject({ statuses: statusesParam(VIDEO_JOB_STATUSES).optional(), ...PaginationQuery });
 

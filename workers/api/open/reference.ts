@@ -1,8 +1,8 @@
 import { createRoute } from "@hono/zod-openapi";
-import { publicBaseUrl } from "../../http/base-url";
-import { openApiApp } from "../../http/openapi-app";
-import { renderReferenceHtml } from "../../openapi/html";
-import { NO_AUTH } from "../../openapi/route-parts";
+import { publicBaseUrl } from "../../platform/http/base-url";
+import { openApiApp } from "../../platform/http/openapi-app";
+import { renderReferenceHtml } from "../openapi/html";
+import { NO_AUTH } from "../../platform/http/route-parts";
 
 type Document = Record<string, unknown>;
 const requestIdHeader = { "X-Request-ID": { $ref: "#/components/headers/X-Request-ID" } };

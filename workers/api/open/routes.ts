@@ -1,13 +1,13 @@
-import { openApiApp } from "../http/openapi-app";
-import { avatarCheckRoutes } from "./open/avatar-checks";
-import { createAvatarRoute } from "./open/create-avatar";
-import { createVideoRoute } from "./open/create-video";
-import { getAvatarRoute } from "./open/get-avatar";
-import { getAvatarJobRoute } from "./open/get-avatar-job";
-import { getVideoJobRoute } from "./open/get-video-job";
-import { listAvatarJobsRoute } from "./open/list-avatar-jobs";
-import { listAvatarsRoute } from "./open/list-avatars";
-import { listVideoJobsRoute } from "./open/list-video-jobs";
+import { openApiApp } from "../../platform/http/openapi-app";
+import { avatarCheckRoutes } from "./avatar-checks";
+import { createAvatarRoute } from "./create-avatar";
+import { createVideoRoute } from "./create-video";
+import { getAvatarRoute } from "./get-avatar";
+import { getAvatarJobRoute } from "./get-avatar-job";
+import { getVideoJobRoute } from "./get-video-job";
+import { listAvatarJobsRoute } from "./list-avatar-jobs";
+import { listAvatarsRoute } from "./list-avatars";
+import { listVideoJobsRoute } from "./list-video-jobs";
 
 /**
  * /v1/open: one file per route (request schema, responses, errors and handler together). Authentication

@@ -1,8 +1,8 @@
 import type { OpenAPIHono } from "@hono/zod-openapi";
 import { z } from "zod";
-import { ERROR_CODES, HTTP_ERRORS, type ErrorCode } from "../http/errors";
+import { ERROR_CODES, HTTP_ERRORS, type ErrorCode } from "../../platform/http/errors";
 
-/** The error envelope, its `code` enum read from the one table of HTTP errors (workers/http/errors.ts). */
+/** The error envelope, its `code` enum read from the one table of HTTP errors (workers/platform/http/errors.ts). */
 export const ErrorEnvelope = z
   .object({
     error: z.object({

@@ -1,5 +1,5 @@
-import { invalid } from "../http/errors";
-import { fromBase64Url, toBase64Url } from "../crypto/base64url";
+import { invalid } from "../../platform/http/errors";
+import { fromBase64Url, toBase64Url } from "../../platform/crypto/base64url";
 
 /**
  * Page tokens (AIP-158 style): opaque, tamper-proof, bound to what they were issued for.

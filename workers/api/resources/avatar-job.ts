@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { AvatarJob as AvatarJobRow } from "../db/schema";
+import type { AvatarJob as AvatarJobRow } from "../../platform/db/schema";
 import { Pagination } from "../pagination/page-params";
 import { iso, Timestamp, Uuid } from "./fields";
 import { JobError, jobError } from "./job-error";

@@ -1,8 +1,8 @@
 import { z } from "zod";
-import type { Avatar as AvatarRow } from "../db/schema";
-import type { Env } from "../env";
+import type { Avatar as AvatarRow } from "../../platform/db/schema";
+import type { Env } from "../../platform/env";
 import { Pagination } from "../pagination/page-params";
-import { avatarBackgroundUrl, avatarCoverUrl } from "../storage/links";
+import { avatarBackgroundUrl, avatarCoverUrl } from "../../platform/storage/links";
 import { iso, Timestamp, Uuid } from "./fields";
 
 /** An Avatar as the Open API shows it (GET /avatars, GET /avatars/{avatarId}). */

@@ -1,6 +1,6 @@
 import { AVATAR_REASON_CODES, AVATAR_REASONS, failureEntry, isAvatarReason, JOB_FAILURES, type JobKind } from "@avatar-video/contract";
 import { z } from "zod";
-import type { AvatarJob, VideoJob } from "../db/schema";
+import type { AvatarJob, VideoJob } from "../../platform/db/schema";
 
 /** The stable reasons of @avatar-video/contract, each with the failure code it belongs to. */
 export const AvatarReasonCode = z.enum(AVATAR_REASON_CODES).meta({

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { VideoJob as VideoJobRow } from "../db/schema";
+import type { VideoJob as VideoJobRow } from "../../platform/db/schema";
 import { Pagination } from "../pagination/page-params";
 import { iso, Timestamp, Uuid } from "./fields";
 import { JobError, jobError } from "./job-error";

@@ -1,11 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
-import { apiKeyAuth } from "../../auth/app-auth";
-import { limitBody } from "../../http/body-limit";
-import { invalid } from "../../http/errors";
-import { jsonBody, openApiApp } from "../../http/openapi-app";
-import { API_KEY_AUTH, errors, okJson } from "../../openapi/route-parts";
-import { SESSION_TOKEN_MAX_SECONDS, SessionTokenRequest, SessionTokenResponse } from "../../schemas/session-token";
-import { issueSessionToken, regionOf } from "../../session-token/issue";
+import { apiKeyAuth } from "../../platform/auth/app-auth";
+import { limitBody } from "../../platform/http/body-limit";
+import { invalid } from "../../platform/http/errors";
+import { jsonBody, openApiApp } from "../../platform/http/openapi-app";
+import { API_KEY_AUTH, errors, okJson } from "../../platform/http/route-parts";
+import { SESSION_TOKEN_MAX_SECONDS, SessionTokenRequest, SessionTokenResponse } from "../schemas/session-token";
+import { issueSessionToken, regionOf } from "../../platform/session-token/issue";
 
 const route = createRoute({
   method: "post",

@@ -1,4 +1,4 @@
-import type { App } from "../../db/schema";
+import type { App } from "../../platform/db/schema";
 import { when } from "./format";
 import { CsrfField, type Flash, Page } from "./layout";
 

@@ -1,4 +1,4 @@
-import type { Avatar } from "../../db/schema";
+import type { Avatar } from "../../platform/db/schema";
 import { when } from "./format";
 import { CsrfField, type Flash, Page } from "./layout";
 

@@ -1,4 +1,4 @@
-import type { Avatar, AvatarJob } from "../../db/schema";
+import type { Avatar, AvatarJob } from "../../platform/db/schema";
 import { AVATAR_FAILURE_ACTIONS } from "../failure-help";
 import { when } from "./format";
 import { CsrfField, type Flash, Page } from "./layout";

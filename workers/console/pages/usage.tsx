@@ -1,4 +1,4 @@
-import type { Account } from "../../db/schema";
+import type { Account } from "../../platform/db/schema";
 import type { Flash } from "./layout";
 import { Page } from "./layout";
 

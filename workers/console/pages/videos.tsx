@@ -1,6 +1,6 @@
-import type { Avatar, VideoJob } from "../../db/schema";
-import { VIDEO_DEFAULTS } from "../../schemas/video-settings";
-import { effectiveVideoStatus } from "../../resources/video-job";
+import type { Avatar, VideoJob } from "../../platform/db/schema";
+import { VIDEO_DEFAULTS } from "../../api/schemas/video-settings";
+import { effectiveVideoStatus } from "../../api/resources/video-job";
 import { VIDEO_FAILURE_ACTIONS } from "../failure-help";
 import { AUDIO_TYPES } from "../uploads";
 import { when } from "./format";

@@ -1,8 +1,8 @@
 import type { Context } from "hono";
-import type { AppEnv } from "../env";
-import { fromBase64Url, toBase64Url } from "../crypto/base64url";
-import { ApiError, invalid } from "../http/errors";
-import { sign, verify } from "../storage/hmac";
+import type { AppEnv } from "../../platform/env";
+import { fromBase64Url, toBase64Url } from "../../platform/crypto/base64url";
+import { ApiError, invalid } from "../../platform/http/errors";
+import { sign, verify } from "../../platform/crypto/hmac";
 
 /**
  * Multipart upload of one job output (docs/renderer.md "Events and objects"), S3-style on the

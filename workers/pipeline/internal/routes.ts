@@ -1,13 +1,13 @@
 import { JobEvent } from "@avatar-video/contract";
 import { Hono, type Context } from "hono";
-import type { AppEnv } from "../env";
-import { ApiError, invalid, unauthorized } from "../http/errors";
+import type { AppEnv } from "../../platform/env";
+import { ApiError, invalid, unauthorized } from "../../platform/http/errors";
 import { avatarIdForJob } from "../jobs/avatar-id";
 import { handleJobEvent } from "../jobs/events";
 import { loadJob, type AnyJob } from "../jobs/store";
 import { verifyJobToken, type JobKind } from "../jobs/tokens";
-import { avatarKeys, avatarPrefix, videoKey } from "../storage/keys";
-import { MAX_REQUEST_BYTES, abortUpload, completeUpload, createUpload, uploadPart } from "./internal-multipart";
+import { avatarKeys, avatarPrefix, videoKey } from "../../platform/storage/keys";
+import { MAX_REQUEST_BYTES, abortUpload, completeUpload, createUpload, uploadPart } from "./multipart";
 
 /**
  * The renderer's side door (docs/architecture.md "Renderer contract"): job events and the objects of one

@@ -1,6 +1,6 @@
-import type { AvatarJob } from "../db/schema";
-import type { Env } from "../env";
-import { avatarKeys } from "../storage/keys";
+import type { AvatarJob } from "../../platform/db/schema";
+import type { Env } from "../../platform/env";
+import { avatarKeys } from "../../platform/storage/keys";
 
 /**
  * processing → succeeded and the Avatar row, in one D1 transaction (batch). The Avatar is inserted only

@@ -1,4 +1,4 @@
-import type { Env } from "../env";
+import type { Env } from "../../platform/env";
 import { dispatchToRenderer, RendererRejected } from "../renderer/client";
 import { avatarPayload, videoPayload } from "../renderer/payload";
 import type { JobMessage } from "../queue/messages";
@@ -9,7 +9,7 @@ import { PIPELINE_FAILURES } from "./failures";
 import { isTerminal, loadJob, type AnyJob } from "./store";
 import { claimForDispatch, dispatchable, failJob, releaseClaim } from "./transitions";
 import { videoAccessProblem } from "./video-access";
-import { logEvent } from "../observability/log-event";
+import { logEvent } from "../../platform/logging/log-event";
 
 export type DispatchOutcome =
   /** Nothing (more) to do for this message: the job is terminal, in flight, unknown, or was just handled. */

@@ -1,6 +1,6 @@
 import { type JobEvent, PREPROCESSED_STAGE, RENDERING_STAGE } from "@avatar-video/contract";
-import type { Env } from "../env";
-import { avatarKeys, videoKey } from "../storage/keys";
+import type { Env } from "../../platform/env";
+import { avatarKeys, videoKey } from "../../platform/storage/keys";
 import { avatarIdForJob } from "./avatar-id";
 import { succeedAvatar } from "./avatar-success";
 import { normalizeFailure, PIPELINE_FAILURES, type JobError } from "./failures";

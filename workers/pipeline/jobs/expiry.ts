@@ -1,6 +1,6 @@
-import type { VideoJob } from "../db/schema";
-import type { Env } from "../env";
-import { videoKey } from "../storage/keys";
+import type { VideoJob } from "../../platform/db/schema";
+import type { Env } from "../../platform/env";
+import { videoKey } from "../../platform/storage/keys";
 import { expireVideo } from "./transitions";
 
 /**

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { avatarJobs, videoJobs, type AvatarJob, type VideoJob } from "../db/schema";
-import type { Env } from "../env";
+import { avatarJobs, videoJobs, type AvatarJob, type VideoJob } from "../../platform/db/schema";
+import type { Env } from "../../platform/env";
 import type { JobKind } from "./tokens";
 
 export type AnyJob = { kind: "avatar"; job: AvatarJob } | { kind: "video"; job: VideoJob };

@@ -1,5 +1,5 @@
-import type { Env } from "../env";
-import { sign, verify } from "../storage/hmac";
+import type { Env } from "../../platform/env";
+import { sign, verify } from "../../platform/crypto/hmac";
 
 export type JobKind = "avatar" | "video";
 

@@ -1,6 +1,6 @@
 import { and, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
-import { avatarJobs, videoJobs, type AvatarJob, type VideoJob } from "../db/schema";
-import type { Env } from "../env";
+import { avatarJobs, videoJobs, type AvatarJob, type VideoJob } from "../../platform/db/schema";
+import type { Env } from "../../platform/env";
 import { STALE_HEARTBEAT_MS, WAITING_FOR_RENDERER } from "./constants";
 import { explain, type JobError } from "./failures";
 import { db, sharedTable, type AnyJob } from "./store";

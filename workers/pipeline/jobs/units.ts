@@ -1,9 +1,9 @@
 import { and, eq } from "drizzle-orm";
-import { avatarJobs, type AvatarJob } from "../db/schema";
-import type { Env } from "../env";
-import { limiterFor } from "../limiter/client";
+import { avatarJobs, type AvatarJob } from "../../platform/db/schema";
+import type { Env } from "../../platform/env";
+import { limiterFor } from "../../platform/limiter/client";
 import { db } from "./store";
-import { logEvent } from "../observability/log-event";
+import { logEvent } from "../../platform/logging/log-event";
 
 // Avatar Creation units. D1 is the record (unitState), written first; the account's limiter follows. Both
 // steps are idempotent by job id, so a replayed event or a second attempt never captures twice, and a

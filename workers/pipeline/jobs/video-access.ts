@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
-import { canUseAvatar } from "../auth/avatar-use-check";
-import { consoleCreatorMayRender, isConsoleCreator } from "../console/creator";
-import { accounts, apps, type VideoJob } from "../db/schema";
-import type { Env } from "../env";
+import { canUseAvatar } from "../../platform/auth/avatar-use-check";
+import { consoleCreatorMayRender, isConsoleCreator } from "../../console/creator";
+import { accounts, apps, type VideoJob } from "../../platform/db/schema";
+import type { Env } from "../../platform/env";
 import { VIDEO_FAILURES } from "@avatar-video/contract";
 import type { JobError } from "./failures";
 import { db } from "./store";

@@ -1,8 +1,8 @@
-import type { Env } from "../env";
+import type { Env } from "../../platform/env";
 import { dispatchJob } from "../jobs/dispatch";
 import { dispatchRetryDelaySeconds } from "../jobs/constants";
 import type { JobMessage } from "./messages";
-import { logEvent } from "../observability/log-event";
+import { logEvent } from "../../platform/logging/log-event";
 
 const isJobMessage = (body: unknown): body is JobMessage =>
   typeof body === "object" &&

@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { avatarJobs, videoJobs } from "../db/schema";
-import type { Env } from "../env";
+import { avatarJobs, videoJobs } from "../../platform/db/schema";
+import type { Env } from "../../platform/env";
 import type { JobMessage } from "./messages";
-import { logEvent } from "../observability/log-event";
+import { logEvent } from "../../platform/logging/log-event";
 
 export const jobTable = (kind: JobMessage["kind"]) => (kind === "avatar" ? avatarJobs : videoJobs);
 

@@ -1,7 +1,7 @@
 import { and, eq, gte, inArray, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
-import { sweepConsoleUploads } from "../console/upload-retention";
-import { avatarJobs, videoJobs } from "../db/schema";
-import type { Env } from "../env";
+import { sweepConsoleUploads } from "../../console/upload-retention";
+import { avatarJobs, videoJobs } from "../../platform/db/schema";
+import type { Env } from "../../platform/env";
 import {
   AVATAR_START_DEADLINE_MS,
   MAX_ATTEMPTS,
@@ -18,8 +18,8 @@ import { PIPELINE_FAILURES } from "../jobs/failures";
 import { db, loadJob, sharedTable } from "../jobs/store";
 import type { JobKind } from "../jobs/tokens";
 import { failJob, heartbeatStale } from "../jobs/transitions";
-import { reconcileAccount } from "../limiter/reconcile";
-import { logEvent } from "../observability/log-event";
+import { reconcileAccount } from "../../platform/limiter/reconcile";
+import { logEvent } from "../../platform/logging/log-event";
 
 /** A job row whose enqueueJob is still running has enqueuedAt null for a moment: leave it that long. */
 const FRESH_ROW_GRACE_MS = 30_000;

@@ -1,4 +1,4 @@
-import type { Env } from "../env";
+import type { Env } from "../../platform/env";
 import { RENDERER_INSTANCES, RendererUnavailable } from "./client";
 
 /**

@@ -1,5 +1,5 @@
-import type { Env } from "../env";
-import { logEvent } from "../observability/log-event";
+import type { Env } from "../../platform/env";
+import { logEvent } from "../../platform/logging/log-event";
 import type { RendererPayload } from "./payload";
 import { rendererUrlRefusal } from "./renderer-target";
 

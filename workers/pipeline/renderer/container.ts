@@ -1,9 +1,9 @@
 import { Container, type StopParams } from "@cloudflare/containers";
-import type { Env } from "../env";
-import { logEvent } from "../observability/log-event";
+import type { Env } from "../../platform/env";
+import { logEvent } from "../../platform/logging/log-event";
 
 /**
- * The renderer as a Cloudflare Container (production adapter of workers/renderer/client.ts). Locally and
+ * The renderer as a Cloudflare Container (production adapter of workers/pipeline/renderer/client.ts). Locally and
  * in tests RENDERER_URL is used instead. Jobs report back over HTTP to the Worker's internal routes.
  *
  * A dead container (crash, out of memory, host loss) is replaced the same way as a dead local renderer

@@ -1,11 +1,11 @@
 import { eq } from "drizzle-orm";
-import { avatars, type AvatarJob, type VideoJob } from "../db/schema";
-import type { Env } from "../env";
-import { backgroundBaseUrl } from "../http/base-url";
+import { avatars, type AvatarJob, type VideoJob } from "../../platform/db/schema";
+import type { Env } from "../../platform/env";
+import { backgroundBaseUrl } from "../../platform/http/base-url";
 import { avatarIdForJob } from "../jobs/avatar-id";
 import { db } from "../jobs/store";
 import { jobToken } from "../jobs/tokens";
-import { avatarKeys, videoKey } from "../storage/keys";
+import { avatarKeys, videoKey } from "../../platform/storage/keys";
 
 // The dispatch body of POST {renderer}/jobs (docs/architecture.md, "Renderer contract") is defined once,
 // by the renderer that validates it; the Worker only builds it.

@@ -1,5 +1,5 @@
 import { classifyAddress, isIpLiteralHost } from "@avatar-video/contract";
-import type { Env } from "../env";
+import type { Env } from "../../platform/env";
 
 /**
  * Where jobs may be dispatched. RENDERER_URL on a loopback or private address is a local-stack value

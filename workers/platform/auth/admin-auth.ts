@@ -2,7 +2,7 @@ import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { unauthorized } from "../http/errors";
 import { bearerCredential } from "./credentials";
-import { safeEqual } from "./crypto";
+import { safeEqual } from "../crypto/digest";
 
 /**
  * `Authorization: Bearer <ADMIN_TOKEN>` on every /v1/admin route, compared byte-exact in constant time (only

@@ -5,7 +5,7 @@ import { accounts, apps } from "../db/schema";
 import type { AppEnv } from "../env";
 import { unauthorized } from "../http/errors";
 import { credentialField } from "./credentials";
-import { safeEqualHex, sha256Hex } from "./crypto";
+import { safeEqualHex, sha256Hex } from "../crypto/digest";
 
 /** App IDs as we issue them (crypto.randomUUID: lowercase). Byte-exact: no case folding, no trimming. */
 const APP_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;

@@ -1,5 +1,5 @@
 import { createHmac } from "node:crypto";
-import { fromBase64Url, toBase64Url } from "../crypto/base64url";
+import { fromBase64Url, toBase64Url } from "./base64url";
 
 // HMAC-SHA256 under SIGNING_SECRET. Every message starts with a purpose label so a signature minted for
 // one use (cover link, video link, renderer token) is never valid for another.

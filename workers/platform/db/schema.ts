@@ -14,7 +14,7 @@ export const accounts = sqliteTable("accounts", {
   videoAccess: flag("video_access"),
   videoCreationEnabled: flag("video_creation_enabled"),
   /** AccountLimits as JSON; `video` is null until an operator sets explicit video limits. */
-  limits: text("limits", { mode: "json" }).notNull().$type<import("../schemas/limits").AccountLimits>(),
+  limits: text("limits", { mode: "json" }).notNull().$type<import("../limiter/limits").AccountLimits>(),
   createdAt: timestamp("created_at").notNull(),
   updatedAt: timestamp("updated_at").notNull(),
 });
@@ -116,7 +116,7 @@ export const videoJobs = sqliteTable(
     audioUrl: text("audio_url").notNull(),
     backgroundUrl: text("background_url"),
     /** Normalized VideoSettings (every default filled in). */
-    settings: text("settings", { mode: "json" }).notNull().$type<import("../schemas/video-settings").VideoSettings>(),
+    settings: text("settings", { mode: "json" }).notNull().$type<import("../../api/schemas/video-settings").VideoSettings>(),
     stage: text("stage").notNull().default("queued"),
     outputKey: text("output_key"),
     expiresAt: timestamp("expires_at").notNull(),

@@ -4,7 +4,7 @@ import type { AppEnv } from "../env";
 
 /**
  * The spec's Errors table: every HTTP error code with its status, default message and when it is answered.
- * The error envelope's `code` enum, the OpenAPI error responses (workers/openapi/components.ts) and the
+ * The error envelope's `code` enum, the OpenAPI error responses (workers/api/openapi/components.ts) and the
  * helpers below all read this one table; changing a message or a description is a one-line change here.
  * (A few answers use another status with one of these codes, e.g. 426 invalid_request for a missing
  * WebSocket upgrade or 413 for an oversized upload; `status` is the code's usual status.)

@@ -1,7 +1,7 @@
 import { checkUrlSyntax, EMPTY_ALLOWLIST, parseAllowlist, type Allowlist } from "@avatar-video/contract";
-import type { Env } from "../../env";
-import { invalid } from "../../http/errors";
-import { logEvent } from "../../observability/log-event";
+import type { Env } from "../env";
+import { invalid } from "./errors";
+import { logEvent } from "../logging/log-event";
 
 let cached: { raw: string; allowlist: Allowlist } | undefined;
 

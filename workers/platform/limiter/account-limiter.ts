@@ -6,7 +6,7 @@ import { addUnits, balance, reservationState, setUnits, settle } from "./avatar-
 import { admitAvatarCheck, admitAvatarCreation, admitVideoCreation } from "./creation-admission";
 import { admitMotionConnection, endMotionConnection, motionLimits, openMotionConnections, setMotionLimits, type MotionAdmission, type MotionLimits } from "./motion-connections";
 import { admitRead, loadReadState, peekRead, type ReadStates } from "./read-bucket";
-import { forgiveSignInAttempt, recordSignInAttempt, type SignInAttempt } from "./sign-in-throttle";
+import { forgiveSignInAttempt, recordSignInAttempt, type SignInAttempt } from "../sign-in-throttle/throttle-object";
 import { createTables, readMeta, writeMeta } from "./store";
 import type {
   Admission,

@@ -1,7 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
 import { ApiError } from "../http/errors";
-import { LIMIT_CEILINGS } from "../schemas/limits";
+import { LIMIT_CEILINGS } from "./limits";
 import { limiterFor } from "./client";
 import type { ReadDecision, ReadFamily, ReadLimits } from "./types";
 

@@ -1,4 +1,4 @@
-import type { AvatarLimits, VideoLimits } from "../schemas/limits";
+import type { AvatarLimits, VideoLimits } from "./limits";
 
 export type { AvatarLimits, VideoLimits };
 

@@ -1,10 +1,10 @@
 import type { Env } from "../env";
 import type { Avatar, VideoJob } from "../db/schema";
 import { ApiError } from "../http/errors";
-import { sign, signSync, verify } from "./hmac";
+import { sign, signSync, verify } from "../crypto/hmac";
 import { avatarKeys } from "./keys";
 import { presignGet, s3PresignConfigured } from "./s3-presign";
-import { logEvent } from "../observability/log-event";
+import { logEvent } from "../logging/log-event";
 
 /** Current link lifetime (spec: 15 minutes, capped by job.expiresAt). */
 export const VIDEO_LINK_TTL_MS = 15 * 60 * 1000;
