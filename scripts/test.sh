@@ -40,7 +40,8 @@ fi
 step typecheck bash -c "tsc --noEmit -p . && tsc --noEmit -p tsconfig.scripts.json && tsc --noEmit -p container && tsc --noEmit -p packages/motion-client"
 # worker-configuration.d.ts (the Worker's Env) must match wrangler.toml and .dev.vars.example.
 step worker-types npm run --silent types:worker -- --check
-step import-cycles madge --circular --extensions ts workers container/src packages client/src scripts
+# No import cycles anywhere; the Worker's wings meet only through their public.ts (.dependency-cruiser.cjs).
+step import-rules depcruise --config .dependency-cruiser.cjs workers container/src packages client/src scripts
 step deploy-check bash scripts/deploy-check.sh
 
 for suite in workers renderer e2e; do

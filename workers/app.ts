@@ -2,15 +2,12 @@ import { Hono } from "hono";
 import type { AppEnv } from "./platform/env";
 import { ApiError, errorResponse, internalError } from "./platform/http/errors";
 import { requestId } from "./platform/http/request-id";
-import { consoleApp } from "./console/router";
 import { methodNotAllowedOrNotFound } from "./platform/http/not-found";
-import { adminRoutes } from "./api/admin/routes";
-import { internalRoutes } from "./pipeline/internal/routes";
-import { mediaRoutes } from "./api/media";
-import { liveRoutes } from "./motion/live-page";
-import { motionRoutes } from "./motion/routes";
-import { publicApi } from "./api/public-api";
 import { logEvent } from "./platform/logging/log-event";
+import { consoleApp } from "./console/public";
+import { adminRoutes, mediaRoutes, publicApi } from "./api/public";
+import { internalRoutes } from "./pipeline/public";
+import { liveRoutes, motionRoutes } from "./motion/public";
 
 export const app = new Hono<AppEnv>();
 

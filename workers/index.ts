@@ -1,17 +1,25 @@
 import { app } from "./app";
+import { sweepConsoleUploads } from "./console/public";
+import { MotionSession } from "./motion/public";
+import { consumeJobs, type JobMessage, RendererContainer, runSweep } from "./pipeline/public";
 import type { Env } from "./platform/env";
-import { consumeJobs } from "./pipeline/queue/consumer";
-import type { JobMessage } from "./pipeline/queue/messages";
-import { runSweep } from "./pipeline/queue/sweep";
+import { AccountLimiter } from "./platform/limiter/account-limiter";
+import { logEvent } from "./platform/logging/log-event";
+import { SignInThrottle } from "./platform/sign-in-throttle/throttle-object";
 
-export { AccountLimiter } from "./platform/limiter/account-limiter";
-export { RendererContainer } from "./pipeline/renderer/container";
-export { MotionSession } from "./motion/session-object";
+export { AccountLimiter, MotionSession, RendererContainer, SignInThrottle };
 
 export default {
   fetch: app.fetch,
   queue: (batch: MessageBatch<JobMessage>, env: Env, ctx: ExecutionContext) => consumeJobs(batch, env, ctx),
+  // Every minute: the job pipeline's sweep, and the console's upload retention beside it.
   scheduled: (controller: ScheduledController, env: Env, ctx: ExecutionContext) => {
     ctx.waitUntil(runSweep(env, controller.scheduledTime));
+    ctx.waitUntil(
+      sweepConsoleUploads(env, controller.scheduledTime).then(
+        () => undefined,
+        (error: unknown) => logEvent("sweep_step_failed", { step: "console_uploads", error }, "error"),
+      ),
+    );
   },
 } satisfies ExportedHandler<Env, JobMessage>;

@@ -53,7 +53,8 @@ describe("console Avatar creation", () => {
     expect(res.status).toBe(303);
     const [job] = await db().select().from(avatarJobs).where(eq(avatarJobs.accountId, a.accountId));
     expect(job).toMatchObject({ name: "Mine", unitState: "reserved" });
-    expect(job!.appId).toMatch(/^console:/);
+    expect(job!.appId).toBeNull();
+    expect(job!.userId).toEqual(expect.any(String));
     expect((await getAccount(a.accountId)).reservedAvatarUnits).toBe(1);
     // The renderer's source URL serves the upload without any session; a tampered signature is refused.
     const url = new URL(job!.imageUrl);

@@ -10,7 +10,7 @@ import { UsagePage } from "./pages/usage";
 import { hashPassword, passwordProblem, verifyPassword } from "./password";
 import { setPassword } from "./people";
 import { startSession } from "./sessions";
-import { clientAddress, enterSignIn } from "./sign-in-throttle";
+import { clientAddress, enterSignIn } from "./sign-in-gate";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 

@@ -3,9 +3,10 @@ import type { ConsoleEnv } from "./context";
 import { checkCsrf, preSessionCsrf } from "./csrf";
 import { InviteInvalidPage, InvitePage, SignInPage } from "./pages/auth-pages";
 import { passwordProblem, verifyPassword } from "./password";
-import { acceptInvite, findInvite, findUserByEmail } from "./people";
+import { findUserByEmail } from "../platform/people/invites";
+import { acceptInvite, findInvite } from "./people";
 import { currentSession, endSession, startSession } from "./sessions";
-import { clientAddress, enterSignIn } from "./sign-in-throttle";
+import { clientAddress, enterSignIn } from "./sign-in-gate";
 
 /** The same answer for an unknown email and a wrong password. */
 const SIGN_IN_FAILED = "Email or password is incorrect.";

@@ -5,11 +5,9 @@ import type { Context } from "hono";
 import { avatars } from "../platform/db/schema";
 import { publicBaseUrl } from "../platform/http/base-url";
 import { ApiError } from "../platform/http/errors";
-import { createAvatarJob } from "../api/jobs/create-avatar-job";
 import { avatarBackgroundUrl, avatarCoverUrl } from "../platform/storage/links";
 import { avatarCreationBlock } from "./access";
 import { asAppContext, type ConsoleEnv, pageChrome } from "./context";
-import { consoleCreator } from "./creator";
 import { imageInfo, isSixteenByNine } from "./image-info";
 import { errorFlash, field, noticeFrom } from "./notices";
 import { AvatarPage } from "./pages/avatar";
@@ -19,6 +17,7 @@ import { checkUploadedPortrait, precheckPortrait } from "./portrait-check";
 import { listAvatarJobs, listAvatars, ownAvatar } from "./queries";
 import { retireBackground } from "./upload-retention";
 import { MiB, storeWhole, uploadSourceUrl } from "./uploads";
+import { createAvatarJob } from "../api/public";
 
 const MAX_BACKGROUND_BYTES = 20 * MiB;
 
@@ -80,7 +79,7 @@ export const avatarRoutes = new Hono<ConsoleEnv>()
     }
     try {
       // The same creation path as POST /v1/open/avatars: limits, concurrency, one unit reserved, the queue.
-      await createAvatarJob(c.env, { account, appId: consoleCreator(user.id), name: name || undefined, imageUrl });
+      await createAvatarJob(c.env, { account, creator: { userId: user.id }, name: name || undefined, imageUrl });
     } catch (err) {
       await c.env.MEDIA.delete(upload.key);
       if (err instanceof ApiError && [402, 403, 429].includes(err.status)) return renderAvatars(c, errorFlash(err.message), err.status as 402, name);

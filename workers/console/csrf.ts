@@ -3,7 +3,8 @@ import { getCookie, setCookie } from "hono/cookie";
 import { ApiError } from "../platform/http/errors";
 import { sign, verify } from "../platform/crypto/hmac";
 import type { ConsoleEnv } from "./context";
-import { cookieOptions, randomToken } from "./sessions";
+import { randomToken } from "../platform/crypto/base64url";
+import { cookieOptions } from "./sessions";
 
 /**
  * CSRF defence for every state-changing console request, in two layers (docs/console.md):

@@ -1,9 +1,9 @@
 import { AVATAR_REASONS, SOURCE_IMAGE } from "@avatar-video/contract";
-import { checkAvatarImage } from "../api/avatar-checks/check";
 import type { Env } from "../platform/env";
 import { ApiError } from "../platform/http/errors";
 import { imageInfo } from "./image-info";
 import { MiB } from "./uploads";
+import { checkAvatarImage } from "../api/public";
 
 export type PortraitCheck = { ok: true; type: "image/jpeg" | "image/png"; ext: "jpg" | "png" } | { ok: false; reason: string; message: string };
 

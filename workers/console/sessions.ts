@@ -3,7 +3,7 @@ import { drizzle } from "drizzle-orm/d1";
 import type { Context } from "hono";
 import { deleteCookie, getCookie, setCookie } from "hono/cookie";
 import { sha256Hex } from "../platform/crypto/digest";
-import { toBase64Url } from "../platform/crypto/base64url";
+import { randomToken } from "../platform/crypto/base64url";
 import { accounts, consoleSessions, consoleUsers } from "../platform/db/schema";
 import type { Env } from "../platform/env";
 import type { ConsoleEnv, ConsoleSession } from "./context";
@@ -26,8 +26,6 @@ export function isPlainLocalhost(url: string): boolean {
 export function cookieOptions(c: Context, maxAgeSeconds: number) {
   return { path: COOKIE_PATH, httpOnly: true, secure: !isPlainLocalhost(c.req.url), sameSite: "Lax" as const, maxAge: maxAgeSeconds };
 }
-
-export const randomToken = () => toBase64Url(crypto.getRandomValues(new Uint8Array(32)));
 
 /** A new session for the user; sets the cookie. */
 export async function startSession(c: Context<ConsoleEnv>, userId: string, now = Date.now()): Promise<string> {

@@ -1,11 +1,10 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { serializeAvatarJob } from "../api/resources/avatar-job";
-import { serializeVideoJob } from "../api/resources/video-job";
 import { assertAllowed, videoReadBlock } from "./access";
 import type { ConsoleEnv } from "./context";
 import { openApiApp } from "../platform/http/openapi-app";
 import { listAvatarJobs, listVideoJobs } from "./queries";
 import { okJson } from "../platform/http/route-parts";
+import { serializeAvatarJob, serializeVideoJob } from "../api/public";
 
 /** Live status for the console's pages (polled every 2 s while a job runs); the signed-in account only. */
 const JobList = z.object({ jobs: z.array(z.object({ id: z.string(), status: z.string(), stage: z.string().optional() }).passthrough()) });

@@ -3,19 +3,16 @@ import type { Context } from "hono";
 import { publicBaseUrl } from "../platform/http/base-url";
 import { ApiError, notFound } from "../platform/http/errors";
 import { describeIssues, ruleFor } from "../platform/http/validation";
-import { AVATAR_DENIED_MESSAGE, createVideoJob } from "../api/jobs/create-video-job";
-import { CreateVideoRequest } from "../api/open/create-video";
-import { normalizeVideoInput } from "../api/idempotency/fingerprint";
 import { checkSourceAddress } from "../platform/http/source-address";
 import { isOutputAvailable, videoDownloadLink } from "../platform/storage/links";
 import { assertAllowed, videoCreationBlock, videoReadBlock } from "./access";
 import { asAppContext, type ConsoleEnv, pageChrome } from "./context";
-import { consoleCreator } from "./creator";
 import { errorFlash, field, noticeFrom } from "./notices";
 import type { Flash } from "./pages/layout";
 import { VideosPage } from "./pages/videos";
 import { listAvatars, listVideoJobs, ownVideoJob } from "./queries";
 import { AUDIO_TYPES, completedAudio, MiB, storeWhole, uploadSourceUrl } from "./uploads";
+import { AVATAR_DENIED_MESSAGE, CreateVideoRequest, createVideoJob, normalizeVideoInput } from "../api/public";
 
 /** Audio sent inside the form (no script to upload in parts) is capped well under the Worker's body limit. */
 const MAX_FORM_AUDIO_BYTES = 90 * MiB;
@@ -96,7 +93,7 @@ export const videoRoutes = new Hono<ConsoleEnv>()
       if (!audio.own) checkSourceAddress(c.env, "audioUrl", body.audioUrl);
       checkSourceAddress(c.env, "backgroundUrl", body.backgroundUrl);
       // The same creation path as POST /v1/open/videos: retry key, Avatar access, limits, the queue.
-      await createVideoJob(c.env, { account, appId: consoleCreator(user.id) }, normalizeVideoInput(body), body.requestId ?? null);
+      await createVideoJob(c.env, { account, creator: { userId: user.id } }, normalizeVideoInput(body), body.requestId ?? null);
     } catch (err) {
       if (!(err instanceof ApiError) || err.status >= 500) throw err;
       const text = err.message === AVATAR_DENIED_MESSAGE ? "Choose one of your Avatars." : err.message;

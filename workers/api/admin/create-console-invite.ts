@@ -1,8 +1,8 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { createInvite } from "../../console/people";
 import { publicBaseUrl } from "../../platform/http/base-url";
 import { jsonBody, openApiApp } from "../../platform/http/openapi-app";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
+import { createInvite } from "../../platform/people/invites";
 
 const route = createRoute({
   method: "post",

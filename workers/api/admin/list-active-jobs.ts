@@ -2,9 +2,9 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { asc, inArray } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { avatarJobs, videoJobs } from "../../platform/db/schema";
-import { staleHeartbeatMs, WAITING_FOR_RENDERER } from "../../pipeline/jobs/constants";
 import { openApiApp } from "../../platform/http/openapi-app";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
+import { WAITING_FOR_RENDERER, staleHeartbeatMs } from "../../pipeline/public";
 
 const ActiveJob = z.object({
   kind: z.enum(["avatar", "video"]),

@@ -10,9 +10,8 @@ import { z } from "zod";
 import type { Env } from "../../platform/env";
 import { ApiError } from "../../platform/http/errors";
 import { logEvent } from "../../platform/logging/log-event";
-import { checkOnRenderer } from "../../pipeline/renderer/check-client";
-import { RendererUnavailable } from "../../pipeline/renderer/client";
 import { AvatarReasonCode } from "../resources/job-error";
+import { RendererUnavailable, checkOnRenderer } from "../../pipeline/public";
 
 export const AvatarCheckFace = z
   .object({

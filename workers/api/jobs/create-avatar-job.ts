@@ -1,16 +1,15 @@
 import { drizzle } from "drizzle-orm/d1";
-import { avatarJobs, type Account } from "../../platform/db/schema";
+import { avatarJobs, type Account, type JobCreator } from "../../platform/db/schema";
 import type { Env } from "../../platform/env";
 import { admissionError, limiterFor } from "../../platform/limiter/client";
-import { enqueueJob } from "../../pipeline/queue/enqueue";
+import { enqueueJob } from "../../pipeline/public";
 
 /** Default name of a job (and of the Avatar it creates) when the request gives none. */
 export const defaultAvatarName = (jobId: string) => `Avatar ${jobId.slice(0, 8)}`;
 
 export interface AvatarJobInput {
   account: Account;
-  /** The creating App, or the console creator (`console:{userId}`). */
-  appId: string;
+  creator: JobCreator;
   name?: string;
   imageUrl: string;
 }
@@ -21,7 +20,7 @@ export interface AvatarJobInput {
  * re-sent by the sweep). Throws the admission refusal as its ApiError.
  */
 export async function createAvatarJob(env: Env, input: AvatarJobInput): Promise<{ jobId: string; status: "queued" }> {
-  const { account, appId } = input;
+  const { account, creator } = input;
   const jobId = crypto.randomUUID();
   const now = Date.now();
   const limiter = limiterFor(env, account.id);
@@ -33,7 +32,7 @@ export async function createAvatarJob(env: Env, input: AvatarJobInput): Promise<
       .values({
         id: jobId,
         accountId: account.id,
-        appId,
+        ...creator,
         name: input.name ?? defaultAvatarName(jobId),
         status: "queued",
         imageUrl: input.imageUrl,

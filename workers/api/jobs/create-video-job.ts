@@ -2,15 +2,15 @@ import { and, eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { VIDEO_ACCESS_MESSAGE } from "../../platform/auth/access";
 import { canUseAvatar } from "../../platform/auth/avatar-use-check";
-import { videoJobs, type Account, type VideoJob } from "../../platform/db/schema";
+import { videoJobs, type Account, type JobCreator, type VideoJob } from "../../platform/db/schema";
 import type { Env } from "../../platform/env";
 import { forbidden } from "../../platform/http/errors";
 import { admissionError, limiterFor } from "../../platform/limiter/client";
 import type { ReadDecision } from "../../platform/limiter/types";
-import { enqueueJob } from "../../pipeline/queue/enqueue";
 import { videoFingerprint, type NormalizedVideoInput } from "../idempotency/fingerprint";
 import { retryConflict } from "../idempotency/video-retry";
 import { effectiveVideoStatus } from "../resources/video-job";
+import { enqueueJob } from "../../pipeline/public";
 
 /** Output retention: seven days after acceptance (spec: Video constants). */
 export const VIDEO_RETENTION_MS = 7 * 24 * 60 * 60 * 1000;
@@ -47,12 +47,12 @@ async function storeJob(env: Env, row: typeof videoJobs.$inferInsert): Promise<b
  */
 export async function createVideoJob(
   env: Env,
-  caller: { account: Account; appId: string },
+  caller: { account: Account; creator: JobCreator },
   input: NormalizedVideoInput,
   requestId: string | null,
   onReadStatus?: (reads: ReadDecision) => void,
 ): Promise<VideoCreationAnswer> {
-  const { account, appId } = caller;
+  const { account, creator } = caller;
   if (!account.limits.video) throw forbidden(VIDEO_ACCESS_MESSAGE); // video access requires explicit limits
   const db = drizzle(env.DB);
   const fingerprint = await videoFingerprint(input);
@@ -86,7 +86,7 @@ export async function createVideoJob(
   const storedNow = await storeJob(env, {
     id: jobId,
     accountId: account.id,
-    appId,
+    ...creator,
     name: input.name ?? defaultVideoName(jobId),
     status: "queued",
     stage: "queued",

@@ -50,5 +50,5 @@ export const createAvatarRoute = openApiApp().openapi(route, async (c) => {
   const body = c.req.valid("json");
   checkSourceAddress(c.env, "imageUrl", body.imageUrl);
   const { account, appId } = c.get("caller");
-  return c.json(await createAvatarJob(c.env, { account, appId, name: body.name, imageUrl: body.imageUrl }), 200);
+  return c.json(await createAvatarJob(c.env, { account, creator: { appId }, name: body.name, imageUrl: body.imageUrl }), 200);
 });

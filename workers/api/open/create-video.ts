@@ -75,6 +75,7 @@ export const createVideoRoute = openApiApp().openapi(route, async (c) => {
   const body = c.req.valid("json");
   checkSourceAddress(c.env, "audioUrl", body.audioUrl);
   checkSourceAddress(c.env, "backgroundUrl", body.backgroundUrl);
-  const answer = await createVideoJob(c.env, c.get("caller"), normalizeVideoInput(body), body.requestId ?? null, (reads) => c.set("readStatus", reads));
+  const { account, appId } = c.get("caller");
+  const answer = await createVideoJob(c.env, { account, creator: { appId } }, normalizeVideoInput(body), body.requestId ?? null, (reads) => c.set("readStatus", reads));
   return c.json(answer, 200);
 });

@@ -1,10 +1,9 @@
 import type { Avatar, VideoJob } from "../../platform/db/schema";
-import { VIDEO_DEFAULTS } from "../../api/schemas/video-settings";
-import { effectiveVideoStatus } from "../../api/resources/video-job";
 import { VIDEO_FAILURE_ACTIONS } from "../failure-help";
 import { AUDIO_TYPES } from "../uploads";
 import { when } from "./format";
 import { CsrfField, type Flash, Page } from "./layout";
+import { VIDEO_DEFAULTS, effectiveVideoStatus } from "../../api/public";
 
 export interface VideosPageProps {
   csrf: string;

@@ -6,7 +6,7 @@ import { avatarKeys } from "../../platform/storage/keys";
  * processing → succeeded and the Avatar row, in one D1 transaction (batch). The Avatar is inserted only
  * if the job is now succeeded with this avatarId, and its id is the job's derived id (primary key): a
  * replayed success, a second attempt or a stale run can never add a second Avatar or an orphan one.
- * origin: jobs made in the web console carry appId `console:{userId}` (workers/console/creator.ts).
+ * origin: a job made by a person in the web console has a user_id (and no app_id).
  */
 export async function succeedAvatar(env: Pick<Env, "DB">, job: AvatarJob, avatarId: string, now: number): Promise<boolean> {
   const keys = avatarKeys(avatarId);
@@ -17,7 +17,7 @@ export async function succeedAvatar(env: Pick<Env, "DB">, job: AvatarJob, avatar
     ).bind(avatarId, now, job.id, job.attempt),
     env.DB.prepare(
       `insert into avatars (id, account_id, name, origin, is_public, portrait_key, rig_key, cover_key, background_key, created_at, updated_at)
-       select ?1, account_id, name, case when app_id like 'console:%' then 'console' else 'api' end, 0, ?2, ?3, ?4, null, ?5, ?5 from avatar_jobs
+       select ?1, account_id, name, case when user_id is not null then 'console' else 'api' end, 0, ?2, ?3, ?4, null, ?5, ?5 from avatar_jobs
        where id = ?6 and status = 'succeeded' and avatar_id = ?1
        on conflict (id) do nothing`,
     ).bind(avatarId, keys.portrait, keys.rig, keys.cover, now, job.id),

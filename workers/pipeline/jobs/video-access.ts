@@ -1,6 +1,5 @@
 import { eq } from "drizzle-orm";
 import { canUseAvatar } from "../../platform/auth/avatar-use-check";
-import { consoleCreatorMayRender, isConsoleCreator } from "../../console/creator";
 import { accounts, apps, type VideoJob } from "../../platform/db/schema";
 import type { Env } from "../../platform/env";
 import { VIDEO_FAILURES } from "@avatar-video/contract";
@@ -15,9 +14,11 @@ const failure = (code: "app_access_revoked" | "avatar_forbidden"): JobError => (
  * still be allowed to use the Avatar. Returns the failure to end the job with, or null.
  */
 export async function videoAccessProblem(env: Env, job: Pick<VideoJob, "appId" | "accountId" | "avatarId">): Promise<JobError | null> {
-  if (isConsoleCreator(job.appId)) {
-    // Made in the web console: no App to check, only the account's flags (workers/console/creator.ts).
-    if (!(await consoleCreatorMayRender(env, job))) return failure("app_access_revoked");
+  if (job.appId === null) {
+    // Made by a person in the web console: no App to check, only the account's flags (the same the console
+    // checked at creation).
+    const account = await db(env).select().from(accounts).where(eq(accounts.id, job.accountId)).get();
+    if (!account?.active || !account.openApiAccess || !account.videoAccess) return failure("app_access_revoked");
     return (await canUseAvatar(env.DB, job.accountId, job.avatarId)) === "ok" ? null : failure("avatar_forbidden");
   }
   const app = await db(env)

@@ -1,5 +1,4 @@
 import { and, eq, gte, inArray, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
-import { sweepConsoleUploads } from "../../console/upload-retention";
 import { avatarJobs, videoJobs } from "../../platform/db/schema";
 import type { Env } from "../../platform/env";
 import {
@@ -55,7 +54,6 @@ export async function runSweep(env: Env, now: number = Date.now()): Promise<Swee
     await step(`${kind}_stalled`, () => handleStalled(env, kind, now, report));
   }
   await step("reconcile", () => reconcileAvatarAccounts(env, now, report));
-  await step("console_uploads", async () => void (await sweepConsoleUploads(env, now)));
   if (report.errors.length || report.resent || report.redispatched || report.stalledFailed || report.expired || report.avatarTimedOut) {
     logEvent("sweep", { ...report });
   }

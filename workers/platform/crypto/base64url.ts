@@ -20,3 +20,6 @@ export function fromBase64Url(s: string): Uint8Array | null {
     return null;
   }
 }
+
+/** 256 random bits as base64url (43 characters): session ids, invite tokens. */
+export const randomToken = () => toBase64Url(crypto.getRandomValues(new Uint8Array(32)));

@@ -63,12 +63,17 @@ export const avatarGrants = sqliteTable(
   (t) => [primaryKey({ columns: [t.avatarId, t.accountId] })],
 );
 
+/** Who made a job: an App (Open API) or a person signed in to the console. */
+export type JobCreator = { appId: string } | { userId: string };
+
 /** Columns shared by both job families: lifecycle, dispatch bookkeeping and failure detail. */
 const jobColumns = () => ({
   id: text("id").primaryKey(),
   accountId: text("account_id").notNull().references(() => accounts.id),
-  /** The App that created the job (video access is re-checked against it before rendering). */
-  appId: text("app_id").notNull(),
+  /** The App that created the job (video access is re-checked against it before rendering); null when a person made it in the console. */
+  appId: text("app_id"),
+  /** The console person who made the job; null for Open API jobs (migration 0004). */
+  userId: text("user_id"),
   name: text("name").notNull(),
   status: text("status", { enum: ["queued", "processing", "succeeded", "failed", "expired"] }).notNull(),
   errorCode: text("error_code"),
@@ -116,7 +121,7 @@ export const videoJobs = sqliteTable(
     audioUrl: text("audio_url").notNull(),
     backgroundUrl: text("background_url"),
     /** Normalized VideoSettings (every default filled in). */
-    settings: text("settings", { mode: "json" }).notNull().$type<import("../../api/schemas/video-settings").VideoSettings>(),
+    settings: text("settings", { mode: "json" }).notNull().$type<import("@avatar-video/contract").VideoSettings>(),
     stage: text("stage").notNull().default("queued"),
     outputKey: text("output_key"),
     expiresAt: timestamp("expires_at").notNull(),

@@ -6,7 +6,6 @@ import { addUnits, balance, reservationState, setUnits, settle } from "./avatar-
 import { admitAvatarCheck, admitAvatarCreation, admitVideoCreation } from "./creation-admission";
 import { admitMotionConnection, endMotionConnection, motionLimits, openMotionConnections, setMotionLimits, type MotionAdmission, type MotionLimits } from "./motion-connections";
 import { admitRead, loadReadState, peekRead, type ReadStates } from "./read-bucket";
-import { forgiveSignInAttempt, recordSignInAttempt, type SignInAttempt } from "../sign-in-throttle/throttle-object";
 import { createTables, readMeta, writeMeta } from "./store";
 import type {
   Admission,
@@ -31,7 +30,7 @@ const READ_PERSIST_EVERY_MS = 1_000;
  * time: all methods are synchronous over the object's SQLite storage (no await between read and write),
  * so concurrent RPCs cannot interleave. This class only routes each RPC to the module of its limit kind:
  * creation-admission (windows, concurrency, units), avatar-units, align-with-d1, read-bucket (in memory,
- * snapshotted at most once a second), motion-connections, sign-in-throttle (see docs/limits.md).
+ * snapshotted at most once a second) and motion-connections (see docs/limits.md).
  */
 export class AccountLimiter extends DurableObject<Env> {
   private readonly sql: SqlStorage;
@@ -117,16 +116,6 @@ export class AccountLimiter extends DurableObject<Env> {
 
   setMotionLimits(limits: Partial<MotionLimits>): MotionLimits {
     return setMotionLimits(this.sql, limits);
-  }
-
-  // ---- console sign-in (only on instances named `sign-in:…`) --------------------------------------------
-
-  signInAttempt(now: number): SignInAttempt {
-    return recordSignInAttempt(this.sql, now);
-  }
-
-  signInSucceeded(attemptId: string): void {
-    forgiveSignInAttempt(this.sql, attemptId);
   }
 
   // ---- reads ------------------------------------------------------------------------------------------

@@ -1,10 +1,9 @@
 import { sha256Hex } from "../platform/crypto/digest";
 import type { Env } from "../platform/env";
-import { limiterFor } from "../platform/limiter/client";
 
 /**
- * Per-email and per-client-address sign-in throttle (10 failures per 15 minutes each), held by limiter
- * Durable Objects named for the hashed key (workers/platform/sign-in-throttle/throttle-object.ts). Unknown emails are
+ * Per-email and per-client-address sign-in throttle (10 failures per 15 minutes each), held by SignInThrottle
+ * objects named for the hashed key (workers/platform/sign-in-throttle/throttle-object.ts). Unknown emails are
  * throttled exactly like known ones.
  */
 export interface SignInGate {
@@ -18,12 +17,12 @@ export interface SignInGate {
 export const clientAddress = (headers: { header(name: string): string | undefined }) => headers.header("CF-Connecting-IP") ?? "unknown";
 
 export async function enterSignIn(env: Env, email: string, address: string, now = Date.now()): Promise<SignInGate> {
-  const names = [`sign-in:email:${await sha256Hex(email)}`, `sign-in:address:${await sha256Hex(address)}`];
-  const stubs = names.map((n) => limiterFor(env, n));
-  const results = await Promise.all(stubs.map((s) => s.signInAttempt(now)));
+  const names = [`email:${await sha256Hex(email)}`, `address:${await sha256Hex(address)}`];
+  const stubs = names.map((n) => env.SIGN_IN_THROTTLE.getByName(n));
+  const results = await Promise.all(stubs.map((s) => s.attempt(now)));
   const taken = results.flatMap((r, i) => (r.ok ? [{ stub: stubs[i]!, id: r.attemptId }] : []));
   const forgive = async () => {
-    await Promise.all(taken.map((t) => t.stub.signInSucceeded(t.id)));
+    await Promise.all(taken.map((t) => t.stub.forgive(t.id)));
   };
   const refused = results.filter((r) => !r.ok);
   if (refused.length > 0) {

@@ -1,0 +1,46 @@
+/**
+ * Import rules, checked by `npm test` (step import-rules): no cycles anywhere, and the Worker's wings
+ * (api, pipeline, console, motion) import platform/ and the shared packages, not each other, except
+ * through the other wing's public.ts. docs/architecture.md shows the wings.
+ */
+const WING = "(api|pipeline|console|motion)";
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: "no-cycles",
+      severity: "error",
+      comment: "A cycle makes load order matter and the layering unreadable.",
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: "wings-through-public",
+      severity: "error",
+      comment: "A wing uses another wing only through that wing's public.ts.",
+      from: { path: `^workers/${WING}/` },
+      to: { path: `^workers/${WING}/`, pathNot: ["^workers/$1/", `^workers/${WING}/public\\.ts$`] },
+    },
+    {
+      name: "entry-through-public",
+      severity: "error",
+      comment: "The Worker's entry (app.ts, index.ts) mounts the wings through their public.ts.",
+      from: { path: "^workers/[^/]+\\.tsx?$" },
+      to: { path: `^workers/${WING}/`, pathNot: `^workers/${WING}/public\\.ts$` },
+    },
+    {
+      name: "platform-below-wings",
+      severity: "error",
+      comment: "platform/ is beneath the wings: it never imports a wing or the entry.",
+      from: { path: "^workers/platform/" },
+      to: { path: [`^workers/${WING}/`, "^workers/[^/]+\\.tsx?$"] },
+    },
+  ],
+  options: {
+    doNotFollow: { path: "node_modules" },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: "tsconfig.json" },
+    exclude: { path: "(^|/)(node_modules|dist)/|workers/motion/generated/" },
+  },
+};

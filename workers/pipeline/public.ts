@@ -1,0 +1,13 @@
+/**
+ * What the other wings and the Worker's entry use of the pipeline wing: the queue consumer and sweep, the
+ * renderer's internal routes and Container, enqueueing a created job, the renderer's synchronous check.
+ */
+export { internalRoutes } from "./internal/routes";
+export { staleHeartbeatMs, WAITING_FOR_RENDERER } from "./jobs/constants";
+export { consumeJobs } from "./queue/consumer";
+export { enqueueJob } from "./queue/enqueue";
+export type { JobMessage } from "./queue/messages";
+export { runSweep } from "./queue/sweep";
+export { checkOnRenderer } from "./renderer/check-client";
+export { RendererUnavailable } from "./renderer/client";
+export { RendererContainer } from "./renderer/container";
