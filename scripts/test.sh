@@ -44,7 +44,7 @@ step worker-types npm run --silent types:worker -- --check
 step import-rules depcruise --config .dependency-cruiser.cjs workers container/src packages client/src scripts
 step deploy-check bash scripts/deploy-check.sh
 
-for suite in workers renderer e2e; do
+for suite in workers renderer client e2e; do
   step "$suite-tests" vitest run -c "vitest.${suite}.config.ts" --reporter=dot --reporter=json \
     --outputFile.json="$logs/${suite}.json" --silent=passed-only "$@"
   tsx scripts/lib/summarize-tests.ts "$logs/${suite}.json" | sed "s/^/  ${suite}: /"

@@ -1,7 +1,5 @@
-import type { AvatarVideoClient, components } from "./client";
-
-type AvatarJobDetail = components["schemas"]["AvatarJobDetail"];
-type VideoJobDetail = components["schemas"]["VideoJobDetail"];
+import { AvatarVideoError } from "./errors.js";
+import { linkedSignal, sleep } from "./signals.js";
 
 /** The spec's polling intervals: Avatar jobs every 5 to 10 seconds, video jobs every 15 seconds. */
 export const AVATAR_POLL_MS = 5_000;
@@ -10,72 +8,51 @@ export const VIDEO_POLL_MS = 15_000;
 export interface WaitOptions {
   /** Poll interval; defaults to the spec's interval for the job kind. */
   intervalMs?: number;
-  /** Give up after this long (default: no limit). */
+  /** Give up after this long with an AvatarVideoError `timeout` (default: no limit). */
   timeoutMs?: number;
-  /** Called once per new stage (video `progress.stage`, Avatar `status`). */
+  /** Called once per new stage (a video's `progress.stage`, an Avatar job's `status`). */
   onStage?: (stage: string) => void;
+  /** Cancels the wait and the read in flight. */
   signal?: AbortSignal;
 }
 
-export class JobWaitError extends Error {
-  constructor(message: string, readonly status?: number, readonly body?: unknown) {
-    super(message);
-  }
+export interface Poll<T> {
+  read: (signal: AbortSignal | undefined) => Promise<T>;
+  stage: (value: T) => string;
+  status: (value: T) => string;
+  intervalMs: number;
 }
 
-const sleep = (ms: number, signal?: AbortSignal) =>
-  new Promise<void>((resolve, reject) => {
-    const timer = setTimeout(resolve, ms);
-    signal?.addEventListener("abort", () => (clearTimeout(timer), reject(signal.reason)), { once: true });
-  });
-
-/** Seconds of a `Retry-After` header (delta-seconds or HTTP date), as milliseconds. */
-export function retryAfterMs(header: string | null, now = Date.now()): number | undefined {
-  if (!header) return undefined;
-  const seconds = Number(header);
-  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-type Poll<T> = () => Promise<{ data?: T; error?: unknown; response: Response }>;
+const ENDED = new Set(["succeeded", "failed", "expired"]);
 
 /**
- * Polls until `done(data)` says the job ended. 429 and 503 answers wait `Retry-After` (or the interval) and
- * poll again; any other error answer stops with a JobWaitError.
+ * Reads until the job has ended and resolves with the last read, whatever the outcome. A read that still fails
+ * after its own retries with a retryable error (rate limit, outage) is tried again at the next poll, since
+ * the job goes on meanwhile; any other error ends the wait.
  */
-async function poll<T>(get: Poll<T>, stageOf: (d: T) => string, done: (d: T) => boolean, interval: number, opts: WaitOptions): Promise<T> {
-  const deadline = opts.timeoutMs === undefined ? Infinity : Date.now() + opts.timeoutMs;
+export async function waitForJob<T>(poll: Poll<T>, options: WaitOptions): Promise<T> {
+  const deadline = options.timeoutMs === undefined ? undefined : linkedSignal(options.signal, options.timeoutMs);
+  const signal = deadline?.signal ?? options.signal;
+  const interval = options.intervalMs ?? poll.intervalMs;
   let lastStage: string | undefined;
-  for (;;) {
-    const { data, error, response } = await get();
-    let wait = interval;
-    if (data !== undefined) {
-      const stage = stageOf(data);
-      if (stage !== lastStage) opts.onStage?.((lastStage = stage));
-      if (done(data)) return data;
-    } else if (response.status === 429 || response.status === 503) {
-      wait = retryAfterMs(response.headers.get("Retry-After")) ?? interval;
-    } else {
-      throw new JobWaitError(`GET ${new URL(response.url).pathname} answered ${response.status}`, response.status, error);
+  try {
+    for (;;) {
+      let wait = interval;
+      try {
+        const value = await poll.read(signal);
+        const stage = poll.stage(value);
+        if (stage !== lastStage) options.onStage?.((lastStage = stage));
+        if (ENDED.has(poll.status(value))) return value;
+      } catch (error) {
+        if (!(error instanceof AvatarVideoError && error.retryable) || signal?.aborted) throw error;
+        wait = Math.max(interval, error.retryAfterMs ?? 0);
+      }
+      await sleep(wait, signal);
     }
-    if (Date.now() + wait > deadline) throw new JobWaitError(`job did not end within ${opts.timeoutMs} ms`);
-    await sleep(wait, opts.signal);
+  } catch (error) {
+    if (deadline?.timedOut()) throw new AvatarVideoError({ code: "timeout", message: `the job did not end within ${options.timeoutMs} ms` });
+    throw error;
+  } finally {
+    deadline?.done();
   }
-}
-
-const ended = (status: string) => status === "succeeded" || status === "failed" || status === "expired";
-
-/** Waits for an Avatar creation job to succeed or fail; resolves with the final detail. */
-export function waitForAvatar(client: AvatarVideoClient, jobId: string, opts: WaitOptions = {}): Promise<AvatarJobDetail> {
-  const get = () => client.GET("/v1/open/avatar-jobs/{jobId}", { params: { path: { jobId } } });
-  const stage = (d: AvatarJobDetail) => d.job.status;
-  return poll<AvatarJobDetail>(get, stage, (d) => ended(d.job.status), opts.intervalMs ?? AVATAR_POLL_MS, opts);
-}
-
-/** Waits for a video job to end; resolves with the final detail (with `videoUrl` when it succeeded). */
-export function waitForVideo(client: AvatarVideoClient, jobId: string, opts: WaitOptions = {}): Promise<VideoJobDetail> {
-  const get = () => client.GET("/v1/open/video-jobs/{jobId}", { params: { path: { jobId } } });
-  const stage = (d: VideoJobDetail) => d.job.progress?.stage ?? d.job.status;
-  return poll<VideoJobDetail>(get, stage, (d) => ended(d.job.status), opts.intervalMs ?? VIDEO_POLL_MS, opts);
 }

@@ -1,3 +1,5 @@
+import type { Stream } from "./output.js";
+
 /** Where each known video stage sits on the bar; unknown stages keep the bar where it was. */
 const STAGE_AT: Record<string, number> = {
   queued: 0.02, starting: 0.05, waiting: 0.08, waiting_for_renderer: 0.08, preparing_media: 0.15,
@@ -9,7 +11,7 @@ const STAGE_AT: Record<string, number> = {
  * One progress line on a terminal (redrawn in place), one line per stage elsewhere (logs, CI).
  * Stages describe work, not percentages: the bar moves by stage and a clock shows the time spent.
  */
-export function progressBar(out: NodeJS.WriteStream = process.stderr, width = 24) {
+export function progressBar(out: Stream, width = 24) {
   const started = Date.now();
   let at = 0;
   let stage = "";

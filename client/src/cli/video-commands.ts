@@ -1,0 +1,57 @@
+import type { VideoJob } from "../resources/types.js";
+import type { Command } from "./command.js";
+import { collect, fields, jobFailed, LIST_FLAGS, POLL_FLAG, STATUS_FLAG, withProgress } from "./command.js";
+import { download } from "./download.js";
+
+const render: Command = {
+  summary: "Render a video of an Avatar speaking an audio URL and download the MP4",
+  flags: {
+    avatar: { value: "id", required: true, description: "Avatar ID" },
+    audio: { value: "url", required: true, description: "Public URL of the audio (mp3, wav, m4a, ogg…)" },
+    out: { value: "file", description: "Where to write the MP4 (default video.mp4)" },
+    width: { value: "px", description: "Video width, even, 64 to 1920 (default 1024)" },
+    height: { value: "px", description: "Video height, even, 64 to 1920 (default 1024)" },
+    background: { value: "url", description: "Public URL of a PNG, JPEG or WebP background" },
+    name: { value: "name", description: "Job name, 1 to 128 characters" },
+    "request-id": { value: "uuid", description: "Retry key: the same key and input answer with the same job (default: a new one)" },
+    ...POLL_FLAG,
+  },
+  async run(context) {
+    const { av, args, out } = context;
+    const [width, height] = [args.integer("width"), args.integer("height")];
+    const video = width === undefined && height === undefined ? undefined : { width, height };
+    const body = { avatarId: args.string("avatar")!, audioUrl: args.string("audio")!, backgroundUrl: args.string("background"), name: args.string("name"), video };
+    const created = await av.videos.create(body, { requestId: args.string("request-id") });
+    if (args.flag("no-wait")) return out.result(created, `jobId ${created.jobId}`);
+    const detail = await withProgress(context, (options) => av.waitForVideo(created.jobId, options));
+    if (detail.job.status !== "succeeded" || !detail.videoUrl) {
+      out.result(detail, "");
+      return jobFailed(context, detail.job);
+    }
+    const file = args.string("out") ?? "video.mp4";
+    await download(detail.videoUrl, file);
+    out.result({ ...detail, file }, `wrote ${file} (job ${detail.job.id})`);
+  },
+};
+
+const listVideos: Command = {
+  summary: "List video jobs, newest first",
+  flags: { ...STATUS_FLAG, ...LIST_FLAGS },
+  async run({ av, args, out }) {
+    const statuses = args.strings("status") as VideoJob["status"][];
+    const jobs = await collect(args, (options) => av.videos.list({ ...options, statuses }));
+    out.result(jobs, jobs.map((j) => `${j.id}  ${j.status}  ${j.progress.stage}  ${j.name}`).join("\n"));
+  },
+};
+
+const getVideo: Command = {
+  summary: "Show a video job (with its download link once it succeeded)",
+  positionals: ["jobId"],
+  flags: {},
+  async run({ av, args, out }) {
+    const detail = await av.videos.get(args.positionals[0]!);
+    out.result(detail, fields(detail));
+  },
+};
+
+export const videoCommands: Record<string, Command> = { render, "videos list": listVideos, "videos get": getVideo };
