@@ -1,12 +1,15 @@
 import { app } from "./app";
 import { sweepConsoleUploads } from "./console/public";
-import { MotionSession } from "./motion/public";
-import { consumeJobs, type JobMessage, RendererContainer, runSweep } from "./pipeline/public";
+import { MotionSession } from "./motion/session-object";
+import { consumeJobs, type JobMessage, runSweep } from "./pipeline/public";
+import { RendererContainer } from "./pipeline/renderer/container";
 import type { Env } from "./platform/env";
 import { AccountLimiter } from "./platform/limiter/account-limiter";
 import { logEvent } from "./platform/logging/log-event";
 import { SignInThrottle } from "./platform/sign-in-throttle/throttle-object";
 
+// Durable Object classes, each from its own module (they load `cloudflare:` modules; public.ts files stay
+// loadable in Node for the scripts that build the OpenAPI document).
 export { AccountLimiter, MotionSession, RendererContainer, SignInThrottle };
 
 export default {

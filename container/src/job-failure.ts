@@ -1,24 +1,40 @@
-import { JOB_FAILURES, UNEXPECTED_FAILURE_CODE, type JobKind } from "@avatar-video/contract";
+import { failureEntry, UNEXPECTED_FAILURE_CODE, type JobKind } from "@avatar-video/contract";
+
+/** The table's `retryable` for a code of either kind (the codes of the two kinds are distinct). */
+const defaultRetryable = (code: string) => (failureEntry("avatar", code) ?? failureEntry("video", code))?.retryable ?? false;
+
+export interface JobFailureOptions {
+  /** Only where this failure differs from the table's default for its code (e.g. a 404 from a source). */
+  retryable?: boolean;
+  /** Internal detail for logs only; never sent to API clients. */
+  detail?: string;
+  /**
+   * What the client is told beyond the code: `reason` (Avatar jobs: a code of @avatar-video/contract's
+   * AVATAR_REASONS) and `clientDetail`, one sentence with the measured value and the rule.
+   */
+  explain?: { reason?: string; clientDetail?: string };
+}
 
 /**
  * A job ends in `failed` with a spec failure code. Thrown anywhere in the renderer; the job runner
- * turns it into the `failed` event. `retryable` is true only where resubmitting may succeed.
+ * turns it into the `failed` event. `retryable` is the failure table's value for the code unless the
+ * thrower knows better (true only where resubmitting may succeed).
  */
 export class JobFailure extends Error {
+  readonly retryable: boolean;
+  readonly detail?: string;
+  readonly explain?: { reason?: string; clientDetail?: string };
+
   constructor(
     readonly code: string,
     message: string,
-    readonly retryable: boolean,
-    /** Internal detail for logs only; never sent to API clients. */
-    readonly detail?: string,
-    /**
-     * What the client is told beyond the code: `reason` (Avatar jobs: a code of @avatar-video/contract's
-     * AVATAR_REASONS) and `clientDetail`, one sentence with the measured value and the rule.
-     */
-    readonly explain?: { reason?: string; clientDetail?: string },
+    options: JobFailureOptions = {},
   ) {
     super(message);
     this.name = "JobFailure";
+    this.retryable = options.retryable ?? defaultRetryable(code);
+    this.detail = options.detail;
+    this.explain = options.explain;
   }
 
   get reason(): string | undefined {
@@ -47,6 +63,5 @@ export class JobFailure extends Error {
  */
 export function unexpectedFailure(kind: JobKind, detail: string): JobFailure {
   const code = UNEXPECTED_FAILURE_CODE[kind];
-  const entry: { message: string } = (JOB_FAILURES[kind] as Record<string, { message: string }>)[code];
-  return new JobFailure(code, entry.message, true, detail);
+  return new JobFailure(code, failureEntry(kind, code)!.message, { detail });
 }

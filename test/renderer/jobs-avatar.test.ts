@@ -174,7 +174,7 @@ describe("avatar job: stages, artifacts, failures after download", () => {
   });
 
   it("a JobFailure from the analysis is the job's failure, as is", async () => {
-    engines.avatarError = new JobFailure("image_quality_rejected", AVATAR_MESSAGES.image_quality_rejected, false, "2 faces");
+    engines.avatarError = new JobFailure("image_quality_rejected", AVATAR_MESSAGES.image_quality_rejected, { detail: "2 faces" });
     const end = await h.run(h.avatarDispatch({ imageUrl: h.sources.file("q.jpg", Buffer.from("x"), "image/jpeg") }));
     expect(end.body.error).toEqual({ code: "image_quality_rejected", message: AVATAR_MESSAGES.image_quality_rejected, retryable: false });
   });

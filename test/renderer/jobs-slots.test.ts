@@ -134,7 +134,7 @@ describe("every end of a video job gives its slot back", () => {
     ["preparation_timeout", (d) => void (d.audioUrl = slowAudio(d.jobId))],
     ["invalid_manifest", (d) => void (d.avatar.rig = h.worker.objectUrl(`avatars/${randomUUID()}/rig.json`))],
     ["render_failed", (d) => failEngineOf(d, new Error("encoder crashed"))],
-    ["renderer_rejected", (d) => failEngineOf(d, new JobFailure("renderer_rejected", "The audio is too long.", false))],
+    ["renderer_rejected", (d) => failEngineOf(d, new JobFailure("renderer_rejected", "The audio is too long."))],
     // An upload that keeps failing is our fault: a video's unexpected-failure code (the shared table's).
     ["render_failed (upload keeps failing)", (d) => void (h.worker.onObject = (method, key) => (method === "PUT" && key.includes(d.jobId) ? 500 : undefined))],
   ];

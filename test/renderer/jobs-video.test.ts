@@ -236,7 +236,7 @@ describe("video job: rendering", () => {
   it("an exception while rendering → render_failed (retryable); a JobFailure from the renderer is kept", async () => {
     engines.renderError = new Error("ffmpeg exploded");
     expect((await videoWith({})).body.error).toEqual({ code: "render_failed", message: "The video could not be rendered.", retryable: true });
-    engines.renderError = new JobFailure("renderer_rejected", "The audio is too long.", false);
+    engines.renderError = new JobFailure("renderer_rejected", "The audio is too long.");
     expect((await videoWith({})).body.error).toEqual({ code: "renderer_rejected", message: "The audio is too long.", retryable: false });
   });
 

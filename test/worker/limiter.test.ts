@@ -1,6 +1,7 @@
 import { env, evictAllDurableObjects } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { LIMIT_CEILINGS } from "../../workers/platform/limiter/limits";
+import { admissionError } from "../../workers/platform/limiter/client";
 import type { Admission, AvatarLimits, VideoLimits } from "../../workers/platform/limiter/types";
 import { createAccount, openFetch } from "./helpers/accounts";
 import { insertAvatar } from "./open-fixtures";
@@ -41,7 +42,8 @@ describe("Avatar creation admission", () => {
     const results = await Promise.all(Array.from({ length: 30 }, () => limiter.admitAvatarCreation(id(), avatarLimits(), T0)));
     expect(tally(results)).toEqual({ ok: 10, concurrency_limit_exceeded: 20 });
     const refused = results.find((r) => !r.ok)!;
-    expect(refused).toMatchObject({ status: 429, code: "concurrency_limit_exceeded" });
+    expect(refused).toMatchObject({ code: "concurrency_limit_exceeded" });
+    expect(admissionError(refused as Exclude<Admission, { ok: true }>).status).toBe(429);
     expect(refused.ok === false && refused.retryAfterSeconds).toBeGreaterThanOrEqual(1);
   });
 
@@ -80,7 +82,9 @@ describe("Avatar creation admission", () => {
 
   it("checks in order: windows, then concurrency, then units", async () => {
     const limiter = await withUnits(0);
-    expect(await limiter.admitAvatarCreation(id(), avatarLimits(), T0)).toMatchObject({ ok: false, status: 402, code: "insufficient_avatar_units" });
+    const noUnits = await limiter.admitAvatarCreation(id(), avatarLimits(), T0);
+    expect(noUnits).toMatchObject({ ok: false, code: "insufficient_avatar_units" });
+    expect(admissionError(noUnits as Exclude<Admission, { ok: true }>).status).toBe(402);
     expect(await limiter.admitAvatarCreation(id(), avatarLimits({ concurrent: 0 }), T0)).toMatchObject({ code: "concurrency_limit_exceeded" });
     expect(await limiter.admitAvatarCreation(id(), avatarLimits({ perMinute: 0, concurrent: 0 }), T0)).toMatchObject({ code: "rate_limit_exceeded" });
   });
@@ -92,9 +96,10 @@ describe("creation windows (sliding logs, driven by `now`)", () => {
     const limits = avatarLimits({ perMinute: 2, concurrent: 10 });
     expect((await limiter.admitAvatarCreation(id(), limits, T0)).ok).toBe(true);
     expect((await limiter.admitAvatarCreation(id(), limits, T0 + 10 * SEC)).ok).toBe(true);
-    expect(await limiter.admitAvatarCreation(id(), limits, T0 + 10 * SEC)).toMatchObject({
+    const full = await limiter.admitAvatarCreation(id(), limits, T0 + 10 * SEC);
+    expect(admissionError(full as Exclude<Admission, { ok: true }>).status).toBe(429);
+    expect(full).toMatchObject({
       ok: false,
-      status: 429,
       code: "rate_limit_exceeded",
       retryAfterSeconds: 50,
       message: expect.stringContaining("2 per minute"),

@@ -1,6 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { reconcileAccount, reconcileRecentAccounts } from "../../workers/platform/limiter/reconcile";
+import { admissionError } from "../../workers/platform/limiter/client";
 import { LIMIT_CEILINGS } from "../../workers/platform/limiter/limits";
 import { adminFetch, createAccount, getAccount } from "./helpers/accounts";
 
@@ -29,7 +30,10 @@ describe("reserve, capture, release", () => {
     expect(results.filter((r) => r.ok)).toHaveLength(5);
     const refused = results.filter((r) => !r.ok);
     expect(refused).toHaveLength(7);
-    for (const r of refused) expect(r).toMatchObject({ status: 402, code: "insufficient_avatar_units" });
+    for (const r of refused) {
+      expect(r).toMatchObject({ code: "insufficient_avatar_units" });
+      expect(admissionError(r as Exclude<typeof r, { ok: true }>).status).toBe(402);
+    }
     expect(refused[0].ok === false && refused[0].retryAfterSeconds).toBeFalsy();
     expect(await getAccount(accountId)).toMatchObject({ avatarUnits: 5, reservedAvatarUnits: 5, availableAvatarUnits: 0 });
   });

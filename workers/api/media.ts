@@ -3,7 +3,7 @@ import { drizzle } from "drizzle-orm/d1";
 import { Hono } from "hono";
 import { videoJobs } from "../platform/db/schema";
 import type { AppEnv } from "../platform/env";
-import { ApiError } from "../platform/http/errors";
+import { forbidden, notFound } from "../platform/http/errors";
 import { isOutputAvailable, verifyAvatarMediaSignature, verifyVideoLinkSignature } from "../platform/storage/links";
 import { serveObject } from "../platform/storage/serve";
 import { videoKey } from "../platform/storage/keys";
@@ -14,7 +14,7 @@ import { videoKey } from "../platform/storage/keys";
  */
 export const mediaRoutes = new Hono<AppEnv>();
 
-const invalidLink = () => new ApiError(403, "forbidden", "The download link is invalid: its signature does not match. Request a fresh link.");
+const invalidLink = () => forbidden("The download link is invalid: its signature does not match. Request a fresh link.");
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** GET /v1/media/videos/{jobId}.mp4?exp=<epoch s>&sig=… — a video link from GET /video-jobs/{jobId}. */
@@ -28,9 +28,9 @@ mediaRoutes.get("/videos/:file", async (c) => {
   if (!job || !(await verifyVideoLinkSignature(c.env, key, job.accountId, Number(exp), sig))) throw invalidLink();
   const now = Date.now();
   const remaining = Number(exp) - Math.floor(now / 1000);
-  if (remaining <= 0) throw new ApiError(403, "forbidden", "The download link has expired. Read the job again for a fresh link.");
+  if (remaining <= 0) throw forbidden("The download link has expired. Read the job again for a fresh link.");
   if (!isOutputAvailable(job, now) || job.outputKey !== key) {
-    throw new ApiError(404, "not_found", "The video is no longer available: its retention period is over.");
+    throw notFound("The video is no longer available: its retention period is over.");
   }
   return serveObject(c, key, {
     contentType: "video/mp4",
@@ -45,7 +45,7 @@ mediaRoutes.get("/avatars/:avatarId/:file", async (c) => {
   const { avatarId, file } = c.req.param();
   const key = `avatars/${avatarId}/${file}`;
   if (!UUID.test(avatarId) || !/^[A-Za-z0-9_-]+\.[a-z0-9]+$/.test(file) || !(await verifyAvatarMediaSignature(c.env, key, c.req.query("sig")))) {
-    throw new ApiError(403, "forbidden", "The image link is invalid: its signature does not match.");
+    throw forbidden("The image link is invalid: its signature does not match.");
   }
   return serveObject(c, key, { cacheControl: "private, max-age=3600", notFoundMessage: "The image does not exist." });
 });

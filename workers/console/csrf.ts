@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import { getCookie, setCookie } from "hono/cookie";
-import { ApiError } from "../platform/http/errors";
+import { forbidden } from "../platform/http/errors";
 import { sign, verify } from "../platform/crypto/hmac";
 import type { ConsoleEnv } from "./context";
 import { randomToken } from "../platform/crypto/base64url";
@@ -16,7 +16,7 @@ export const CSRF_FIELD = "_csrf";
 export const CSRF_HEADER = "X-CSRF-Token";
 const PRE_SESSION_COOKIE = "console_pre";
 
-const refuse = (why: string) => new ApiError(403, "forbidden", `Cross-site request refused: ${why}. Reload the page and try again.`);
+const refuse = (why: string) => forbidden(`Cross-site request refused: ${why}. Reload the page and try again.`);
 
 export const isUnsafe = (method: string) => !["GET", "HEAD", "OPTIONS"].includes(method.toUpperCase());
 

@@ -1,8 +1,8 @@
 import { Hono } from "hono";
 import type { Context } from "hono";
 import { publicBaseUrl } from "../platform/http/base-url";
-import { ApiError, notFound } from "../platform/http/errors";
-import { describeIssues, ruleFor } from "../platform/http/validation";
+import { ApiError, invalid, notFound } from "../platform/http/errors";
+import { describeIssues } from "../platform/http/validation";
 import { checkSourceAddress } from "../platform/http/source-address";
 import { isOutputAvailable, videoDownloadLink } from "../platform/storage/links";
 import { assertAllowed, videoCreationBlock, videoReadBlock } from "./access";
@@ -69,12 +69,12 @@ async function audioSource(c: Context<ConsoleEnv>, form: Record<string, unknown>
   if (file) {
     const type = file.type.toLowerCase();
     const ext = AUDIO_TYPES[type];
-    if (!ext) throw new ApiError(400, "invalid_request", `Audio file must be one of ${Object.keys(AUDIO_TYPES).join(", ")} (got ${type || "an unknown type"})`);
-    if (file.size > MAX_FORM_AUDIO_BYTES) throw new ApiError(400, "invalid_request", "Audio file over 90 MiB needs the page's script (it uploads in parts, up to 500 MiB)");
+    if (!ext) throw invalid(`Audio file must be one of ${Object.keys(AUDIO_TYPES).join(", ")} (got ${type || "an unknown type"})`);
+    if (file.size > MAX_FORM_AUDIO_BYTES) throw invalid("Audio file over 90 MiB needs the page's script (it uploads in parts, up to 500 MiB)");
     return { url: await uploadSourceUrl(c.env, await storeWhole(c.env, accountId, "audio", await file.arrayBuffer(), type, ext)), own: true };
   }
   const url = field(form, "audioUrl").trim();
-  if (!url) throw new ApiError(400, "invalid_request", "Audio file or Audio URL is required");
+  if (!url) throw invalid("Audio file or Audio URL is required");
   return { url, own: false };
 }
 
@@ -87,8 +87,8 @@ export const videoRoutes = new Hono<ConsoleEnv>()
     const form = await c.req.parseBody();
     try {
       const audio = await audioSource(c, form);
-      const parsed = await CreateVideoRequest.safeParseAsync(asApiBody(form, audio.url), { error: ruleFor });
-      if (!parsed.success) return renderVideos(c, errorFlash(describeIssues(parsed.error.issues as never, "json")), 400);
+      const parsed = await CreateVideoRequest.safeParseAsync(asApiBody(form, audio.url));
+      if (!parsed.success) return renderVideos(c, errorFlash(describeIssues(parsed.error.issues, "json")), 400);
       const body = parsed.data;
       if (!audio.own) checkSourceAddress(c.env, "audioUrl", body.audioUrl);
       checkSourceAddress(c.env, "backgroundUrl", body.backgroundUrl);

@@ -4,7 +4,7 @@ import { drizzle } from "drizzle-orm/d1";
 import { canUseAvatar } from "../platform/auth/avatar-use-check";
 import { accounts, apps, avatars } from "../platform/db/schema";
 import type { Env } from "../platform/env";
-import { ApiError, forbidden, invalid, notFound } from "../platform/http/errors";
+import { apiError, forbidden, invalid, notFound } from "../platform/http/errors";
 import { admissionError, limiterFor } from "../platform/limiter/client";
 import { avatarCoverUrl } from "../platform/storage/links";
 import { regionOf } from "../platform/session-token/issue";
@@ -17,7 +17,7 @@ import type { SessionSetup } from "./session-object";
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TOKEN_PREFIX = "token.";
 
-const tokenRefused = (message: string) => new ApiError(401, "unauthorized", message);
+const tokenRefused = (message: string) => apiError("unauthorized", message);
 
 const TOKEN_MESSAGES: Record<SessionTokenError["reason"], string> = {
   malformed: "The session token is malformed.",
@@ -81,7 +81,7 @@ export async function admitConnection(env: Env, request: Request, baseUrl: strin
   const connectionId = crypto.randomUUID();
   const admission = await limiterFor(env, claims.acct).admitMotionConnection({ connectionId, jti: claims.jti, exp: claims.exp });
   if (!admission.ok) {
-    throw admission.status === 401 ? tokenRefused(admission.message) : admissionError({ ...admission, status: 429, code: "rate_limit_exceeded" });
+    throw admission.code === "unauthorized" ? tokenRefused(admission.message) : admissionError({ ...admission, code: "rate_limit_exceeded" });
   }
   return {
     connectionId,

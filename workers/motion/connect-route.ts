@@ -1,5 +1,5 @@
 import { createRoute, z } from "@hono/zod-openapi";
-import { ApiError } from "../platform/http/errors";
+import { apiError } from "../platform/http/errors";
 import { publicBaseUrl } from "../platform/http/base-url";
 import { admitConnection } from "./admission";
 import { errorResponses, motionApp } from "./openapi-app";
@@ -34,7 +34,7 @@ export const connectRoute = motionApp().openapi(
   route,
   async (c) => {
     if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") {
-      throw new ApiError(426, "invalid_request", "GET /v1/motion opens a WebSocket: send Upgrade: websocket (protocol motion.v1).", { Upgrade: "websocket" });
+      throw apiError("invalid_request", "GET /v1/motion opens a WebSocket: send Upgrade: websocket (protocol motion.v1).", { headers: { Upgrade: "websocket" }, status: 426 });
     }
     const setup = await admitConnection(c.env, c.req.raw, publicBaseUrl(c));
     // A new object per connection, created where this request arrived: next to the client.
@@ -44,7 +44,7 @@ export const connectRoute = motionApp().openapi(
     try {
       const upgraded = await stub.fetch(new Request(c.req.raw.url, { method: "GET", headers }));
       // Re-wrapped: the object's 101 has immutable headers, and middleware adds X-Request-ID.
-      return new Response(upgraded.body, { status: upgraded.status, headers: new Headers(upgraded.headers), webSocket: upgraded.webSocket }) as never;
+      return new Response(upgraded.body, { status: upgraded.status, headers: new Headers(upgraded.headers), webSocket: upgraded.webSocket });
     } catch (err) {
       // The slot was taken for a connection that never opened: give it back.
       c.executionCtx.waitUntil(c.env.ACCOUNT_LIMITER.getByName(setup.accountId).endMotionConnection(setup.connectionId));

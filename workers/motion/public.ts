@@ -1,4 +1,3 @@
-/** What the Worker's entry uses of the live motion service: its routes, the demo page and the session object. */
+/** What the Worker's entry uses of the live motion service: its routes and the demo page. */
 export { liveRoutes } from "./live-page";
 export { motionRoutes } from "./routes";
-export { MotionSession } from "./session-object";

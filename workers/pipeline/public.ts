@@ -1,6 +1,8 @@
 /**
  * What the other wings and the Worker's entry use of the pipeline wing: the queue consumer and sweep, the
- * renderer's internal routes and Container, enqueueing a created job, the renderer's synchronous check.
+ * renderer's internal routes, enqueueing a created job, the renderer's synchronous check.
+ * The RendererContainer class is exported by the entry from its own module (it loads `cloudflare:` modules,
+ * which scripts that build the OpenAPI document in Node cannot).
  */
 export { internalRoutes } from "./internal/routes";
 export { staleHeartbeatMs, WAITING_FOR_RENDERER } from "./jobs/constants";
@@ -10,4 +12,3 @@ export type { JobMessage } from "./queue/messages";
 export { runSweep } from "./queue/sweep";
 export { checkOnRenderer } from "./renderer/check-client";
 export { RendererUnavailable } from "./renderer/client";
-export { RendererContainer } from "./renderer/container";

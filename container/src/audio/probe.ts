@@ -22,7 +22,7 @@ export interface AudioInfo {
 }
 
 function unsupported(detail: string): JobFailure {
-  return new JobFailure("unsupported_media_type", "The audio file could not be decoded as audio.", false, detail);
+  return new JobFailure("unsupported_media_type", "The audio file could not be decoded as audio.", { detail });
 }
 
 /** "3725.3 s (62 min 5 s)": seconds, and minutes for a human. */
@@ -37,11 +37,7 @@ export function describeSeconds(seconds: number): string {
 
 /** `renderer_rejected` with both durations; `atLeast` when decoding stopped counting at a cap. */
 export function tooLong(seconds: number, atLeast = false, max = MAX_AUDIO_SECONDS): JobFailure {
-  return new JobFailure(
-    "renderer_rejected",
-    `The audio is ${atLeast ? "longer than " : ""}${describeSeconds(seconds)}${atLeast ? "" : " long"}; the longest accepted is ${describeSeconds(max)}.`,
-    false,
-  );
+  return new JobFailure("renderer_rejected", `The audio is ${atLeast ? "longer than " : ""}${describeSeconds(seconds)}${atLeast ? "" : " long"}; the longest accepted is ${describeSeconds(max)}.`);
 }
 
 /**
@@ -51,7 +47,7 @@ export function tooLong(seconds: number, atLeast = false, max = MAX_AUDIO_SECOND
  */
 export async function probeAudio(path: string, signal?: AbortSignal): Promise<AudioInfo> {
   const st = await stat(path);
-  if (st.size === 0) throw new JobFailure("empty_media", "The audio file is empty.", false);
+  if (st.size === 0) throw new JobFailure("empty_media", "The audio file is empty.");
   const r = await run(
     ffprobePath(),
     ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", path],
@@ -115,7 +111,7 @@ export async function decodeMono(path: string, sampleRate: number, signal?: Abor
   if (r.code !== 0) throw unsupported(`ffmpeg decode exit ${r.code}: ${r.stderr.slice(-500)}`);
   const n = Math.floor(r.stdout.length / 4);
   if (n > (MAX_AUDIO_SECONDS + 1) * sampleRate) throw tooLong(n / sampleRate);
-  if (n === 0) throw new JobFailure("empty_media", "The audio file contains no audio samples.", false);
+  if (n === 0) throw new JobFailure("empty_media", "The audio file contains no audio samples.");
   // Copy into an aligned buffer (Buffer.concat may return an unaligned view).
   const pcm = new Float32Array(n);
   new Uint8Array(pcm.buffer).set(r.stdout.subarray(0, n * 4));

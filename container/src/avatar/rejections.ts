@@ -9,7 +9,7 @@ import * as R from "./image-rules";
 /** A refusal or failure with its reason and client sentence; `log` is for the renderer's logs only. */
 export function refusal(reason: AvatarReason, clientDetail: string, log?: string, retryable = false): JobFailure {
   const code = AVATAR_REASONS[reason].code;
-  return new JobFailure(code, AVATAR_FAILURES[code].message, retryable, log ?? `${reason}: ${clientDetail}`, { reason, clientDetail });
+  return new JobFailure(code, AVATAR_FAILURES[code].message, { retryable, detail: log ?? `${reason}: ${clientDetail}`, explain: { reason, clientDetail } });
 }
 
 const int = (n: number) => Math.round(n).toLocaleString("en-US");

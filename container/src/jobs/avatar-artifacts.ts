@@ -13,10 +13,10 @@ const INVALID_MANIFEST = "The Avatar's stored data is missing or invalid.";
 export function objectFailure(what: string) {
   return (err: unknown): never => {
     if (err instanceof LinkError && err.status === 404) {
-      throw new JobFailure("invalid_manifest", INVALID_MANIFEST, false, `${what} is missing (404)`);
+      throw new JobFailure("invalid_manifest", INVALID_MANIFEST, { detail: `${what} is missing (404)` });
     }
     if (err instanceof LinkError && err.permanent) {
-      throw new JobFailure("invalid_manifest", INVALID_MANIFEST, false, `${what}: ${err.message}`);
+      throw new JobFailure("invalid_manifest", INVALID_MANIFEST, { detail: `${what}: ${err.message}` });
     }
     if (err instanceof LinkError) throw unexpectedFailure("video", `${what}: ${err.message}`);
     throw err;
@@ -29,12 +29,12 @@ export function parseRig(bytes: Buffer): AvatarRig {
   try {
     raw = JSON.parse(bytes.toString("utf8"));
   } catch {
-    throw new JobFailure("invalid_manifest", INVALID_MANIFEST, false, "rig is not JSON");
+    throw new JobFailure("invalid_manifest", INVALID_MANIFEST, { detail: "rig is not JSON" });
   }
   const parsed = AvatarRigSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new JobFailure("invalid_manifest", INVALID_MANIFEST, false, `rig: ${issue.path.join(".") || "(root)"} ${issue.message}`);
+    throw new JobFailure("invalid_manifest", INVALID_MANIFEST, { detail: `rig: ${issue.path.join(".") || "(root)"} ${issue.message}` });
   }
   return raw as AvatarRig;
 }
@@ -45,14 +45,9 @@ export async function checkPortrait(png: Buffer, rig: AvatarRig): Promise<void> 
   try {
     meta = await sharp(png).metadata();
   } catch {
-    throw new JobFailure("invalid_manifest", INVALID_MANIFEST, false, "portrait does not decode");
+    throw new JobFailure("invalid_manifest", INVALID_MANIFEST, { detail: "portrait does not decode" });
   }
   if (meta.width !== rig.portrait.width || meta.height !== rig.portrait.height) {
-    throw new JobFailure(
-      "invalid_manifest",
-      INVALID_MANIFEST,
-      false,
-      `portrait is ${meta.width}x${meta.height}, rig says ${rig.portrait.width}x${rig.portrait.height}`,
-    );
+    throw new JobFailure("invalid_manifest", INVALID_MANIFEST, { detail: `portrait is ${meta.width}x${meta.height}, rig says ${rig.portrait.width}x${rig.portrait.height}` });
   }
 }

@@ -34,31 +34,26 @@ export function mediaFetchFailure(input: MediaInput, err: FetchError, limits: Me
   const The = input === "audio" ? "The audio" : "The background image";
   switch (err.kind) {
     case "too_large":
-      return new JobFailure("media_too_large", `${The} is larger than the ${formatBytes(limits.maxBytes)} limit.`, false, detail);
+      return new JobFailure("media_too_large", `${The} is larger than the ${formatBytes(limits.maxBytes)} limit.`, { detail });
     case "empty":
-      return new JobFailure("empty_media", `${The} source returned an empty file.`, false, detail);
+      return new JobFailure("empty_media", `${The} source returned an empty file.`, { detail });
     case "timeout":
       if (elapsedMs >= limits.transferDeadlineMs - 25) {
-        return new JobFailure(
-          "preparation_timeout",
-          `${The} download did not finish within the ${formatDuration(limits.transferDeadlineMs)} transfer deadline.`,
-          true,
-          detail,
-        );
+        return new JobFailure("preparation_timeout", `${The} download did not finish within the ${formatDuration(limits.transferDeadlineMs)} transfer deadline.`, { detail });
       }
-      return new JobFailure("source_unavailable", `${The} source did not respond.`, true, detail);
+      return new JobFailure("source_unavailable", `${The} source did not respond.`, { detail });
     case "http_status":
-      return new JobFailure("source_unavailable", `${The} source answered HTTP ${err.status}.`, transientStatus(err.status), detail);
+      return new JobFailure("source_unavailable", `${The} source answered HTTP ${err.status}.`, { retryable: transientStatus(err.status), detail });
     case "refused_destination":
-      return new JobFailure("source_unavailable", `${The} URL points to a destination that is not allowed.`, false, detail);
+      return new JobFailure("source_unavailable", `${The} URL points to a destination that is not allowed.`, { retryable: false, detail });
     case "bad_url":
-      return new JobFailure("source_unavailable", `${The} URL (or a redirect it led to) is not an acceptable public HTTP(S) URL.`, false, detail);
+      return new JobFailure("source_unavailable", `${The} URL (or a redirect it led to) is not an acceptable public HTTP(S) URL.`, { retryable: false, detail });
     case "too_many_redirects":
-      return new JobFailure("source_unavailable", `${The} source redirected too many times.`, false, detail);
+      return new JobFailure("source_unavailable", `${The} source redirected too many times.`, { retryable: false, detail });
     case "dns_failed":
-      return new JobFailure("source_unavailable", `${The} source host could not be resolved.`, true, detail);
+      return new JobFailure("source_unavailable", `${The} source host could not be resolved.`, { detail });
     default:
-      return new JobFailure("source_unavailable", `${The} source could not be downloaded.`, true, detail);
+      return new JobFailure("source_unavailable", `${The} source could not be downloaded.`, { detail });
   }
 }
 
@@ -70,12 +65,7 @@ function quoteType(t: string | null): string {
 
 export function unsupportedType(input: MediaInput, contentType: string | null, accepted: ReadonlySet<string>): JobFailure {
   const The = input === "audio" ? "The audio" : "The background image";
-  return new JobFailure(
-    "unsupported_media_type",
-    `${The} source has ${quoteType(contentType)}; accepted: ${[...accepted].join(", ")}.`,
-    false,
-    `${input}: content-type ${contentType}`,
-  );
+  return new JobFailure("unsupported_media_type", `${The} source has ${quoteType(contentType)}; accepted: ${[...accepted].join(", ")}.`, { detail: `${input}: content-type ${contentType}` });
 }
 
 export function asFetchError(err: unknown): FetchError | undefined {

@@ -53,7 +53,7 @@ export async function runVideoJob(ctx: JobContext<VideoDispatch>): Promise<Video
   const timer = setTimeout(
     () =>
       window.abort(
-        new JobFailure("preparation_timeout", `Media preparation did not finish within the ${formatDuration(windowMs)} preparation window.`, true),
+        new JobFailure("preparation_timeout", `Media preparation did not finish within the ${formatDuration(windowMs)} preparation window.`),
       ),
     windowMs,
   );
@@ -96,7 +96,7 @@ export async function runVideoJob(ctx: JobContext<VideoDispatch>): Promise<Video
       .catch((err) => {
         if (signal.aborted) throw signal.reason;
         if (err instanceof JobFailure) throw err;
-        throw new JobFailure("render_failed", "The video could not be rendered.", true, (err as Error)?.stack ?? String(err));
+        throw new JobFailure("render_failed", "The video could not be rendered.", { detail: (err as Error)?.stack ?? String(err) });
       }),
     signal,
   );
@@ -216,7 +216,7 @@ async function checkImage(file: string): Promise<string> {
     format = undefined;
   }
   if (format !== "png" && format !== "jpeg" && format !== "webp") {
-    throw new JobFailure("unsupported_media_type", "The background image could not be decoded as PNG, JPEG or WebP.", false, `decoded as ${format}`);
+    throw new JobFailure("unsupported_media_type", "The background image could not be decoded as PNG, JPEG or WebP.", { detail: `decoded as ${format}` });
   }
   return file;
 }

@@ -90,7 +90,7 @@ export async function composeCanvas(
   try {
     pmeta = await sharp(portraitPng).metadata();
   } catch (e) {
-    throw new JobFailure("render_failed", "The avatar portrait could not be read.", false, String(e));
+    throw new JobFailure("render_failed", "The avatar portrait could not be read.", { retryable: false, detail: String(e) });
   }
   const pw = pmeta.width ?? rig.portrait.width;
   const ph = pmeta.height ?? rig.portrait.height;
@@ -120,7 +120,7 @@ export async function composeCanvas(
         .raw()
         .toBuffer();
     } catch (e) {
-      throw new JobFailure("unsupported_media_type", "The background image could not be decoded.", false, String(e));
+      throw new JobFailure("unsupported_media_type", "The background image could not be decoded.", { detail: String(e) });
     }
     base = sharp(bgImg, { raw: { width: W, height: H, channels: 3 } });
   } else {
@@ -161,7 +161,7 @@ export async function composeCanvas(
   }
   const out = await base.composite([{ input: layer, left, top }]).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   if (out.info.channels !== 3 || out.info.width !== W || out.info.height !== H) {
-    throw new JobFailure("render_failed", "Canvas composition failed.", true, JSON.stringify(out.info));
+    throw new JobFailure("render_failed", "Canvas composition failed.", { detail: JSON.stringify(out.info) });
   }
   return { rgb: new Uint8Array(out.data.buffer, out.data.byteOffset, out.data.byteLength), placement };
 }

@@ -35,7 +35,7 @@ export interface RenderInput {
 /** Canvas size and lead limits, then a rig with the full FaceMesh (468 points) the mesh is built from. */
 export function checkRenderInput(input: RenderInput): void {
   const settings = input.settings;
-  const rejected = (message: string) => new JobFailure("renderer_rejected", message, false);
+  const rejected = (message: string) => new JobFailure("renderer_rejected", message);
   if (!Number.isInteger(settings.width) || !Number.isInteger(settings.height) || settings.width < 2 || settings.height < 2) throw rejected("Invalid video size.");
   if (settings.width % 2 || settings.height % 2) throw rejected("Video width and height must be even.");
   if (settings.width * settings.height > 2_073_600 || settings.width > 1920 || settings.height > 1920) throw rejected("Video size exceeds the pixel limit.");
@@ -43,6 +43,6 @@ export function checkRenderInput(input: RenderInput): void {
     throw rejected("Invalid lead-in/lead-out.");
   }
   if (!input.rig || !Array.isArray(input.rig.landmarks) || input.rig.landmarks.length < 468) {
-    throw new JobFailure("render_failed", "The avatar rig is invalid.", false);
+    throw new JobFailure("render_failed", "The avatar rig is invalid.", { retryable: false });
   }
 }

@@ -175,13 +175,13 @@ async function finishEncoding(encoder: FrameEncoder, memory: PeakMemory, clock: 
   throwIfAborted(signal);
   if (exit.code !== 0 || encoder.error) {
     const detail = `ffmpeg exit ${exit.code} ${exit.signal ?? ""} ${encoder.error?.message ?? ""}: ${encoder.stderrTail}`;
-    throw new JobFailure("render_failed", "Video encoding failed.", true, detail);
+    throw new JobFailure("render_failed", "Video encoding failed.", { detail });
   }
 }
 
 async function checkOutput(mp4Path: string): Promise<void> {
   const file = await stat(mp4Path).catch(() => undefined);
-  if (!file || file.size === 0) throw new JobFailure("render_failed", "Video encoding produced no output.", true);
+  if (!file || file.size === 0) throw new JobFailure("render_failed", "Video encoding produced no output.");
 }
 
 /** Wall milliseconds per step, in the order the steps ran. */

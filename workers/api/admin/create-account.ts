@@ -3,6 +3,7 @@ import { createAccount } from "./account-service";
 import { AccountResponse } from "../resources/account";
 import { CreateAccountSchema } from "../schemas/admin";
 import { jsonBody, openApiApp } from "../../platform/http/openapi-app";
+import { jsonInput } from "../../platform/http/validation";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
 import { okJson } from "../../platform/http/route-parts";
 
@@ -13,6 +14,7 @@ const route = createRoute({
   tags: ADMIN_TAG,
   summary: "Create an account (private beta defaults: active, every access flag off, 0 units, Avatar limits at the ceilings)",
   security: ADMIN_AUTH,
+  middleware: [jsonInput()] as const,
   request: { body: jsonBody(CreateAccountSchema) },
   responses: { 201: okJson("The account", AccountResponse), ...ADMIN_ERRORS },
 });

@@ -8,6 +8,7 @@ import { newApiKey, sha256Hex } from "../../platform/crypto/digest";
 import { accounts, apps } from "../../platform/db/schema";
 import { notFound } from "../../platform/http/errors";
 import { jsonBody, openApiApp } from "../../platform/http/openapi-app";
+import { jsonInput } from "../../platform/http/validation";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
 import { okJson } from "../../platform/http/route-parts";
 
@@ -18,6 +19,7 @@ const route = createRoute({
   tags: ADMIN_TAG,
   summary: "Create an App of the account; its API key is returned once, here (only its SHA-256 is stored)",
   security: ADMIN_AUTH,
+  middleware: [jsonInput()] as const,
   request: { params: accountIdParam, body: jsonBody(z.strictObject({ name: adminName.optional() })) },
   responses: {
     201: okJson("The App and its API key", z.object({ app: AppView, apiKey: z.string() })),

@@ -1,6 +1,7 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { publicBaseUrl } from "../../platform/http/base-url";
 import { jsonBody, openApiApp } from "../../platform/http/openapi-app";
+import { jsonInput } from "../../platform/http/validation";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
 import { createInvite } from "../../platform/people/invites";
 
@@ -11,6 +12,7 @@ const route = createRoute({
   tags: ADMIN_TAG,
   security: ADMIN_AUTH,
   summary: "Invite a person into an account's web console (one-time link, valid 24 h)",
+  middleware: [jsonInput()] as const,
   request: {
     params: z.object({ accountId: z.uuid() }),
     body: jsonBody(z.object({ email: z.string().min(3).max(254) }).strict()),

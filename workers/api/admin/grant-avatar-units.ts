@@ -4,6 +4,7 @@ import { accountUnits } from "./account-service";
 import { AccountResponse } from "../resources/account";
 import { accountIdParam, MAX_AVATAR_UNITS, typeError } from "../schemas/admin";
 import { jsonBody, openApiApp } from "../../platform/http/openapi-app";
+import { jsonInput } from "../../platform/http/validation";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
 import { okJson } from "../../platform/http/route-parts";
 
@@ -23,6 +24,7 @@ const route = createRoute({
   tags: ADMIN_TAG,
   summary: "Grant (delta > 0) or withdraw (delta < 0) Avatar Creations, atomically inside the account's limiter",
   security: ADMIN_AUTH,
+  middleware: [jsonInput()] as const,
   request: { params: accountIdParam, body: jsonBody(UnitsDelta) },
   responses: { 200: okJson("The account", AccountResponse), ...ADMIN_ERRORS },
 });

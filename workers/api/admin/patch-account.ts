@@ -3,6 +3,7 @@ import { patchAccount } from "./account-service";
 import { AccountResponse } from "../resources/account";
 import { accountIdParam, PatchAccountSchema } from "../schemas/admin";
 import { jsonBody, openApiApp } from "../../platform/http/openapi-app";
+import { jsonInput } from "../../platform/http/validation";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
 import { okJson } from "../../platform/http/route-parts";
 
@@ -13,6 +14,7 @@ const route = createRoute({
   tags: ADMIN_TAG,
   summary: "Change an account: the create fields, all optional; avatarUnits sets the absolute balance",
   security: ADMIN_AUTH,
+  middleware: [jsonInput()] as const,
   request: { params: accountIdParam, body: jsonBody(PatchAccountSchema) },
   responses: { 200: okJson("The account", AccountResponse), ...ADMIN_ERRORS },
 });

@@ -3,7 +3,7 @@ import { adminAuth } from "../../platform/auth/admin-auth";
 import { publicBaseUrl } from "../../platform/http/base-url";
 import { limitBody } from "../../platform/http/body-limit";
 import { openApiApp } from "../../platform/http/openapi-app";
-import { generateDocument } from "../openapi/document";
+import { generateDocument, OpenApiDocument } from "../openapi/document";
 import { createAccountRoute } from "./create-account";
 import { createAppRoute } from "./create-app";
 import { createConsoleInviteRoute } from "./create-console-invite";
@@ -42,20 +42,23 @@ const documentRoute = createRoute({
   tags: ADMIN_TAG,
   summary: "This OpenAPI 3.1 document of the admin API",
   security: ADMIN_AUTH,
-  responses: { 200: { description: "OpenAPI 3.1 document", content: { "application/json": { schema: { type: "object" } } } }, ...ADMIN_ERRORS },
+  responses: { 200: { description: "OpenAPI 3.1 document", content: { "application/json": { schema: OpenApiDocument } } }, ...ADMIN_ERRORS },
 });
 
 let cached: { origin: string; doc: Record<string, unknown> } | undefined;
 adminRoutes.openapi(documentRoute, (c) => {
   const origin = publicBaseUrl(c);
   if (cached?.origin !== origin) {
-    const doc = generateDocument(adminRoutes, `${origin}/v1/admin`, {
-      title: "Avatar and Video admin API",
-      version: "1.0.0",
-      description: "Operator API: accounts, Apps, Avatar Creations, Avatar access, console invites, active jobs. Not for callers.",
-      tags: [{ name: "Admin", description: "Operator endpoints (Authorization: Bearer ADMIN_TOKEN)" }],
-    });
-    cached = { origin, doc };
+    cached = { origin, doc: buildAdminDocument(`${origin}/v1/admin`) };
   }
-  return c.json(cached.doc as never, 200);
+  return c.json(cached.doc, 200);
 });
+
+export function buildAdminDocument(serverUrl: string): Record<string, unknown> {
+  return generateDocument(adminRoutes, serverUrl, {
+    title: "Avatar and Video admin API",
+    version: "1.0.0",
+    description: "Operator API: accounts, Apps, Avatar Creations, Avatar access, console invites, active jobs. Not for callers.",
+    tags: [{ name: "Admin", description: "Operator endpoints (Authorization: Bearer ADMIN_TOKEN)" }],
+  });
+}

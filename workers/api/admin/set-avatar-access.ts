@@ -3,6 +3,7 @@ import { z } from "zod";
 import { setAvatarAccess } from "./avatar-access";
 import { avatarIdParam, bool } from "../schemas/admin";
 import { jsonBody, openApiApp } from "../../platform/http/openapi-app";
+import { jsonInput } from "../../platform/http/validation";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
 import { okJson } from "../../platform/http/route-parts";
 
@@ -27,6 +28,7 @@ const route = createRoute({
   tags: ADMIN_TAG,
   summary: "Make an Avatar public or not, and/or replace the accounts explicitly allowed to use it in videos",
   security: ADMIN_AUTH,
+  middleware: [jsonInput()] as const,
   request: { params: avatarIdParam, body: jsonBody(AvatarAccess) },
   responses: { 200: okJson("The Avatar's access", AvatarAccessView), ...ADMIN_ERRORS },
 });

@@ -8,7 +8,7 @@
 import { AVATAR_REASONS, isAvatarReason } from "@avatar-video/contract";
 import { z } from "zod";
 import type { Env } from "../../platform/env";
-import { ApiError } from "../../platform/http/errors";
+import { apiError } from "../../platform/http/errors";
 import { logEvent } from "../../platform/logging/log-event";
 import { AvatarReasonCode } from "../resources/job-error";
 import { RendererUnavailable, checkOnRenderer } from "../../pipeline/public";
@@ -57,13 +57,13 @@ export async function checkAvatarImage(env: Env, imageUrl: string): Promise<Avat
   } catch (err) {
     if (!(err instanceof RendererUnavailable)) throw err;
     logEvent("avatar_check_unavailable", { error: err }, "warn");
-    throw new ApiError(503, "service_unavailable", UNAVAILABLE, { "Retry-After": "5" });
+    throw apiError("service_unavailable", UNAVAILABLE, { headers: { "Retry-After": "5" } });
   }
   const parsed = AvatarCheck.safeParse(raw);
   // A verdict must be consistent: a refusal names a reason of its own code.
   if (!parsed.success || (!parsed.data.acceptable && !(isAvatarReason(parsed.data.reason) && AVATAR_REASONS[parsed.data.reason].code === parsed.data.code))) {
     logEvent("avatar_check_bad_answer", { answer: JSON.stringify(raw).slice(0, 300) }, "error");
-    throw new ApiError(503, "service_unavailable", UNAVAILABLE, { "Retry-After": "5" });
+    throw apiError("service_unavailable", UNAVAILABLE, { headers: { "Retry-After": "5" } });
   }
   return parsed.data;
 }

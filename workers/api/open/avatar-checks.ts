@@ -12,6 +12,7 @@ import { appAuth } from "../../platform/auth/app-auth";
 import { AvatarCheck, checkAvatarImage } from "../avatar-checks/check";
 import { limitBody } from "../../platform/http/body-limit";
 import { jsonBody, openApiApp } from "../../platform/http/openapi-app";
+import { jsonInput } from "../../platform/http/validation";
 import { admissionError, limiterFor } from "../../platform/limiter/client";
 import { APP_AUTH, errors, okJson } from "../../platform/http/route-parts";
 import { SourceUrl } from "../resources/fields";
@@ -34,7 +35,7 @@ const avatarCheckRoute = createRoute({
   summary: "Check whether an image would become an Avatar (pre-flight, synchronous)",
   description: AVATAR_CHECK_DESCRIPTION,
   security: APP_AUTH,
-  middleware: [appAuth, requireOpenApiAccess, limitBody] as const,
+  middleware: [appAuth, requireOpenApiAccess, limitBody, jsonInput()] as const,
   request: { body: jsonBody(AvatarCheckRequest) },
   responses: {
     200: okJson("The verdict: acceptable, or the reason and a sentence with the measured value", AvatarCheck),

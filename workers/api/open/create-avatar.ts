@@ -4,6 +4,7 @@ import { requireAvatarCreation, requireOpenApiAccess } from "../../platform/auth
 import { appAuth } from "../../platform/auth/app-auth";
 import { limitBody } from "../../platform/http/body-limit";
 import { jsonBody, openApiApp } from "../../platform/http/openapi-app";
+import { jsonInput } from "../../platform/http/validation";
 import { createAvatarJob } from "../jobs/create-avatar-job";
 import { readRateLimitHeaders } from "../../platform/limiter/read-limit";
 import { APP_AUTH, errors, okJson } from "../../platform/http/route-parts";
@@ -37,7 +38,7 @@ const route = createRoute({
   description:
     "Reserves one Avatar Creation on acceptance. The image is downloaded and checked asynchronously (JPEG or PNG, at most 5 MiB, shorter side ≥ 340 px, opaque, exactly one face); a violation ends the job in failed.",
   security: APP_AUTH,
-  middleware: [appAuth, requireOpenApiAccess, requireAvatarCreation, readRateLimitHeaders("avatar"), limitBody] as const,
+  middleware: [appAuth, requireOpenApiAccess, requireAvatarCreation, readRateLimitHeaders("avatar"), limitBody, jsonInput({ unsupported: AVATAR_UNSUPPORTED_FIELDS })] as const,
   request: { body: jsonBody(CreateAvatarRequest, { unsupported: AVATAR_UNSUPPORTED_FIELDS }) },
   responses: {
     200: okJson("Job accepted", CreateAvatarResponse, { readLimited: true }),

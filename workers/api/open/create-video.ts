@@ -4,6 +4,7 @@ import { requireOpenApiAccess, requireVideoAccess, requireVideoCreation } from "
 import { appAuth } from "../../platform/auth/app-auth";
 import { limitBody } from "../../platform/http/body-limit";
 import { jsonBody, openApiApp } from "../../platform/http/openapi-app";
+import { jsonInput } from "../../platform/http/validation";
 import { createVideoJob } from "../jobs/create-video-job";
 import { readRateLimitHeaders } from "../../platform/limiter/read-limit";
 import { APP_AUTH, errors, okJson } from "../../platform/http/route-parts";
@@ -62,7 +63,7 @@ const route = createRoute({
   description:
     "Returns at once; media work is asynchronous. With a requestId, a retry with the same normalized input returns the existing job (current status, original createdAt) without counting again; different input gives 409. An omitted setting equals its explicit default; colour case does not matter.",
   security: APP_AUTH,
-  middleware: [appAuth, requireOpenApiAccess, requireVideoAccess, requireVideoCreation, readRateLimitHeaders("video", { fromHandler: true }), limitBody] as const,
+  middleware: [appAuth, requireOpenApiAccess, requireVideoAccess, requireVideoCreation, readRateLimitHeaders("video", { fromHandler: true }), limitBody, jsonInput({ unsupported: VIDEO_UNSUPPORTED_FIELDS })] as const,
   request: { body: jsonBody(CreateVideoRequest, { unsupported: VIDEO_UNSUPPORTED_FIELDS }) },
   responses: {
     200: okJson("New job, or the existing job for a retry", CreateVideoResponse, { readLimited: true }),

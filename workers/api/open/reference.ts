@@ -1,6 +1,7 @@
 import { createRoute } from "@hono/zod-openapi";
 import { publicBaseUrl } from "../../platform/http/base-url";
 import { openApiApp } from "../../platform/http/openapi-app";
+import { OpenApiDocument } from "../openapi/document";
 import { renderReferenceHtml } from "../openapi/html";
 import { NO_AUTH } from "../../platform/http/route-parts";
 
@@ -15,7 +16,7 @@ const documentRoute = createRoute({
   summary: "This OpenAPI 3.1 document (public, no authentication)",
   security: NO_AUTH,
   responses: {
-    200: { description: "OpenAPI 3.1 document", headers: requestIdHeader, content: { "application/json": { schema: { type: "object" } } } },
+    200: { description: "OpenAPI 3.1 document", headers: requestIdHeader, content: { "application/json": { schema: OpenApiDocument } } },
   },
 });
 
@@ -43,7 +44,7 @@ export function referenceRoutes(generate: (serverUrl: string) => Document) {
     return entry;
   };
   return openApiApp()
-    .openapi(documentRoute, (c) => c.json(documentFor(publicBaseUrl(c)).doc as never, 200))
+    .openapi(documentRoute, (c) => c.json(documentFor(publicBaseUrl(c)).doc, 200))
     .openapi(pageRoute, (c) => {
       const entry = documentFor(publicBaseUrl(c));
       entry.html ??= renderReferenceHtml(entry.doc);

@@ -11,6 +11,9 @@ import { registerComponents } from "./components";
  */
 
 type Json = Record<string, any>;
+
+/** The response schema of the routes that serve an OpenAPI document: a JSON object, documented as such. */
+export const OpenApiDocument = z.custom<Json>((v) => typeof v === "object" && v !== null).meta({ type: "object" });
 export interface DocumentInfo {
   title: string;
   version: string;
@@ -110,13 +113,14 @@ export function generateDocument(api: OpenAPIHono<any>, serverUrl: string, info:
     registerComponents(api.openAPIRegistry);
     registered.add(api.openAPIRegistry);
   }
-  const doc: Json = api.getOpenAPI31Document({
+  const { openapi, ...generated }: Json = api.getOpenAPI31Document({
     openapi: "3.1.0",
-    jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema",
     info: { title: info.title, version: info.version, description: info.description },
     servers: [{ url: serverUrl }],
     tags: info.tags,
-  } as never);
+  });
+  // The dialect of every schema (zod's draft 2020-12), which the library's config type does not list.
+  const doc: Json = { openapi, jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema", ...generated };
   for (const def of api.openAPIRegistry.definitions) {
     if (def.type === "route") useZodSchemas(doc.paths[def.route.path][def.route.method], def.route);
   }

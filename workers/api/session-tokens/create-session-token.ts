@@ -3,6 +3,7 @@ import { apiKeyAuth } from "../../platform/auth/app-auth";
 import { limitBody } from "../../platform/http/body-limit";
 import { invalid } from "../../platform/http/errors";
 import { jsonBody, openApiApp } from "../../platform/http/openapi-app";
+import { jsonInput } from "../../platform/http/validation";
 import { API_KEY_AUTH, errors, okJson } from "../../platform/http/route-parts";
 import { SESSION_TOKEN_MAX_SECONDS, SessionTokenRequest, SessionTokenResponse } from "../schemas/session-token";
 import { issueSessionToken, regionOf } from "../../platform/session-token/issue";
@@ -16,7 +17,7 @@ const route = createRoute({
   description:
     "Authenticated with X-API-Key only. The token is a compact JWS signed with Ed25519 (EdDSA) carrying the account, App, region, model version and expiry; motion services verify it offline with the published public key.",
   security: API_KEY_AUTH,
-  middleware: [apiKeyAuth, limitBody] as const,
+  middleware: [apiKeyAuth, limitBody, jsonInput()] as const,
   request: { body: jsonBody(SessionTokenRequest) },
   responses: { 200: okJson("The token", SessionTokenResponse), ...errors(400, 401, 500) },
 });

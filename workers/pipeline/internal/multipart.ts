@@ -1,7 +1,7 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../../platform/env";
 import { fromBase64Url, toBase64Url } from "../../platform/crypto/base64url";
-import { ApiError, invalid } from "../../platform/http/errors";
+import { apiError, invalid } from "../../platform/http/errors";
 import { sign, verify } from "../../platform/crypto/hmac";
 
 /**
@@ -60,7 +60,7 @@ async function jsonBody(c: Context<AppEnv>): Promise<Record<string, unknown>> {
 export async function createUpload(c: Context<AppEnv>, key: string, maxBytes: number, contentType: string) {
   const { size, partBytes } = await jsonBody(c);
   if (!Number.isSafeInteger(size) || (size as number) < 1) throw invalid("size must be a positive integer (bytes).");
-  if ((size as number) > maxBytes) throw new ApiError(413, "invalid_request", `The object is ${size} bytes; at most ${maxBytes} are accepted for this key.`);
+  if ((size as number) > maxBytes) throw apiError("invalid_request", `The object is ${size} bytes; at most ${maxBytes} are accepted for this key.`, { status: 413 });
   if (!Number.isSafeInteger(partBytes) || (partBytes as number) < MIN_PART_BYTES || (partBytes as number) > MAX_REQUEST_BYTES) {
     throw invalid(`partBytes must be an integer from ${MIN_PART_BYTES} (5 MiB) to ${MAX_REQUEST_BYTES} (100 MiB).`);
   }
@@ -77,7 +77,7 @@ export async function uploadPart(c: Context<AppEnv>, key: string) {
   const n = Number(c.req.query("partNumber"));
   if (!Number.isInteger(n) || n < 1 || n > partCount(plan)) throw invalid(`partNumber must be an integer from 1 to ${partCount(plan)}.`);
   const length = Number(c.req.header("content-length") ?? NaN);
-  if (!Number.isSafeInteger(length)) throw new ApiError(411, "invalid_request", "Content-Length is required to store a part.");
+  if (!Number.isSafeInteger(length)) throw apiError("invalid_request", "Content-Length is required to store a part.", { status: 411 });
   const want = partLength(plan, n);
   if (length !== want) throw invalid(`Part ${n} of ${partCount(plan)} must be ${want} bytes (Content-Length is ${length}).`);
   const body = c.req.raw.body;

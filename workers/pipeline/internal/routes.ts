@@ -1,7 +1,7 @@
 import { JobEvent } from "@avatar-video/contract";
 import { Hono, type Context } from "hono";
 import type { AppEnv } from "../../platform/env";
-import { ApiError, invalid, unauthorized } from "../../platform/http/errors";
+import { apiError, conflict, forbidden, invalid, notFound, unauthorized } from "../../platform/http/errors";
 import { avatarIdForJob } from "../jobs/avatar-id";
 import { handleJobEvent } from "../jobs/events";
 import { loadJob, type AnyJob } from "../jobs/store";
@@ -85,9 +85,9 @@ async function objectAccess(c: Context<AppEnv>, method: "GET" | "PUT") {
   const found = await loadJob(c.env, kind, jobId);
   if (!found) throw unauthorized(); // a token for a job of this kind that does not exist
   if (found.job.status !== "processing" || found.job.attempt !== attempt) {
-    throw new ApiError(409, "conflict", "This run is no longer current: a newer attempt runs or the job has ended.");
+    throw conflict("This run is no longer current: a newer attempt runs or the job has ended.");
   }
-  if (!(await allowed(found, method, key))) throw new ApiError(403, "forbidden", `This job may not ${method} ${key}.`);
+  if (!(await allowed(found, method, key))) throw forbidden(`This job may not ${method} ${key}.`);
   return key;
 }
 
@@ -95,7 +95,7 @@ async function objectAccess(c: Context<AppEnv>, method: "GET" | "PUT") {
 internalRoutes.get("/objects/*", async (c) => {
   const key = await objectAccess(c, "GET");
   const obj = await c.env.MEDIA.get(key);
-  if (!obj) throw new ApiError(404, "not_found", `Object ${key} does not exist.`);
+  if (!obj) throw notFound(`Object ${key} does not exist.`);
   return new Response(obj.body, {
     headers: { "Content-Type": obj.httpMetadata?.contentType ?? "application/octet-stream", "Content-Length": String(obj.size), ETag: obj.httpEtag },
   });
@@ -115,12 +115,12 @@ internalRoutes.put("/objects/*", async (c) => {
   if (c.req.query("uploadId") !== undefined) return uploadPart(c, key);
   const ext = extOf(key);
   const length = Number(c.req.header("content-length") ?? NaN);
-  if (!Number.isSafeInteger(length) || length < 0) throw new ApiError(411, "invalid_request", "Content-Length is required to store an object.");
+  if (!Number.isSafeInteger(length) || length < 0) throw apiError("invalid_request", "Content-Length is required to store an object.", { status: 411 });
   if (length === 0) throw invalid("The object body is empty.");
   const max = maxBytesOf(key);
-  if (length > max) throw new ApiError(413, "invalid_request", `The object is ${length} bytes; at most ${max} are accepted for .${ext}.`);
+  if (length > max) throw apiError("invalid_request", `The object is ${length} bytes; at most ${max} are accepted for .${ext}.`, { status: 413 });
   if (length > MAX_REQUEST_BYTES) {
-    throw new ApiError(413, "invalid_request", `The object is ${length} bytes; one request carries at most ${MAX_REQUEST_BYTES}: use a multipart upload.`);
+    throw apiError("invalid_request", `The object is ${length} bytes; one request carries at most ${MAX_REQUEST_BYTES}: use a multipart upload.`, { status: 413 });
   }
   const body = c.req.raw.body;
   if (!body) throw invalid("The object body is empty.");

@@ -52,7 +52,10 @@ export const HTTP_ERRORS = {
 export type ErrorCode = keyof typeof HTTP_ERRORS;
 export const ERROR_CODES = Object.keys(HTTP_ERRORS) as [ErrorCode, ...ErrorCode[]];
 
-/** Thrown anywhere in a request; `onError` renders it in the error envelope. */
+/**
+ * Thrown anywhere in a request; `onError` renders it in the error envelope. Made only by `apiError` and the
+ * helpers below, so a code's status comes from the table.
+ */
 export class ApiError extends Error {
   constructor(
     readonly status: ContentfulStatusCode,
@@ -64,14 +67,21 @@ export class ApiError extends Error {
   }
 }
 
-/** An ApiError with the code's usual status and, unless given, its default message. */
-export const apiError = (code: ErrorCode, message: string = HTTP_ERRORS[code].message, headers: Record<string, string> = {}) =>
-  new ApiError(HTTP_ERRORS[code].status, code, message, headers);
+export interface ApiErrorOptions {
+  headers?: Record<string, string>;
+  /** Only for the few answers outside the code's usual status (411, 413, 416, 426 invalid_request). */
+  status?: ContentfulStatusCode;
+}
+
+/** An ApiError with the code's status from the table and, unless given, its default message. */
+export const apiError = (code: ErrorCode, message: string = HTTP_ERRORS[code].message, options: ApiErrorOptions = {}) =>
+  new ApiError(options.status ?? HTTP_ERRORS[code].status, code, message, options.headers);
 
 export const invalid = (message: string) => apiError("invalid_request", message);
 export const unauthorized = () => apiError("unauthorized");
 export const forbidden = (message: string) => apiError("forbidden", message);
 export const notFound = (message: string) => apiError("not_found", message);
+export const conflict = (message: string) => apiError("conflict", message);
 export const internalError = () => apiError("internal_error");
 
 /** The spec's error envelope; `requestId` equals the X-Request-ID header. */

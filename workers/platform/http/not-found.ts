@@ -1,6 +1,6 @@
 import type { Context, Hono } from "hono";
 import type { AppEnv } from "../env";
-import { ApiError, errorResponse } from "./errors";
+import { apiError, errorResponse, notFound } from "./errors";
 
 const patternCache = new WeakMap<object, { regex: RegExp; method: string }[]>();
 
@@ -26,10 +26,10 @@ export function methodNotAllowedOrNotFound(c: Context<AppEnv>, app: Hono<AppEnv>
   if (allowed.length > 0) {
     return errorResponse(
       c,
-      new ApiError(405, "method_not_allowed", `Method ${c.req.method} is not allowed on ${path}; allowed: ${allowed.join(", ")}.`, {
+      apiError("method_not_allowed", `Method ${c.req.method} is not allowed on ${path}; allowed: ${allowed.join(", ")}.`, { headers: {
         Allow: allowed.join(", "),
-      }),
+      } }),
     );
   }
-  return errorResponse(c, new ApiError(404, "not_found", `No route matches ${c.req.method} ${path}.`));
+  return errorResponse(c, notFound(`No route matches ${c.req.method} ${path}.`));
 }

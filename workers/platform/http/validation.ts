@@ -1,13 +1,12 @@
-import { zValidator } from "@hono/zod-validator";
-import type { Context, MiddlewareHandler, ValidationTargets } from "hono";
-import type { z } from "zod";
+import type { MiddlewareHandler, ValidationTargets } from "hono";
+import { z } from "zod";
 import type { AppEnv } from "../env";
-import { ApiError, invalid } from "./errors";
+import { apiError, invalid } from "./errors";
 
 /**
- * Request validation: zod schemas through @hono/zod-validator, every failure rendered as
- * 400 invalid_request with a message naming the field path and the rule ("video.width must be even",
- * "imageUrl is required"). Known-but-unsupported features (callbacks, text-to-speech, …) are 501.
+ * Request validation messages: every failure is 400 invalid_request with a message naming the field path and
+ * the rule ("video.width must be even", "imageUrl is required"). Known-but-unsupported features (callbacks,
+ * text-to-speech, …) are 501.
  */
 
 type Target = keyof ValidationTargets;
@@ -15,11 +14,6 @@ type Issue = z.core.$ZodIssue;
 
 /** Field names of features this version does not offer → why (501 unsupported_input). */
 export type UnsupportedFields = Record<string, string>;
-
-export interface ValidateOptions {
-  /** Top-level body fields that name a feature this version lacks: answered 501, not 400. */
-  unsupported?: UnsupportedFields;
-}
 
 const WHERE: Record<string, string> = { json: "Request body", query: "Query", param: "Path" };
 
@@ -87,62 +81,44 @@ export function describeIssues(issues: readonly Issue[], target: Target): string
   return sentences.length > 5 ? `${shown}; and ${sentences.length - 5} more problem(s)` : shown;
 }
 
-function unsupportedField(issues: readonly Issue[], unsupported: UnsupportedFields | undefined) {
-  if (!unsupported) return undefined;
-  for (const issue of issues) {
-    if (issue.code !== "unrecognized_keys" || issue.path.length > 0) continue;
-    const key = issue.keys.find((k) => Object.hasOwn(unsupported, k));
-    if (key) return key;
-  }
-  return undefined;
-}
+// Our rule texts for every zod parse in the Worker. A schema's own message still wins (zod's precedence),
+// and the library's validators have no per-parse option, so the map is set once, here.
+z.config({ customError: ruleFor });
 
-const JSON_MEDIA_TYPE = /^application\/([\w.-]+\+)?json$/i;
+/** JSON media types as the OpenAPI library's body check accepts them (parameters included). */
+const JSON_CONTENT_TYPE = /^application\/([a-z-.]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i;
 
 /**
- * Reads and parses the body before zod sees it, so malformed JSON and wrong content types get their
- * own messages. An empty body without a Content-Type is validated as `{}` (missing fields are named).
+ * Middleware of every route with a JSON body (after `limitBody`), before the library's validator: the
+ * content type and JSON syntax with messages of their own (the library would answer 415 or zod's wording),
+ * then top-level fields of features this version lacks (501, not 400). An empty body without a Content-Type
+ * is validated as `{}` (missing fields are named). The parsed value goes to the validator through Hono's
+ * body cache (no second parse).
  */
-async function readJsonBody(c: Context<AppEnv>) {
-  const contentType = c.req.header("Content-Type");
-  const text = await c.req.text();
-  if (!contentType && text.trim() === "") return;
-  const mediaType = (contentType ?? "").split(";")[0]!.trim();
-  if (!JSON_MEDIA_TYPE.test(mediaType)) {
-    throw invalid(`Content-Type must be application/json (got ${contentType ? JSON.stringify(mediaType) : "none"})`);
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch {
-    throw invalid("Request body must be valid JSON");
-  }
-  // Hand the parsed value to the validator through Hono's body cache (no second parse).
-  c.req.bodyCache.json = Promise.resolve(parsed);
-}
-
-/**
- * `validate("json", Schema)` — the validated value is read with `c.req.valid("json")`.
- * Failures throw ApiError, rendered in the error envelope by the app's onError.
- */
-export function validate<T extends Target, S extends z.ZodType>(target: T, schema: S, options: ValidateOptions = {}) {
-  const inner = zValidator(
-    target,
-    schema,
-    (result) => {
-      if (result.success) return;
-      const issues = result.error.issues as Issue[];
-      const feature = unsupportedField(issues, options.unsupported);
-      if (feature) throw new ApiError(501, "unsupported_input", `${feature} is not supported by this version: ${options.unsupported![feature]}`);
-      throw invalid(describeIssues(issues, target));
-    },
-    // Per-parse error map: our rule texts without touching zod's global config (other modules parse too).
-    { validationFunction: (s, value) => s.safeParseAsync(value, { error: ruleFor }) as never },
-  );
-  if (target !== "json") return inner;
-  const withBody: MiddlewareHandler<AppEnv> = async (c, next) => {
-    await readJsonBody(c);
-    return inner(c as never, next);
+export function jsonInput(options: { unsupported?: UnsupportedFields } = {}): MiddlewareHandler<AppEnv> {
+  return async (c, next) => {
+    const contentType = c.req.header("Content-Type");
+    const text = await c.req.text();
+    if (contentType || text.trim() !== "") {
+      if (!JSON_CONTENT_TYPE.test(contentType ?? "")) {
+        const mediaType = (contentType ?? "").split(";")[0]!.trim();
+        throw invalid(`Content-Type must be application/json (got ${contentType ? JSON.stringify(mediaType) : "none"})`);
+      }
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        throw invalid("Request body must be valid JSON");
+      }
+      const feature = unsupportedField(parsed, options.unsupported);
+      if (feature) throw apiError("unsupported_input", `${feature} is not supported by this version: ${options.unsupported![feature]}`);
+      c.req.bodyCache.json = Promise.resolve(parsed);
+    }
+    await next();
   };
-  return withBody as unknown as typeof inner;
+}
+
+function unsupportedField(body: unknown, unsupported: UnsupportedFields | undefined): string | undefined {
+  if (!unsupported || !body || typeof body !== "object" || Array.isArray(body)) return undefined;
+  return Object.keys(body).find((k) => Object.hasOwn(unsupported, k));
 }

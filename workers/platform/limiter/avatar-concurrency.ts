@@ -9,7 +9,6 @@ export function concurrencyRefusal(sql: SqlStorage, limit: number): Admission | 
   if (activeCount(sql) < limit) return null;
   return {
     ok: false,
-    status: 429,
     code: "concurrency_limit_exceeded",
     message: `Too many Avatar creation jobs queued or processing: the limit is ${limit}. Retry when one ends.`,
     retryAfterSeconds: CONCURRENCY_RETRY_AFTER_S,

@@ -20,7 +20,6 @@ export function unitRefusal(sql: SqlStorage): Admission | null {
   if (avatarUnits - reservedAvatarUnits >= 1) return null;
   return {
     ok: false,
-    status: 402,
     code: "insufficient_avatar_units",
     message: `No Avatar Creations left: balance ${avatarUnits}, of which ${reservedAvatarUnits} reserved by jobs in progress.`,
   };

@@ -1,12 +1,12 @@
 import type { Env } from "../env";
-import { ApiError } from "../http/errors";
+import { type ApiError, apiError } from "../http/errors";
 import type { Admission } from "./types";
 
 /** The account's limiter object: one per account, addressed by the account ID. */
 export const limiterFor = (env: Env, accountId: string) => env.ACCOUNT_LIMITER.getByName(accountId);
 
-/** A refused admission as the ApiError to throw (429s carry Retry-After). */
+/** A refused admission as the ApiError to throw (its status from the error table; 429s carry Retry-After). */
 export function admissionError(admission: Exclude<Admission, { ok: true }>): ApiError {
   const headers: Record<string, string> = admission.retryAfterSeconds ? { "Retry-After": String(admission.retryAfterSeconds) } : {};
-  return new ApiError(admission.status, admission.code, admission.message, headers);
+  return apiError(admission.code, admission.message, { headers });
 }

@@ -39,7 +39,6 @@ export function checkWindows(sql: SqlStorage, family: "avatar" | "video", limits
   if (!worst) return null;
   return {
     ok: false,
-    status: 429,
     code: "rate_limit_exceeded",
     message: `${FAMILY_LABEL[family]} limit exceeded: ${worst.limit} ${worst.label}. Retry after ${worst.retry} seconds.`,
     retryAfterSeconds: worst.retry,

@@ -18,7 +18,7 @@ export const DEFAULT_MOTION_LIMITS: MotionLimits = { connections: 10, sessionSec
 
 export type MotionAdmission =
   | { ok: true; limits: MotionLimits }
-  | { ok: false; status: 401 | 429; code: "unauthorized" | "rate_limit_exceeded"; message: string; retryAfterSeconds?: number };
+  | { ok: false; code: "unauthorized" | "rate_limit_exceeded"; message: string; retryAfterSeconds?: number };
 
 function ensureTables(sql: SqlStorage) {
   sql.exec(`
@@ -53,14 +53,13 @@ export function admitMotionConnection(sql: SqlStorage, input: { connectionId: st
   sql.exec("DELETE FROM motion_tokens WHERE exp * 1000 <= ?", now); // expired tokens are refused before this point
   sql.exec("DELETE FROM motion_connections WHERE lapses_at <= ?", now);
   if (sql.exec("SELECT 1 FROM motion_tokens WHERE jti = ?", input.jti).toArray().length > 0) {
-    return { ok: false, status: 401, code: "unauthorized", message: "The session token was already used for a connection: request one token per connection." };
+    return { ok: false, code: "unauthorized", message: "The session token was already used for a connection: request one token per connection." };
   }
   const limits = motionLimits(sql);
   const open = Number(sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM motion_connections").one().n);
   if (open >= limits.connections) {
     return {
       ok: false,
-      status: 429,
       code: "rate_limit_exceeded",
       message: `Too many live motion connections: the account's limit is ${limits.connections} at a time. Close one, then retry.`,
       retryAfterSeconds: 5,

@@ -1,6 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import type { AppEnv } from "../env";
-import { ApiError } from "../http/errors";
+import { apiError } from "../http/errors";
 import { LIMIT_CEILINGS } from "./limits";
 import { limiterFor } from "./client";
 import type { ReadDecision, ReadFamily, ReadLimits } from "./types";
@@ -37,12 +37,7 @@ export const readRateLimit = (family: ReadFamily) =>
     const headers = rateLimitHeaders(limits, decision);
     if (!decision.ok) {
       const retry = decision.retryAfterSeconds ?? 1;
-      throw new ApiError(
-        429,
-        "rate_limit_exceeded",
-        `${FAMILY_LABEL[family]} read rate limit exceeded: ${limits.readsPerSecond} per second with burst ${limits.readBurst}, ${limits.readsPerMinute} per minute. Retry after ${retry} seconds.`,
-        { ...headers, "Retry-After": String(retry) },
-      );
+      throw apiError("rate_limit_exceeded", `${FAMILY_LABEL[family]} read rate limit exceeded: ${limits.readsPerSecond} per second with burst ${limits.readBurst}, ${limits.readsPerMinute} per minute. Retry after ${retry} seconds.`, { headers: { ...headers, "Retry-After": String(retry) } });
     }
     for (const [k, v] of Object.entries(headers)) c.header(k, v);
     await next();

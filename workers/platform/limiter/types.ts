@@ -2,12 +2,11 @@ import type { AvatarLimits, VideoLimits } from "./limits";
 
 export type { AvatarLimits, VideoLimits };
 
-/** Outcome of a creation admission. A refusal carries the HTTP status and envelope fields to answer with. */
+/** Outcome of a creation admission. A refusal carries the envelope fields to answer with (the status is the code's). */
 export type Admission =
   | { ok: true }
   | {
       ok: false;
-      status: 402 | 429;
       code: "insufficient_avatar_units" | "rate_limit_exceeded" | "concurrency_limit_exceeded";
       message: string;
       /** Whole seconds (≥ 1) until the blocking limit frees a slot; absent for 402. */

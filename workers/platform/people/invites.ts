@@ -4,7 +4,7 @@ import { randomToken } from "../crypto/base64url";
 import { sha256Hex } from "../crypto/digest";
 import { accounts, consoleInvites, consoleUsers } from "../db/schema";
 import type { Env } from "../env";
-import { ApiError, invalid, notFound } from "../http/errors";
+import { conflict, invalid, notFound } from "../http/errors";
 
 /** Invite links are valid 24 h and work once. */
 export const INVITE_TTL_MS = 24 * 60 * 60 * 1000;
@@ -31,7 +31,7 @@ export async function createInvite(env: Env, accountId: string, rawEmail: string
   if (!account) throw notFound(`Account ${accountId} does not exist.`);
   const existing = await findUserByEmail(env, email);
   if (existing && existing.accountId !== account.id) {
-    throw new ApiError(409, "conflict", `email ${email} already belongs to a person of another account; one email signs in to one account`);
+    throw conflict(`email ${email} already belongs to a person of another account; one email signs in to one account`);
   }
   const token = randomToken();
   const expiresAt = new Date(now + INVITE_TTL_MS);

@@ -1,6 +1,6 @@
 import type { Env } from "../env";
 import type { Avatar, VideoJob } from "../db/schema";
-import { ApiError } from "../http/errors";
+import { apiError } from "../http/errors";
 import { sign, signSync, verify } from "../crypto/hmac";
 import { avatarKeys } from "./keys";
 import { presignGet, s3PresignConfigured } from "./s3-presign";
@@ -16,7 +16,7 @@ const avatarMediaMessage = (key: string) => `media-v1\nGET\n${key}`;
 const videoMessage = (key: string, accountId: string, expSec: number) => `video-v1\nGET\n${key}\n${accountId}\n${expSec}`;
 
 const unavailable = () =>
-  new ApiError(503, "service_unavailable", "The download link could not be produced right now; the job is unchanged. Retry the request.");
+  apiError("service_unavailable", "The download link could not be produced right now; the job is unchanged. Retry the request.");
 
 function avatarMediaUrl(env: Pick<Env, "SIGNING_SECRET">, baseUrl: string, key: string): string {
   const sig = signSync(env.SIGNING_SECRET, avatarMediaMessage(key));

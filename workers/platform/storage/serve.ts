@@ -1,6 +1,6 @@
 import type { Context } from "hono";
 import type { AppEnv } from "../env";
-import { ApiError, errorResponse } from "../http/errors";
+import { apiError, errorResponse, notFound } from "../http/errors";
 import { parseRange } from "./range";
 
 /**
@@ -13,18 +13,18 @@ export async function serveObject(
   opts: { contentType?: string; cacheControl: string; notFoundMessage: string; disposition?: string },
 ): Promise<Response> {
   const head = await c.env.MEDIA.head(key);
-  if (!head) return errorResponse(c, new ApiError(404, "not_found", opts.notFoundMessage));
+  if (!head) return errorResponse(c, notFound(opts.notFoundMessage));
   const range = parseRange(c.req.header("range"), head.size);
   if (range === "unsatisfiable") {
     return errorResponse(
       c,
-      new ApiError(416, "invalid_request", `Range ${c.req.header("range")} is outside the object's ${head.size} bytes.`, {
+      apiError("invalid_request", `Range ${c.req.header("range")} is outside the object's ${head.size} bytes.`, { headers: {
         "Content-Range": `bytes */${head.size}`,
-      }),
+      }, status: 416 }),
     );
   }
   const obj = await c.env.MEDIA.get(key, range ? { range } : undefined);
-  if (!obj) return errorResponse(c, new ApiError(404, "not_found", opts.notFoundMessage));
+  if (!obj) return errorResponse(c, notFound(opts.notFoundMessage));
   const headers = new Headers({
     "Content-Type": opts.contentType ?? head.httpMetadata?.contentType ?? "application/octet-stream",
     "Content-Length": String(range ? range.length : head.size),
