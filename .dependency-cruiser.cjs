@@ -4,6 +4,8 @@
  * through the other wing's public.ts. docs/architecture.md shows the wings.
  */
 const WING = "(api|pipeline|console|motion)";
+/** Modules of Durable Object classes (they import `cloudflare:` modules, so no public.ts re-exports them). */
+const DURABLE_OBJECTS = ["^workers/motion/session-object\\.ts$", "^workers/pipeline/renderer/container\\.ts$"];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -25,9 +27,9 @@ module.exports = {
     {
       name: "entry-through-public",
       severity: "error",
-      comment: "The Worker's entry (app.ts, index.ts) mounts the wings through their public.ts.",
+      comment: "The Worker's entry (app.ts, index.ts) mounts the wings through their public.ts; it exports the Durable Object classes from their own modules.",
       from: { path: "^workers/[^/]+\\.tsx?$" },
-      to: { path: `^workers/${WING}/`, pathNot: `^workers/${WING}/public\\.ts$` },
+      to: { path: `^workers/${WING}/`, pathNot: [`^workers/${WING}/public\\.ts$`, ...DURABLE_OBJECTS] },
     },
     {
       name: "platform-below-wings",
