@@ -1,9 +1,9 @@
 import { execFile } from "node:child_process";
-import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 // `npm pack -w client` as a user gets it: unpacked into a project's node_modules and run with plain `node`.
 const exec = promisify(execFile);
@@ -20,10 +20,13 @@ beforeAll(async () => {
   const [packed] = JSON.parse(stdout.slice(stdout.indexOf("["))) as [{ filename: string; files: { path: string }[] }];
   files = packed.files.map((f) => f.path);
   mkdirSync(installed, { recursive: true });
+  writeFileSync(join(project, "package.json"), JSON.stringify({ type: "module" }));
   await exec("tar", ["-xzf", join(project, packed.filename), "-C", installed, "--strip-components=1"]);
   // Its one runtime dependency (and that one's), as npm would install them.
   for (const dep of ["openapi-fetch", "openapi-typescript-helpers"]) symlinkSync(join(root, "node_modules", dep), join(project, "node_modules", dep));
+  symlinkSync(join(root, "node_modules/@types"), join(project, "node_modules/@types")); // Node's types, for the README example
 }, 120_000);
+afterAll(() => rmSync(project, { recursive: true, force: true }));
 
 describe("npm pack -w client", () => {
   it("ships compiled JavaScript with types, a README and the license; no TypeScript sources", () => {
@@ -44,7 +47,9 @@ describe("npm pack -w client", () => {
     expect(stdout.trim()).toBe("function function true connection_error");
   });
 
-  it("type checks a consumer against its .d.ts", async () => {
+  it("type checks a consumer, and the README's example, against its .d.ts", async () => {
+    const readme = readFileSync(join(installed, "README.md"), "utf8");
+    writeFileSync(join(project, "example.ts"), /```ts\n([\s\S]*?)```/.exec(readme)![1]!);
     writeFileSync(
       join(project, "consumer.ts"),
       `import { AvatarVideo, type VideoJobDetail } from "@avatar-video/client";
@@ -54,8 +59,8 @@ describe("npm pack -w client", () => {
        // @ts-expect-error a wrong field is caught
        av.avatars.create({ imageURL: "u" });`,
     );
-    const compilerOptions = { noEmit: true, strict: true, module: "nodenext", moduleResolution: "nodenext", lib: ["es2022", "dom"], types: [] };
-    writeFileSync(join(project, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["consumer.ts"] }));
+    const compilerOptions = { noEmit: true, strict: true, module: "nodenext", moduleResolution: "nodenext", lib: ["es2022"], types: ["node"] };
+    writeFileSync(join(project, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["consumer.ts", "example.ts"] }));
     const checked = await node([join(root, "node_modules/typescript/bin/tsc"), "-p", "."]).catch((e) => e);
     expect(checked.stdout).toBe("");
   });
