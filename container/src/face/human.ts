@@ -48,7 +48,7 @@ const CONFIG: Partial<Config> = {
 };
 
 /** tfjs IOHandler reading a model.json and its weight shards from disk (Node's fetch has no file://). */
-function fileHandler(url: string) {
+export function fileHandler(url: string) {
   const file = new URL(url);
   return {
     async load() {

@@ -7,3 +7,5 @@ export { deform, NEUTRAL_POSE, type FacePose } from "./deform";
 export { buildFaceModel, FACE_POINTS, type FaceModel, type Placement } from "./face-model";
 export { mouthColors, type MouthColors } from "./mouth-colors";
 export { SILHOUETTE } from "./facemesh-topology";
+export { boxMean } from "./box-mean";
+export { matteForeground } from "./matte-foreground";
