@@ -10,7 +10,7 @@ import { avatarKeys, avatarPrefix, videoKey } from "../../platform/storage/keys"
 import { MAX_REQUEST_BYTES, abortUpload, completeUpload, createUpload, uploadPart } from "./multipart";
 
 /**
- * The renderer's side door (docs/architecture.md "Renderer contract"): job events and the objects of one
+ * The renderer's routes into the Worker (docs/architecture.md "Renderer contract"): job events and the objects of one
  * job. Every request carries the job run's Bearer token, HMAC(SIGNING_SECRET, kind:jobId:attempt).
  */
 export const internalRoutes = new Hono<AppEnv>();
