@@ -44,6 +44,9 @@ const leadSeconds = z
   .min(LEAD_SECONDS.min, `must be ${LEAD_SECONDS.min} to ${LEAD_SECONDS.max}`)
   .max(LEAD_SECONDS.max, `must be ${LEAD_SECONDS.min} to ${LEAD_SECONDS.max}`);
 
+/** A switch of the settings: absent (stored when false, and by jobs made before it existed) is false. */
+const flag = z.boolean({ error: "must be a boolean" }).optional();
+
 const oneOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `must be one of ${values.join(", ")}` });
 
 /** Validated video settings; omitted fields take the defaults, the colour is stored lower-case. */
@@ -63,6 +66,8 @@ export const VideoSettingsSchema = z.preprocess(
         backgroundFit: oneOf(BACKGROUND_FITS).default(VIDEO_DEFAULTS.backgroundFit),
         leadInSeconds: leadSeconds.default(VIDEO_DEFAULTS.leadInSeconds),
         leadOutSeconds: leadSeconds.default(VIDEO_DEFAULTS.leadOutSeconds),
+        replaceBackground: flag,
+        alpha: flag,
       },
       { error: "must be an object" },
     )
@@ -84,18 +89,26 @@ export const AvatarDispatchSchema = z.object({
   kind: z.literal("avatar"),
   ...base,
   imageUrl: sourceUrl,
-  outputs: z.object({ portrait: endpointUrl, rig: endpointUrl, cover: endpointUrl }, { error: "must be an object" }),
+  /** `matte`: where the person matte goes (packages/contract/src/matte-format.ts); without it none is stored. */
+  outputs: z.object({ portrait: endpointUrl, rig: endpointUrl, cover: endpointUrl, matte: optional(endpointUrl) }, { error: "must be an object" }),
 });
 
-export const VideoDispatchSchema = z.object({
-  kind: z.literal("video"),
-  ...base,
-  avatar: z.object({ portrait: endpointUrl, rig: endpointUrl, background: optional(endpointUrl) }, { error: "must be an object" }),
-  audioUrl: sourceUrl,
-  backgroundUrl: optional(sourceUrl),
-  settings: VideoSettingsSchema,
-  outputs: z.object({ video: endpointUrl }, { error: "must be an object" }),
-});
+export const VideoDispatchSchema = z
+  .object({
+    kind: z.literal("video"),
+    ...base,
+    /** `matte`: the Avatar's stored matte; a 404 there (an Avatar made before mattes) has it computed, and stored at `outputs.matte`. */
+    avatar: z.object({ portrait: endpointUrl, rig: endpointUrl, background: optional(endpointUrl), matte: optional(endpointUrl) }, { error: "must be an object" }),
+    audioUrl: sourceUrl,
+    backgroundUrl: optional(sourceUrl),
+    settings: VideoSettingsSchema,
+    /** `alphaVideo`: the WebM with alpha, required when `settings.alpha` is true. */
+    outputs: z.object({ video: endpointUrl, alphaVideo: optional(endpointUrl), matte: optional(endpointUrl) }, { error: "must be an object" }),
+  })
+  .refine((d) => !d.settings.alpha || d.outputs.alphaVideo !== undefined, {
+    path: ["outputs", "alphaVideo"],
+    message: "is required when settings.alpha is true",
+  });
 
 export const DispatchSchema = z.discriminatedUnion("kind", [AvatarDispatchSchema, VideoDispatchSchema], {
   error: "must be avatar or video",

@@ -5,6 +5,7 @@ export * from "./avatar-reasons";
 export * from "./dispatch";
 export * from "./job-events";
 export * from "./job-failures";
+export * from "./matte-format";
 export * from "./media-rules";
 export * from "./rig-format";
 export * from "./video-settings";

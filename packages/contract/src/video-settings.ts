@@ -19,7 +19,17 @@ export interface VideoSettings {
   backgroundFit: (typeof BACKGROUND_FITS)[number];
   leadInSeconds: number;
   leadOutSeconds: number;
+  /**
+   * The person on `backgroundColor` even without a background image (with one, the person is always in
+   * front of it). Normalised away when false: omitted and false are the same input.
+   */
+  replaceBackground?: true;
+  /** Also a WebM with alpha of the person alone (VP9, yuva420p, Opus). Normalised away when false. */
+  alpha?: true;
 }
+
+/** The switches of VideoSettings that are stored only when true. */
+export const VIDEO_SWITCHES = ["replaceBackground", "alpha"] as const;
 
 export const VIDEO_DEFAULTS = {
   width: 1024,
