@@ -26,7 +26,12 @@ export class AvatarVideo {
   /** Polls an Avatar creation job until it succeeded or failed; resolves with the final job. */
   waitForAvatar(jobId: string, options: WaitOptions = {}): Promise<AvatarJob> {
     return waitForJob(
-      { read: (signal) => this.avatarJobs.get(jobId, { signal }), stage: (job) => job.status, status: (job) => job.status, intervalMs: AVATAR_POLL_MS },
+      {
+        read: (signal) => this.avatarJobs.get(jobId, { signal }),
+        stage: (job) => job.status,
+        status: (job) => job.status,
+        intervalMs: AVATAR_POLL_MS,
+      },
       options,
     );
   }
@@ -34,7 +39,12 @@ export class AvatarVideo {
   /** Polls a video job until it ended; resolves with the final detail (with `videoUrl` when it succeeded). */
   waitForVideo(jobId: string, options: WaitOptions = {}): Promise<VideoJobDetail> {
     return waitForJob(
-      { read: (signal) => this.videos.get(jobId, { signal }), stage: (d) => d.job.progress.stage, status: (d) => d.job.status, intervalMs: VIDEO_POLL_MS },
+      {
+        read: (signal) => this.videos.get(jobId, { signal }),
+        stage: (d) => d.job.progress.stage,
+        status: (d) => d.job.status,
+        intervalMs: VIDEO_POLL_MS,
+      },
       options,
     );
   }

@@ -15,7 +15,9 @@ export const pageQuery = (options: ListOptions, pageToken: string | undefined) =
 });
 
 /** Every item of every page, fetching the next page (by its `nextPageToken`) only when the items run out. */
-export async function* paginate<T>(fetchPage: (pageToken: string | undefined) => Promise<{ items: T[]; pagination: Pagination }>): AsyncGenerator<T> {
+export async function* paginate<T>(
+  fetchPage: (pageToken: string | undefined) => Promise<{ items: T[]; pagination: Pagination }>,
+): AsyncGenerator<T> {
   let pageToken: string | undefined;
   do {
     const { items, pagination } = await fetchPage(pageToken);

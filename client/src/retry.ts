@@ -15,7 +15,8 @@ const BACKOFF_FIRST_MS = 500;
 const BACKOFF_MAX_MS = 8_000;
 
 /** Exponential backoff with jitter: 0.5 s, 1 s, 2 s … (at most 8 s), each scaled by a random 0.5 to 1. */
-const backoff = (attempt: number) => Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** attempt) * (0.5 + Math.random() / 2);
+const backoff = (attempt: number) =>
+  Math.min(BACKOFF_MAX_MS, BACKOFF_FIRST_MS * 2 ** attempt) * (0.5 + Math.random() / 2);
 
 /** POSTs that cannot do their work twice: video creation with a retry key, and those that create nothing. */
 function safeToRepeat(request: Request, body: ArrayBuffer | undefined): boolean {
@@ -45,7 +46,11 @@ function reason(cause: unknown): string {
 async function send(fetch: RetryOptions["fetch"], outgoing: Request, signal: AbortSignal): Promise<Response> {
   const sent = await abortable(fetch(outgoing), signal);
   const bytes = await abortable(sent.arrayBuffer(), signal);
-  return new Response(bytes.byteLength ? bytes : null, { status: sent.status, statusText: sent.statusText, headers: sent.headers });
+  return new Response(bytes.byteLength ? bytes : null, {
+    status: sent.status,
+    statusText: sent.statusText,
+    headers: sent.headers,
+  });
 }
 
 /**
@@ -64,12 +69,20 @@ export function retryingFetch(options: RetryOptions): (request: Request) => Prom
       let response: Response;
       try {
         const { signal } = attemptSignal;
-        response = await send(options.fetch, new Request(request.url, { method: request.method, headers: request.headers, body, signal }), signal);
+        response = await send(
+          options.fetch,
+          new Request(request.url, { method: request.method, headers: request.headers, body, signal }),
+          signal,
+        );
       } catch (cause) {
         if (request.signal.aborted) throw request.signal.reason;
         const error = attemptSignal.timedOut()
           ? new AvatarVideoError({ code: "timeout", message: `no answer within ${options.timeoutMs} ms`, cause })
-          : new AvatarVideoError({ code: "connection_error", message: `could not reach ${new URL(request.url).origin}${reason(cause)}`, cause });
+          : new AvatarVideoError({
+              code: "connection_error",
+              message: `could not reach ${new URL(request.url).origin}${reason(cause)}`,
+              cause,
+            });
         if (last || !repeatable) throw error;
         await sleep(backoff(attempt), request.signal);
         continue;

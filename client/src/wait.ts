@@ -50,7 +50,8 @@ export async function waitForJob<T>(poll: Poll<T>, options: WaitOptions): Promis
       await sleep(wait, signal);
     }
   } catch (error) {
-    if (deadline?.timedOut()) throw new AvatarVideoError({ code: "timeout", message: `the job did not end within ${options.timeoutMs} ms` });
+    if (deadline?.timedOut())
+      throw new AvatarVideoError({ code: "timeout", message: `the job did not end within ${options.timeoutMs} ms` });
     throw error;
   } finally {
     deadline?.done();

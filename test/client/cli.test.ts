@@ -3,46 +3,84 @@ import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { run } from "../../client/src/cli/run.js";
 import { API_KEY, avatar, AVATAR_ID, avatarJob, JOB_ID, page, videoJob } from "./fixtures.js";
-import { envelope, scriptedServer, type ScriptedServer } from "./scripted-server.js";
+import { envelope, useScriptedServer } from "./scripted-server.js";
 
 const MP4 = Buffer.from("not really an mp4, but bytes to download");
-let server: ScriptedServer;
-beforeAll(async () => (server = await scriptedServer({ "/files/out.mp4": MP4 })));
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = useScriptedServer({ "/files/out.mp4": MP4 });
 
 /** Runs the CLI in-process against the scripted server; resolves with its exit code and what it wrote. */
 async function cli(...argv: string[]) {
   const stdout: string[] = [];
   const stderr: string[] = [];
   const env = { AVATAR_VIDEO_BASE_URL: server.url, AVATAR_VIDEO_APP_ID: "app-1", AVATAR_VIDEO_API_KEY: API_KEY };
-  const code = await run(argv, { env, stdout: { write: (t: string) => stdout.push(t) }, stderr: { write: (t: string) => stderr.push(t) } });
+  const code = await run(argv, {
+    env,
+    stdout: { write: (t: string) => stdout.push(t) },
+    stderr: { write: (t: string) => stderr.push(t) },
+  });
   return { code, stdout: stdout.join(""), stderr: stderr.join("") };
 }
 
-const COMMANDS = ["create-avatar", "check", "render", "avatars list", "avatars get", "videos list", "videos get", "jobs list", "jobs get"];
+const COMMANDS = [
+  "create-avatar",
+  "check",
+  "render",
+  "avatars list",
+  "avatars get",
+  "videos list",
+  "videos get",
+  "jobs list",
+  "jobs get",
+];
 
 describe("avatar-video CLI", () => {
   it("renders with a stage report on stderr and downloads the MP4 (exit 0, --json parses)", async () => {
     const link = { videoUrl: `${server.url}/files/out.mp4`, videoUrlExpiresAt: "2026-01-01T00:15:00.000Z" };
-    server.answer({ body: { jobId: JOB_ID, status: "queued", createdAt: "2026-01-01T00:00:00.000Z" } }, { body: videoJob("processing", "rendering") }, { body: videoJob("succeeded", "completed", link) });
+    server.answer(
+      { body: { jobId: JOB_ID, status: "queued", createdAt: "2026-01-01T00:00:00.000Z" } },
+      { body: videoJob("processing", "rendering") },
+      { body: videoJob("succeeded", "completed", link) },
+    );
     const out = join(mkdtempSync(join(tmpdir(), "cli-")), "v.mp4");
-    const result = await cli("render", "--avatar", AVATAR_ID, "--audio", "http://media.local/a.wav", "--out", out, "--width", "320", "--poll-ms", "10", "--json");
+    const result = await cli(
+      "render",
+      "--avatar",
+      AVATAR_ID,
+      "--audio",
+      "http://media.local/a.wav",
+      "--out",
+      out,
+      "--width",
+      "320",
+      "--poll-ms",
+      "10",
+      "--json",
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ job: { id: JOB_ID, status: "succeeded" }, file: out });
     expect(result.stderr).toMatch(/stage: rendering .*\nstage: completed/s);
     expect(readFileSync(out)).toEqual(MP4);
-    expect(server.seen[0]?.body).toMatchObject({ avatarId: AVATAR_ID, video: { width: 320 }, requestId: expect.any(String) });
+    expect(server.seen[0]?.body).toMatchObject({
+      avatarId: AVATAR_ID,
+      video: { width: 320 },
+      requestId: expect.any(String),
+    });
   });
 
   it("prints lists and resources as JSON with --json and as lines without", async () => {
-    server.answer({ body: page("avatars", [avatar()], "t1") }, { body: page("avatars", [avatar("00000000-0000-4000-8000-000000000002")]) });
+    server.answer(
+      { body: page("avatars", [avatar()], "t1") },
+      { body: page("avatars", [avatar("00000000-0000-4000-8000-000000000002")]) },
+    );
     const listed = await cli("avatars", "list", "--json", "--page-size", "1");
     expect(listed.code).toBe(0);
-    expect(JSON.parse(listed.stdout).map((a: { id: string }) => a.id)).toEqual([AVATAR_ID, "00000000-0000-4000-8000-000000000002"]);
+    expect(JSON.parse(listed.stdout).map((a: { id: string }) => a.id)).toEqual([
+      AVATAR_ID,
+      "00000000-0000-4000-8000-000000000002",
+    ]);
 
     server.answer({ body: page("jobs", [videoJob("failed", "rendering").job]) });
     const videos = await cli("videos", "list", "--status", "failed", "--status", "expired");
@@ -57,15 +95,26 @@ describe("avatar-video CLI", () => {
   it("exits 1 with the API's code and request id on stderr", async () => {
     server.answer({ status: 404, body: envelope("not_found", "req-404", "Video job not found.") });
     const result = await cli("videos", "get", JOB_ID);
-    expect(result).toEqual({ code: 1, stdout: "", stderr: "error: not_found: Video job not found. (HTTP 404, request id req-404)\n" });
+    expect(result).toEqual({
+      code: 1,
+      stdout: "",
+      stderr: "error: not_found: Video job not found. (HTTP 404, request id req-404)\n",
+    });
     server.answer({ status: 403, body: envelope("forbidden", "req-403") });
     const json = await cli("avatars", "get", AVATAR_ID, "--json");
     expect(json.code).toBe(1);
-    expect(JSON.parse(json.stderr)).toEqual({ error: { code: "forbidden", message: "forbidden happened", status: 403, requestId: "req-403" } });
+    expect(JSON.parse(json.stderr)).toEqual({
+      error: { code: "forbidden", message: "forbidden happened", status: 403, requestId: "req-403" },
+    });
   });
 
   it("exits 1 with the job's error when an Avatar job fails", async () => {
-    const error = { code: "image_quality_rejected", message: "No face was found.", retryable: false, reason: "no_face" };
+    const error = {
+      code: "image_quality_rejected",
+      message: "No face was found.",
+      retryable: false,
+      reason: "no_face",
+    };
     server.answer({ body: { jobId: JOB_ID, status: "queued" } }, { body: avatarJob("failed", { error }) });
     const result = await cli("create-avatar", "--image", "http://media.local/p.jpg", "--poll-ms", "10");
     expect(result.code).toBe(1);
@@ -73,7 +122,15 @@ describe("avatar-video CLI", () => {
   });
 
   it("exits 2 on a wrong command line, without calling the API", async () => {
-    for (const argv of [[], ["nope"], ["render", "--avatar", AVATAR_ID], ["avatars", "get"], ["avatars", "list", "--limit", "ten"], ["check", "--image"], ["videos", "list", "--bogus"]]) {
+    for (const argv of [
+      [],
+      ["nope"],
+      ["render", "--avatar", AVATAR_ID],
+      ["avatars", "get"],
+      ["avatars", "list", "--limit", "ten"],
+      ["check", "--image"],
+      ["videos", "list", "--bogus"],
+    ]) {
       const result = await cli(...argv);
       expect(result.code, argv.join(" ")).toBe(2);
     }
@@ -85,7 +142,10 @@ describe("avatar-video CLI", () => {
     expect(outputs.every((o) => o.code === 0 && o.stdout.includes("AVATAR_VIDEO_API_KEY"))).toBe(true);
     const unauthorized = { status: 401, body: envelope("unauthorized", "req-401", `bad key ${API_KEY}`) };
     server.answer(unauthorized, unauthorized);
-    outputs.push(await cli("avatars", "get", AVATAR_ID), await cli("avatars", "get", AVATAR_ID, "--api-key", API_KEY, "--json"));
+    outputs.push(
+      await cli("avatars", "get", AVATAR_ID),
+      await cli("avatars", "get", AVATAR_ID, "--api-key", API_KEY, "--json"),
+    );
     for (const { stdout, stderr } of outputs) expect(stdout + stderr).not.toContain(API_KEY);
     expect(outputs.at(-2)?.stderr).toContain("bad key ***");
   });
@@ -94,13 +154,23 @@ describe("avatar-video CLI", () => {
 describe("avatar-video as a process", () => {
   const exec = promisify(execFile);
   const env = { ...process.env, AVATAR_VIDEO_API_KEY: API_KEY, AVATAR_VIDEO_APP_ID: "app-1" };
-  const bin = (...argv: string[]) => exec("node_modules/.bin/tsx", ["client/src/cli/main.ts", ...argv], { env }).then((r) => ({ code: 0, ...r }), (e) => e);
+  const bin = (...argv: string[]) =>
+    exec("node_modules/.bin/tsx", ["client/src/cli/main.ts", ...argv], { env }).then(
+      (r) => ({ code: 0, ...r }),
+      (e) => e,
+    );
 
   it("exits 0 on help (without the key), 2 on a usage error, 1 on an API error", async () => {
-    const [help, usage, api] = await Promise.all([bin("render", "--help"), bin("render"), bin("avatars", "list", "--base-url", "http://127.0.0.1:9", "--json")]);
+    const [help, usage, api] = await Promise.all([
+      bin("render", "--help"),
+      bin("render"),
+      bin("avatars", "list", "--base-url", "http://127.0.0.1:9", "--json"),
+    ]);
     expect([help.code, usage.code, api.code]).toEqual([0, 2, 1]);
     expect(help.stdout).toContain("--api-key <key>");
     expect(help.stdout + help.stderr).not.toContain(API_KEY);
-    expect(JSON.parse(api.stderr.split("\n").find((l: string) => l.startsWith("{")))).toMatchObject({ error: { code: "connection_error" } });
+    expect(JSON.parse(api.stderr.split("\n").find((l: string) => l.startsWith("{")))).toMatchObject({
+      error: { code: "connection_error" },
+    });
   });
 });

@@ -12,28 +12,38 @@ const project = mkdtempSync(join(tmpdir(), "client-pack-"));
 const installed = join(project, "node_modules/@avatar-video/client");
 const KEY = "av_pack_test_key_0123456789";
 /** Plain node, with no loader from this test runner in its options. */
-const node = (args: string[], env: Record<string, string> = {}) => exec(process.execPath, args, { cwd: project, env: { PATH: process.env.PATH ?? "", ...env } });
+const node = (args: string[], env: Record<string, string> = {}) =>
+  exec(process.execPath, args, { cwd: project, env: { PATH: process.env.PATH ?? "", ...env } });
 let files: string[] = [];
 
 beforeAll(async () => {
-  const { stdout } = await exec("npm", ["pack", "-w", "client", "--json", "--pack-destination", project], { cwd: root });
+  const { stdout } = await exec("npm", ["pack", "-w", "client", "--json", "--pack-destination", project], {
+    cwd: root,
+  });
   const [packed] = JSON.parse(stdout.slice(stdout.indexOf("["))) as [{ filename: string; files: { path: string }[] }];
   files = packed.files.map((f) => f.path);
   mkdirSync(installed, { recursive: true });
   writeFileSync(join(project, "package.json"), JSON.stringify({ type: "module" }));
   await exec("tar", ["-xzf", join(project, packed.filename), "-C", installed, "--strip-components=1"]);
   // Its one runtime dependency (and that one's), as npm would install them.
-  for (const dep of ["openapi-fetch", "openapi-typescript-helpers"]) symlinkSync(join(root, "node_modules", dep), join(project, "node_modules", dep));
+  for (const dep of ["openapi-fetch", "openapi-typescript-helpers"])
+    symlinkSync(join(root, "node_modules", dep), join(project, "node_modules", dep));
   symlinkSync(join(root, "node_modules/@types"), join(project, "node_modules/@types")); // Node's types, for the README example
 }, 120_000);
 afterAll(() => rmSync(project, { recursive: true, force: true }));
 
 describe("npm pack -w client", () => {
   it("ships compiled JavaScript with types, a README and the license; no TypeScript sources", () => {
-    for (const file of ["package.json", "README.md", "LICENSE", "dist/index.js", "dist/index.d.ts", "dist/cli/main.js"]) expect(files).toContain(file);
+    for (const file of ["package.json", "README.md", "LICENSE", "dist/index.js", "dist/index.d.ts", "dist/cli/main.js"])
+      expect(files).toContain(file);
     expect(files.filter((f) => f.startsWith("src/") || (f.endsWith(".ts") && !f.endsWith(".d.ts")))).toEqual([]);
     const manifest = JSON.parse(readFileSync(join(installed, "package.json"), "utf8"));
-    expect(manifest).toMatchObject({ name: "@avatar-video/client", version: "0.1.0", license: "MIT", exports: { ".": { types: "./dist/index.d.ts" } } });
+    expect(manifest).toMatchObject({
+      name: "@avatar-video/client",
+      version: "0.1.0",
+      license: "MIT",
+      exports: { ".": { types: "./dist/index.d.ts" } },
+    });
     expect(manifest.private).toBeUndefined();
     expect(Object.keys(manifest.dependencies)).toEqual(["openapi-fetch"]);
   });
@@ -59,8 +69,18 @@ describe("npm pack -w client", () => {
        // @ts-expect-error a wrong field is caught
        av.avatars.create({ imageURL: "u" });`,
     );
-    const compilerOptions = { noEmit: true, strict: true, module: "nodenext", moduleResolution: "nodenext", lib: ["es2022"], types: ["node"] };
-    writeFileSync(join(project, "tsconfig.json"), JSON.stringify({ compilerOptions, files: ["consumer.ts", "example.ts"] }));
+    const compilerOptions = {
+      noEmit: true,
+      strict: true,
+      module: "nodenext",
+      moduleResolution: "nodenext",
+      lib: ["es2022"],
+      types: ["node"],
+    };
+    writeFileSync(
+      join(project, "tsconfig.json"),
+      JSON.stringify({ compilerOptions, files: ["consumer.ts", "example.ts"] }),
+    );
     const checked = await node([join(root, "node_modules/typescript/bin/tsc"), "-p", "."]).catch((e) => e);
     expect(checked.stdout).toBe("");
   });
@@ -69,7 +89,11 @@ describe("npm pack -w client", () => {
     const bin = join(installed, JSON.parse(readFileSync(join(installed, "package.json"), "utf8")).bin["avatar-video"]);
     expect(readFileSync(bin, "utf8").split("\n")[0]).toBe("#!/usr/bin/env node");
     const env = { AVATAR_VIDEO_API_KEY: KEY, AVATAR_VIDEO_APP_ID: "app" };
-    const runs = await Promise.all([node([bin, "--help"], env), node([bin, "render", "--help"], env), node([bin, "--version"], env)]);
+    const runs = await Promise.all([
+      node([bin, "--help"], env),
+      node([bin, "render", "--help"], env),
+      node([bin, "--version"], env),
+    ]);
     for (const { stdout, stderr } of runs) expect(stdout + stderr).not.toContain(KEY);
     expect(runs[1]?.stdout).toContain("--api-key <key>");
     expect(runs[2]?.stdout.trim()).toBe("0.1.0");

@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage } from "node:http";
 import type { AddressInfo } from "node:net";
+import { afterAll, beforeAll, beforeEach } from "vitest";
 
 /** One scripted answer: a status with JSON body, or a delay, or a dropped connection. */
 export interface Answer {
@@ -22,7 +23,9 @@ export interface Seen {
 }
 
 /** The envelope the API answers errors with. */
-export const envelope = (code: string, requestId = "req-envelope", message = `${code} happened`) => ({ error: { code, message, requestId } });
+export const envelope = (code: string, requestId = "req-envelope", message = `${code} happened`) => ({
+  error: { code, message, requestId },
+});
 
 /**
  * A local node:http server that answers each request with the next scripted answer (500 when none is left)
@@ -38,7 +41,14 @@ export async function scriptedServer(files: Record<string, Buffer> = {}) {
     const file = files[url.pathname];
     if (file) return res.end(file);
     const text = Buffer.concat(chunks).toString();
-    seen.push({ method: req.method ?? "", path: url.pathname, query: url.searchParams, headers: req.headers, body: text ? JSON.parse(text) : undefined, at: Date.now() });
+    seen.push({
+      method: req.method ?? "",
+      path: url.pathname,
+      query: url.searchParams,
+      headers: req.headers,
+      body: text ? JSON.parse(text) : undefined,
+      at: Date.now(),
+    });
     const next = answers.shift() ?? { status: 500, body: envelope("internal_error", "req-unscripted") };
     if (next.delayMs) await new Promise((r) => setTimeout(r, next.delayMs));
     if (next.drop) return req.socket.destroy();
@@ -59,3 +69,27 @@ export async function scriptedServer(files: Record<string, Buffer> = {}) {
 }
 
 export type ScriptedServer = Awaited<ReturnType<typeof scriptedServer>>;
+
+/** A scripted server for one test file: started before its tests, reset before each, closed after them. */
+export function useScriptedServer(files: Record<string, Buffer> = {}): ScriptedServer {
+  let started: ScriptedServer | undefined;
+  beforeAll(async () => void (started = await scriptedServer(files)));
+  beforeEach(() => started?.reset());
+  afterAll(() => started?.close());
+  const server = () => started ?? raise("the scripted server starts in beforeAll");
+  return {
+    get url() {
+      return server().url;
+    },
+    get seen() {
+      return server().seen;
+    },
+    answer: (...next) => server().answer(...next),
+    reset: () => server().reset(),
+    close: () => server().close(),
+  };
+}
+
+function raise(message: string): never {
+  throw new Error(message);
+}

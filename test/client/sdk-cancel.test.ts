@@ -1,11 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { avatar, AVATAR_ID, JOB_ID, sdk, videoJob } from "./fixtures.js";
-import { envelope, scriptedServer, type ScriptedServer } from "./scripted-server.js";
+import { envelope, useScriptedServer } from "./scripted-server.js";
 
-let server: ScriptedServer;
-beforeAll(async () => (server = await scriptedServer()));
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = useScriptedServer();
 
 const ok = { status: 200, body: { avatar: avatar() } };
 
@@ -20,7 +17,9 @@ describe("timeouts", () => {
 
   it("end in a `timeout` error when every attempt is too slow", async () => {
     server.answer({ ...ok, delayMs: 1_000 }, { ...ok, delayMs: 1_000 });
-    const error = await sdk(server.url, { timeoutMs: 200, maxRetries: 1 }).avatars.get(AVATAR_ID).catch((e) => e);
+    const error = await sdk(server.url, { timeoutMs: 200, maxRetries: 1 })
+      .avatars.get(AVATAR_ID)
+      .catch((e) => e);
     expect(error).toMatchObject({ code: "timeout", status: undefined, retryable: true });
     expect(server.seen).toHaveLength(2);
   });
@@ -38,7 +37,9 @@ describe("signal", () => {
   it("cancels the wait between retries", async () => {
     server.answer({ status: 503, headers: { "Retry-After": "30" }, body: envelope("service_unavailable") });
     const started = Date.now();
-    await expect(sdk(server.url).avatars.get(AVATAR_ID, { signal: AbortSignal.timeout(200) })).rejects.toMatchObject({ name: "TimeoutError" });
+    await expect(sdk(server.url).avatars.get(AVATAR_ID, { signal: AbortSignal.timeout(200) })).rejects.toMatchObject({
+      name: "TimeoutError",
+    });
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 
@@ -46,7 +47,11 @@ describe("signal", () => {
     server.answer({ status: 200, body: videoJob("processing", "rendering") });
     const controller = new AbortController();
     const stages: string[] = [];
-    const waiting = sdk(server.url).waitForVideo(JOB_ID, { intervalMs: 10_000, signal: controller.signal, onStage: (s) => (stages.push(s), controller.abort(new Error("user left"))) });
+    const waiting = sdk(server.url).waitForVideo(JOB_ID, {
+      intervalMs: 10_000,
+      signal: controller.signal,
+      onStage: (s) => (stages.push(s), controller.abort(new Error("user left"))),
+    });
     await expect(waiting).rejects.toThrow("user left");
     expect(stages).toEqual(["rendering"]);
   });

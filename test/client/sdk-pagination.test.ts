@@ -1,11 +1,8 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { avatar, page, sdk, videoJob } from "./fixtures.js";
-import { scriptedServer, type ScriptedServer } from "./scripted-server.js";
+import { useScriptedServer } from "./scripted-server.js";
 
-let server: ScriptedServer;
-beforeAll(async () => (server = await scriptedServer()));
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = useScriptedServer();
 
 const ids = (n: number) => Array.from({ length: n }, (_, i) => `00000000-0000-4000-8000-00000000000${i}`);
 
@@ -16,7 +13,9 @@ describe("lists", () => {
     const got: string[] = [];
     for await (const item of sdk(server.url).avatars.list({ pageSize: 2 })) got.push(item.id);
     expect(got).toEqual([a, b, c]);
-    expect(server.seen.map((r) => [r.path, r.query.get("pagination.pageSize"), r.query.get("pagination.pageToken")])).toEqual([
+    expect(
+      server.seen.map((r) => [r.path, r.query.get("pagination.pageSize"), r.query.get("pagination.pageToken")]),
+    ).toEqual([
       ["/v1/open/avatars", "2", null],
       ["/v1/open/avatars", "2", "t1"],
     ]);
@@ -37,7 +36,14 @@ describe("lists", () => {
     server.reset();
     server.answer({ body: page("jobs", [], "t1") }, { body: page("jobs", [], "") });
     for await (const item of sdk(server.url).avatarJobs.list({ statuses: ["failed"], pageSize: 5 })) got.push(item.id);
-    expect(server.seen.map((r) => [r.path, r.query.getAll("statuses"), r.query.get("pagination.pageSize"), r.query.get("pagination.pageToken")])).toEqual([
+    expect(
+      server.seen.map((r) => [
+        r.path,
+        r.query.getAll("statuses"),
+        r.query.get("pagination.pageSize"),
+        r.query.get("pagination.pageToken"),
+      ]),
+    ).toEqual([
       ["/v1/open/avatar-jobs", ["failed"], "5", null],
       ["/v1/open/avatar-jobs", ["failed"], "5", "t1"],
     ]);

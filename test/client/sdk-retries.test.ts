@@ -1,12 +1,9 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AvatarVideoError } from "../../client/src/index.js";
 import { avatar, AVATAR_ID, JOB_ID, sdk } from "./fixtures.js";
-import { envelope, scriptedServer, type ScriptedServer } from "./scripted-server.js";
+import { envelope, useScriptedServer } from "./scripted-server.js";
 
-let server: ScriptedServer;
-beforeAll(async () => (server = await scriptedServer()));
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = useScriptedServer();
 
 const now = { "Retry-After": "0" };
 const busy = { status: 503, headers: now, body: envelope("service_unavailable") };
@@ -16,7 +13,13 @@ const videoBody = { avatarId: AVATAR_ID, audioUrl: "http://media.local/a.wav" };
 describe("retries", () => {
   it("repeats a read on 429, 500, 503 and a dropped connection, up to maxRetries", async () => {
     // The dropped connection first: its backoff (no Retry-After) is then the shortest, 0.25 to 0.5 s.
-    server.answer({ drop: true }, { status: 429, headers: now, body: envelope("rate_limit_exceeded") }, { status: 500, headers: now, body: envelope("internal_error") }, busy, { status: 200, body: { avatar: avatar() } });
+    server.answer(
+      { drop: true },
+      { status: 429, headers: now, body: envelope("rate_limit_exceeded") },
+      { status: 500, headers: now, body: envelope("internal_error") },
+      busy,
+      { status: 200, body: { avatar: avatar() } },
+    );
     const got = await sdk(server.url, { maxRetries: 4 }).avatars.get(AVATAR_ID);
     expect(got.id).toBe(AVATAR_ID);
     expect(server.seen).toHaveLength(5);
@@ -24,7 +27,9 @@ describe("retries", () => {
 
   it("gives up after maxRetries (default 2) with the last answer's error", async () => {
     server.answer(busy, busy, busy, busy);
-    const error = await sdk(server.url).avatars.get(AVATAR_ID).catch((e) => e);
+    const error = await sdk(server.url)
+      .avatars.get(AVATAR_ID)
+      .catch((e) => e);
     expect(error).toBeInstanceOf(AvatarVideoError);
     expect([error.status, error.code, error.retryable]).toEqual([503, "service_unavailable", true]);
     expect(server.seen).toHaveLength(3);
@@ -62,27 +67,44 @@ describe("retries", () => {
 
   it("retries POST /avatars (no retry key) on 429 only: not on 503 nor a dropped connection", async () => {
     server.answer(busy);
-    await expect(sdk(server.url).avatars.create({ imageUrl: "http://media.local/p.jpg" })).rejects.toMatchObject({ status: 503 });
+    await expect(sdk(server.url).avatars.create({ imageUrl: "http://media.local/p.jpg" })).rejects.toMatchObject({
+      status: 503,
+    });
     expect(server.seen).toHaveLength(1);
     server.reset();
     server.answer({ drop: true });
-    await expect(sdk(server.url).avatars.create({ imageUrl: "http://media.local/p.jpg" })).rejects.toMatchObject({ code: "connection_error" });
+    await expect(sdk(server.url).avatars.create({ imageUrl: "http://media.local/p.jpg" })).rejects.toMatchObject({
+      code: "connection_error",
+    });
     expect(server.seen).toHaveLength(1);
     server.reset();
-    server.answer({ status: 429, headers: now, body: envelope("rate_limit_exceeded") }, { status: 200, body: { jobId: JOB_ID, status: "queued" } });
-    expect(await sdk(server.url).avatars.create({ imageUrl: "http://media.local/p.jpg" })).toEqual({ jobId: JOB_ID, status: "queued" });
+    server.answer(
+      { status: 429, headers: now, body: envelope("rate_limit_exceeded") },
+      { status: 200, body: { jobId: JOB_ID, status: "queued" } },
+    );
+    expect(await sdk(server.url).avatars.create({ imageUrl: "http://media.local/p.jpg" })).toEqual({
+      jobId: JOB_ID,
+      status: "queued",
+    });
     expect(server.seen).toHaveLength(2);
   });
 
   it("waits Retry-After before the next attempt", async () => {
-    server.answer({ status: 429, headers: { "Retry-After": "1" }, body: envelope("rate_limit_exceeded") }, { status: 200, body: { avatar: avatar() } });
+    server.answer(
+      { status: 429, headers: { "Retry-After": "1" }, body: envelope("rate_limit_exceeded") },
+      { status: 200, body: { avatar: avatar() } },
+    );
     await sdk(server.url).avatars.get(AVATAR_ID);
     expect(server.seen[1]!.at - server.seen[0]!.at).toBeGreaterThanOrEqual(950);
   });
 
   it("hands a Retry-After of more than a minute (an hourly quota) to the caller at once", async () => {
     server.answer({ status: 429, headers: { "Retry-After": "3600" }, body: envelope("rate_limit_exceeded") });
-    await expect(sdk(server.url).avatars.get(AVATAR_ID)).rejects.toMatchObject({ status: 429, retryAfterMs: 3_600_000, retryable: true });
+    await expect(sdk(server.url).avatars.get(AVATAR_ID)).rejects.toMatchObject({
+      status: 429,
+      retryAfterMs: 3_600_000,
+      retryable: true,
+    });
     expect(server.seen).toHaveLength(1);
   });
 

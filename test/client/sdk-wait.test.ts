@@ -1,16 +1,18 @@
-import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { AVATAR_ID, avatarJob, JOB_ID, sdk, videoJob } from "./fixtures.js";
-import { envelope, scriptedServer, type ScriptedServer } from "./scripted-server.js";
+import { envelope, useScriptedServer } from "./scripted-server.js";
 
-let server: ScriptedServer;
-beforeAll(async () => (server = await scriptedServer()));
-afterAll(() => server.close());
-beforeEach(() => server.reset());
+const server = useScriptedServer();
 
 describe("waitForVideo and waitForAvatar", () => {
   it("report each stage once and resolve with the final video detail", async () => {
     const link = { videoUrl: "http://media.local/v.mp4", videoUrlExpiresAt: "2026-01-01T00:15:00.000Z" };
-    server.answer({ body: videoJob("queued", "queued") }, { body: videoJob("processing", "rendering") }, { body: videoJob("processing", "rendering") }, { body: videoJob("succeeded", "completed", link) });
+    server.answer(
+      { body: videoJob("queued", "queued") },
+      { body: videoJob("processing", "rendering") },
+      { body: videoJob("processing", "rendering") },
+      { body: videoJob("succeeded", "completed", link) },
+    );
     const stages: string[] = [];
     const detail = await sdk(server.url).waitForVideo(JOB_ID, { intervalMs: 20, onStage: (s) => stages.push(s) });
     expect(stages).toEqual(["queued", "rendering", "completed"]);
@@ -20,9 +22,18 @@ describe("waitForVideo and waitForAvatar", () => {
 
   it("resolve with the Avatar job itself, failed ones too", async () => {
     server.answer({ body: avatarJob("processing") }, { body: avatarJob("succeeded", { avatarId: AVATAR_ID }) });
-    expect(await sdk(server.url).waitForAvatar(JOB_ID, { intervalMs: 20 })).toMatchObject({ id: JOB_ID, status: "succeeded", avatarId: AVATAR_ID });
-    server.answer({ body: avatarJob("failed", { error: { code: "invalid_image", message: "too small", retryable: false } }) });
-    expect(await sdk(server.url).waitForAvatar(JOB_ID, { intervalMs: 20 })).toMatchObject({ status: "failed", error: { code: "invalid_image" } });
+    expect(await sdk(server.url).waitForAvatar(JOB_ID, { intervalMs: 20 })).toMatchObject({
+      id: JOB_ID,
+      status: "succeeded",
+      avatarId: AVATAR_ID,
+    });
+    server.answer({
+      body: avatarJob("failed", { error: { code: "invalid_image", message: "too small", retryable: false } }),
+    });
+    expect(await sdk(server.url).waitForAvatar(JOB_ID, { intervalMs: 20 })).toMatchObject({
+      status: "failed",
+      error: { code: "invalid_image" },
+    });
   });
 
   it("keep polling through an outage longer than a read's retries, waiting its Retry-After", async () => {
@@ -35,13 +46,18 @@ describe("waitForVideo and waitForAvatar", () => {
 
   it("stop on an answer polling cannot fix", async () => {
     server.answer({ status: 404, body: envelope("not_found", "req-404") });
-    await expect(sdk(server.url).waitForVideo(JOB_ID, { intervalMs: 20 })).rejects.toMatchObject({ status: 404, requestId: "req-404" });
+    await expect(sdk(server.url).waitForVideo(JOB_ID, { intervalMs: 20 })).rejects.toMatchObject({
+      status: 404,
+      requestId: "req-404",
+    });
   });
 
   it("give up after timeoutMs with a `timeout` error", async () => {
     server.answer(...Array.from({ length: 50 }, () => ({ body: videoJob("processing", "rendering") })));
     const started = Date.now();
-    await expect(sdk(server.url).waitForVideo(JOB_ID, { intervalMs: 50, timeoutMs: 300 })).rejects.toMatchObject({ code: "timeout" });
+    await expect(sdk(server.url).waitForVideo(JOB_ID, { intervalMs: 50, timeoutMs: 300 })).rejects.toMatchObject({
+      code: "timeout",
+    });
     expect(Date.now() - started).toBeLessThan(1_000);
   });
 });

@@ -5,7 +5,7 @@ import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { AvatarVideo, AvatarVideoError } from "../../client/src/index.js";
 import { fixture } from "../fixtures/portraits/derive";
 import { encodeAudio, ffprobeJson, synthSpeech } from "../renderer/helpers/media-audio";
@@ -23,15 +23,34 @@ let audioUrl = "";
 
 const cli = (...args: string[]) =>
   run("node_modules/.bin/tsx", ["client/src/cli/main.ts", ...args], {
-    env: { ...process.env, AVATAR_VIDEO_BASE_URL: baseUrl, AVATAR_VIDEO_APP_ID: account.appId, AVATAR_VIDEO_API_KEY: account.headers["X-API-Key"] },
+    env: {
+      ...process.env,
+      AVATAR_VIDEO_BASE_URL: baseUrl,
+      AVATAR_VIDEO_APP_ID: account.appId,
+      AVATAR_VIDEO_API_KEY: account.headers["X-API-Key"],
+    },
     timeout: 170_000,
-  }).then((r) => ({ code: 0, ...r }), (e) => e as { code: number; stdout: string; stderr: string });
+  }).then(
+    (r) => ({ code: 0, ...r }),
+    (e) => e as { code: number; stdout: string; stderr: string },
+  );
 
 beforeAll(async () => {
   account = await createAccount(2);
   av = new AvatarVideo({ baseUrl, appId: account.appId, apiKey: account.headers["X-API-Key"]! });
   const wav = join(work, "speech.wav");
-  await encodeAudio(synthSpeech([{ kind: "vowel", vowel: "AA", seconds: 0.6, level: -10 }, { kind: "silence", seconds: 0.4 }], 24_000), 24_000, wav, "wav");
+  await encodeAudio(
+    synthSpeech(
+      [
+        { kind: "vowel", vowel: "AA", seconds: 0.6, level: -10 },
+        { kind: "silence", seconds: 0.4 },
+      ],
+      24_000,
+    ),
+    24_000,
+    wav,
+    "wav",
+  );
   audioUrl = publish("client-speech.wav", readFileSync(wav));
 });
 
@@ -39,14 +58,37 @@ const small = { width: 320, height: 240 };
 
 describe("avatar-video CLI", () => {
   it("creates an Avatar (--json), renders it with a stage report and downloads the MP4", async () => {
-    const made = await cli("create-avatar", "--image", publish("cli-portrait.jpg", fixture("single-camera")), "--name", "Ada Lovelace", "--json", "--poll-ms", "500");
+    const made = await cli(
+      "create-avatar",
+      "--image",
+      publish("cli-portrait.jpg", fixture("single-camera")),
+      "--name",
+      "Ada Lovelace",
+      "--json",
+      "--poll-ms",
+      "500",
+    );
     expect(made.code, made.stderr).toBe(0);
     const job = JSON.parse(made.stdout);
     expect(job).toMatchObject({ status: "succeeded", name: "Ada Lovelace" });
     avatarId = job.avatarId;
 
     const out = join(work, "out.mp4");
-    const rendered = await cli("render", "--avatar", avatarId, "--audio", audioUrl, "--out", out, "--width", "320", "--height", "240", "--poll-ms", "500");
+    const rendered = await cli(
+      "render",
+      "--avatar",
+      avatarId,
+      "--audio",
+      audioUrl,
+      "--out",
+      out,
+      "--width",
+      "320",
+      "--height",
+      "240",
+      "--poll-ms",
+      "500",
+    );
     expect(rendered.stdout).toContain(`wrote ${out}`);
     expect(rendered.stderr).toMatch(/stage: completed/);
     const video = (await ffprobeJson(out)).streams.find((s: { codec_type: string }) => s.codec_type === "video");
@@ -82,24 +124,37 @@ describe("SDK", () => {
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
       const body = chunks.length ? Buffer.concat(chunks) : undefined;
-      const headers = Object.fromEntries(Object.entries(req.headers).filter(([k]) => k.startsWith("x-") || k === "content-type")) as Record<string, string>;
+      const headers = Object.fromEntries(
+        Object.entries(req.headers).filter(([k]) => k.startsWith("x-") || k === "content-type"),
+      ) as Record<string, string>;
       const answer = await fetch(`${baseUrl}${req.url}`, { method: req.method, headers, body });
       const text = await answer.text();
       if (req.method === "POST" && req.url === "/v1/open/videos") {
         posts.push({ requestId: JSON.parse(body!.toString()).requestId, jobId: JSON.parse(text).jobId });
-        if (posts.length === 1) return res.writeHead(503, { "Content-Type": "application/json" }).end('{"error":{"code":"service_unavailable","message":"lost","requestId":"proxy"}}');
+        if (posts.length === 1)
+          return res
+            .writeHead(503, { "Content-Type": "application/json" })
+            .end('{"error":{"code":"service_unavailable","message":"lost","requestId":"proxy"}}');
       }
       res.writeHead(answer.status, { "Content-Type": "application/json" }).end(text);
     });
     await new Promise<void>((resolve) => proxy.listen(0, "127.0.0.1", resolve));
     try {
-      const viaProxy = new AvatarVideo({ baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`, appId: account.appId, apiKey: account.headers["X-API-Key"]! });
+      const viaProxy = new AvatarVideo({
+        baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}`,
+        appId: account.appId,
+        apiKey: account.headers["X-API-Key"]!,
+      });
       const created = await viaProxy.videos.create({ avatarId, audioUrl, video: small });
       expect(posts).toHaveLength(2);
       expect(posts[1]).toEqual(posts[0]);
       expect(created).toMatchObject({ jobId: posts[0]!.jobId, requestId: posts[0]!.requestId });
       const stages: string[] = [];
-      const detail = await av.waitForVideo(created.jobId, { intervalMs: 500, onStage: (s) => stages.push(s), timeoutMs: 150_000 });
+      const detail = await av.waitForVideo(created.jobId, {
+        intervalMs: 500,
+        onStage: (s) => stages.push(s),
+        timeoutMs: 150_000,
+      });
       expect(detail.job.status).toBe("succeeded");
       expect(detail.videoUrl).toMatch(/^https?:\/\//);
       expect(stages.at(-1)).toBe("completed");
@@ -135,7 +190,13 @@ describe("SDK", () => {
   it("waits for an Avatar job and reports its failure in the job, not as a thrown error", async () => {
     const { jobId } = await av.avatars.create({ imageUrl: publish("client-no-face.jpg", fixture("no-face-stairs")) });
     const job = await av.waitForAvatar(jobId, { intervalMs: 500, timeoutMs: 120_000 });
-    expect(job).toMatchObject({ id: jobId, status: "failed", error: { code: "image_quality_rejected", reason: "no_face" } });
-    expect((await av.avatars.check({ imageUrl: publish("client-no-face.jpg", fixture("no-face-stairs")) })).reason).toBe("no_face");
+    expect(job).toMatchObject({
+      id: jobId,
+      status: "failed",
+      error: { code: "image_quality_rejected", reason: "no_face" },
+    });
+    expect(
+      (await av.avatars.check({ imageUrl: publish("client-no-face.jpg", fixture("no-face-stairs")) })).reason,
+    ).toBe("no_face");
   });
 });

@@ -20,7 +20,10 @@ export const COMMON_FLAGS: Flags = {
   json: { description: "Print the result as JSON on stdout" },
   "base-url": { value: "url", description: `Server root (env AVATAR_VIDEO_BASE_URL; default ${DEFAULT_BASE_URL})` },
   "app-id": { value: "id", description: "App ID (env AVATAR_VIDEO_APP_ID)" },
-  "api-key": { value: "key", description: "API key (env AVATAR_VIDEO_API_KEY, preferred: flags show in the process list)" },
+  "api-key": {
+    value: "key",
+    description: "API key (env AVATAR_VIDEO_API_KEY, preferred: flags show in the process list)",
+  },
   help: { description: "Show this help" },
 };
 
@@ -28,7 +31,10 @@ type Value = string | boolean | (string | boolean)[] | undefined;
 
 /** A parsed command line with typed reads; a malformed value is a UsageError. */
 export class Args {
-  constructor(private readonly values: Record<string, Value>, readonly positionals: string[]) {}
+  constructor(
+    private readonly values: Record<string, Value>,
+    readonly positionals: string[],
+  ) {}
 
   string(name: string): string | undefined {
     const value = this.values[name];
@@ -55,29 +61,43 @@ export class Args {
 /** Parses `argv` against the command's flags and positional names (all required). */
 export function parse(flags: Flags, positionalNames: string[], argv: string[]): Args {
   const options = Object.fromEntries(
-    Object.entries(flags).map(([name, flag]) => [name, { type: flag.value ? ("string" as const) : ("boolean" as const), multiple: flag.multiple === true }]),
+    Object.entries(flags).map(([name, flag]) => [
+      name,
+      { type: flag.value ? ("string" as const) : ("boolean" as const), multiple: flag.multiple === true },
+    ]),
   );
-  let parsed;
-  try {
-    parsed = parseArgs({ args: argv, options, allowPositionals: true, strict: true });
-  } catch (error) {
-    const code = (error as { code?: unknown }).code;
-    if (typeof code === "string" && code.startsWith("ERR_PARSE_ARGS")) throw new UsageError((error as Error).message);
-    throw error;
-  }
+  const parsed = strictParse(() => parseArgs({ args: argv, options, allowPositionals: true, strict: true }));
   const args = new Args(parsed.values, parsed.positionals);
   if (args.flag("help")) return args;
   if (parsed.positionals.length !== positionalNames.length) {
-    throw new UsageError(positionalNames.length ? `expected ${positionalNames.map((n) => `<${n}>`).join(" ")}` : "takes no positional arguments");
+    throw new UsageError(
+      positionalNames.length
+        ? `expected ${positionalNames.map((n) => `<${n}>`).join(" ")}`
+        : "takes no positional arguments",
+    );
   }
   const missing = Object.keys(flags).filter((name) => flags[name]?.required && args.string(name) === undefined);
   if (missing.length) throw new UsageError(`missing ${missing.map((n) => `--${n}`).join(", ")}`);
   return args;
 }
 
+/** Node's parse errors (unknown option, missing value) as usage errors; anything else is a bug, thrown as is. */
+function strictParse<T>(parse: () => T): T {
+  try {
+    return parse();
+  } catch (error) {
+    const code = (error as { code?: unknown }).code;
+    if (typeof code === "string" && code.startsWith("ERR_PARSE_ARGS")) throw new UsageError((error as Error).message);
+    throw error;
+  }
+}
+
 /** Help lines for flags: "  --name <value>  description". */
 export function describeFlags(flags: Flags): string {
-  const rows = Object.entries(flags).map(([name, flag]) => [`--${name}${flag.value ? ` <${flag.value}>` : ""}`, flag.description + (flag.required ? " (required)" : flag.multiple ? " (repeatable)" : "")]);
+  const rows = Object.entries(flags).map(([name, flag]) => [
+    `--${name}${flag.value ? ` <${flag.value}>` : ""}`,
+    flag.description + (flag.required ? " (required)" : flag.multiple ? " (repeatable)" : ""),
+  ]);
   const width = Math.max(...rows.map(([left]) => left!.length));
   return rows.map(([left, right]) => `  ${left!.padEnd(width)}  ${right}`).join("\n");
 }

@@ -1,8 +1,10 @@
-import type { Command } from "./command.js";
-import { collect, fields, jobFailed, LIST_FLAGS, POLL_FLAG, STATUS_FLAG, withProgress } from "./command.js";
 import type { AvatarJob } from "../resources/types.js";
+import type { Command } from "./command.js";
+import { jobFailed, listCommand, POLL_FLAG, showCommand, STATUS_FLAG, withProgress } from "./command.js";
 
-const IMAGE_FLAG = { image: { value: "url", required: true, description: "Public URL of a JPEG or PNG portrait" } } as const;
+const IMAGE_FLAG = {
+  image: { value: "url", required: true, description: "Public URL of a JPEG or PNG portrait" },
+} as const;
 
 const createAvatar: Command = {
   summary: "Create an Avatar from a portrait URL and wait until it is ready",
@@ -10,13 +12,17 @@ const createAvatar: Command = {
   async run(context) {
     const { av, args, out } = context;
     const created = await av.avatars.create({ imageUrl: args.string("image")!, name: args.string("name") });
-    if (args.flag("no-wait")) return out.result(created, `jobId ${created.jobId}`);
+    if (args.flag("no-wait")) {
+      out.result(created, `jobId ${created.jobId}`);
+      return 0;
+    }
     const job = await withProgress(context, (options) => av.waitForAvatar(created.jobId, options));
     if (job.status !== "succeeded") {
       out.result(job, "");
       return jobFailed(context, job);
     }
     out.result(job, `avatarId ${job.avatarId}`);
+    return 0;
   },
 };
 
@@ -25,54 +31,29 @@ const check: Command = {
   flags: IMAGE_FLAG,
   async run({ av, args, out }) {
     const verdict = await av.avatars.check({ imageUrl: args.string("image")! });
-    out.result(verdict, verdict.acceptable ? `acceptable: ${verdict.detail}` : `not acceptable (${verdict.reason}): ${verdict.detail}`);
-  },
-};
-
-const listAvatars: Command = {
-  summary: "List the account's Avatars, newest first",
-  flags: LIST_FLAGS,
-  async run({ av, args, out }) {
-    const avatars = await collect(args, (options) => av.avatars.list(options));
-    out.result(avatars, avatars.map((a) => `${a.id}  ${a.createdAt}  ${a.name}`).join("\n"));
-  },
-};
-
-const getAvatar: Command = {
-  summary: "Show an Avatar",
-  positionals: ["avatarId"],
-  flags: {},
-  async run({ av, args, out }) {
-    const avatar = await av.avatars.get(args.positionals[0]!);
-    out.result(avatar, fields(avatar));
-  },
-};
-
-const listJobs: Command = {
-  summary: "List Avatar creation jobs, newest first",
-  flags: { ...STATUS_FLAG, ...LIST_FLAGS },
-  async run({ av, args, out }) {
-    const statuses = args.strings("status") as AvatarJob["status"][];
-    const jobs = await collect(args, (options) => av.avatarJobs.list({ ...options, statuses }));
-    out.result(jobs, jobs.map((j) => `${j.id}  ${j.status}  ${j.avatarId ?? "-"}  ${j.name}`).join("\n"));
-  },
-};
-
-const getJob: Command = {
-  summary: "Show an Avatar creation job",
-  positionals: ["jobId"],
-  flags: {},
-  async run({ av, args, out }) {
-    const job = await av.avatarJobs.get(args.positionals[0]!);
-    out.result(job, fields(job));
+    out.result(
+      verdict,
+      verdict.acceptable ? `acceptable: ${verdict.detail}` : `not acceptable (${verdict.reason}): ${verdict.detail}`,
+    );
+    return 0;
   },
 };
 
 export const avatarCommands: Record<string, Command> = {
   "create-avatar": createAvatar,
   check,
-  "avatars list": listAvatars,
-  "avatars get": getAvatar,
-  "jobs list": listJobs,
-  "jobs get": getJob,
+  "avatars list": listCommand(
+    "List the account's Avatars, newest first",
+    {},
+    (av, _, page) => av.avatars.list(page),
+    (a) => `${a.id}  ${a.createdAt}  ${a.name}`,
+  ),
+  "avatars get": showCommand("Show an Avatar", "avatarId", (av, id) => av.avatars.get(id)),
+  "jobs list": listCommand(
+    "List Avatar creation jobs, newest first",
+    STATUS_FLAG,
+    (av, args, page) => av.avatarJobs.list({ ...page, statuses: args.strings("status") as AvatarJob["status"][] }),
+    (j) => `${j.id}  ${j.status}  ${j.avatarId ?? "-"}  ${j.name}`,
+  ),
+  "jobs get": showCommand("Show an Avatar creation job", "jobId", (av, id) => av.avatarJobs.get(id)),
 };

@@ -15,8 +15,8 @@ export interface Command {
   /** Names of the positional arguments, all required. */
   positionals?: string[];
   flags: Flags;
-  /** Resolves with the exit code (default 0). */
-  run(context: Context): Promise<number | void>;
+  /** Resolves with the exit code. */
+  run(context: Context): Promise<number>;
 }
 
 export const POLL_FLAG: Flags = {
@@ -24,16 +24,18 @@ export const POLL_FLAG: Flags = {
   "no-wait": { description: "Print the new job at once instead of waiting for it" },
 };
 
-export const LIST_FLAGS: Flags = {
+const LIST_FLAGS: Flags = {
   limit: { value: "n", description: "Stop after n items (default 20; 0 for all)" },
   "page-size": { value: "n", description: "Items per request, 1 to 99 (default: the limit, at most 99)" },
 };
 
 /** Statuses of job lists, as the `statuses` filter; the API rejects an unknown one with 400. */
-export const STATUS_FLAG: Flags = { status: { value: "status", multiple: true, description: "Only jobs in this status" } };
+export const STATUS_FLAG: Flags = {
+  status: { value: "status", multiple: true, description: "Only jobs in this status" },
+};
 
 /** The first `--limit` items of a list, asked in pages of `--page-size`. */
-export async function collect<T>(args: Args, list: (options: { pageSize?: number }) => AsyncIterable<T>): Promise<T[]> {
+async function collect<T>(args: Args, list: (options: { pageSize?: number }) => AsyncIterable<T>): Promise<T[]> {
   const limit = args.integer("limit") ?? 20;
   const pageSize = args.integer("page-size") ?? (limit > 0 ? Math.min(limit, 99) : undefined);
   const items: T[] = [];
@@ -45,7 +47,10 @@ export async function collect<T>(args: Args, list: (options: { pageSize?: number
 }
 
 /** Waits for a job with a progress bar on stderr (redrawn on a terminal, one line per stage elsewhere). */
-export async function withProgress<T>(context: Context, wait: (options: { intervalMs?: number; onStage: (stage: string) => void }) => Promise<T>): Promise<T> {
+export async function withProgress<T>(
+  context: Context,
+  wait: (options: { intervalMs?: number; onStage: (stage: string) => void }) => Promise<T>,
+): Promise<T> {
   const bar = progressBar(context.out.stderr);
   try {
     return await wait({ intervalMs: context.args.integer("poll-ms"), onStage: bar.stage });
@@ -62,9 +67,45 @@ export function jobFailed(context: Context, job: AvatarJob | VideoJob): number {
 }
 
 /** A resource as "path  value" lines, for people (scripts take --json). */
-export function fields(value: unknown, path = ""): string {
+function fields(value: unknown, path = ""): string {
   if (value === null || typeof value !== "object") return `${path}  ${String(value)}`;
   return Object.entries(value)
     .map(([key, inner]) => fields(inner, path ? `${path}.${key}` : key))
     .join("\n");
+}
+
+/** A command that shows one resource by its ID. */
+export function showCommand(
+  summary: string,
+  idName: string,
+  get: (av: AvatarVideo, id: string) => Promise<object>,
+): Command {
+  return {
+    summary,
+    positionals: [idName],
+    flags: {},
+    async run({ av, args, out }) {
+      const value = await get(av, args.positionals[0]!);
+      out.result(value, fields(value));
+      return 0;
+    },
+  };
+}
+
+/** A command that lists up to `--limit` items: one line each for people, an array with --json. */
+export function listCommand<T>(
+  summary: string,
+  flags: Flags,
+  list: (av: AvatarVideo, args: Args, page: { pageSize?: number }) => AsyncIterable<T>,
+  line: (item: T) => string,
+): Command {
+  return {
+    summary,
+    flags: { ...flags, ...LIST_FLAGS },
+    async run({ av, args, out }) {
+      const items = await collect(args, (page) => list(av, args, page));
+      out.result(items, items.map(line).join("\n"));
+      return 0;
+    },
+  };
 }

@@ -1,4 +1,4 @@
-import { AvatarVideoError } from "../errors.js";
+import type { AvatarVideoError } from "../errors.js";
 
 export interface Stream {
   write(text: string): unknown;
@@ -24,9 +24,19 @@ export class Output {
 
   /** One error on stderr: a line for people, or `{"error": {…}}` with --json. */
   error(error: { code: string; message: string; status?: number; requestId?: string; jobId?: string }): void {
-    if (this.json) return this.write(this.streams.stderr, JSON.stringify({ error }));
-    const where = [error.status && `HTTP ${error.status}`, error.requestId && `request id ${error.requestId}`, error.jobId && `job ${error.jobId}`].filter(Boolean);
-    this.write(this.streams.stderr, `error: ${error.code}: ${error.message}${where.length ? ` (${where.join(", ")})` : ""}`);
+    if (this.json) {
+      this.write(this.streams.stderr, JSON.stringify({ error }));
+      return;
+    }
+    const where = [
+      error.status && `HTTP ${error.status}`,
+      error.requestId && `request id ${error.requestId}`,
+      error.jobId && `job ${error.jobId}`,
+    ].filter(Boolean);
+    this.write(
+      this.streams.stderr,
+      `error: ${error.code}: ${error.message}${where.length ? ` (${where.join(", ")})` : ""}`,
+    );
   }
 
   apiError(error: AvatarVideoError): void {

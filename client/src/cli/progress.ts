@@ -2,9 +2,17 @@ import type { Stream } from "./output.js";
 
 /** Where each known video stage sits on the bar; unknown stages keep the bar where it was. */
 const STAGE_AT: Record<string, number> = {
-  queued: 0.02, starting: 0.05, waiting: 0.08, waiting_for_renderer: 0.08, preparing_media: 0.15,
-  rendering: 0.4, encoding: 0.75, uploading: 0.9, completed: 1,
-  processing: 0.5, succeeded: 1,
+  queued: 0.02,
+  starting: 0.05,
+  waiting: 0.08,
+  waiting_for_renderer: 0.08,
+  preparing_media: 0.15,
+  rendering: 0.4,
+  encoding: 0.75,
+  uploading: 0.9,
+  completed: 1,
+  processing: 0.5,
+  succeeded: 1,
 };
 
 /**

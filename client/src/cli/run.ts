@@ -37,7 +37,14 @@ function mainHelp(): string {
 
 function commandHelp(name: string, command: Command): string {
   const positionals = (command.positionals ?? []).map((p) => ` <${p}>`).join("");
-  return [`Usage: avatar-video ${name}${positionals} [options]`, "", command.summary, "", "Options:", describeFlags({ ...command.flags, ...COMMON_FLAGS })].join("\n");
+  return [
+    `Usage: avatar-video ${name}${positionals} [options]`,
+    "",
+    command.summary,
+    "",
+    "Options:",
+    describeFlags({ ...command.flags, ...COMMON_FLAGS }),
+  ].join("\n");
 }
 
 /** The command named by the first one or two words. */
@@ -64,13 +71,21 @@ export async function run(argv: string[], io: Io): Promise<number> {
     if (args.flag("help")) return print(io.stdout, commandHelp(found.name, found.command), 0);
     const appId = args.string("app-id") ?? io.env.AVATAR_VIDEO_APP_ID;
     const apiKey = args.string("api-key") ?? envKey;
-    if (!appId || !apiKey) throw new UsageError("set AVATAR_VIDEO_APP_ID and AVATAR_VIDEO_API_KEY (or --app-id and --api-key)");
+    if (!appId || !apiKey)
+      throw new UsageError("set AVATAR_VIDEO_APP_ID and AVATAR_VIDEO_API_KEY (or --app-id and --api-key)");
     out = new Output(io, args.flag("json"), [apiKey]);
-    const av = new AvatarVideo({ baseUrl: args.string("base-url") ?? io.env.AVATAR_VIDEO_BASE_URL ?? DEFAULT_BASE_URL, appId, apiKey });
-    return (await found.command.run({ av, args, out })) ?? 0;
+    const av = new AvatarVideo({
+      baseUrl: args.string("base-url") ?? io.env.AVATAR_VIDEO_BASE_URL ?? DEFAULT_BASE_URL,
+      appId,
+      apiKey,
+    });
+    return await found.command.run({ av, args, out });
   } catch (error) {
     if (error instanceof UsageError) {
-      out.error({ code: "usage", message: `${error.message}; see \`avatar-video ${found ? `${found.name} ` : ""}--help\`` });
+      out.error({
+        code: "usage",
+        message: `${error.message}; see \`avatar-video ${found ? `${found.name} ` : ""}--help\``,
+      });
       return 2;
     }
     if (error instanceof AvatarVideoError) out.apiError(error);

@@ -1,6 +1,6 @@
 import type { VideoJob } from "../resources/types.js";
 import type { Command } from "./command.js";
-import { collect, fields, jobFailed, LIST_FLAGS, POLL_FLAG, STATUS_FLAG, withProgress } from "./command.js";
+import { jobFailed, listCommand, POLL_FLAG, showCommand, STATUS_FLAG, withProgress } from "./command.js";
 import { download } from "./download.js";
 
 const render: Command = {
@@ -13,16 +13,28 @@ const render: Command = {
     height: { value: "px", description: "Video height, even, 64 to 1920 (default 1024)" },
     background: { value: "url", description: "Public URL of a PNG, JPEG or WebP background" },
     name: { value: "name", description: "Job name, 1 to 128 characters" },
-    "request-id": { value: "uuid", description: "Retry key: the same key and input answer with the same job (default: a new one)" },
+    "request-id": {
+      value: "uuid",
+      description: "Retry key: the same key and input answer with the same job (default: a new one)",
+    },
     ...POLL_FLAG,
   },
   async run(context) {
     const { av, args, out } = context;
     const [width, height] = [args.integer("width"), args.integer("height")];
     const video = width === undefined && height === undefined ? undefined : { width, height };
-    const body = { avatarId: args.string("avatar")!, audioUrl: args.string("audio")!, backgroundUrl: args.string("background"), name: args.string("name"), video };
+    const body = {
+      avatarId: args.string("avatar")!,
+      audioUrl: args.string("audio")!,
+      backgroundUrl: args.string("background"),
+      name: args.string("name"),
+      video,
+    };
     const created = await av.videos.create(body, { requestId: args.string("request-id") });
-    if (args.flag("no-wait")) return out.result(created, `jobId ${created.jobId}`);
+    if (args.flag("no-wait")) {
+      out.result(created, `jobId ${created.jobId}`);
+      return 0;
+    }
     const detail = await withProgress(context, (options) => av.waitForVideo(created.jobId, options));
     if (detail.job.status !== "succeeded" || !detail.videoUrl) {
       out.result(detail, "");
@@ -31,27 +43,19 @@ const render: Command = {
     const file = args.string("out") ?? "video.mp4";
     await download(detail.videoUrl, file);
     out.result({ ...detail, file }, `wrote ${file} (job ${detail.job.id})`);
+    return 0;
   },
 };
 
-const listVideos: Command = {
-  summary: "List video jobs, newest first",
-  flags: { ...STATUS_FLAG, ...LIST_FLAGS },
-  async run({ av, args, out }) {
-    const statuses = args.strings("status") as VideoJob["status"][];
-    const jobs = await collect(args, (options) => av.videos.list({ ...options, statuses }));
-    out.result(jobs, jobs.map((j) => `${j.id}  ${j.status}  ${j.progress.stage}  ${j.name}`).join("\n"));
-  },
+export const videoCommands: Record<string, Command> = {
+  render,
+  "videos list": listCommand(
+    "List video jobs, newest first",
+    STATUS_FLAG,
+    (av, args, page) => av.videos.list({ ...page, statuses: args.strings("status") as VideoJob["status"][] }),
+    (j) => `${j.id}  ${j.status}  ${j.progress.stage}  ${j.name}`,
+  ),
+  "videos get": showCommand("Show a video job (with its download link once it succeeded)", "jobId", (av, id) =>
+    av.videos.get(id),
+  ),
 };
-
-const getVideo: Command = {
-  summary: "Show a video job (with its download link once it succeeded)",
-  positionals: ["jobId"],
-  flags: {},
-  async run({ av, args, out }) {
-    const detail = await av.videos.get(args.positionals[0]!);
-    out.result(detail, fields(detail));
-  },
-};
-
-export const videoCommands: Record<string, Command> = { render, "videos list": listVideos, "videos get": getVideo };

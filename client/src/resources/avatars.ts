@@ -1,7 +1,14 @@
 import type { ApiClient } from "../api.js";
 import { unwrap } from "../errors.js";
 import { pageQuery, paginate, type ListOptions } from "../pages.js";
-import type { Avatar, AvatarCheck, AvatarCheckRequest, CreateAvatarRequest, CreateAvatarResponse, RequestOptions } from "./types.js";
+import type {
+  Avatar,
+  AvatarCheck,
+  AvatarCheckRequest,
+  CreateAvatarRequest,
+  CreateAvatarResponse,
+  RequestOptions,
+} from "./types.js";
 
 /** Avatars: create one from a portrait URL, check a portrait first, read them. */
 export class Avatars {

@@ -20,9 +20,14 @@ export class Videos {
    * Accepts a video job; resolves with `{ jobId, status, createdAt, requestId }`. Calling again with the same
    * `requestId` and body answers with the same job instead of rendering twice.
    */
-  async create(body: CreateVideoRequest, options: CreateVideoOptions = {}): Promise<CreateVideoResponse & { requestId: string }> {
+  async create(
+    body: CreateVideoRequest,
+    options: CreateVideoOptions = {},
+  ): Promise<CreateVideoResponse & { requestId: string }> {
     const requestId = options.requestId ?? body.requestId ?? crypto.randomUUID();
-    const created = await unwrap(this.api.POST("/v1/open/videos", { body: { ...body, requestId }, signal: options.signal }));
+    const created = await unwrap(
+      this.api.POST("/v1/open/videos", { body: { ...body, requestId }, signal: options.signal }),
+    );
     return { ...created, requestId };
   }
 
