@@ -52,7 +52,7 @@ function find(argv: string[]): { name: string; command: Command; rest: string[] 
   for (const words of [2, 1]) {
     const name = argv.slice(0, words).join(" ");
     const command = COMMANDS[name];
-    if (command && argv.length >= words) return { name, command, rest: argv.slice(words) };
+    if (command) return { name, command, rest: argv.slice(words) };
   }
   return undefined;
 }
