@@ -1,0 +1,100 @@
+/**
+ * The renderer's output on fixture renders, frame by frame, against committed hashes: no change to what a
+ * viewer sees passes unseen. A change made on purpose (a new mouth, a speed lever that moves pixels) updates
+ * the hashes in the same commit: `UPDATE_FRAME_HASHES=1 npx vitest run -c vitest.renderer.config.ts
+ * test/renderer/frame-hashes.test.ts`, and the commit says why and what was looked at.
+ *
+ * Each hash covers the decoded frames (ffmpeg's framemd5 of every frame, as the renderer's ffmpeg decodes its
+ * own MP4) of a short render with a fixed seed: the same tree, ffmpeg build and input give the same frames.
+ */
+import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ffmpegPath } from "../../container/src/video/ffmpeg";
+import { type RenderSettings, renderVideo } from "../../container/src/video/render";
+import { encodeAudio, type Segment, synthSpeech } from "./helpers/media-audio";
+import { type TestAvatar, testAvatar } from "./helpers/media-avatar";
+
+const HASHES = new URL("./fixtures/frame-hashes.json", import.meta.url);
+const UPDATE = process.env.UPDATE_FRAME_HASHES === "1";
+
+const SPEECH: Segment[] = [
+  { kind: "silence", seconds: 0.2 },
+  { kind: "vowel", vowel: "AA", seconds: 0.25 },
+  { kind: "plosive" },
+  { kind: "vowel", vowel: "OO", seconds: 0.2 },
+  { kind: "fricative", seconds: 0.1 },
+  { kind: "vowel", vowel: "EE", seconds: 0.25 },
+  { kind: "silence", seconds: 0.2 },
+];
+
+const BASE: RenderSettings = {
+  width: 256,
+  height: 256,
+  fit: "crop",
+  backgroundColor: "#000000",
+  backgroundFit: "cover",
+  leadInSeconds: 0,
+  leadOutSeconds: 0,
+};
+
+/** The fixture renders: the default crop, and a contained portrait on a colour with a lead-in. */
+const CASES: Record<string, Partial<RenderSettings>> = {
+  "crop-256": {},
+  "contain-320x240-colour-lead": { width: 320, height: 240, fit: "contain", backgroundColor: "#2a6f97", leadInSeconds: 0.2 },
+};
+
+let dir: string;
+let avatar: TestAvatar;
+let audioPath: string;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "frame-hashes-"));
+  avatar = await testAvatar("single-phone");
+  audioPath = join(dir, "speech.wav");
+  await encodeAudio(synthSpeech(SPEECH, 24_000), 24_000, audioPath, "wav");
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** One SHA-256 over the MD5 of every decoded video frame, and the frame count. */
+function frameDigest(mp4: string): Promise<{ frames: number; sha256: string }> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(ffmpegPath(), ["-v", "error", "-i", mp4, "-map", "0:v", "-f", "framemd5", "-"]);
+    let out = "";
+    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
+    child.on("error", reject);
+    child.on("close", (code) => {
+      if (code !== 0) return reject(new Error(`ffmpeg framemd5 exited ${code}`));
+      const md5s = out.split("\n").filter((l) => l && !l.startsWith("#")).map((l) => l.split(",").at(-1)!.trim());
+      resolve({ frames: md5s.length, sha256: createHash("sha256").update(md5s.join("\n")).digest("hex") });
+    });
+  });
+}
+
+describe("fixture renders, frame by frame", () => {
+  const expected: Record<string, { frames: number; sha256: string }> = UPDATE ? {} : JSON.parse(readFileSync(HASHES, "utf8"));
+  const seen: Record<string, { frames: number; sha256: string }> = {};
+
+  for (const [name, settings] of Object.entries(CASES)) {
+    it(`${name} matches its committed frame hashes`, async () => {
+      const out = await renderVideo({
+        portraitPng: avatar.portraitPng,
+        rig: avatar.rig,
+        audioPath,
+        settings: { ...BASE, ...settings },
+        workDir: mkdtempSync(join(dir, "job-")),
+        seed: 1234,
+        threads: 1,
+      });
+      seen[name] = await frameDigest(out.mp4Path);
+      if (UPDATE) return;
+      expect(seen[name]).toEqual(expected[name]);
+    });
+  }
+
+  afterAll(() => {
+    if (UPDATE) writeFileSync(HASHES, `${JSON.stringify(seen, null, 2)}\n`);
+  });
+});
