@@ -236,6 +236,30 @@ describe("durability", () => {
   });
 });
 
+describe("session tokens: single use at every instant", () => {
+  it("a token used just before its expiry cannot be used again at the expiry instant (jti and exp checked in one call)", async () => {
+    const limiter = fresh();
+    const exp = Math.floor(T0 / SEC) + 60; // seconds, as in the token
+    const jti = id();
+    expect(await limiter.admitMotionConnection({ connectionId: id(), jti, exp }, exp * SEC - 1)).toMatchObject({ ok: true });
+    await limiter.endMotionConnection("unrelated"); // the slot stays taken; reuse is what matters
+    expect(await limiter.admitMotionConnection({ connectionId: id(), jti, exp }, exp * SEC)).toMatchObject({ ok: false, code: "unauthorized" });
+    expect(await limiter.admitMotionConnection({ connectionId: id(), jti, exp }, exp * SEC + 1)).toMatchObject({ ok: false, code: "unauthorized" });
+    expect((await limiter.motionStatus()).open).toBe(1);
+  });
+
+  it("an unused token is refused at exactly exp and admitted 1 ms before", async () => {
+    const limiter = fresh();
+    const exp = Math.floor(T0 / SEC) + 60;
+    expect(await limiter.admitMotionConnection({ connectionId: id(), jti: id(), exp }, exp * SEC)).toMatchObject({
+      ok: false,
+      code: "unauthorized",
+      message: expect.stringContaining("expired"),
+    });
+    expect(await limiter.admitMotionConnection({ connectionId: id(), jti: id(), exp }, exp * SEC - 1)).toMatchObject({ ok: true });
+  });
+});
+
 describe("through the real creation routes", () => {
   it("30 parallel POST /avatars: exactly `concurrent` (10) accepted, the rest 429 concurrency_limit_exceeded", async () => {
     const acc = await createAccount({ avatarUnits: 100 });

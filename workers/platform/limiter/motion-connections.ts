@@ -45,12 +45,17 @@ export function setMotionLimits(sql: SqlStorage, limits: Partial<MotionLimits>):
 }
 
 /**
- * Spends the token and takes a connection slot, or refuses: a token already used → 401, the account at its
- * limit → 429 (the token is then not spent: the caller may retry with it while it is valid).
+ * Spends the token and takes a connection slot, or refuses: a token expired (`exp` ≤ now) or already used →
+ * 401, the account at its limit → 429 (the token is then not spent: the caller may retry with it while it is
+ * valid). The expiry is checked here, in the same call that forgets expired `jti`s: checked only by the caller
+ * earlier, a token reused at its expiry instant found its `jti` already forgotten and was admitted twice.
  */
 export function admitMotionConnection(sql: SqlStorage, input: { connectionId: string; jti: string; exp: number }, now: number): MotionAdmission {
   ensureTables(sql);
-  sql.exec("DELETE FROM motion_tokens WHERE exp * 1000 <= ?", now); // expired tokens are refused before this point
+  if (input.exp * 1000 <= now) {
+    return { ok: false, code: "unauthorized", message: "The session token has expired: request a new one for each new connection." };
+  }
+  sql.exec("DELETE FROM motion_tokens WHERE exp * 1000 <= ?", now); // only tokens that can no longer pass the check above
   sql.exec("DELETE FROM motion_connections WHERE lapses_at <= ?", now);
   if (sql.exec("SELECT 1 FROM motion_tokens WHERE jti = ?", input.jti).toArray().length > 0) {
     return { ok: false, code: "unauthorized", message: "The session token was already used for a connection: request one token per connection." };
