@@ -13,7 +13,7 @@ export const publicApi = openApiApp()
   .route("/v1/console", createSessionTokenRoute)
   .route("/v1/open", referenceRoutes((serverUrl) => buildOpenApiDocument(serverUrl)));
 
-export function buildOpenApiDocument(serverUrl: string): Record<string, any> {
+export function buildOpenApiDocument(serverUrl: string): Record<string, unknown> {
   return generateDocument(publicApi, serverUrl, {
     title: "Avatar and Video Open API",
     version: "1.0.0",

@@ -10,7 +10,20 @@ import { registerComponents } from "./components";
  * the library's converter drops or rewrites some of it. Schemas with `.meta({ id })` become components.
  */
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
+
+const isJson = (v: unknown): v is Json => typeof v === "object" && v !== null;
+
+/** The object at `keys` below `node`: one the library lays out for every route (an operation, a media type…). */
+function at(node: Json, ...keys: string[]): Json {
+  let cur = node;
+  for (const key of keys) {
+    const next = cur[key];
+    if (!isJson(next)) throw new Error(`OpenAPI document: no object at ${keys.join(" ")}`);
+    cur = next;
+  }
+  return cur;
+}
 
 /** The response schema of the routes that serve an OpenAPI document: a JSON object, documented as such. */
 export const OpenApiDocument = z.custom<Json>((v) => typeof v === "object" && v !== null).meta({ type: "object" });
@@ -92,28 +105,32 @@ function parameters(request: RouteConfig["request"]): Json[] {
   return out;
 }
 
+/** The zod schema of one of a route's media types (none when it is a `$ref` or a plain JSON Schema). */
+const zodSchemaOf = (media: unknown) => (isJson(media) && isZod(media.schema) ? media.schema : undefined);
+
 /** Replaces the library's schemas of one operation with zod's own. */
 function useZodSchemas(operation: Json, route: RouteConfig) {
   operation.parameters = parameters(route.request);
-  const body = route.request?.body as Json | undefined;
-  for (const [type, media] of Object.entries<Json>(body?.content ?? {})) {
-    if (isZod(media.schema)) operation.requestBody.content[type].schema = schemaFor(media.schema);
+  for (const [type, media] of Object.entries(route.request?.body?.content ?? {})) {
+    const schema = zodSchemaOf(media);
+    if (schema) at(operation, "requestBody", "content", type).schema = schemaFor(schema);
   }
-  for (const [status, response] of Object.entries<Json>(route.responses)) {
-    for (const [type, media] of Object.entries<Json>(response.content ?? {})) {
-      if (isZod(media.schema)) operation.responses[status].content[type].schema = schemaFor(media.schema);
+  for (const [status, response] of Object.entries(route.responses)) {
+    for (const [type, media] of Object.entries(("content" in response ? response.content : undefined) ?? {})) {
+      const schema = zodSchemaOf(media);
+      if (schema) at(operation, "responses", status, "content", type).schema = schemaFor(schema);
     }
   }
 }
 
 const registered = new WeakSet<object>();
 
-export function generateDocument(api: OpenAPIHono<any>, serverUrl: string, info: DocumentInfo): Json {
+export function generateDocument(api: Pick<OpenAPIHono, "openAPIRegistry" | "getOpenAPI31Document">, serverUrl: string, info: DocumentInfo): Json {
   if (!registered.has(api.openAPIRegistry)) {
     registerComponents(api.openAPIRegistry);
     registered.add(api.openAPIRegistry);
   }
-  const { openapi, ...generated }: Json = api.getOpenAPI31Document({
+  const { openapi, ...generated } = api.getOpenAPI31Document({
     openapi: "3.1.0",
     info: { title: info.title, version: info.version, description: info.description },
     servers: [{ url: serverUrl }],
@@ -122,9 +139,9 @@ export function generateDocument(api: OpenAPIHono<any>, serverUrl: string, info:
   // The dialect of every schema (zod's draft 2020-12), which the library's config type does not list.
   const doc: Json = { openapi, jsonSchemaDialect: "https://json-schema.org/draft/2020-12/schema", ...generated };
   for (const def of api.openAPIRegistry.definitions) {
-    if (def.type === "route") useZodSchemas(doc.paths[def.route.path][def.route.method], def.route);
+    if (def.type === "route") useZodSchemas(at(doc, "paths", def.route.path, def.route.method), def.route);
   }
-  const { parameters: _p, schemas: _s, ...shared } = doc.components ?? {};
+  const { parameters: _p, schemas: _s, ...shared } = isJson(doc.components) ? doc.components : {};
   delete doc.webhooks;
   doc.components = { schemas: components(doc), ...shared };
   return doc;

@@ -3,7 +3,67 @@
  * OpenAPI document, so the page says exactly what the document says.
  */
 
-type Json = Record<string, any>;
+/** A node that may be a `$ref` to another part of the document (a schema, a response). */
+interface MaybeRef {
+  $ref?: string;
+  description?: string;
+}
+
+/** The parts of a JSON Schema (draft 2020-12) that the page shows. */
+interface Schema extends MaybeRef {
+  type?: string | string[];
+  format?: string;
+  const?: unknown;
+  enum?: unknown[];
+  default?: unknown;
+  anyOf?: Schema[];
+  items?: Schema;
+  properties?: Record<string, Schema>;
+  required?: string[];
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  multipleOf?: number;
+  pattern?: string;
+}
+
+type Content = Record<string, { schema?: Schema }>;
+
+interface Parameter {
+  name: string;
+  in: string;
+  required?: boolean;
+  explode?: boolean;
+  description?: string;
+  schema: Schema;
+}
+
+interface ResponseObject extends MaybeRef {
+  content?: Content;
+}
+
+interface Operation {
+  operationId?: string;
+  summary?: string;
+  description?: string;
+  tags?: string[];
+  security?: Record<string, string[]>[];
+  parameters?: Parameter[];
+  requestBody?: { description?: string; content?: Content };
+  responses: Record<string, ResponseObject>;
+}
+
+/** The OpenAPI 3.1 document as generateDocument (document.ts) lays it out: the parts the page shows. */
+interface OpenApiDoc {
+  openapi: string;
+  info: { title: string; version: string; description?: string };
+  servers?: { url: string }[];
+  paths: Record<string, Record<string, Operation>>;
+  components: { schemas: Record<string, Schema>; securitySchemes: Record<string, { name?: string }> };
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
 
 const esc = (s: unknown) =>
   String(s ?? "").replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
@@ -16,16 +76,17 @@ interface Row {
   description: string;
 }
 
-function resolve(doc: Json, schema: Json | undefined): Json {
-  let s = schema ?? {};
+/** The node a `$ref` chain (at most 10 long) leads to; {} when it leads nowhere. */
+function resolve<T extends MaybeRef>(doc: OpenApiDoc, node: T | undefined): T {
+  let s = node ?? ({} as T);
   for (let i = 0; i < 10 && typeof s.$ref === "string"; i++) {
     const path = s.$ref.replace(/^#\//, "").split("/");
-    s = path.reduce((node: Json, key: string) => node?.[key], doc) ?? {};
+    s = (path.reduce<unknown>((n, key) => (isObject(n) ? n[key] : undefined), doc) ?? {}) as T;
   }
   return s;
 }
 
-function typeOf(doc: Json, schema: Json): string {
+function typeOf(doc: OpenApiDoc, schema: Schema): string {
   const s = resolve(doc, schema);
   if (s.const !== undefined) return `"${s.const}"`;
   if (s.type === "array") return `array of ${typeOf(doc, s.items ?? {})}`;
@@ -35,11 +96,12 @@ function typeOf(doc: Json, schema: Json): string {
   return s.format ? `${t} (${s.format})` : t;
 }
 
-function rulesOf(doc: Json, schema: Json): string {
+function rulesOf(doc: OpenApiDoc, schema: Schema): string {
   const s = resolve(doc, schema);
   const r: string[] = [];
   if (s.enum) r.push(`one of ${s.enum.join(", ")}`);
-  if (s.items && resolve(doc, s.items).enum) r.push(`each one of ${resolve(doc, s.items).enum.join(", ")}`);
+  const itemEnum = s.items && resolve(doc, s.items).enum;
+  if (itemEnum) r.push(`each one of ${itemEnum.join(", ")}`);
   if (s.minLength !== undefined || s.maxLength !== undefined) r.push(`length ${s.minLength ?? 0} to ${s.maxLength ?? "∞"}`);
   if (s.minimum !== undefined) r.push(`≥ ${s.minimum}`);
   if (s.maximum !== undefined) r.push(`≤ ${s.maximum}`);
@@ -50,15 +112,15 @@ function rulesOf(doc: Json, schema: Json): string {
 }
 
 /** Object fields flattened with dotted names (video.width, jobs[].status), nested components expanded. */
-function rows(doc: Json, schema: Json, prefix = "", depth = 0, out: Row[] = []): Row[] {
+function rows(doc: OpenApiDoc, schema: Schema, prefix = "", depth = 0, out: Row[] = []): Row[] {
   const s = resolve(doc, schema);
   const required = new Set<string>(s.required ?? []);
-  for (const [name, child] of Object.entries<Json>(s.properties ?? {})) {
+  for (const [name, child] of Object.entries(s.properties ?? {})) {
     const full = prefix ? `${prefix}.${name}` : name;
     const c = resolve(doc, child);
     out.push({ name: full, type: typeOf(doc, child), required: required.has(name), rules: rulesOf(doc, child), description: c.description ?? child.description ?? "" });
     if (depth < 4 && c.type === "object") rows(doc, c, full, depth + 1, out);
-    if (depth < 4 && c.type === "array" && resolve(doc, c.items ?? {}).type === "object") rows(doc, c.items, `${full}[]`, depth + 1, out);
+    if (depth < 4 && c.type === "array" && c.items && resolve(doc, c.items).type === "object") rows(doc, c.items, `${full}[]`, depth + 1, out);
   }
   return out;
 }
@@ -73,11 +135,11 @@ function table(list: Row[]): string {
     .join("")}</tbody></table>`;
 }
 
-function operationHtml(doc: Json, path: string, method: string, op: Json): string {
+function operationHtml(doc: OpenApiDoc, path: string, method: string, op: Operation): string {
   const auth = op.security?.length
     ? Object.keys(op.security[0]).map((k) => doc.components.securitySchemes[k].name).join(" + ")
     : "none (public)";
-  const params: Row[] = (op.parameters ?? []).map((p: Json) => ({
+  const params: Row[] = (op.parameters ?? []).map((p) => ({
     name: `${p.name} (${p.in})`,
     type: typeOf(doc, p.schema) + (p.explode ? ", repeatable" : ""),
     required: !!p.required,
@@ -85,7 +147,7 @@ function operationHtml(doc: Json, path: string, method: string, op: Json): strin
     description: p.description ?? "",
   }));
   const body = op.requestBody?.content?.["application/json"]?.schema;
-  const [okStatus, ok] = Object.entries<Json>(op.responses).find(([s]) => s.startsWith("2"))!;
+  const [okStatus, ok] = Object.entries(op.responses).find(([s]) => s.startsWith("2"))!;
   const okSchema = ok.content?.["application/json"]?.schema;
   const errors = Object.keys(op.responses)
     .filter((s) => !s.startsWith("2"))
@@ -96,7 +158,7 @@ function operationHtml(doc: Json, path: string, method: string, op: Json): strin
 <p>${esc(op.summary)}</p>${op.description ? `<p class=desc>${esc(op.description)}</p>` : ""}
 <p><b>Authentication:</b> ${esc(auth)}</p>
 ${params.length ? `<h4>Parameters</h4>${table(params)}` : ""}
-${body ? `<h4>Request body</h4><p class=muted>${esc(op.requestBody.description ?? "")}</p>${table(rows(doc, body))}` : ""}
+${body ? `<h4>Request body</h4><p class=muted>${esc(op.requestBody?.description ?? "")}</p>${table(rows(doc, body))}` : ""}
 <h4>Response ${esc(okStatus)}</h4><p class=muted>${esc(ok.description)}</p>${okSchema ? table(rows(doc, okSchema)) : ""}
 ${errors ? `<h4>Errors</h4><ul>${errors}</ul>` : ""}
 </section>`;
@@ -109,10 +171,11 @@ table{border-collapse:collapse;width:100%;font-size:13px}th,td{border-bottom:1px
 th{background:#f4f6f8}code{font:13px ui-monospace,Menlo,Consolas,monospace}.m{display:inline-block;min-width:52px;text-align:center;border-radius:4px;color:#fff;font-size:13px;padding:1px 6px}
 .get{background:#2f7d32}.post{background:#1565c0}.muted{color:#5b6573;font-size:13px}.desc{color:#36404d}`;
 
-export function renderReferenceHtml(doc: Json): string {
-  const ops: [string, string, Json][] = [];
-  for (const [path, item] of Object.entries<Json>(doc.paths)) for (const [method, op] of Object.entries<Json>(item)) ops.push([path, method, op]);
-  const byTag = new Map<string, [string, string, Json][]>();
+export function renderReferenceHtml(generated: Record<string, unknown>): string {
+  const doc = generated as unknown as OpenApiDoc;
+  const ops: [string, string, Operation][] = [];
+  for (const [path, item] of Object.entries(doc.paths)) for (const [method, op] of Object.entries(item)) ops.push([path, method, op]);
+  const byTag = new Map<string, [string, string, Operation][]>();
   for (const o of ops) byTag.set(o[2].tags?.[0] ?? "Other", [...(byTag.get(o[2].tags?.[0] ?? "Other") ?? []), o]);
   const nav = [...byTag]
     .map(([tag, list]) => `<p><b>${esc(tag)}</b><br>${list.map(([p, m, o]) => `<a href="#${esc(o.operationId)}">${esc(m.toUpperCase())} ${esc(p)}</a>`).join("<br>")}</p>`)
