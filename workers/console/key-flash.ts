@@ -44,7 +44,7 @@ export async function takeKeyFlash(c: Context<ConsoleEnv>): Promise<KeyFlash | n
   if (raw === undefined) return null;
   deleteCookie(c, COOKIE, { path: PATH, secure: cookieOptions(c, 0).secure });
   const [iv, sealed] = raw.split(".").map((part) => fromBase64Url(part));
-  if (!iv || iv.length !== 12 || !sealed) return null;
+  if (iv?.length !== 12 || !sealed) return null;
   try {
     const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv, additionalData: boundTo(c) }, await sealingKey(c.env.SIGNING_SECRET), sealed);
     return JSON.parse(new TextDecoder().decode(plain)) as KeyFlash;

@@ -1,12 +1,11 @@
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { sha256Hex } from "../platform/crypto/digest";
-import { accounts, consoleInvites, consoleUsers, type ConsoleUser } from "../platform/db/schema";
+import { consoleInvites, consoleUsers, type ConsoleUser } from "../platform/db/schema";
 import type { Env } from "../platform/env";
-import { ApiError, invalid, notFound } from "../platform/http/errors";
 import { hashPassword } from "./password";
 import { endAllSessions } from "./sessions";
-import { findUserByEmail, INVITE_TTL_MS, normalizeEmail } from "../platform/people/invites";
+import { findUserByEmail } from "../platform/people/invites";
 
 /** The invite behind a link, if it is still usable (unused, unexpired). */
 export async function findInvite(env: Env, token: string, now = Date.now()) {

@@ -12,7 +12,7 @@ nav a[aria-current=page]{background:#e8eefc;color:var(--accent);font-weight:600}
 main{max-width:72rem;margin:0 auto;padding:1.25rem}
 h1{font-size:1.6rem;margin:.2rem 0 1rem}h2{font-size:1.15rem;margin:0 0 .75rem}
 section.panel{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:1rem 1.25rem;margin-bottom:1.25rem}
-label{font-weight:600;display:block;margin:.6rem 0 .25rem}
+label,.label{font-weight:600;display:block;margin:.6rem 0 .25rem}
 input[type=text],input[type=email],input[type=password],input[type=url],input[type=number],select{width:100%;max-width:28rem;padding:.5rem .6rem;border:1px solid #b8c0ca;border-radius:6px;font:inherit;background:#fff}
 input[type=color]{width:4rem;height:2.3rem;padding:.1rem;border:1px solid #b8c0ca;border-radius:6px}
 input[type=file]{font:inherit;max-width:100%}

@@ -15,7 +15,8 @@ export interface AppsPageProps {
 function SecretField(props: { id: string; label: string; value: string }) {
   return (
     <>
-      <label>{props.label}</label>
+      {/* A caption of the value shown, not of a form control: styled as a label, not a <label>. */}
+      <div class="label">{props.label}</div>
       <div class="secret">
         <code id={props.id}>{props.value}</code>
         <button type="button" class="secondary" data-copy={props.id}>

@@ -1,3 +1,4 @@
+import type { Child } from "hono/jsx";
 import type { Avatar, VideoJob } from "../../platform/db/schema";
 import { VIDEO_FAILURE_ACTIONS } from "../failure-help";
 import { AUDIO_TYPES } from "../uploads";
@@ -20,7 +21,7 @@ export interface VideosPageProps {
   now: number;
 }
 
-function Field(props: { id: string; label: string; children: any; hint?: string }) {
+function Field(props: { id: string; label: string; children: Child; hint?: string }) {
   return (
     <div>
       <label for={props.id}>{props.label}</label>
@@ -122,6 +123,7 @@ function JobItem(props: { job: VideoJob; avatarName: string; now: number }) {
       </div>
       {status === "succeeded" ? (
         <>
+          {/* biome-ignore lint/a11y/useMediaCaption: the caller's own render of their own audio file; no transcript exists to caption it */}
           <video controls preload="metadata" src={`/console/videos/${job.id}/file#t=0.1`} data-video-id={job.id}></video>
           <a class="button secondary" href={`/console/videos/${job.id}/file?download=1`}>
             Download
