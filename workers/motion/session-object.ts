@@ -133,8 +133,14 @@ export class MotionSession extends DurableObject<Env> {
     try {
       const now = Date.now();
       const { sessionSeconds, idleSeconds } = live.setup.limits;
-      if (now - live.openedAt >= sessionSeconds * 1000) return this.end(CLOSE.policy, `session length limit of ${sessionSeconds} s reached`);
-      if (now - live.lastClientAt >= idleSeconds * 1000) return this.end(CLOSE.policy, `idle timeout: no message for ${idleSeconds} s`);
+      if (now - live.openedAt >= sessionSeconds * 1000) {
+        this.end(CLOSE.policy, `session length limit of ${sessionSeconds} s reached`);
+        return;
+      }
+      if (now - live.lastClientAt >= idleSeconds * 1000) {
+        this.end(CLOSE.policy, `idle timeout: no message for ${idleSeconds} s`);
+        return;
+      }
       if (live.phase === "streaming" && now - live.lastAudioAt >= IDLE_AFTER_MS) {
         // No audio for 200 ms: feed silence in real time, one frame's worth every 40 ms.
         live.idleFedUntil ??= live.lastAudioAt + IDLE_AFTER_MS - FRAME_MS;

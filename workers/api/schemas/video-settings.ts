@@ -1,6 +1,5 @@
 import { z } from "zod";
 import {
-  BACKGROUND_FITS,
   DIMENSION,
   FITS,
   HEX_COLOUR,

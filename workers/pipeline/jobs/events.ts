@@ -27,7 +27,7 @@ const SUPERSEDED: JobError = {
  */
 export async function handleJobEvent(env: Env, kind: JobKind, jobId: string, attempt: number, event: JobEvent, now: number): Promise<EventAnswer> {
   const found = await loadJob(env, kind, jobId);
-  if (!found || found.job.status !== "processing" || found.job.attempt !== attempt) {
+  if (found?.job.status !== "processing" || found.job.attempt !== attempt) {
     return event.type === "progress" ? { ignored: true, abort: SUPERSEDED } : { ignored: true };
   }
   switch (event.type) {

@@ -1,5 +1,5 @@
 import { and, eq, inArray, isNull, lt, or, sql, type SQL } from "drizzle-orm";
-import { avatarJobs, videoJobs, type AvatarJob, type VideoJob } from "../../platform/db/schema";
+import { avatarJobs, type videoJobs, type AvatarJob, type VideoJob } from "../../platform/db/schema";
 import type { Env } from "../../platform/env";
 import { STALE_HEARTBEAT_MS, WAITING_FOR_RENDERER } from "./constants";
 import { explain, type JobError } from "./failures";

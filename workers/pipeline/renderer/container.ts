@@ -16,7 +16,7 @@ export class RendererContainer extends Container<Env> {
   // Requests to the container renew activity; a render can run far longer than that without any.
   sleepAfter = "10m";
 
-  constructor(ctx: DurableObjectState<{}>, env: Env) {
+  constructor(ctx: ConstructorParameters<typeof Container>[0], env: Env) {
     super(ctx, env);
     this.envVars = {
       PORT: "8080",

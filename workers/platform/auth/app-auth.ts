@@ -45,7 +45,7 @@ export const apiKeyAuth = createMiddleware<AppEnv>(async (c, next) => {
     .innerJoin(accounts, eq(accounts.id, apps.accountId))
     .where(and(eq(apps.keyHash, keyHash), isNull(apps.revokedAt)))
     .get();
-  if (!row || !row.account.active) throw unauthorized();
+  if (!row?.account.active) throw unauthorized();
   c.set("caller", { appId: row.app.id, account: row.account });
   await next();
 });

@@ -13,6 +13,6 @@ export function credentialField(raw: string | null | undefined): string | undefi
 
 /** `Bearer <token>` (scheme case-insensitive, SP/HTAB after it): the token exactly as sent, else undefined. */
 export function bearerCredential(raw: string | null | undefined): string | undefined {
-  const m = /^Bearer[ \t]+([^]+)$/i.exec(credentialField(raw) ?? "");
+  const m = /^Bearer[ \t]+([\s\S]+)$/i.exec(credentialField(raw) ?? "");
   return m ? m[1] : undefined;
 }

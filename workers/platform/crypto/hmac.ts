@@ -30,6 +30,6 @@ export async function sign(secret: string, message: string): Promise<string> {
 export async function verify(secret: string, message: string, signature: string | undefined | null): Promise<boolean> {
   if (!signature || !secret) return false;
   const bytes = fromBase64Url(signature);
-  if (!bytes || bytes.byteLength !== 32) return false;
+  if (bytes?.byteLength !== 32) return false;
   return crypto.subtle.verify("HMAC", await hmacKey(secret), bytes, encoder.encode(message));
 }
