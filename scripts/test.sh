@@ -42,9 +42,11 @@ step typecheck bash -c "tsc --noEmit -p . && tsc --noEmit -p tsconfig.scripts.js
 step worker-types npm run --silent types:worker -- --check
 # No import cycles anywhere; the Worker's wings meet only through their public.ts (.dependency-cruiser.cjs).
 step import-rules depcruise --config .dependency-cruiser.cjs workers container/src packages client/src scripts
-step deploy-check bash scripts/deploy-check.sh
+# A deploy names its public origin (PUBLIC_BASE_URL); without one the check must fail (issue 24, point 8).
+step deploy-check env PUBLIC_BASE_URL=https://avatar-video.example.com bash scripts/deploy-check.sh
+step deploy-check-needs-base-url bash -c '! out=$(PUBLIC_BASE_URL= bash scripts/deploy-check.sh 2>&1) && grep -q "PUBLIC_BASE_URL would ship as \"\"" <<<"$out"'
 
-for suite in workers renderer client e2e; do
+for suite in workers renderer client scripts e2e; do
   step "$suite-tests" vitest run -c "vitest.${suite}.config.ts" --reporter=dot --reporter=json \
     --outputFile.json="$logs/${suite}.json" --silent=passed-only "$@"
   tsx scripts/lib/summarize-tests.ts "$logs/${suite}.json" | sed "s/^/  ${suite}: /"

@@ -5,6 +5,10 @@ import { logEvent } from "../../workers/platform/logging/log-event";
 import { dispatchToRenderer, RendererUnavailable } from "../../workers/pipeline/renderer/client";
 import type { RendererPayload } from "../../workers/pipeline/renderer/payload";
 import { isDevelopment, rendererUrlRefusal } from "../../workers/pipeline/renderer/renderer-target";
+import { runSweep } from "../../workers/pipeline/queue/sweep";
+import { backgroundBaseUrl } from "../../workers/platform/http/base-url";
+import { consume, createAvatarJob, fakeRenderer } from "./pipeline-helpers";
+import { createAccount } from "./helpers/accounts";
 
 afterEach(() => vi.restoreAllMocks());
 
@@ -65,6 +69,37 @@ describe("renderer address by environment", () => {
         error: expect.stringContaining("RENDERER_URL http://127.0.0.1:8790 is a loopback address"),
       },
     ]);
+  });
+});
+
+describe("PUBLIC_BASE_URL outside development", () => {
+  it("an empty PUBLIC_BASE_URL in production starts no background work: messages kept, nothing dispatched, one clear line each", async () => {
+    const acct = await createAccount();
+    const jobId = await createAvatarJob(acct);
+    const renderer = fakeRenderer();
+    const errors: string[] = [];
+    vi.spyOn(console, "error").mockImplementation((line: string) => void errors.push(line));
+    const prodEnv = { ...renderer.env, ENVIRONMENT: undefined, PUBLIC_BASE_URL: "" } as Env;
+
+    expect(() => backgroundBaseUrl(prodEnv)).toThrow(/PUBLIC_BASE_URL is empty/);
+    const result = await consume(prodEnv, [{ kind: "avatar", jobId }]);
+    expect(result.retryBatch).toMatchObject({ retry: true });
+    expect(result.explicitAcks).toEqual([]);
+    expect(renderer.dispatches).toHaveLength(0);
+    const report = await runSweep(prodEnv, Date.now() + 10 * 60_000);
+    expect(report).toMatchObject({ resent: 0, redispatched: 0, avatarTimedOut: 0, errors: [expect.stringMatching(/PUBLIC_BASE_URL is empty/)] });
+    expect(errors.map((l) => JSON.parse(l))).toEqual([
+      { event: "public_base_url_missing", level: "error", work: "queue", messages: 1, error: expect.stringMatching(/^PUBLIC_BASE_URL is empty/) },
+      { event: "public_base_url_missing", level: "error", work: "sweep", error: expect.stringMatching(/^PUBLIC_BASE_URL is empty/) },
+    ]);
+
+    // Configured: the same message dispatches with callbacks on the public origin.
+    await consume({ ...prodEnv, PUBLIC_BASE_URL: "https://api.example.com/" } as Env, [{ kind: "avatar", jobId }]);
+    expect(renderer.dispatches[0].payload.callbackUrl).toMatch(/^https:\/\/api\.example\.com\/internal\/jobs\//);
+  });
+
+  it("development keeps the loopback fallback", () => {
+    expect(backgroundBaseUrl({ ENVIRONMENT: "development", PUBLIC_BASE_URL: "" })).toBe("http://127.0.0.1:8787");
   });
 });
 

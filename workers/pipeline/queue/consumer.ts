@@ -1,4 +1,5 @@
 import type { Env } from "../../platform/env";
+import { backgroundBaseUrlProblem } from "../../platform/http/base-url";
 import { dispatchJob } from "../jobs/dispatch";
 import { dispatchRetryDelaySeconds } from "../jobs/constants";
 import type { JobMessage } from "./messages";
@@ -16,6 +17,12 @@ const isJobMessage = (body: unknown): body is JobMessage =>
  * are handled concurrently; each one's outcome is independent.
  */
 export async function consumeJobs(batch: MessageBatch<JobMessage>, env: Env, _ctx?: ExecutionContext): Promise<void> {
+  // Without PUBLIC_BASE_URL (production) no dispatch could call back: keep every message until it is set.
+  const problem = backgroundBaseUrlProblem(env);
+  if (problem) {
+    logEvent("public_base_url_missing", { work: "queue", messages: batch.messages.length, error: problem }, "error");
+    return batch.retryAll({ delaySeconds: 60 });
+  }
   await Promise.all(
     batch.messages.map(async (msg) => {
       if (!isJobMessage(msg.body)) {

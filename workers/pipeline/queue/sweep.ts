@@ -1,6 +1,7 @@
 import { and, eq, gte, inArray, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
 import { avatarJobs, videoJobs } from "../../platform/db/schema";
 import type { Env } from "../../platform/env";
+import { backgroundBaseUrlProblem } from "../../platform/http/base-url";
 import {
   AVATAR_START_DEADLINE_MS,
   MAX_ATTEMPTS,
@@ -39,6 +40,13 @@ export interface SweepReport {
  */
 export async function runSweep(env: Env, now: number = Date.now()): Promise<SweepReport> {
   const report: SweepReport = { resent: 0, redispatched: 0, stalledFailed: 0, avatarTimedOut: 0, expired: 0, reconciledAccounts: 0, errors: [] };
+  // Re-sent and re-dispatched jobs would carry loopback callbacks: refuse the whole run, loudly.
+  const problem = backgroundBaseUrlProblem(env);
+  if (problem) {
+    logEvent("public_base_url_missing", { work: "sweep", error: problem }, "error");
+    report.errors.push(problem);
+    return report;
+  }
   const step = async (name: string, run: () => Promise<void>) => {
     try {
       await run();

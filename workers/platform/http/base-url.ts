@@ -1,7 +1,7 @@
 import type { Context } from "hono";
-import type { AppEnv } from "../env";
+import type { AppEnv, Env } from "../env";
 
-/** Fallback for work that runs outside a request (queue consumer, sweep) when PUBLIC_BASE_URL is empty. */
+/** Fallback for work that runs outside a request (queue consumer, sweep) in development only. */
 export const LOCAL_BASE_URL = "http://127.0.0.1:8787";
 
 const trimSlash = (url: string) => url.replace(/\/+$/, "");
@@ -12,8 +12,21 @@ export function publicBaseUrl(c: Context<AppEnv>): string {
   return configured ? trimSlash(configured) : new URL(c.req.url).origin;
 }
 
-/** Origin for links built without a request (renderer callbacks and object URLs). */
-export function backgroundBaseUrl(env: { PUBLIC_BASE_URL?: string }): string {
+type BaseUrlEnv = Pick<Env, "PUBLIC_BASE_URL" | "ENVIRONMENT">;
+
+/**
+ * Why background work cannot build links, or null. Outside development an empty PUBLIC_BASE_URL would hand
+ * the renderer loopback callbacks that never arrive, so the queue consumer and the sweep refuse to run.
+ */
+export function backgroundBaseUrlProblem(env: BaseUrlEnv): string | null {
+  if (env.PUBLIC_BASE_URL?.trim() || env.ENVIRONMENT === "development") return null;
+  return "PUBLIC_BASE_URL is empty: outside development renderer callbacks, object and upload links are built from it; set it in wrangler.toml [vars] (or wrangler deploy --var PUBLIC_BASE_URL:https://…)";
+}
+
+/** Origin for links built without a request (renderer callbacks, object and upload URLs). */
+export function backgroundBaseUrl(env: BaseUrlEnv): string {
+  const problem = backgroundBaseUrlProblem(env);
+  if (problem) throw new Error(problem);
   const configured = env.PUBLIC_BASE_URL?.trim();
   return configured ? trimSlash(configured) : LOCAL_BASE_URL;
 }
