@@ -4,7 +4,7 @@
  *   decode + file rules (invalid_image) → face search (a ≤ 768 px copy, then full-resolution tiles when
  *   that finds nothing) → "exactly one clearly visible face" (image_quality_rejected, with the reason) →
  *   square crop from the full-resolution source → FaceMesh again on the final portrait (at ≤ 512 px; rig
- *   coordinates are the portrait's pixels) → PNG + cover JPEG.
+ *   coordinates are the portrait's pixels) → the person matte on the portrait → PNG + cover JPEG + matte PNG.
  */
 import sharp from "sharp";
 import { analyzeFaces, type DetectedFace, type Point3, type RgbImage } from "../face/analyze";
@@ -16,6 +16,8 @@ import { checkFaces, requireFaceModels } from "./check-image";
 import { looksTransient, preprocessFailed } from "./processing-failures";
 import { type PortraitFrame, portraitFrame } from "./frame";
 import { buildRig } from "./build-rig";
+import { personMatte } from "../matte/person-matte";
+import { encodeMatte } from "../matte/matte-png";
 
 /**
  * FaceMesh re-runs on the portrait scaled to this side (the face is then ~215 px, still above FaceMesh's
@@ -32,7 +34,9 @@ export interface AvatarAssets {
   portraitPng: Buffer;
   rig: AvatarRig;
   coverJpeg: Buffer;
-  timings: { decodeMs: number; faceMs: number; totalMs: number };
+  /** The person matte (matte-png.ts); absent if it could not be made (then made on the Avatar's first use). */
+  mattePng?: Buffer;
+  timings: { decodeMs: number; faceMs: number; matteMs: number; totalMs: number };
 }
 
 export async function createAvatarAssets(bytes: Buffer, opts: AvatarAssetOptions = {}): Promise<AvatarAssets> {
@@ -68,8 +72,15 @@ export async function createAvatarAssets(bytes: Buffer, opts: AvatarAssetOptions
     const again = (await timedAnalyze(rigImage)).map((f) => scaleFace(f, up));
     const face = pickSameFace(again, expected) ?? expected;
     const rig = buildRig(face, portrait.width, portrait.height);
+    const tm = performance.now();
+    // Never a reason to refuse an Avatar: without a matte now, the first video that needs one makes it.
+    const mattePng = await personMatte(portrait, rig.landmarks)
+      .then((alpha) => encodeMatte(alpha, portrait.width, portrait.height))
+      .catch(() => undefined);
+    const matteMs = Math.round(performance.now() - tm);
     const { portraitPng, coverJpeg } = await encoded;
-    return { portraitPng, rig, coverJpeg, timings: { decodeMs, faceMs: Math.round(faceMs), totalMs: Math.round(performance.now() - t0) } };
+    const timings = { decodeMs, faceMs: Math.round(faceMs), matteMs, totalMs: Math.round(performance.now() - t0) };
+    return { portraitPng, rig, coverJpeg, mattePng, timings };
   } catch (err) {
     if (err instanceof JobFailure || opts.signal?.aborted) throw err;
     throw preprocessFailed((err as Error)?.stack ?? String(err), looksTransient(err));

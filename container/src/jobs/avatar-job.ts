@@ -1,19 +1,21 @@
 /**
  * Avatar creation job: download the source image (SSRF-safe), analyse + preprocess it into portrait,
- * rig and cover, report `preprocessed` (the Worker captures the Avatar Creation unit on that event),
- * upload the three artifacts to the signed object URLs and report `succeeded`.
+ * rig, cover and person matte, report `preprocessed` (the Worker captures the Avatar Creation unit on that
+ * event), upload the artifacts to the signed object URLs and report `succeeded`.
  *
  * Stages: downloading → analyzing → preprocessed → generating.
  */
-import { JobFailure, unexpectedFailure } from "../job-failure";
+import { unexpectedFailure } from "../job-failure";
 import { downloadSource } from "../avatar/source";
-import type { AvatarDispatch } from "@avatar-video/contract";
+import { MATTE_CONTENT_TYPE, type AvatarDispatch } from "@avatar-video/contract";
 import { type JobContext, abortable, since } from "./context";
 
 export interface AvatarResult {
   portrait: { bytes: number; width: number; height: number; contentType: "image/png" };
   rig: { bytes: number; contentType: "application/json" };
   cover: { bytes: number; contentType: "image/jpeg" };
+  /** Absent when the dispatch asked for no matte, or none could be made. */
+  matte?: { bytes: number; contentType: "image/png" };
   face: {
     box: { x: number; y: number; width: number; height: number };
     pose: { yaw: number; pitch: number; roll: number };
@@ -44,10 +46,13 @@ export async function runAvatarJob(ctx: JobContext<AvatarDispatch>): Promise<Ava
   await link.progress("preprocessed");
   await link.progress("generating");
   t = performance.now();
-  const [portraitBytes, rigBytes, coverBytes] = await Promise.all([
+  const matteUrl = assets.mattePng && dispatch.outputs.matte;
+  if (dispatch.outputs.matte && !assets.mattePng) log.warn("matte_not_made", {});
+  const [portraitBytes, rigBytes, coverBytes, matteBytes] = await Promise.all([
     link.putObject(dispatch.outputs.portrait, { data: assets.portraitPng }, "image/png"),
     link.putObject(dispatch.outputs.rig, { data: rigJson }, "application/json"),
     link.putObject(dispatch.outputs.cover, { data: assets.coverJpeg }, "image/jpeg"),
+    matteUrl ? link.putObject(matteUrl, { data: assets.mattePng! }, MATTE_CONTENT_TYPE) : undefined,
   ]).catch((err) => {
     if (signal.aborted) throw signal.reason;
     throw unexpectedFailure("avatar", `artifact upload failed: ${(err as Error).message}`);
@@ -59,6 +64,7 @@ export async function runAvatarJob(ctx: JobContext<AvatarDispatch>): Promise<Ava
     portrait: { bytes: portraitBytes, width: rig.portrait.width, height: rig.portrait.height, contentType: "image/png" },
     rig: { bytes: rigBytes, contentType: "application/json" },
     cover: { bytes: coverBytes, contentType: "image/jpeg" },
+    ...(matteBytes !== undefined ? { matte: { bytes: matteBytes, contentType: MATTE_CONTENT_TYPE } } : {}),
     face: { box: rig.faceBox, pose: rig.pose, interocularPx: rig.metrics.interocular },
     source: { bytes: image.bytes, contentType: image.contentType },
     timings,

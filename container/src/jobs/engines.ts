@@ -13,11 +13,15 @@ export interface AvatarAssets {
   portraitPng: Buffer;
   rig: AvatarRig;
   coverJpeg: Buffer;
+  /** The person matte (packages/contract/src/matte-format.ts). */
+  mattePng?: Buffer;
   timings?: Record<string, number>;
 }
 
 export interface RenderOutput {
   mp4Path: string;
+  /** The WebM with alpha, when the settings asked for it. */
+  webmPath?: string;
   durationSeconds: number;
   frames: number;
   fps: number;
@@ -28,7 +32,9 @@ export interface Engines {
   createAvatarAssets(bytes: Buffer, opts?: { signal?: AbortSignal }): Promise<AvatarAssets>;
   probeAudio(path: string, opts?: { signal?: AbortSignal }): Promise<AudioInfo>;
   renderVideo(input: RenderInput): Promise<RenderOutput>;
-  /** Optional warm-up (face models) run once in the background after the server starts. */
+  /** The matte of a stored portrait (an Avatar made before mattes, on first use). */
+  computeMatte(portraitPng: Buffer, rig: AvatarRig): Promise<Buffer>;
+  /** Optional warm-up (face and segmentation models) run once in the background after the server starts. */
   warm?(): Promise<void>;
 }
 
@@ -37,6 +43,7 @@ const AVATAR_MODULE = "../avatar/preprocess";
 const AUDIO_MODULE = "../audio/probe";
 const VIDEO_MODULE = "../video/render";
 const HUMAN_MODULE = "../face/human";
+const MATTE_MODULE = "../matte/person-matte";
 
 async function load<T>(specifier: string, name: string): Promise<T> {
   const mod = (await import(specifier)) as Record<string, unknown>;
@@ -59,9 +66,13 @@ export function defaultEngines(): Engines {
       const fn = await load<(i: RenderInput) => Promise<RenderOutput>>(VIDEO_MODULE, "renderVideo");
       return fn(input);
     },
+    async computeMatte(portraitPng, rig) {
+      const fn = await load<(p: Buffer, l: AvatarRig["landmarks"]) => Promise<Buffer>>(MATTE_MODULE, "portraitMatte");
+      return fn(portraitPng, rig.landmarks);
+    },
     async warm() {
-      const fn = await load<() => Promise<void>>(HUMAN_MODULE, "warmHuman");
-      await fn();
+      await (await load<() => Promise<void>>(HUMAN_MODULE, "warmHuman"))();
+      await (await load<() => Promise<void>>(MATTE_MODULE, "warmMatte"))();
     },
   };
 }

@@ -38,6 +38,9 @@ async function main(): Promise<void> {
     await getHuman();
     await warmHuman();
     console.log("face models: loaded");
+    const { warmMatte } = await import("../matte/person-matte");
+    await warmMatte();
+    console.log("segmentation model: loaded");
   } catch (err) {
     problems.push(`face models: ${(err as Error).message.split("\n")[0]}`);
   }

@@ -11,6 +11,7 @@ import sharp from "sharp";
 import { SILHOUETTE } from "@avatar-video/face-rig";
 import type { RgbImage } from "../face/analyze";
 import { applyGuided, guidedCoefficients, type Planes } from "./guided-filter";
+import { encodeMatte } from "./matte-png";
 import { segmentPerson, SEGMENT_SIDE } from "./segment";
 
 /** Window radius (cells of the 256² grid, ≈ 4 px at 1024²) and ridge of the guided filter (colours 0..1). */
@@ -34,6 +35,24 @@ export async function personMatte(portrait: RgbImage, landmarks: ReadonlyArray<r
   }
   holdFace(alpha, W, H, landmarks);
   return alpha;
+}
+
+/** The stored matte (PNG) of a stored portrait: for Avatars made before mattes, on their first use. */
+export async function portraitMatte(portraitPng: Buffer, landmarks: ReadonlyArray<readonly [number, number, number]>): Promise<Buffer> {
+  const { data, info } = await sharp(portraitPng).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const alpha = await personMatte({ data, width: info.width, height: info.height }, landmarks);
+  return encodeMatte(alpha, info.width, info.height);
+}
+
+/**
+ * Loads the segmentation model and runs the whole matte once on a blank image, so the first Avatar does
+ * not pay for model loading and JIT compilation (about as long as the matte itself).
+ */
+export async function warmMatte(): Promise<void> {
+  const side = 512;
+  const blank = { data: Buffer.alloc(side * side * 3, 128), width: side, height: side };
+  const landmarks = Array.from({ length: 478 }, (_, i) => [side / 2 + Math.cos(i) * 100, side / 2 + Math.sin(i) * 100, 0] as const);
+  await encodeMatte(await personMatte(blank, landmarks), side, side);
 }
 
 /** The photo on the segmentation grid, as float planes. */

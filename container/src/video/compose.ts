@@ -76,16 +76,12 @@ export function placePortrait(rig: AvatarRig, pw: number, ph: number, s: CanvasS
  */
 export const resampleKernel = (scale: number): "lanczos3" | "mitchell" => (scale > 2.5 ? "mitchell" : "lanczos3");
 
-/** Build the static canvas (RGB, width×height×3). */
-export async function composeCanvas(
+/** The portrait's size on the canvas and where it goes, and the placement of rig coordinates (the stored portrait's pixels). */
+export async function canvasPlacement(
   portraitPng: Buffer,
   rig: AvatarRig,
-  background: Buffer | undefined,
   s: CanvasSettings,
-): Promise<{ rgb: Uint8Array; placement: Placement }> {
-  const W = s.width;
-  const H = s.height;
-  const bg = parseHexColor(s.backgroundColor);
+): Promise<{ place: ReturnType<typeof placePortrait>; placement: Placement }> {
   let pmeta: sharp.Metadata;
   try {
     pmeta = await sharp(portraitPng).metadata();
@@ -105,24 +101,42 @@ export async function composeCanvas(
     offsetY: place.offsetY,
     clip: place.clip,
   };
+  return { place, placement };
+}
+
+/** The background image on the canvas (EXIF-rotated, alpha flattened on the colour, fitted per backgroundFit), raw RGB. */
+export async function decodeBackground(background: Buffer, s: CanvasSettings): Promise<Buffer> {
+  const bg = parseHexColor(s.backgroundColor);
+  const fit = s.backgroundFit === "stretch" ? "fill" : s.backgroundFit;
+  try {
+    return await sharp(background, { failOn: "none" })
+      .rotate()
+      .flatten({ background: bg })
+      .resize(s.width, s.height, { fit, background: { ...bg, alpha: 1 }, position: "centre" })
+      .removeAlpha()
+      .raw()
+      .toBuffer();
+  } catch (e) {
+    throw new JobFailure("unsupported_media_type", "The background image could not be decoded.", { detail: String(e) });
+  }
+}
+
+/** Build the static canvas (RGB, width×height×3). */
+export async function composeCanvas(
+  portraitPng: Buffer,
+  rig: AvatarRig,
+  background: Buffer | undefined,
+  s: CanvasSettings,
+): Promise<{ rgb: Uint8Array; placement: Placement }> {
+  const W = s.width;
+  const H = s.height;
+  const bg = parseHexColor(s.backgroundColor);
+  const { place, placement } = await canvasPlacement(portraitPng, rig, s);
 
   // Background layer.
   let base: sharp.Sharp;
   if (background && background.length > 0) {
-    const fit = s.backgroundFit === "stretch" ? "fill" : s.backgroundFit;
-    let bgImg: Buffer;
-    try {
-      bgImg = await sharp(background, { failOn: "none" })
-        .rotate()
-        .flatten({ background: bg })
-        .resize(W, H, { fit, background: { ...bg, alpha: 1 }, position: "centre" })
-        .removeAlpha()
-        .raw()
-        .toBuffer();
-    } catch (e) {
-      throw new JobFailure("unsupported_media_type", "The background image could not be decoded.", { detail: String(e) });
-    }
-    base = sharp(bgImg, { raw: { width: W, height: H, channels: 3 } });
+    base = sharp(await decodeBackground(background, s), { raw: { width: W, height: H, channels: 3 } });
   } else {
     base = sharp({ create: { width: W, height: H, channels: 3, background: bg } });
   }
@@ -149,7 +163,7 @@ export async function composeCanvas(
     });
     const c = place.clip;
     const cut = await portraitScaled.extract({ left: c.x0 - place.offsetX, top: c.y0 - place.offsetY, width: c.x1 - c.x0, height: c.y1 - c.y0 }).removeAlpha().raw().toBuffer();
-    layer = await sharp(featherSides(cut, c.x1 - c.x0, c.y1 - c.y0, c.x0 > 0, c.x1 < W, Math.max(4, Math.round(W / 80))), {
+    layer = await sharp(featherSides(cut, c.x1 - c.x0, c.y1 - c.y0, sideRamp(c, W)), {
       raw: { width: c.x1 - c.x0, height: c.y1 - c.y0, channels: 4 },
     })
       .png({ compressionLevel: 0 })
@@ -166,20 +180,33 @@ export async function composeCanvas(
   return { rgb: new Uint8Array(out.data.buffer, out.data.byteOffset, out.data.byteLength), placement };
 }
 
-/** RGB → RGBA with alpha ramping from 0 to 255 over `f` px at the left and/or right edge. */
-function featherSides(rgb: Buffer, w: number, h: number, leftEdge: boolean, rightEdge: boolean, f: number): Buffer {
-  const out = Buffer.alloc(w * h * 4);
+/**
+ * Whole-head framing: per column of the visible portrait rect `c`, the opacity (0..255) that fades its
+ * left and/or right edge into the sides over W/80 px where it ends inside the canvas.
+ */
+export function sideRamp(c: { x0: number; x1: number }, W: number): Uint8Array {
+  const w = c.x1 - c.x0;
+  const f = Math.max(4, Math.round(W / 80));
+  const ramp = new Uint8Array(w);
   for (let x = 0; x < w; x++) {
     let a = 1;
-    if (leftEdge) a = Math.min(a, (x + 0.5) / f);
-    if (rightEdge) a = Math.min(a, (w - x - 0.5) / f);
-    const alpha = Math.round(255 * Math.min(1, a) * Math.min(1, a) * (3 - 2 * Math.min(1, a)));
+    if (c.x0 > 0) a = Math.min(a, (x + 0.5) / f);
+    if (c.x1 < W) a = Math.min(a, (w - x - 0.5) / f);
+    ramp[x] = Math.round(255 * Math.min(1, a) * Math.min(1, a) * (3 - 2 * Math.min(1, a)));
+  }
+  return ramp;
+}
+
+/** RGB → RGBA with the column opacities `ramp`. */
+function featherSides(rgb: Buffer, w: number, h: number, ramp: Uint8Array): Buffer {
+  const out = Buffer.alloc(w * h * 4);
+  for (let x = 0; x < w; x++) {
     for (let y = 0; y < h; y++) {
       const i = y * w + x;
       out[i * 4] = rgb[i * 3];
       out[i * 4 + 1] = rgb[i * 3 + 1];
       out[i * 4 + 2] = rgb[i * 3 + 2];
-      out[i * 4 + 3] = alpha;
+      out[i * 4 + 3] = ramp[x];
     }
   }
   return out;

@@ -1,8 +1,10 @@
 /**
- * The ffmpeg encoder process: raw yuv420p frames on stdin, the source audio file placed at the speech
- * start with sample-accurate silence before it and padded after it; H.264 (libx264, yuv420p, CRF 20,
- * preset veryfast, BT.709 tags, constant frame rate) + AAC (128 kb/s, 48 kHz) in MP4 with the index at
- * the front (+faststart).
+ * The ffmpeg encoder process: raw frames on stdin, the source audio file placed at the speech start with
+ * sample-accurate silence before it and padded after it. The video: yuv420p frames → H.264 (libx264,
+ * yuv420p, CRF 20, preset veryfast, BT.709 tags, constant frame rate) + AAC (128 kb/s, 48 kHz) in MP4 with
+ * the index at the front (+faststart). The alpha video: yuva420p frames → VP9 with its alpha (libvpx-vp9
+ * at its realtime speed, constant quality) + Opus in WebM, the form Chromium and Firefox play with
+ * transparency.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { killOnAbort, ffmpegPath } from "./ffmpeg";
@@ -20,6 +22,20 @@ export const VIDEO_CODEC_ARGS = [
 ];
 export const AUDIO_CODEC_ARGS = ["-c:a", "aac", "-b:a", "128k", "-ar", "48000"];
 export const AUDIO_RATE = 48_000;
+const ALPHA_VIDEO_CODEC_ARGS = [
+  "-c:v", "libvpx-vp9",
+  "-pix_fmt", "yuva420p",
+  "-deadline", "realtime",
+  "-cpu-used", "8",
+  "-row-mt", "1",
+  "-crf", "30",
+  "-b:v", "0",
+  "-colorspace", "bt709",
+  "-color_primaries", "bt709",
+  "-color_trc", "bt709",
+  "-color_range", "tv",
+];
+const ALPHA_AUDIO_CODEC_ARGS = ["-c:a", "libopus", "-b:a", "96k", "-ar", "48000"];
 
 export interface EncoderOptions {
   width: number;
@@ -34,6 +50,8 @@ export interface EncoderOptions {
   audioStart: number;
   durationSeconds: number;
   outPath: string;
+  /** "webm-alpha": yuva420p frames into the WebM with alpha; default the MP4. */
+  format?: "mp4" | "webm-alpha";
   signal?: AbortSignal;
 }
 
@@ -41,9 +59,10 @@ export function encoderArgs(o: EncoderOptions): string[] {
   const cl = o.channels >= 2 ? "stereo" : "mono";
   const pad = Math.max(1, Math.round(o.audioStart * AUDIO_RATE));
   const fmt = `aformat=sample_fmts=fltp:sample_rates=${AUDIO_RATE}:channel_layouts=${cl}`;
+  const webm = o.format === "webm-alpha";
   const args = [
     "-hide_banner", "-nostdin", "-loglevel", "error", "-y",
-    "-f", "rawvideo", "-pix_fmt", "yuv420p", "-s", `${o.width}x${o.height}`, "-framerate", String(o.fps), "-i", "pipe:0",
+    "-f", "rawvideo", "-pix_fmt", webm ? "yuva420p" : "yuv420p", "-s", `${o.width}x${o.height}`, "-framerate", String(o.fps), "-i", "pipe:0",
   ];
   if (o.audioPath) {
     args.push("-i", o.audioPath);
@@ -58,12 +77,11 @@ export function encoderArgs(o: EncoderOptions): string[] {
   }
   args.push(
     "-map", "0:v:0", "-map", "[aout]",
-    ...VIDEO_CODEC_ARGS,
+    ...(webm ? ALPHA_VIDEO_CODEC_ARGS : VIDEO_CODEC_ARGS),
     "-r", String(o.fps), "-vsync", "cfr",
-    ...AUDIO_CODEC_ARGS,
+    ...(webm ? ALPHA_AUDIO_CODEC_ARGS : AUDIO_CODEC_ARGS),
     "-t", (o.durationSeconds).toFixed(6),
-    "-movflags", "+faststart",
-    "-f", "mp4", o.outPath,
+    ...(webm ? ["-f", "webm", o.outPath] : ["-movflags", "+faststart", "-f", "mp4", o.outPath]),
   );
   return args;
 }

@@ -1,7 +1,8 @@
 /**
  * The frame loop: each frame's pose is deformed and painted into the next free pooled buffer, which is
  * handed to the encoder; a frame whose pose did not change re-sends the previous buffer without any work.
- * A buffer is painted again only once ffmpeg has consumed it.
+ * A buffer is painted again only once ffmpeg has consumed it — both ffmpegs when the person layer also
+ * goes to the alpha video.
  */
 import { deform, type FacePose, type FaceModel } from "@avatar-video/face-rig";
 import type { FrameEncoder } from "./encoder";
@@ -24,6 +25,7 @@ export async function paintAndEncodeFrames(
   encoder: FrameEncoder,
   memory: PeakMemory,
   signal?: AbortSignal,
+  alphaEncoder?: FrameEncoder,
 ): Promise<FrameLoopResult> {
   const poolSize = painter.pool.length;
   const pending: Array<Promise<void> | undefined> = new Array(poolSize);
@@ -34,7 +36,7 @@ export async function paintAndEncodeFrames(
   let waitMs = 0;
   for (let frame = 0; frame < frames; frame++) {
     if (signal?.aborted) throw signal.reason ?? new Error("aborted");
-    if (encoder.error) break;
+    if (encoder.error || alphaEncoder?.error) break;
     const pose = poses.poseAt(frame);
     let buffer: number;
     if (previousPose && previousBuffer >= 0 && samePose(pose, previousPose)) {
@@ -48,7 +50,9 @@ export async function paintAndEncodeFrames(
       painter.paint(positions, pose, buffer);
       renderedFrames++;
     }
-    const written = encoder.write(painter.pool[buffer]);
+    const written = alphaEncoder
+      ? Promise.all([encoder.write(painter.pool[buffer]), alphaEncoder.write(painter.personPool[buffer])]).then(() => undefined)
+      : encoder.write(painter.pool[buffer]);
     pending[buffer] = written;
     written.catch(() => {});
     previousPose = pose;
@@ -56,6 +60,7 @@ export async function paintAndEncodeFrames(
     if ((frame & 31) === 0) {
       memory.sampleNode();
       memory.sampleChild(encoder.child.pid);
+      if (alphaEncoder) memory.sampleChild(alphaEncoder.child.pid);
     }
   }
   await Promise.all(pending.filter(Boolean).map((p) => p!.catch(() => {})));

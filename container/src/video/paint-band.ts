@@ -4,6 +4,7 @@
  * the shared control block through which FramePainter drives its workers (painter.ts, paint-worker.ts).
  */
 import { copyPlaneRect, EMPTY_RECT, intersectRect, isEmpty, unionRect, type Rect } from "../animate/warp";
+import { blendPerson } from "./person-blend";
 import type { ArenaSpec, PaintArena, WarpKernel } from "./wasm/warp-kernel";
 import type { Yuv420Layout } from "./yuv";
 
@@ -28,28 +29,48 @@ export const even = (r: Rect): Rect => (isEmpty(r) ? EMPTY_RECT : { x0: r.x0 & ~
 const half = (r: Rect): Rect => (isEmpty(r) ? EMPTY_RECT : { x0: r.x0 >> 1, y0: r.y0 >> 1, x1: (r.x1 + 1) >> 1, y1: (r.y1 + 1) >> 1 });
 
 /**
- * One band of one frame: restore `prev` (luma rect, even) from the static frame, warp the three planes,
- * return the luma rect written (even-aligned). Used by the caller and the workers alike.
+ * One band of pooled frame `bi`: restore `prev` (luma rect, even) from the static frame(s), warp the moved
+ * triangles, return the luma rect written (even-aligned). Used by the caller and the workers alike. With a
+ * person layer (person-scene.ts) its frame is warped too, alpha with the luma's geometry; over a new
+ * background the frame is then the person blended over it, never the warped background.
  */
-export function paintBand(k: WarpKernel, a: PaintArena, frame: Uint8Array, L: Yuv420Layout, prev: Rect, band: Rect): Rect {
-  const stat = a.stat;
+export function paintBand(k: WarpKernel, a: PaintArena, bi: number, L: Yuv420Layout, prev: Rect, band: Rect): Rect {
+  const mode = a.spec.person;
+  restore(a.stat, a.pool[bi], L, prev, false);
+  if (mode !== "none") restore(a.personStat, a.personPool[bi], L, prev, true);
+  let w = EMPTY_RECT;
+  if (mode !== "over") w = warpPlanes(k, a, a.stat, a.pool[bi], L, band, false);
+  if (mode !== "none") w = warpPlanes(k, a, a.personStat, a.personPool[bi], L, band, true);
+  if (mode === "over") blendPerson(a.personPool[bi], a.back, a.pool[bi], L, w);
+  return w;
+}
+
+/** Copy the luma rect `r` (even) and its chroma (and alpha) from the static frame. */
+function restore(stat: Uint8Array, frame: Uint8Array, L: Yuv420Layout, r: Rect, alpha: boolean): void {
+  if (isEmpty(r)) return;
+  const cw = L.width >> 1;
+  copyPlaneRect(stat, frame, 0, L.width, r);
+  const c = half(r);
+  copyPlaneRect(stat, frame, L.ySize, cw, c);
+  copyPlaneRect(stat, frame, L.ySize + L.cSize, cw, c);
+  if (alpha) copyPlaneRect(stat, frame, L.frameSize, L.width, r);
+}
+
+/** Warp the three planes (and the alpha plane after them) of `src` into `dst` within `band`. */
+function warpPlanes(k: WarpKernel, a: PaintArena, src: Uint8Array, dst: Uint8Array, L: Yuv420Layout, band: Rect, alpha: boolean): Rect {
   const W = L.width;
   const H = L.height;
   const cw = W >> 1;
   const ch = H >> 1;
-  if (!isEmpty(prev)) {
-    copyPlaneRect(stat, frame, 0, W, prev);
-    const c = half(prev);
-    copyPlaneRect(stat, frame, L.ySize, cw, c);
-    copyPlaneRect(stat, frame, L.ySize + L.cSize, cw, c);
-  }
   const cb = half(band);
-  let w = k.warp(stat, frame, W, H, 0, -1, a.tris, 1, band);
-  w = unionRect(w, k.warp(stat, frame, W, H, 0, -1, a.holeTris, 1, band));
+  // Luma and alpha share a geometry: one call warps both.
+  const second = alpha ? L.frameSize : -1;
+  let w = k.warp(src, dst, W, H, 0, second, a.tris, 1, band);
+  w = unionRect(w, k.warp(src, dst, W, H, 0, second, a.holeTris, 1, band));
   const u = L.ySize;
   const v = L.ySize + L.cSize;
-  let c = k.warp(stat, frame, cw, ch, u, v, a.tris, 0.5, cb);
-  c = unionRect(c, k.warp(stat, frame, cw, ch, u, v, a.holeTris, 0.5, cb));
+  let c = k.warp(src, dst, cw, ch, u, v, a.tris, 0.5, cb);
+  c = unionRect(c, k.warp(src, dst, cw, ch, u, v, a.holeTris, 0.5, cb));
   const cl: Rect = isEmpty(c) ? EMPTY_RECT : { x0: c.x0 * 2, y0: c.y0 * 2, x1: c.x1 * 2, y1: c.y1 * 2 };
   return intersectRect(even(unionRect(w, cl)), band);
 }

@@ -25,7 +25,7 @@ for (;;) {
   if (Atomics.load(ctrl, CTRL.QUIT)) break;
   try {
     const bi = Atomics.load(ctrl, CTRL.POOL);
-    prev[bi] = paintBand(kernel, arena, pool[bi], layout, prev[bi], init.band);
+    prev[bi] = paintBand(kernel, arena, bi, layout, prev[bi], init.band);
   } catch {
     Atomics.store(ctrl, CTRL.ERR, 1);
   }

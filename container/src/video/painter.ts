@@ -9,7 +9,8 @@
  * Frames and mesh live in one shared WebAssembly.Memory (wasm/warp-kernel.ts) that every thread's warp
  * kernel works on in place; a frame costs one Atomics signal per worker and one wait.
  * Without workers (or if they fail to start) the caller paints the whole region. One band's paint and
- * the control block the workers are driven through: paint-band.ts.
+ * the control block the workers are driven through: paint-band.ts. With a person layer (person-scene.ts)
+ * the mouth and lids are painted on it too, and over a new background blended from it.
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
@@ -19,10 +20,21 @@ import { lidOccluders, type LidOccluders } from "../animate/lid-occluders";
 import { paintBlinkLids } from "../animate/lid-paint";
 import { lidSkinPlan, type LidSkinPlan } from "../animate/lid-skin";
 import { mouthStyle, type MouthStyle } from "../animate/mouth-style";
-import { EMPTY_RECT, unionRect, type Rect } from "../animate/warp";
+import { EMPTY_RECT, intersectRect, unionRect, type Rect } from "../animate/warp";
 import { CTRL, even, paintBand, PARAM, type PainterInit } from "./paint-band";
+import { blendPerson } from "./person-blend";
+import type { PersonMode } from "./person-scene";
 import { PaintArena, WarpKernel } from "./wasm/warp-kernel";
 import { yuvLayout, type Yuv420Layout } from "./yuv";
+
+/** The person layer's static frames (person-scene.ts); mode "none" without one. */
+export interface PersonFrames {
+  mode: PersonMode;
+  /** yuva420p. */
+  person?: Uint8Array;
+  /** yuv420p ("over"). */
+  back?: Uint8Array;
+}
 
 interface BandWorker {
   worker: Worker;
@@ -34,6 +46,8 @@ interface BandWorker {
 export class FramePainter {
   readonly layout: Yuv420Layout;
   readonly pool: Uint8Array[];
+  /** yuva420p person frames, one per pooled frame (empty without a person layer). */
+  readonly personPool: Uint8Array[];
   private arena: PaintArena;
   private kernel: WarpKernel;
   private xy: Float32Array;
@@ -60,6 +74,7 @@ export class FramePainter {
     height: number,
     poolSize: number,
     threads: number,
+    person: PersonFrames,
   ) {
     this.layout = yuvLayout(width, height);
     const a = PaintArena.create({
@@ -69,9 +84,12 @@ export class FramePainter {
       tris: model.tris.length,
       holeTris: model.holeTris.length,
       threads,
+      person: person.mode,
     });
     a.stat.set(staticYuv);
     for (const f of a.pool) f.set(staticYuv);
+    if (person.person) for (const f of [a.personStat, ...a.personPool]) f.set(person.person);
+    if (person.back) a.back.set(person.back);
     a.base.set(model.base);
     a.xy.set(model.base);
     a.tris.set(model.tris);
@@ -79,6 +97,7 @@ export class FramePainter {
     this.arena = a;
     this.kernel = new WarpKernel(a, 0);
     this.pool = a.pool;
+    this.personPool = a.personPool;
     this.xy = a.xy;
     this.prev = Array.from({ length: poolSize }, () => EMPTY_RECT);
     this.own = even(model.region);
@@ -101,10 +120,10 @@ export class FramePainter {
     staticYuv: Uint8Array,
     width: number,
     height: number,
-    opts: { poolSize?: number; threads?: number } = {},
+    opts: { poolSize?: number; threads?: number; person?: PersonFrames } = {},
   ): Promise<FramePainter> {
     const threads = Math.max(1, Math.min(4, opts.threads ?? availableParallelism()));
-    const p = new FramePainter(model, colors, staticYuv, width, height, opts.poolSize ?? 3, threads);
+    const p = new FramePainter(model, colors, staticYuv, width, height, opts.poolSize ?? 3, threads, opts.person ?? { mode: "none" });
     if (threads > 1) await p.startWorkers(threads - 1).catch(() => p.stopWorkers());
     return p;
   }
@@ -184,9 +203,8 @@ export class FramePainter {
       Atomics.store(w.ctrl, CTRL.CMD, w.seq);
       Atomics.notify(w.ctrl, CTRL.CMD);
     }
-    const frame = this.pool[bi];
     let c0 = performance.now();
-    let written = paintBand(this.kernel, this.arena, frame, this.layout, this.prev[bi], this.own);
+    let written = paintBand(this.kernel, this.arena, bi, this.layout, this.prev[bi], this.own);
     let c1 = performance.now();
     this.t.warp += c1 - c0;
     const up = this.upper;
@@ -201,7 +219,11 @@ export class FramePainter {
       lo[k * 2] = this.xy[vi * 2];
       lo[k * 2 + 1] = this.xy[vi * 2 + 1];
     }
-    written = unionRect(written, drawMouthInterior(frame, this.layout, up, lo, pose.open * (1 - pose.press), this.style, this.own, pose.round));
+    for (const target of this.targets(bi)) {
+      const mouth = even(drawMouthInterior(target, this.layout, up, lo, pose.open * (1 - pose.press), this.style, this.own, pose.round));
+      written = unionRect(written, mouth);
+      this.blend(bi, mouth);
+    }
     this.prev[bi] = written;
     c0 = performance.now();
     this.t.mouth += c0 - c1;
@@ -213,8 +235,36 @@ export class FramePainter {
     // After the join: the lids may lie in any band. Only pixels the warp just wrote (moved triangles) change.
     if (pose.blinkR > 0 || pose.blinkL > 0) {
       const { width: W, height: H } = this.layout;
-      paintBlinkLids(frame, W, H, this.xy, pose, m, this.lids, this.occluders, this.arena.stat, this.style, this.blinkFree);
+      for (const target of this.targets(bi)) paintBlinkLids(target, W, H, this.xy, pose, m, this.lids, this.occluders, this.arena.stat, this.style, this.blinkFree);
+      this.blend(bi, this.lidsRect());
     }
+  }
+
+  /** The frames the mouth and lids are painted on: the video's, the person layer's, or both. */
+  private targets(bi: number): Uint8Array[] {
+    const mode = this.arena.spec.person;
+    if (mode === "none") return [this.pool[bi]];
+    return mode === "over" ? [this.personPool[bi]] : [this.pool[bi], this.personPool[bi]];
+  }
+
+  /** Over a new background: the video's frame in `r` is the person blended over it again. */
+  private blend(bi: number, r: Rect): void {
+    if (this.arena.spec.person === "over") blendPerson(this.personPool[bi], this.arena.back, this.pool[bi], this.layout, intersectRect(r, { x0: 0, y0: 0, x1: this.layout.width, y1: this.layout.height }));
+  }
+
+  /** Luma rect (even) around the blink's triangles at the current positions: where the lids were painted. */
+  private lidsRect(): Rect {
+    const t = this.lids.tris;
+    const r = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
+    for (let k = 0; k < t.length; k++) {
+      const x = this.xy[t[k] * 2];
+      const y = this.xy[t[k] * 2 + 1];
+      r.x0 = Math.min(r.x0, Math.floor(x) - 1);
+      r.y0 = Math.min(r.y0, Math.floor(y) - 1);
+      r.x1 = Math.max(r.x1, Math.ceil(x) + 2);
+      r.y1 = Math.max(r.y1, Math.ceil(y) + 2);
+    }
+    return t.length ? even(r) : EMPTY_RECT;
   }
 
   close(): void {

@@ -9,6 +9,10 @@ import type { CanvasSettings } from "./compose";
 export interface RenderSettings extends CanvasSettings {
   leadInSeconds: number;
   leadOutSeconds: number;
+  /** The person on backgroundColor even without a background image. */
+  replaceBackground?: boolean;
+  /** Also the WebM with alpha of the person alone. */
+  alpha?: boolean;
 }
 
 export interface RenderInput {
@@ -17,6 +21,11 @@ export interface RenderInput {
   audioPath: string;
   /** Any image sharp reads. */
   background?: Buffer;
+  /**
+   * The Avatar's matte (matte-png.ts): needed when a background image is in effect, or the settings ask
+   * for replaceBackground or alpha (person-scene.ts).
+   */
+  matte?: Buffer;
   settings: RenderSettings;
   workDir: string;
   onStage?: (stage: string) => void;

@@ -1,12 +1,13 @@
 /**
- * Talking-head renderer: portrait + rig + audio → MP4.
+ * Talking-head renderer: portrait + rig + audio → MP4 (and, when asked, the WebM with alpha of the person).
  *
  * Stages reported through onStage: analyzing_audio → composing → rendering → encoding (see docs/rendering.md).
  * The static canvas (background + portrait) is composed once and converted to yuv420p once. Per frame
  * only the face region changes: the mesh triangles that moved are warped from the static frame straight
  * into one of a few pooled yuv420p buffers (luma full, chroma half resolution) and the mouth interior is
  * drawn there, on one or more threads (see painter.ts). Frames whose pose did not change are re-sent
- * without any work (frame-loop.ts).
+ * without any work (frame-loop.ts). With the Avatar's matte in use the person is a layer of its own,
+ * warped with the same mesh and blended over the unmoving background (person-scene.ts).
  */
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
@@ -15,7 +16,7 @@ import { analyzeAudioFile } from "../audio/lip-stream";
 import { probeAudio, tooLong, MAX_AUDIO_SECONDS, type AudioInfo } from "../audio/probe";
 import { buildFaceModel, type FaceModel } from "@avatar-video/face-rig";
 import { JobFailure } from "../job-failure";
-import { composeCanvas, photoMouthColors } from "./compose";
+import { photoMouthColors } from "./compose";
 import { FrameEncoder } from "./encoder";
 import { throwIfAborted } from "./ffmpeg";
 import { paintAndEncodeFrames } from "./frame-loop";
@@ -24,7 +25,7 @@ import { PeakMemory } from "./peak-memory";
 import { defaultAnimationSeed, makePoseSchedule, type PoseSchedule } from "./pose-schedule";
 import { checkRenderInput, type RenderInput } from "./render-input";
 import { makeTimeline, type Timeline } from "./timeline";
-import { rgbToYuv420 } from "./yuv";
+import { staticFrames } from "./person-scene";
 
 export { probeAudio, MAX_AUDIO_SECONDS } from "../audio/probe";
 export type { AudioInfo } from "../audio/probe";
@@ -32,6 +33,8 @@ export type { RenderInput, RenderSettings } from "./render-input";
 
 export interface RenderResult {
   mp4Path: string;
+  /** `<workDir>/video.webm`, the person alone with alpha, when `settings.alpha`. */
+  webmPath?: string;
   durationSeconds: number;
   frames: number;
   fps: number;
@@ -60,28 +63,34 @@ export async function renderVideo(input: RenderInput): Promise<RenderResult> {
   const poses = scheduleAnimation(input, audio, scene);
   input.onStage?.("rendering");
   const mp4Path = join(input.workDir, "video.mp4");
+  const webmPath = input.settings.alpha ? join(input.workDir, "video.webm") : undefined;
   const encoder = startEncoder(input, audio.info, scene.timeline, mp4Path);
+  const alphaEncoder = webmPath ? startEncoder(input, audio.info, scene.timeline, webmPath, "webm-alpha") : undefined;
   let renderedFrames: number;
   try {
-    const loop = await paintAndEncodeFrames(scene.timeline.frames, poses, scene.model, scene.painter, encoder, memory, input.signal);
+    const loop = await paintAndEncodeFrames(scene.timeline.frames, poses, scene.model, scene.painter, encoder, memory, input.signal, alphaEncoder);
     renderedFrames = loop.renderedFrames;
     clock.lap("render");
     recordPainterTimings(clock.timings, loop.waitMs, scene.painter);
     input.onStage?.("encoding");
-    await finishEncoding(encoder, memory, clock, input.signal);
+    await Promise.all([encoder, alphaEncoder].map((e) => e && finishEncoding(e, memory, input.signal)));
+    clock.lap("encodeTail");
   } catch (e) {
     encoder.kill();
+    alphaEncoder?.kill();
     if (input.signal?.aborted) throw input.signal.reason ?? e;
     throw e;
   } finally {
     scene.painter.close();
   }
   await checkOutput(mp4Path);
+  if (webmPath) await checkOutput(webmPath);
   memory.sampleNode();
   clock.total();
   const tl = scene.timeline;
   return {
     mp4Path,
+    ...(webmPath ? { webmPath } : {}),
     durationSeconds: tl.durationSeconds,
     frames: tl.frames,
     fps: tl.fps,
@@ -117,15 +126,16 @@ interface Scene {
   painter: FramePainter;
 }
 
-/** The static canvas, the mesh placed on it, interior colours sampled from the photo, the painter threads. */
+/** The static frames, the mesh placed on them, interior colours sampled from the photo, the painter threads. */
 async function composeScene(input: RenderInput, audio: AnalysedAudio, clock: StepClock): Promise<Scene> {
   const { width, height } = input.settings;
-  const { rgb: staticRgb, placement } = await composeCanvas(input.portraitPng, input.rig, input.background, input.settings);
-  const model = buildFaceModel(input.rig, placement);
+  const still = await staticFrames(input);
+  const model = buildFaceModel(input.rig, still.placement);
   const timeline = makeTimeline(audio.seconds, input.settings.leadInSeconds, input.settings.leadOutSeconds);
-  const painter = await FramePainter.create(model, photoMouthColors(staticRgb, width, height, model), rgbToYuv420(staticRgb, width, height), width, height, {
+  const painter = await FramePainter.create(model, photoMouthColors(still.rgb, width, height, model), still.yuv, width, height, {
     poolSize: FRAME_POOL_SIZE,
     threads: input.threads,
+    person: still,
   });
   clock.lap("compose");
   throwIfAborted(input.signal);
@@ -143,8 +153,9 @@ function scheduleAnimation(input: RenderInput, audio: AnalysedAudio, scene: Scen
   });
 }
 
-function startEncoder(input: RenderInput, info: AudioInfo, tl: Timeline, mp4Path: string): FrameEncoder {
+function startEncoder(input: RenderInput, info: AudioInfo, tl: Timeline, outPath: string, format?: "webm-alpha"): FrameEncoder {
   return new FrameEncoder({
+    format,
     width: input.settings.width,
     height: input.settings.height,
     fps: tl.fps,
@@ -153,7 +164,7 @@ function startEncoder(input: RenderInput, info: AudioInfo, tl: Timeline, mp4Path
     channels: info.channels >= 2 ? 2 : 1,
     audioStart: tl.speechStart,
     durationSeconds: tl.durationSeconds,
-    outPath: mp4Path,
+    outPath,
     signal: input.signal,
   });
 }
@@ -168,10 +179,9 @@ function recordPainterTimings(timings: Record<string, number>, waitMs: number, p
 }
 
 /** Close ffmpeg's input and wait for it to write the tail (remaining frames, audio, moov atom). */
-async function finishEncoding(encoder: FrameEncoder, memory: PeakMemory, clock: StepClock, signal?: AbortSignal): Promise<void> {
+async function finishEncoding(encoder: FrameEncoder, memory: PeakMemory, signal?: AbortSignal): Promise<void> {
   memory.sampleChild(encoder.child.pid);
   const exit = await encoder.finish();
-  clock.lap("encodeTail");
   throwIfAborted(signal);
   if (exit.code !== 0 || encoder.error) {
     const detail = `ffmpeg exit ${exit.code} ${exit.signal ?? ""} ${encoder.error?.message ?? ""}: ${encoder.stderrTail}`;
@@ -179,8 +189,8 @@ async function finishEncoding(encoder: FrameEncoder, memory: PeakMemory, clock: 
   }
 }
 
-async function checkOutput(mp4Path: string): Promise<void> {
-  const file = await stat(mp4Path).catch(() => undefined);
+async function checkOutput(path: string): Promise<void> {
+  const file = await stat(path).catch(() => undefined);
   if (!file || file.size === 0) throw new JobFailure("render_failed", "Video encoding produced no output.");
 }
 

@@ -64,8 +64,15 @@ export async function syntheticAvatar(size = 256): Promise<{ portraitPng: Buffer
   return { portraitPng, rig, coverJpeg };
 }
 
+/** A matte standing in for a person: opaque in the middle half, transparent around it. */
+export function syntheticMatte(width: number, height: number): Promise<Buffer> {
+  const alpha = Buffer.alloc(width * height);
+  for (let y = height >> 2; y < (3 * height) >> 2; y++) alpha.fill(255, y * width + (width >> 2), y * width + ((3 * width) >> 2));
+  return sharp(alpha, { raw: { width, height, channels: 1 } }).png().toBuffer();
+}
+
 export interface FakeEngines extends Engines {
-  calls: { createAvatarAssets: number; probeAudio: number; renderVideo: RenderInput[] };
+  calls: { createAvatarAssets: number; probeAudio: number; renderVideo: RenderInput[]; computeMatte: number };
   /** The render double's duration and behaviour (set per test). */
   renderMs: number;
   renderStages: string[];
@@ -79,7 +86,7 @@ export interface FakeEngines extends Engines {
 
 export function fakeEngines(): FakeEngines {
   const e: FakeEngines = {
-    calls: { createAvatarAssets: 0, probeAudio: 0, renderVideo: [] },
+    calls: { createAvatarAssets: 0, probeAudio: 0, renderVideo: [], computeMatte: 0 },
     renderMs: 20,
     renderStages: ["animating", "encoding"],
     renderState: { started: false, aborted: false },
@@ -93,6 +100,10 @@ export function fakeEngines(): FakeEngines {
       e.calls.probeAudio++;
       return e.audioInfo;
     },
+    async computeMatte(_portraitPng, rig) {
+      e.calls.computeMatte++;
+      return syntheticMatte(rig.portrait.width, rig.portrait.height);
+    },
     async renderVideo(input: RenderInput): Promise<RenderOutput> {
       e.calls.renderVideo.push(input);
       e.renderState = { started: true, aborted: false };
@@ -105,7 +116,10 @@ export function fakeEngines(): FakeEngines {
       if (e.renderError) throw e.renderError;
       const mp4Path = path.join(input.workDir, "out.mp4");
       await writeFile(mp4Path, Buffer.alloc(3000, 9));
-      return { mp4Path, durationSeconds: 2.4, frames: 60, fps: 25 };
+      if (!input.settings.alpha) return { mp4Path, durationSeconds: 2.4, frames: 60, fps: 25 };
+      const webmPath = path.join(input.workDir, "out.webm");
+      await writeFile(webmPath, Buffer.alloc(2000, 7));
+      return { mp4Path, webmPath, durationSeconds: 2.4, frames: 60, fps: 25 };
     },
   };
   return e;

@@ -9,6 +9,7 @@
  */
 import { readFileSync } from "node:fs";
 import { EMPTY_RECT, type Rect } from "../../animate/warp";
+import type { PersonMode } from "../person-scene";
 
 // Compiled once per thread at import (a few KB); instances are cheap.
 const module = new WebAssembly.Module(readFileSync(new URL("./warp.wasm", import.meta.url)));
@@ -22,12 +23,21 @@ export interface ArenaSpec {
   holeTris: number;
   /** Painting threads (each gets its own result slot). */
   threads: number;
+  /** Whether frames carry a person layer (person-scene.ts). */
+  person: PersonMode;
 }
 
-/** Views into the shared memory: static frame, pooled frames, rest and current vertex positions, triangles. */
+/**
+ * Views into the shared memory: static frame, pooled frames, rest and current vertex positions, triangles;
+ * with a person layer also its static yuva420p frame and one per pooled frame, and (person over a new
+ * background) the background's yuv420p frame.
+ */
 export class PaintArena {
   readonly stat: Uint8Array;
   readonly pool: Uint8Array[];
+  readonly personStat: Uint8Array;
+  readonly personPool: Uint8Array[];
+  readonly back: Uint8Array;
   readonly base: Float32Array;
   readonly xy: Float32Array;
   readonly tris: Uint32Array;
@@ -50,10 +60,21 @@ export class PaintArena {
     this.xy = new Float32Array(buf, take(spec.vertices * 8), spec.vertices * 2);
     this.tris = new Uint32Array(buf, take(spec.tris * 4), spec.tris);
     this.holeTris = new Uint32Array(buf, take(spec.holeTris * 4), spec.holeTris);
+    const layer = PaintArena.personBytes(spec);
+    this.personStat = new Uint8Array(buf, take(layer), layer);
+    this.personPool = Array.from({ length: layer ? spec.poolSize : 0 }, () => new Uint8Array(buf, take(layer), layer));
+    const back = spec.person === "over" ? spec.frameSize : 0;
+    this.back = new Uint8Array(buf, take(back), back);
+  }
+
+  /** A person frame: yuv420p planes + the full-resolution alpha plane (yuva420p); none without a person layer. */
+  static personBytes(spec: ArenaSpec): number {
+    return spec.person === "none" ? 0 : spec.frameSize + (spec.frameSize * 2) / 3;
   }
 
   static bytes(spec: ArenaSpec): number {
-    return 16 * spec.threads + (spec.poolSize + 1) * (spec.frameSize + 16) + 2 * (spec.vertices * 8 + 16) + (spec.tris + spec.holeTris) * 4 + 32;
+    const person = (spec.poolSize + 1) * (PaintArena.personBytes(spec) + 16) + (spec.person === "over" ? spec.frameSize : 0) + 16;
+    return 16 * spec.threads + (spec.poolSize + 1) * (spec.frameSize + 16) + 2 * (spec.vertices * 8 + 16) + (spec.tris + spec.holeTris) * 4 + 32 + person;
   }
 
   static create(spec: ArenaSpec): PaintArena {
