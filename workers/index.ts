@@ -1,7 +1,7 @@
 import { app } from "./app";
 import { sweepConsoleUploads } from "./console/public";
 import { MotionSession } from "./motion/session-object";
-import { consumeJobs, type JobMessage, runSweep } from "./pipeline/public";
+import { consumeDeadLetters, consumeJobs, isDeadLetterQueue, type JobMessage, runSweep } from "./pipeline/public";
 import { RendererContainer } from "./pipeline/renderer/container";
 import type { Env } from "./platform/env";
 import { AccountLimiter } from "./platform/limiter/account-limiter";
@@ -14,7 +14,9 @@ export { AccountLimiter, MotionSession, RendererContainer, SignInThrottle };
 
 export default {
   fetch: app.fetch,
-  queue: (batch: MessageBatch<JobMessage>, env: Env, ctx: ExecutionContext) => consumeJobs(batch, env, ctx),
+  // By queue name: the jobs queue, or its dead-letter queue (every environment names it "<queue>-dlq").
+  queue: async (batch: MessageBatch<JobMessage>, env: Env, ctx: ExecutionContext) =>
+    isDeadLetterQueue(batch.queue) ? consumeDeadLetters(batch) : consumeJobs(batch, env, ctx),
   // Every minute: the job pipeline's sweep, and the console's upload retention beside it.
   scheduled: (controller: ScheduledController, env: Env, ctx: ExecutionContext) => {
     ctx.waitUntil(runSweep(env, controller.scheduledTime));

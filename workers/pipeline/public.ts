@@ -7,6 +7,7 @@
 export { internalRoutes } from "./internal/routes";
 export { staleHeartbeatMs, WAITING_FOR_RENDERER } from "./jobs/constants";
 export { consumeJobs } from "./queue/consumer";
+export { consumeDeadLetters, isDeadLetterQueue } from "./queue/dead-letter";
 export { enqueueJob } from "./queue/enqueue";
 export type { JobMessage } from "./queue/messages";
 export { runSweep } from "./queue/sweep";
