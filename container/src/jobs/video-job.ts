@@ -1,7 +1,8 @@
 /**
- * Video job: media preparation (audio + background through the SSRF-safe fetcher, the Avatar's portrait
- * and rig from the Worker), the access re-check before rendering (the Worker answers the `rendering`
- * progress event with `{abort}` if access was revoked), rendering, upload of the MP4.
+ * Video job: media preparation (audio + background through the SSRF-safe fetcher, the Avatar's portrait,
+ * rig and, when the person gets a layer of its own, matte from the Worker), the access re-check before
+ * rendering (the Worker answers the `rendering` progress event with `{abort}` if access was revoked),
+ * rendering, upload of the MP4 (and of the WebM with alpha).
  *
  * Stages: preparing_media → rendering → encoding → uploading (then the Worker's `completed`).
  */
@@ -20,6 +21,7 @@ import {
   unsupportedType,
 } from "./media-failures";
 import { checkPortrait, objectFailure, parseRig } from "./avatar-artifacts";
+import { needsMatte, storedMatte, usableMatte } from "./avatar-matte";
 
 export interface VideoResult {
   durationSeconds: number;
@@ -28,6 +30,8 @@ export interface VideoResult {
   bytes: number;
   width: number;
   height: number;
+  /** The WebM with alpha (settings.alpha). */
+  alphaVideo?: { bytes: number };
   audioDurationSeconds?: number;
   timings: Record<string, number>;
 }
@@ -38,6 +42,7 @@ interface PreparedMedia {
   backgroundPath?: string;
   portraitPng: Buffer;
   rig: AvatarRig;
+  matte?: Buffer;
 }
 
 export async function runVideoJob(ctx: JobContext<VideoDispatch>): Promise<VideoResult> {
@@ -84,6 +89,7 @@ export async function runVideoJob(ctx: JobContext<VideoDispatch>): Promise<Video
         rig: media.rig,
         audioPath: media.audioPath,
         background,
+        matte: media.matte,
         settings: dispatch.settings,
         workDir: ctx.workDir,
         signal,
@@ -105,7 +111,11 @@ export async function runVideoJob(ctx: JobContext<VideoDispatch>): Promise<Video
 
   await link.progress("uploading");
   t = performance.now();
-  const bytes = await link.putObject(dispatch.outputs.video, { file: rendered.mp4Path }, "video/mp4").catch((err) => {
+  const alphaUrl = dispatch.outputs.alphaVideo;
+  const [bytes, alphaBytes] = await Promise.all([
+    link.putObject(dispatch.outputs.video, { file: rendered.mp4Path }, "video/mp4"),
+    rendered.webmPath && alphaUrl ? link.putObject(alphaUrl, { file: rendered.webmPath }, "video/webm") : undefined,
+  ]).catch((err) => {
     if (signal.aborted) throw signal.reason;
     throw unexpectedFailure("video", `video upload failed: ${(err as Error).message}`);
   });
@@ -118,6 +128,7 @@ export async function runVideoJob(ctx: JobContext<VideoDispatch>): Promise<Video
     bytes,
     width: dispatch.settings.width,
     height: dispatch.settings.height,
+    ...(alphaBytes !== undefined ? { alphaVideo: { bytes: alphaBytes } } : {}),
     audioDurationSeconds: media.audio.durationSeconds,
     timings,
   };
@@ -168,9 +179,12 @@ async function prepareMedia(ctx: JobContext<VideoDispatch>, outer: AbortSignal):
       .then(parseRig),
   );
 
-  const [audioInfo, backgroundPath, portraitPng, rigValue] = await Promise.all([audio, background, portrait, rig]);
+  const stored = needsMatte(dispatch) ? task(storedMatte(ctx, signal)) : undefined;
+
+  const [audioInfo, backgroundPath, portraitPng, rigValue, matteBytes] = await Promise.all([audio, background, portrait, rig, stored]);
   await checkPortrait(portraitPng, rigValue);
-  return { audioPath, audio: audioInfo, backgroundPath, portraitPng, rig: rigValue };
+  const matte = stored ? await usableMatte(ctx, matteBytes, portraitPng, rigValue, signal) : undefined;
+  return { audioPath, audio: audioInfo, backgroundPath, portraitPng, rig: rigValue, matte };
 }
 
 async function download(
