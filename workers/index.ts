@@ -3,6 +3,7 @@ import { sweepConsoleUploads } from "./console/public";
 import { MotionSession } from "./motion/session-object";
 import { consumeDeadLetters, consumeJobs, isDeadLetterQueue, type JobMessage, runSweep } from "./pipeline/public";
 import { RendererContainer } from "./pipeline/renderer/container";
+import { RendererPool } from "./pipeline/renderer/pool-object";
 import type { Env } from "./platform/env";
 import { AccountLimiter } from "./platform/limiter/account-limiter";
 import { logEvent } from "./platform/logging/log-event";
@@ -10,7 +11,7 @@ import { SignInThrottle } from "./platform/sign-in-throttle/throttle-object";
 
 // Durable Object classes, each from its own module (they load `cloudflare:` modules; public.ts files stay
 // loadable in Node for the scripts that build the OpenAPI document).
-export { AccountLimiter, MotionSession, RendererContainer, SignInThrottle };
+export { AccountLimiter, MotionSession, RendererContainer, RendererPool, SignInThrottle };
 
 export default {
   fetch: app.fetch,

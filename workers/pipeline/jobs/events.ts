@@ -1,6 +1,7 @@
 import { type JobEvent, PREPROCESSED_STAGE, RENDERING_STAGE } from "@avatar-video/contract";
 import type { Env } from "../../platform/env";
 import { avatarKeys, videoKey } from "../../platform/storage/keys";
+import { releaseRenderer } from "../renderer/pool";
 import { avatarIdForJob } from "./avatar-id";
 import { succeedAvatar } from "./avatar-success";
 import { normalizeFailure, PIPELINE_FAILURES, type JobError } from "./failures";
@@ -30,6 +31,16 @@ export async function handleJobEvent(env: Env, kind: JobKind, jobId: string, att
   if (found?.job.status !== "processing" || found.job.attempt !== attempt) {
     return event.type === "progress" ? { ignored: true, abort: SUPERSEDED } : { ignored: true };
   }
+  const answer = await apply(env, found, event, now);
+  // The current run ended (or was stopped): its renderer instance goes to the next waiting render.
+  // (An ignored event changed nothing: a newer attempt may hold the instance.)
+  const ended = !("ignored" in answer) && (event.type !== "progress" || "abort" in answer);
+  if (ended) await releaseRenderer(env, [jobId], Date.now());
+  return answer;
+}
+
+async function apply(env: Env, found: AnyJob, event: JobEvent, now: number): Promise<EventAnswer> {
+  const kind = found.kind;
   switch (event.type) {
     case "progress":
       return progress(env, found, event.stage, now);

@@ -75,6 +75,12 @@ export async function releaseClaim(env: Pick<Env, "DB">, kind: JobKind, jobId: s
   );
 }
 
+/** A render waits for a free renderer instance (the pool's line): the caller sees `waiting_for_renderer`. */
+export async function markWaiting(env: Pick<Env, "DB">, job: VideoJob, now: number): Promise<void> {
+  if (job.status !== "queued" || job.stage === WAITING_FOR_RENDERER) return;
+  await compareAndSet(env, "video", { updatedAt: new Date(now) }, { stage: WAITING_FOR_RENDERER }, (t) => and(eq(t.id, job.id), eq(t.status, "queued")));
+}
+
 /** A sign of life from the current run; a new stage (video) is a visible change and bumps updatedAt. */
 export async function recordProgress(env: Pick<Env, "DB">, { kind, job }: AnyJob, stage: string, now: number): Promise<boolean> {
   const changed = kind === "video" && job.stage !== stage;

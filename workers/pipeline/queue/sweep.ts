@@ -19,6 +19,7 @@ import { db, loadJob, sharedTable } from "../jobs/store";
 import type { JobKind } from "../jobs/tokens";
 import { failJob, heartbeatStale } from "../jobs/transitions";
 import { reconcileAccount } from "../../platform/limiter/reconcile";
+import { reconcileRendererPool } from "../renderer/pool";
 import { logEvent } from "../../platform/logging/log-event";
 
 /** A job row whose enqueueJob is still running has enqueuedAt null for a moment: leave it that long. */
@@ -62,6 +63,8 @@ export async function runSweep(env: Env, now: number = Date.now()): Promise<Swee
     await step(`${kind}_stalled`, () => handleStalled(env, kind, now, report));
   }
   await step("reconcile", () => reconcileAvatarAccounts(env, now, report));
+  // A lost release (isolate gone between D1 and the pool) holds an instance until here.
+  await step("renderer_pool", async () => void (await reconcileRendererPool(env, now)));
   if (report.errors.length || report.resent || report.redispatched || report.stalledFailed || report.expired || report.avatarTimedOut) {
     logEvent("sweep", { ...report });
   }

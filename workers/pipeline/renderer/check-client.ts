@@ -1,5 +1,6 @@
 import type { Env } from "../../platform/env";
-import { RENDERER_INSTANCES, RendererUnavailable } from "./client";
+import { RendererUnavailable, instanceName } from "./client";
+import { rendererInstances, rendererUrlFor } from "./renderer-target";
 
 /**
  * The download allows 10 s (first byte within 3 s), the analysis of a 2 MP photo well under 1 s; a
@@ -8,7 +9,7 @@ import { RENDERER_INSTANCES, RendererUnavailable } from "./client";
 const URL_TIMEOUT_MS = 20_000;
 const CONTAINER_TIMEOUT_MS = 40_000;
 
-type RendererEnv = Pick<Env, "RENDERER" | "RENDERER_URL" | "RENDERER_TOKEN">;
+type RendererEnv = Pick<Env, "RENDERER" | "RENDERER_URL" | "RENDERER_TOKEN" | "RENDERER_INSTANCES">;
 
 /**
  * The renderer's synchronous pre-flight check (POST /checks, Bearer RENDERER_TOKEN; container/src/checks/).
@@ -23,12 +24,12 @@ export async function checkOnRenderer(env: RendererEnv, imageUrl: string): Promi
     body: JSON.stringify({ imageUrl }),
   };
   let res: Response;
+  const instance = Math.floor(Math.random() * rendererInstances(env));
   try {
     if (env.RENDERER_URL) {
-      res = await fetch(`${env.RENDERER_URL.replace(/\/+$/, "")}/checks`, { ...init, signal: AbortSignal.timeout(URL_TIMEOUT_MS) });
+      res = await fetch(`${rendererUrlFor(env.RENDERER_URL, instance)}/checks`, { ...init, signal: AbortSignal.timeout(URL_TIMEOUT_MS) });
     } else {
-      const instance = `renderer-${Math.floor(Math.random() * RENDERER_INSTANCES)}`;
-      res = await env.RENDERER.getByName(instance).fetch("http://renderer/checks", { ...init, signal: AbortSignal.timeout(CONTAINER_TIMEOUT_MS) });
+      res = await env.RENDERER.getByName(instanceName(instance)).fetch("http://renderer/checks", { ...init, signal: AbortSignal.timeout(CONTAINER_TIMEOUT_MS) });
     }
   } catch (err) {
     throw new RendererUnavailable(`renderer unreachable: ${String(err)}`);

@@ -8,14 +8,42 @@ import type { Env } from "../../platform/env";
  * (ENVIRONMENT=development, set by .dev.vars and the local stack, never by wrangler.toml) may use one.
  */
 
+/** The configured ceiling of renderer instances (wrangler.toml RENDERER_INSTANCES, equal to the containers' max_instances). */
+export const DEFAULT_RENDERER_INSTANCES = 4;
+
+export function rendererInstances(env: Pick<Env, "RENDERER_INSTANCES">): number {
+  const n = Number(env.RENDERER_INSTANCES);
+  return Number.isInteger(n) && n >= 1 ? n : DEFAULT_RENDERER_INSTANCES;
+}
+
 export const isDevelopment = (env: Pick<Env, "ENVIRONMENT">): boolean => env.ENVIRONMENT === "development";
+
+/** RENDERER_URL may list several renderers (comma-separated: the local stack's instances); instance i uses the i-th, cyclically. */
+export const rendererUrls = (value: string): string[] =>
+  value
+    .split(",")
+    .map((u) => u.trim().replace(/\/+$/, ""))
+    .filter(Boolean);
+
+export function rendererUrlFor(value: string, instance: number): string {
+  const urls = rendererUrls(value);
+  return urls[instance % urls.length];
+}
 
 /** Why RENDERER_URL may not be used here, or null when it may (or is unset: the Container binding is used). */
 export function rendererUrlRefusal(env: Pick<Env, "RENDERER_URL" | "ENVIRONMENT">): string | null {
   if (!env.RENDERER_URL || isDevelopment(env)) return null;
+  for (const url of rendererUrls(env.RENDERER_URL)) {
+    const refusal = urlRefusal(url);
+    if (refusal) return refusal;
+  }
+  return null;
+}
+
+function urlRefusal(value: string): string | null {
   let url: URL;
   try {
-    url = new URL(env.RENDERER_URL);
+    url = new URL(value);
   } catch {
     return "RENDERER_URL is not an absolute URL";
   }
