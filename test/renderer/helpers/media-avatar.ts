@@ -9,6 +9,8 @@ import type { AvatarRig } from "@avatar-video/contract";
 export interface TestAvatar {
   portraitPng: Buffer;
   rig: AvatarRig;
+  /** The person matte made with it (undefined if it could not be made). */
+  mattePng?: Buffer;
 }
 
 const cache = new Map<string, Promise<TestAvatar>>();
@@ -20,7 +22,7 @@ export function testAvatar(name: "single-phone" | "single-camera" = "single-phon
       const { createAvatarAssets } = await import("../../../container/src/avatar/preprocess");
       const bytes = readFileSync(join(import.meta.dirname, "..", "..", "fixtures", "portraits", `${name}.jpg`));
       const a = await createAvatarAssets(bytes);
-      return { portraitPng: a.portraitPng, rig: a.rig };
+      return { portraitPng: a.portraitPng, rig: a.rig, mattePng: a.mattePng };
     })();
     cache.set(name, p);
   }
