@@ -5,6 +5,8 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   test: {
     include: ["test/e2e/**/*.test.ts"],
+    // Needs three renderer instances: its own stack (vitest.e2e-scale.config.ts).
+    exclude: ["test/e2e/renderer-scale.test.ts"],
     environment: "node",
     globalSetup: ["./test/e2e/global-setup.ts"],
     testTimeout: 180_000,

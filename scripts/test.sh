@@ -24,10 +24,13 @@ step() {
   fi
 }
 
-# Debian's chromium (browser tests) and ffmpeg (the renderer prefers a maintained system build): CI runs as root.
+# Debian's chromium (browser tests) and ffmpeg (the renderer prefers a maintained system build), espeak-ng and
+# flite (speech of known words for the mouth-shape tests): CI runs as root.
 missing=()
 command -v ffmpeg >/dev/null || missing+=(ffmpeg)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+command -v espeak-ng >/dev/null || missing+=(espeak-ng)
+command -v flite >/dev/null || missing+=(flite)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     step system-packages bash -c "export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && apt-get install -y -qq --no-install-recommends ${missing[*]}"
@@ -46,7 +49,7 @@ step import-rules depcruise --config .dependency-cruiser.cjs workers container/s
 step deploy-check env PUBLIC_BASE_URL=https://avatar-video.example.com bash scripts/deploy-check.sh
 step deploy-check-needs-base-url bash -c '! out=$(PUBLIC_BASE_URL= bash scripts/deploy-check.sh 2>&1) && grep -q "PUBLIC_BASE_URL would ship as \"\"" <<<"$out"'
 
-for suite in workers renderer client scripts e2e; do
+for suite in workers renderer client scripts e2e e2e-scale; do
   step "$suite-tests" vitest run -c "vitest.${suite}.config.ts" --reporter=dot --reporter=json \
     --outputFile.json="$logs/${suite}.json" --silent=passed-only "$@"
   tsx scripts/lib/summarize-tests.ts "$logs/${suite}.json" | sed "s/^/  ${suite}: /"

@@ -5,7 +5,10 @@ import { supervise } from "./supervisor";
 
 export interface StackOptions {
   port: number;
+  /** The first renderer's port; instance i listens on rendererPort + i. */
   rendererPort: number;
+  /** Renderer processes, each one instance of the Worker's pool (production: Containers). Default 1. */
+  rendererInstances?: number;
   /** Local D1/DO/R2/Queue state directory of wrangler. */
   persistTo: string;
   /** Comma-separated host:port entries allowed as media sources (local media servers). */
@@ -27,10 +30,12 @@ export interface StackOptions {
 
 export interface Stack {
   baseUrl: string;
+  /** The first renderer (instance 0). */
   rendererUrl: string;
+  rendererUrls: string[];
   /** Runs the scheduled sweep once, now. */
   sweep(): Promise<void>;
-  /** Pid of the current renderer process (undefined while the supervisor restarts it). */
+  /** Pid of the current renderer process of instance 0 (undefined while the supervisor restarts it). */
   readonly rendererPid: number | undefined;
   /** Kills the renderer (SIGKILL) and waits until the supervisor's new one answers /health. */
   restartRenderer(): Promise<void>;
@@ -95,20 +100,25 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   // The Worker itself is a media source locally: console uploads reach the renderer as signed URLs of the
   // Worker (in production PUBLIC_BASE_URL is public and passes the SSRF checks unaided). docs/console.md
   const sourceAllowlist = [opts.sourceAllowlist, `127.0.0.1:${opts.port}`].filter(Boolean).join(",");
-  const rendererUrl = `http://127.0.0.1:${opts.rendererPort}`;
-  const rendererEnv = {
-    ...env,
-    PORT: String(opts.rendererPort),
-    RENDERER_TOKEN: opts.vars.RENDERER_TOKEN,
-    SOURCE_ALLOWLIST: sourceAllowlist,
-    ...opts.rendererEnv,
-  };
-  // `node --import tsx` (as in the image): one process, so the pid is the renderer itself.
-  const renderer = supervise({
-    name: "renderer",
-    spawn: () => run(process.execPath, ["--import", "tsx", "container/src/server.ts"], rendererEnv, quiet, opts.onRendererLog),
-    log: opts.onSupervisorLog ?? (quiet ? undefined : (line) => console.error(line)),
+  const instances = Math.max(1, opts.rendererInstances ?? 1);
+  const rendererUrls = Array.from({ length: instances }, (_, i) => `http://127.0.0.1:${opts.rendererPort + i}`);
+  const rendererUrl = rendererUrls[0];
+  // `node --import tsx` (as in the image): one process each, so the pid is the renderer itself.
+  const renderers = rendererUrls.map((_, i) => {
+    const rendererEnv = {
+      ...env,
+      PORT: String(opts.rendererPort + i),
+      RENDERER_TOKEN: opts.vars.RENDERER_TOKEN,
+      SOURCE_ALLOWLIST: sourceAllowlist,
+      ...opts.rendererEnv,
+    };
+    return supervise({
+      name: instances > 1 ? `renderer-${i}` : "renderer",
+      spawn: () => run(process.execPath, ["--import", "tsx", "container/src/server.ts"], rendererEnv, quiet, opts.onRendererLog),
+      log: opts.onSupervisorLog ?? (quiet ? undefined : (line) => console.error(line)),
+    });
   });
+  const renderer = renderers[0];
 
   const worker = run(
     bin("wrangler"),
@@ -121,7 +131,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       "--show-interactive-dev-session=false",
       // The local stack is development: lets the Worker dispatch to the renderer on loopback (renderer-target.ts).
       "--var", "ENVIRONMENT:development",
-      "--var", `RENDERER_URL:${rendererUrl}`,
+      // The Worker's pool hands each render one of these instances (workers/pipeline/renderer/pool.ts).
+      "--var", `RENDERER_URL:${rendererUrls.join(",")}`,
+      "--var", `RENDERER_INSTANCES:${instances}`,
       "--var", `SOURCE_ALLOWLIST:${sourceAllowlist}`,
       "--var", `PUBLIC_BASE_URL:${baseUrl}`,
       ...Object.entries(opts.workerVars ?? {}).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
@@ -133,14 +145,14 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   const stop = async () => {
     clearInterval(sweepTimer);
     killGroup(worker);
-    await renderer.stop();
+    await Promise.all(renderers.map((r) => r.stop()));
   };
   const sweep = async () => {
     await fetch(`${baseUrl}/__scheduled?cron=*+*+*+*+*`).then((r) => r.arrayBuffer()).catch(() => undefined);
   };
   let sweepTimer: NodeJS.Timeout | undefined;
   try {
-    await Promise.all([waitForHttp(`${rendererUrl}/health`, 60_000), waitForHttp(`${baseUrl}/health`, 120_000)]);
+    await Promise.all([...rendererUrls.map((u) => waitForHttp(`${u}/health`, 60_000)), waitForHttp(`${baseUrl}/health`, 120_000)]);
   } catch (err) {
     await stop();
     throw err;
@@ -151,6 +163,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   return {
     baseUrl,
     rendererUrl,
+    rendererUrls,
     sweep,
     stop,
     get rendererPid() {

@@ -17,10 +17,14 @@ declare module "vitest" {
     adminToken: string;
     mediaUrl: string;
     mediaDir: string;
+    rendererUrls: string[];
   }
 }
 
-export default async function setup(project: TestProject) {
+export default (project: TestProject) => startE2eStack(project, 1);
+
+/** The stack of an e2e suite; vitest.e2e-scale.config.ts runs its own with three renderer instances. */
+export async function startE2eStack(project: TestProject, rendererInstances: number) {
   const state = `.local/e2e-state-${BASE}`;
   const mediaDir = `.local/e2e-media-${BASE}`;
   rmSync(state, { recursive: true, force: true });
@@ -31,6 +35,7 @@ export default async function setup(project: TestProject) {
   const stack = await startStack({
     port: PORT,
     rendererPort: RENDERER_PORT,
+    rendererInstances,
     persistTo: state,
     sourceAllowlist: `127.0.0.1:${MEDIA_PORT}`,
     vars,
@@ -48,11 +53,12 @@ export default async function setup(project: TestProject) {
   controls["pause-renderer"] = async () => {
     if (stack.rendererPid) process.kill(stack.rendererPid, "SIGSTOP");
   };
-  controls["sweep"] = () => stack.sweep();
+  controls.sweep = () => stack.sweep();
   project.provide("baseUrl", stack.baseUrl);
   project.provide("adminToken", vars.ADMIN_TOKEN);
   project.provide("mediaUrl", `http://127.0.0.1:${MEDIA_PORT}`);
   project.provide("mediaDir", mediaDir);
+  project.provide("rendererUrls", stack.rendererUrls);
   return async () => {
     await stack.stop();
     media.close();
