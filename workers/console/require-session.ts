@@ -1,5 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import { unauthorized } from "../platform/http/errors";
+import { pageSecurityHeaders } from "../platform/http/page-headers";
 import type { ConsoleEnv } from "./context";
 import { checkCsrf, csrfTokenFor, isUnsafe } from "./csrf";
 import { currentSession } from "./sessions";
@@ -20,18 +21,5 @@ export const requireSession = createMiddleware<ConsoleEnv>(async (c, next) => {
   await next();
 });
 
-/** Headers for every console response: no framing, no referrer to other sites (invite tokens live in URLs), strict CSP. */
-export const securityHeaders = createMiddleware<ConsoleEnv>(async (c, next) => {
-  await next();
-  c.header("X-Frame-Options", "DENY");
-  c.header("Referrer-Policy", "same-origin"); // not "no-referrer": Chromium then sends Origin: null on form posts
-  c.header("X-Content-Type-Options", "nosniff");
-  if ((c.res.headers.get("Content-Type") ?? "").startsWith("text/html")) {
-    c.header("Cache-Control", "no-store");
-    c.header(
-      "Content-Security-Policy",
-      "default-src 'self'; img-src 'self' https: data: blob:; media-src 'self' https: blob:; script-src 'self'; style-src 'self'; " +
-        "connect-src 'self'; frame-ancestors 'none'; base-uri 'none'; form-action 'self'; object-src 'none'",
-    );
-  }
-});
+/** Headers for every console response (platform/http/page-headers.ts). */
+export const securityHeaders = pageSecurityHeaders();

@@ -4,6 +4,7 @@ import { appRoutes } from "./app-routes";
 import { CONSOLE_JS } from "./assets/script";
 import { CONSOLE_CSS } from "./assets/styles";
 import { authRoutes } from "./auth-routes";
+import { consoleBodyCap } from "./body-caps";
 import { avatarRoutes } from "./avatar-routes";
 import type { ConsoleEnv } from "./context";
 import { fileRoutes } from "./file-route";
@@ -22,6 +23,7 @@ const asset = (body: string, type: string) => () =>
  */
 export const consoleApp = new Hono<ConsoleEnv>()
   .use("*", securityHeaders)
+  .use("*", consoleBodyCap)
   .get("/assets/console.css", asset(CONSOLE_CSS, "text/css"))
   .get("/assets/console.js", asset(CONSOLE_JS, "text/javascript"))
   .route("/files", fileRoutes)

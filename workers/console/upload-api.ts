@@ -3,6 +3,8 @@ import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { consoleUploads } from "../platform/db/schema";
 import { invalid } from "../platform/http/errors";
+import { MAX_OPEN_UPLOADS } from "../platform/limiter/console-uploads";
+import { admissionError, limiterFor } from "../platform/limiter/client";
 import type { ConsoleEnv } from "./context";
 import { openApiApp } from "../platform/http/openapi-app";
 import { AUDIO_TYPES, findUpload, MAX_AUDIO_BYTES, newUpload, PART_SIZE } from "./uploads";
@@ -67,7 +69,11 @@ export const uploadApi = openApiApp<ConsoleEnv>()
     const ext = AUDIO_TYPES[type];
     if (!ext) throw invalid(`contentType must be one of ${Object.keys(AUDIO_TYPES).join(", ")} (got ${JSON.stringify(type.slice(0, 60))})`);
     const accountId = c.get("session").account.id;
-    const upload = await newUpload(c.env, { accountId, kind: "audio", contentType: type, size, ext, partSize: PART_SIZE });
+    // Each unfinished upload holds R2 storage for up to 24 h: the account's object meters them before any is made.
+    const id = crypto.randomUUID();
+    const admission = await limiterFor(c.env, accountId).admitUpload(id, MAX_OPEN_UPLOADS, Date.now());
+    if (!admission.ok) throw admissionError(admission);
+    const upload = await newUpload(c.env, { id, accountId, kind: "audio", contentType: type, size, ext, partSize: PART_SIZE });
     const mpu = await c.env.MEDIA.createMultipartUpload(upload.key, { httpMetadata: { contentType: type } });
     await drizzle(c.env.DB).update(consoleUploads).set({ multipartId: mpu.uploadId }).where(eq(consoleUploads.id, upload.id));
     return c.json({ uploadId: upload.id, partSize: PART_SIZE, parts: partCount(size, PART_SIZE) }, 201);
@@ -104,5 +110,6 @@ export const uploadApi = openApiApp<ConsoleEnv>()
       throw invalid(`the uploaded file has ${head?.size ?? 0} bytes, not the declared ${upload.size}; upload it again`);
     }
     await drizzle(c.env.DB).update(consoleUploads).set({ completedAt: new Date(), multipartId: null }).where(eq(consoleUploads.id, upload.id));
+    await limiterFor(c.env, upload.accountId).endUpload(upload.id);
     return c.json({ uploadId, size: upload.size }, 200);
   });

@@ -40,9 +40,9 @@ const linkMessage = (id: string, exp: number) => `console-upload-v1\nGET\n${id}\
 
 export async function newUpload(
   env: Env,
-  o: { accountId: string; kind: ConsoleUpload["kind"]; contentType: string; size: number; ext: string; partSize?: number },
+  o: { id?: string; accountId: string; kind: ConsoleUpload["kind"]; contentType: string; size: number; ext: string; partSize?: number },
 ): Promise<ConsoleUpload> {
-  const id = crypto.randomUUID();
+  const id = o.id ?? crypto.randomUUID();
   const row: ConsoleUpload = {
     id,
     accountId: o.accountId,

@@ -1,6 +1,7 @@
 /**
  * The /console/live page: enter an App ID + API key (sent only to this server, which mints a one-connection
  * session token), pick an Avatar, talk into the microphone or play a file, and watch the Avatar speak.
+ * Style and script are served beside it (no inline code: the page has the console's strict CSP).
  */
 export const LIVE_PAGE_HTML = `<!doctype html>
 <html lang="en">
@@ -8,8 +9,43 @@ export const LIVE_PAGE_HTML = `<!doctype html>
 <meta charset="utf-8">
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Live Avatar</title>
-<style>
-  :root { font-family: system-ui, sans-serif; color: #1d2230; background: #f4f5f8; }
+<link rel="stylesheet" href="/console/live/live.css">
+</head>
+<body>
+<header>Avatar Video · Live Avatar</header>
+<main>
+  <section>
+    <h2>1. Your App</h2>
+    <form id="credentials">
+      <label for="appId">App ID</label>
+      <input id="appId" type="text" autocomplete="off" spellcheck="false" required>
+      <label for="apiKey">API key</label>
+      <input id="apiKey" type="password" autocomplete="off" required>
+      <button type="submit">Load Avatars</button>
+    </form>
+    <p class="note">The key goes only to this server, which mints a short-lived session token for each connection. Never put an API key into a web page or app you ship.</p>
+    <h2 class="later">2. Speak</h2>
+    <label for="avatar">Avatar</label>
+    <select id="avatar" disabled><option value="">Load your Avatars first</option></select>
+    <div class="row">
+      <button id="mic" type="button" disabled>Talk into the microphone</button>
+      <button id="stop" type="button" class="secondary" disabled>Stop</button>
+    </div>
+    <label for="file">Play an audio file</label>
+    <input id="file" type="file" accept="audio/*" disabled>
+  </section>
+  <section class="stage">
+    <canvas id="avatar-canvas" width="512" height="512" aria-label="Live Avatar"></canvas>
+    <div id="status" role="status">Enter your App ID and API key.</div>
+    <div id="stats"></div>
+  </section>
+</main>
+<script type="module" src="/console/live/live.js"></script>
+</body>
+</html>
+`;
+
+export const LIVE_PAGE_CSS = `  :root { font-family: system-ui, sans-serif; color: #1d2230; background: #f4f5f8; }
   body { margin: 0; }
   header { background: #1d2230; color: #fff; padding: 14px 24px; font-weight: 600; letter-spacing: .2px; }
   main { display: grid; grid-template-columns: 340px 1fr; gap: 24px; padding: 24px; max-width: 1100px; }
@@ -28,39 +64,10 @@ export const LIVE_PAGE_HTML = `<!doctype html>
   #status { margin-top: 12px; font-size: 14px; min-height: 20px; }
   #status.error { color: #b3261e; }
   #stats { font-size: 12px; color: #6a7285; font-variant-numeric: tabular-nums; }
-</style>
-</head>
-<body>
-<header>Avatar Video · Live Avatar</header>
-<main>
-  <section>
-    <h2>1. Your App</h2>
-    <form id="credentials">
-      <label for="appId">App ID</label>
-      <input id="appId" type="text" autocomplete="off" spellcheck="false" required>
-      <label for="apiKey">API key</label>
-      <input id="apiKey" type="password" autocomplete="off" required>
-      <button type="submit">Load Avatars</button>
-    </form>
-    <p class="note">The key goes only to this server, which mints a short-lived session token for each connection. Never put an API key into a web page or app you ship.</p>
-    <h2 style="margin-top:18px">2. Speak</h2>
-    <label for="avatar">Avatar</label>
-    <select id="avatar" disabled><option value="">Load your Avatars first</option></select>
-    <div class="row">
-      <button id="mic" type="button" disabled>Talk into the microphone</button>
-      <button id="stop" type="button" class="secondary" disabled>Stop</button>
-    </div>
-    <label for="file">Play an audio file</label>
-    <input id="file" type="file" accept="audio/*" disabled>
-  </section>
-  <section class="stage">
-    <canvas id="avatar-canvas" width="512" height="512" aria-label="Live Avatar"></canvas>
-    <div id="status" role="status">Enter your App ID and API key.</div>
-    <div id="stats"></div>
-  </section>
-</main>
-<script type="module">
-import { LiveAvatar } from "/console/live/motion-client.js";
+  h2.later { margin-top: 18px; }
+`;
+
+export const LIVE_PAGE_JS = `import { LiveAvatar } from "/console/live/motion-client.js";
 const $ = (id) => document.getElementById(id);
 const status = (text, error = false) => { $("status").textContent = text; $("status").className = error ? "error" : ""; };
 let live;
@@ -123,7 +130,4 @@ $("file").addEventListener("change", async (e) => {
 });
 $("stop").addEventListener("click", () => live?.stop());
 window.__live = () => live;
-</script>
-</body>
-</html>
 `;

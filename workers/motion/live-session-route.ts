@@ -1,9 +1,12 @@
 import { createRoute, z } from "@hono/zod-openapi";
 import { desc, eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
+import { requireOpenApiAccess } from "../platform/auth/access";
 import { appAuth } from "../platform/auth/app-auth";
 import { avatars } from "../platform/db/schema";
 import { publicBaseUrl } from "../platform/http/base-url";
+import { limitBody } from "../platform/http/body-limit";
+import { readRateLimit } from "../platform/limiter/read-limit";
 import { issueSessionToken, regionOf } from "../platform/session-token/issue";
 import { avatarCoverUrl } from "../platform/storage/links";
 import { errorResponses, motionApp } from "./openapi-app";
@@ -15,7 +18,8 @@ const route = createRoute({
   method: "post",
   path: "/session",
   summary: "Demo page: mint a one-connection session token server-side from an App ID + API key, and list the account's Avatars",
-  middleware: [appAuth] as const,
+  // As /v1/open: the account needs Open API access, and listing its Avatars is an Avatar read (read limits).
+  middleware: [appAuth, requireOpenApiAccess, readRateLimit("avatar"), limitBody] as const,
   responses: {
     200: {
       description: "A fresh session token (60 s) and the account's Avatars (newest first, at most 50)",
@@ -29,7 +33,7 @@ const route = createRoute({
         },
       },
     },
-    ...errorResponses({ 401: "unauthorized" }),
+    ...errorResponses({ 401: "unauthorized", 403: "forbidden: no Open API access", 429: "rate_limit_exceeded: Avatar read limit (Retry-After)" }),
   },
 });
 

@@ -3,6 +3,7 @@ import type { Env } from "../env";
 import { alignWithD1, listOpenJobs } from "./align-with-d1";
 import { markEnded } from "./avatar-concurrency";
 import { addUnits, balance, reservationState, setUnits, settle } from "./avatar-units";
+import { admitUpload, endUpload } from "./console-uploads";
 import { admitAvatarCheck, admitAvatarCreation, admitVideoCreation } from "./creation-admission";
 import { admitMotionConnection, endMotionConnection, motionLimits, openMotionConnections, setMotionLimits, type MotionAdmission, type MotionLimits } from "./motion-connections";
 import { admitRead, loadReadState, peekRead, type ReadStates } from "./read-bucket";
@@ -116,6 +117,17 @@ export class AccountLimiter extends DurableObject<Env> {
 
   setMotionLimits(limits: Partial<MotionLimits>): MotionLimits {
     return setMotionLimits(this.sql, limits);
+  }
+
+  // ---- console uploads --------------------------------------------------------------------------------
+
+  /** Takes a slot for an unfinished (multipart) console upload; refused when the account holds `limit`. */
+  admitUpload(uploadId: string, limit: number, now: number = Date.now()): Admission {
+    return admitUpload(this.sql, uploadId, limit, now);
+  }
+
+  endUpload(uploadId: string): void {
+    endUpload(this.sql, uploadId);
   }
 
   // ---- reads ------------------------------------------------------------------------------------------
