@@ -119,7 +119,10 @@ const COMMANDS: Record<string, Command> = {
       const name = options.get("name");
       const created = await call(cfg, "POST", `/accounts/${need(positional[0], "ACCOUNT_ID")}/apps`, typeof name === "string" ? { name } : {});
       print(created);
-      process.stderr.write(`\nThe API key is shown only now; store it safely.\nexport APP_ID=${created.app.id}\nexport API_KEY=${created.apiKey}\n`);
+      // The variables the client CLI (npm run avatar-video) and the SDK examples read: paste them as they are.
+      process.stderr.write(
+        `\nThe API key is shown only now; store it safely. For the avatar-video CLI:\nexport AVATAR_VIDEO_APP_ID=${created.app.id}\nexport AVATAR_VIDEO_API_KEY=${created.apiKey}\nexport AVATAR_VIDEO_BASE_URL=${cfg.baseUrl}\n`,
+      );
     },
   },
   "list-apps": {
