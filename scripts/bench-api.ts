@@ -69,14 +69,15 @@ function adminToken(): string {
   return token;
 }
 
-async function call(method: string, path: string, headers: Record<string, string>, body?: unknown) {
+/** One API call; `T` is the shape of its JSON answer on success (callers check the status before reading it). */
+async function call<T>(method: string, path: string, headers: Record<string, string>, body?: unknown) {
   const res = await fetch(`${BASE_URL}${path}`, {
     method,
     headers: { ...headers, ...(body !== undefined ? { "Content-Type": "application/json" } : {}) },
     body: body !== undefined ? JSON.stringify(body) : undefined,
   });
   const text = await res.text();
-  return { status: res.status, body: text ? (JSON.parse(text) as any) : undefined };
+  return { status: res.status, body: (text ? JSON.parse(text) : undefined) as T };
 }
 
 interface Account {
@@ -86,7 +87,7 @@ interface Account {
 
 async function createAccount(token: string, i: number): Promise<Account> {
   const auth = { Authorization: `Bearer ${token}` };
-  const acct = await call("POST", "/v1/admin/accounts", auth, {
+  const acct = await call<{ account: { id: string } }>("POST", "/v1/admin/accounts", auth, {
     name: `bench-api ${new Date().toISOString()} #${i}`,
     openApiAccess: true,
     avatarCreationEnabled: true,
@@ -97,7 +98,7 @@ async function createAccount(token: string, i: number): Promise<Account> {
     },
   });
   if (acct.status !== 201) throw new Error(`create account: ${acct.status} ${JSON.stringify(acct.body)}`);
-  const app = await call("POST", `/v1/admin/accounts/${acct.body.account.id}/apps`, auth, { name: "bench" });
+  const app = await call<{ app: { id: string }; apiKey: string }>("POST", `/v1/admin/accounts/${acct.body.account.id}/apps`, auth, { name: "bench" });
   if (app.status !== 201) throw new Error(`create app: ${app.status} ${JSON.stringify(app.body)}`);
   return { accountId: acct.body.account.id, headers: { "X-App-ID": app.body.app.id, "X-API-Key": app.body.apiKey } };
 }
@@ -125,7 +126,7 @@ async function settle(accounts: Account[]): Promise<number> {
     if (performance.now() - started > SETTLE_TIMEOUT_MS) throw new Error(`jobs still queued or processing after ${SETTLE_TIMEOUT_MS / 1000} s (is the renderer running?)`);
     const busy: Account[] = [];
     for (const acct of pending) {
-      const r = await call("GET", "/v1/open/video-jobs?statuses=queued&statuses=processing&pagination.pageSize=1", acct.headers);
+      const r = await call<{ jobs: unknown[] }>("GET", "/v1/open/video-jobs?statuses=queued&statuses=processing&pagination.pageSize=1", acct.headers);
       if (r.status !== 200) throw new Error(`settle: GET /video-jobs ${r.status} ${JSON.stringify(r.body)}`);
       if (r.body.jobs.length > 0) busy.push(acct);
     }
@@ -159,7 +160,7 @@ async function main() {
   const jobOf = new Map<Account, string>();
   for (const [acct, n] of [...detailAccounts.map((a) => [a, 1] as const), ...listAccounts.map((a) => [a, 5] as const)]) {
     for (let k = 0; k < n; k++) {
-      const r = await call("POST", "/v1/open/videos", acct.headers, { avatarId, audioUrl: AUDIO_URL, name: "bench seed" });
+      const r = await call<{ jobId: string }>("POST", "/v1/open/videos", acct.headers, { avatarId, audioUrl: AUDIO_URL, name: "bench seed" });
       if (r.status !== 200) throw new Error(`seed POST /videos: ${r.status} ${JSON.stringify(r.body)}`);
       jobOf.set(acct, r.body.jobId);
     }

@@ -41,14 +41,14 @@ const stack = await startStack({
 });
 
 try {
-  const admin = (path: string, body: unknown) =>
+  const admin = <T>(path: string, body: unknown) =>
     fetch(`${stack.baseUrl}/v1/admin${path}`, {
       method: "POST",
       headers: { Authorization: `Bearer ${vars.ADMIN_TOKEN}`, "Content-Type": "application/json" },
       body: JSON.stringify(body),
-    }).then((r) => r.json() as Promise<any>);
-  const { account } = await admin("/accounts", { name: "bench", openApiAccess: true, avatarCreationEnabled: true, avatarUnits: RUNS + 1 });
-  const { app, apiKey } = await admin(`/accounts/${account.id}/apps`, { name: "bench" });
+    }).then((r) => r.json() as Promise<T>);
+  const { account } = await admin<{ account: { id: string } }>("/accounts", { name: "bench", openApiAccess: true, avatarCreationEnabled: true, avatarUnits: RUNS + 1 });
+  const { app, apiKey } = await admin<{ app: { id: string }; apiKey: string }>(`/accounts/${account.id}/apps`, { name: "bench" });
   const headers = { "X-App-ID": app.id, "X-API-Key": apiKey, "Content-Type": "application/json" };
   const imageUrl = `http://127.0.0.1:${MEDIA_PORT}/files/portrait-2mp.jpg`;
 
@@ -56,11 +56,11 @@ try {
   const shares: number[] = [];
   for (let i = 0; i <= RUNS; i++) {
     const t0 = performance.now();
-    const { jobId } = (await (await fetch(`${stack.baseUrl}/v1/open/avatars`, { method: "POST", headers, body: JSON.stringify({ imageUrl }) })).json()) as any;
+    const { jobId } = (await (await fetch(`${stack.baseUrl}/v1/open/avatars`, { method: "POST", headers, body: JSON.stringify({ imageUrl }) })).json()) as { jobId: string };
     let status = "queued";
     while (status === "queued" || status === "processing") {
       await new Promise((r) => setTimeout(r, 25));
-      const detail = (await (await fetch(`${stack.baseUrl}/v1/open/avatar-jobs/${jobId}`, { headers })).json()) as any;
+      const detail = (await (await fetch(`${stack.baseUrl}/v1/open/avatar-jobs/${jobId}`, { headers })).json()) as { job: { status: string } };
       status = detail.job.status;
     }
     const ms = performance.now() - t0;

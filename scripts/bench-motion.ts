@@ -59,31 +59,32 @@ const stack = args["base-url"]
   : await startStack({ port, rendererPort: port + 1, persistTo: `.local/bench-motion-${port}`, sourceAllowlist: `127.0.0.1:${port + 2}`, vars });
 const base = args["base-url"] ?? stack!.baseUrl;
 
-async function call(path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+/** One API call that must succeed; `T` is the shape of its JSON answer. */
+async function call<T = unknown>(path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) {
   const res = await fetch(`${base}${path}`, {
     method: init.method ?? (init.body ? "POST" : "GET"),
     headers: { "Content-Type": "application/json", ...init.headers },
     body: init.body ? JSON.stringify(init.body) : undefined,
   });
   if (!res.ok) throw new Error(`${path}: ${res.status} ${await res.text()}`);
-  return res.status === 204 ? undefined : ((await res.json()) as any);
+  return (res.status === 204 ? undefined : await res.json()) as T;
 }
 const admin = { Authorization: `Bearer ${vars.ADMIN_TOKEN}` };
 const ceil = { perMinute: 20, perHour: 200, perDay: 2000, readsPerSecond: 20, readBurst: 40, readsPerMinute: 1200 };
 async function newApp() {
-  const { account } = await call("/v1/admin/accounts", {
+  const { account } = await call<{ account: { id: string } }>("/v1/admin/accounts", {
     headers: admin,
     body: { name: "bench", openApiAccess: true, avatarCreationEnabled: true, videoAccess: true, videoCreationEnabled: true, avatarUnits: 2, limits: { avatar: { ...ceil, concurrent: 10 }, video: ceil } },
   });
-  const { app, apiKey } = await call(`/v1/admin/accounts/${account.id}/apps`, { headers: admin, body: { name: "bench" } });
+  const { app, apiKey } = await call<{ app: { id: string }; apiKey: string }>(`/v1/admin/accounts/${account.id}/apps`, { headers: admin, body: { name: "bench" } });
   return { "X-App-ID": app.id as string, "X-API-Key": apiKey as string };
 }
 // The per-account limit is 10 connections: one account per 10 connections, all using one public Avatar.
 const apps = await Promise.all(Array.from({ length: Math.ceil(Math.max(...levels) / 10) }, newApp));
-const { jobId } = await call("/v1/open/avatars", { headers: apps[0], body: { imageUrl: `http://127.0.0.1:${port + 2}/portrait.jpg` } });
+const { jobId } = await call<{ jobId: string }>("/v1/open/avatars", { headers: apps[0], body: { imageUrl: `http://127.0.0.1:${port + 2}/portrait.jpg` } });
 let avatarId = "";
 for (;;) {
-  const { job } = await call(`/v1/open/avatar-jobs/${jobId}`, { headers: apps[0] });
+  const { job } = await call<{ job: { status: string; avatarId: string; error?: unknown } }>(`/v1/open/avatar-jobs/${jobId}`, { headers: apps[0] });
   if (job.status === "succeeded") { avatarId = job.avatarId; break; }
   if (job.status === "failed") throw new Error(`Avatar creation failed: ${JSON.stringify(job.error)}`);
   await new Promise((r) => setTimeout(r, 500));
@@ -103,7 +104,7 @@ const completingSample = (n: number) => 640 * n + 1775;
 
 // ---- one level --------------------------------------------------------------------------------------
 async function open(headers: Record<string, string>) {
-  const { sessionToken } = await call("/v1/console/session-tokens", { headers: { "X-API-Key": headers["X-API-Key"]! }, body: { expireAt: Math.floor(Date.now() / 1000) + 300 } });
+  const { sessionToken } = await call<{ sessionToken: string }>("/v1/console/session-tokens", { headers: { "X-API-Key": headers["X-API-Key"]! }, body: { expireAt: Math.floor(Date.now() / 1000) + 300 } });
   const ws = new WebSocket(`${base.replace(/^http/, "ws")}/v1/motion?avatarId=${avatarId}`, ["motion.v1", `token.${sessionToken}`], { perMessageDeflate: args["offer-deflate"] });
   await new Promise<void>((resolve, reject) => {
     ws.once("open", () => resolve());
