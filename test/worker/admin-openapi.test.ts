@@ -3,8 +3,7 @@ import { describe, expect, it } from "vitest";
 import { app } from "../../workers/app";
 import { adminFetch } from "./helpers/accounts";
 import { json } from "./open-fixtures";
-
-type Json = Record<string, any>;
+import { lookup, type OpenApiDocument } from "./openapi-document";
 
 /** The admin API is declared with createRoute like the public one; its document is generated from the routes. */
 describe("admin OpenAPI document", () => {
@@ -13,11 +12,11 @@ describe("admin OpenAPI document", () => {
   });
 
   it("documents exactly the mounted admin routes, each with the bearer token and the error envelope", async () => {
-    const doc = await json<Json>(await adminFetch("/openapi.json"));
+    const doc = await json<OpenApiDocument>(await adminFetch("/openapi.json"));
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.servers[0].url).toBe("http://x/v1/admin");
     expect(doc.components.securitySchemes.AdminToken).toMatchObject({ type: "http", scheme: "bearer" });
-    const documented = Object.entries<Json>(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m} /v1/admin${p}`));
+    const documented = Object.entries(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m} /v1/admin${p}`));
     const mounted = new Set(
       app.routes
         .filter((r) => r.method !== "ALL" && r.path.startsWith("/v1/admin/"))
@@ -25,21 +24,21 @@ describe("admin OpenAPI document", () => {
     );
     expect(documented.sort()).toEqual([...mounted].sort());
     expect(documented).toHaveLength(12);
-    for (const item of Object.values<Json>(doc.paths)) {
-      for (const op of Object.values<Json>(item)) {
+    for (const item of Object.values(doc.paths)) {
+      for (const op of Object.values(item)) {
         expect(op.security).toEqual([{ AdminToken: [] }]);
         expect(op.responses["401"]).toEqual({ $ref: "#/components/responses/E401" });
       }
     }
     const patch = doc.paths["/accounts/{accountId}"].patch;
     expect(patch.parameters[0]).toMatchObject({ name: "accountId", in: "path", required: true });
-    expect(patch.requestBody.content["application/json"].schema.properties.avatarUnits).toMatchObject({ type: "integer", minimum: 0 });
+    expect(patch.requestBody!.content["application/json"].schema.properties.avatarUnits).toMatchObject({ type: "integer", minimum: 0 });
     expect(doc.components.responses.E400.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Error" });
     expect(doc.paths["/accounts/{accountId}"].get.responses["200"].headers["X-Request-ID"]).toEqual({ $ref: "#/components/headers/X-Request-ID" });
   });
 
   it("every $ref of the admin and the open document resolves inside its document", async () => {
-    const docs = [await json<Json>(await adminFetch("/openapi.json")), await json<Json>(await SELF.fetch("http://x/v1/open/openapi.json"))];
+    const docs = [await json<OpenApiDocument>(await adminFetch("/openapi.json")), await json<OpenApiDocument>(await SELF.fetch("http://x/v1/open/openapi.json"))];
     for (const doc of docs) {
       const refs: string[] = [];
       const walk = (v: unknown): void => {
@@ -48,7 +47,7 @@ describe("admin OpenAPI document", () => {
       };
       walk(doc);
       expect(refs.length).toBeGreaterThan(20);
-      const unresolved = refs.filter((r) => r.slice(2).split("/").reduce<any>((node, key) => node?.[key], doc) === undefined);
+      const unresolved = refs.filter((r) => lookup(doc, r.slice(2).split("/")) === undefined);
       expect(unresolved).toEqual([]);
     }
   });

@@ -7,24 +7,32 @@ import { adminFetch, createAccount, getAccount } from "./helpers/accounts";
 import { PLACES, requestWithHeaders, WHITESPACE } from "./helpers/whitespace";
 import { app as worker } from "../../workers/app";
 import * as pipeline from "./pipeline-helpers";
+import type { Envelope } from "./open-fixtures";
+import type { serializeAccount } from "../../workers/api/admin/accounts";
 
-type Json = Record<string, any>;
-const json = async (res: Response) => (await res.json()) as Json;
+type Json = Record<string, unknown>;
+/** The admin API's answers, as these tests read them. */
+type Account = ReturnType<typeof serializeAccount>;
+type App = { id: string; accountId: string; name: string; createdAt: string; revokedAt?: string | null };
+type AvatarAccess = { id: string; accountId: string; public: boolean; allowAccountIds: string[] };
+const json = async <T = Json>(res: Response) => (await res.json()) as T;
+const accountOf = async (res: Response) => (await json<{ account: Account }>(res)).account;
+const avatarOf = async (res: Response) => (await json<{ avatar: AvatarAccess }>(res)).avatar;
 
 async function expectError(res: Response, status: number, code: string, message?: string | RegExp) {
   expect(res.status).toBe(status);
-  const body = await json(res);
+  const body = await json<Envelope>(res);
   expect(body.error.code).toBe(code);
   expect(body.error.requestId).toBe(res.headers.get("X-Request-ID"));
   if (typeof message === "string") expect(body.error.message).toContain(message);
   else if (message) expect(body.error.message).toMatch(message);
-  return body.error.message as string;
+  return body.error.message;
 }
 
 const newAccount = async (body: Json = { name: "Acme" }) => {
   const res = await adminFetch("/accounts", { method: "POST", body });
   expect(res.status, await res.clone().text()).toBe(201);
-  return (await json(res)).account as Json;
+  return accountOf(res);
 };
 
 async function insertAvatar(accountId: string) {
@@ -210,14 +218,14 @@ describe("accounts", () => {
         body: { videoAccess: true, limits: { video: { ...LIMIT_CEILINGS.video, perMinute: 3 } } },
       });
       expect(ok.status).toBe(200);
-      expect((await json(ok)).account).toMatchObject({ videoAccess: true, limits: { video: { perMinute: 3 } } });
+      expect(await accountOf(ok)).toMatchObject({ videoAccess: true, limits: { video: { perMinute: 3 } } });
     });
 
     it("video limits set earlier allow enabling later; a partial video patch merges", async () => {
       const account = await newAccount({ name: "v", limits: { video: LIMIT_CEILINGS.video } });
       const res = await adminFetch(`/accounts/${account.id}`, { method: "PATCH", body: { videoAccess: true, limits: { video: { perDay: 10 } } } });
       expect(res.status).toBe(200);
-      expect((await json(res)).account.limits.video).toEqual({ ...LIMIT_CEILINGS.video, perDay: 10 });
+      expect((await accountOf(res)).limits.video).toEqual({ ...LIMIT_CEILINGS.video, perDay: 10 });
     });
 
     it("removing the video limits while video access is on → 400", async () => {
@@ -229,7 +237,7 @@ describe("accounts", () => {
         "Video access requires explicit account limits",
       );
       const off = await adminFetch(`/accounts/${account.id}`, { method: "PATCH", body: { videoAccess: false, limits: { video: null } } });
-      expect((await json(off)).account).toMatchObject({ videoAccess: false, limits: { video: null } });
+      expect(await accountOf(off)).toMatchObject({ videoAccess: false, limits: { video: null } });
     });
   });
 
@@ -241,7 +249,7 @@ describe("accounts", () => {
       body: { name: "after", openApiAccess: true, limits: { avatar: { perHour: 40 } } },
     });
     expect(res.status).toBe(200);
-    const patched = (await json(res)).account;
+    const patched = await accountOf(res);
     expect(patched).toMatchObject({ name: "after", openApiAccess: true, avatarCreationEnabled: false, active: true });
     expect(patched.limits.avatar).toEqual({ ...LIMIT_CEILINGS.avatar, perMinute: 4, perHour: 40 });
     expect(patched.createdAt).toBe(account.createdAt);
@@ -265,12 +273,12 @@ describe("Avatar Creation units", () => {
     const account = await newAccount({ name: "u", avatarUnits: 5 });
     expect(account.avatarUnits).toBe(5);
     const patched = await adminFetch(`/accounts/${account.id}`, { method: "PATCH", body: { avatarUnits: 12 } });
-    expect((await json(patched)).account.avatarUnits).toBe(12);
+    expect((await accountOf(patched)).avatarUnits).toBe(12);
     const granted = await adminFetch(`/accounts/${account.id}/avatar-units`, { method: "POST", body: { delta: 8 } });
     expect(granted.status).toBe(200);
-    expect((await json(granted)).account).toMatchObject({ avatarUnits: 20, reservedAvatarUnits: 0, availableAvatarUnits: 20 });
+    expect(await accountOf(granted)).toMatchObject({ avatarUnits: 20, reservedAvatarUnits: 0, availableAvatarUnits: 20 });
     const withdrawn = await adminFetch(`/accounts/${account.id}/avatar-units`, { method: "POST", body: { delta: -20 } });
-    expect((await json(withdrawn)).account.avatarUnits).toBe(0);
+    expect((await accountOf(withdrawn)).avatarUnits).toBe(0);
     await expectError(
       await adminFetch(`/accounts/${account.id}/avatar-units`, { method: "POST", body: { delta: -1 } }),
       400,
@@ -307,7 +315,7 @@ describe("Avatar Creation units", () => {
       /avatarUnits must be an integer from 2/,
     );
     const ok = await adminFetch(`/accounts/${account.id}`, { method: "PATCH", body: { avatarUnits: 2 } });
-    expect((await json(ok)).account).toMatchObject({ avatarUnits: 2, reservedAvatarUnits: 2, availableAvatarUnits: 0 });
+    expect(await accountOf(ok)).toMatchObject({ avatarUnits: 2, reservedAvatarUnits: 2, availableAvatarUnits: 0 });
   });
 });
 
@@ -316,7 +324,7 @@ describe("apps", () => {
     const account = await newAccount();
     const res = await adminFetch(`/accounts/${account.id}/apps`, { method: "POST", body: { name: "Backend" } });
     expect(res.status).toBe(201);
-    const body = await json(res);
+    const body = await json<{ app: App; apiKey: string }>(res);
     expect(Object.keys(body).sort()).toEqual(["apiKey", "app"]);
     expect(Object.keys(body.app).sort()).toEqual(["accountId", "createdAt", "id", "name"]);
     expect(body.app).toMatchObject({ accountId: account.id, name: "Backend" });
@@ -331,8 +339,8 @@ describe("apps", () => {
 
   it("a body is optional; the name defaults; each App gets its own key", async () => {
     const account = await newAccount();
-    const a = await json(await adminFetch(`/accounts/${account.id}/apps`, { method: "POST" }));
-    const b = await json(await adminFetch(`/accounts/${account.id}/apps`, { method: "POST", body: {} }));
+    const a = await json<{ app: App; apiKey: string }>(await adminFetch(`/accounts/${account.id}/apps`, { method: "POST" }));
+    const b = await json<{ app: App; apiKey: string }>(await adminFetch(`/accounts/${account.id}/apps`, { method: "POST", body: {} }));
     expect(a.app.name).toMatch(/^App /);
     expect(a.apiKey).not.toBe(b.apiKey);
     expect(a.app.id).not.toBe(b.app.id);
@@ -353,7 +361,7 @@ describe("apps", () => {
     expect(row!.revoked_at).toBeGreaterThan(0);
     expect((await adminFetch(`/apps/${app.appId}`, { method: "DELETE" })).status).toBe(204);
     await expectError(await adminFetch(`/apps/${crypto.randomUUID()}`, { method: "DELETE" }), 404, "not_found");
-    const listed = await json(await adminFetch(`/accounts/${app.accountId}/apps`));
+    const listed = await json<{ apps: App[] }>(await adminFetch(`/accounts/${app.accountId}/apps`));
     expect(listed.apps[0].revokedAt).toBeDefined();
   });
 });
@@ -370,20 +378,20 @@ describe("Avatar access", () => {
 
     let res = await adminFetch(`/avatars/${avatarId}/access`, { method: "PUT", body: { allowAccountIds: [other.id, third.id] } });
     expect(res.status).toBe(200);
-    expect((await json(res)).avatar).toEqual({ id: avatarId, accountId: owner.id, public: false, allowAccountIds: [other.id, third.id].sort() });
+    expect(await avatarOf(res)).toEqual({ id: avatarId, accountId: owner.id, public: false, allowAccountIds: [other.id, third.id].sort() });
     expect(await canUseAvatar(env.DB, other.id, avatarId)).toBe("ok");
     expect(await canUseAvatar(env.DB, third.id, avatarId)).toBe("ok");
 
     res = await adminFetch(`/avatars/${avatarId}/access`, { method: "PUT", body: { allowAccountIds: [third.id] } });
-    expect((await json(res)).avatar.allowAccountIds).toEqual([third.id]);
+    expect((await avatarOf(res)).allowAccountIds).toEqual([third.id]);
     expect(await canUseAvatar(env.DB, other.id, avatarId)).toBe("forbidden");
 
     res = await adminFetch(`/avatars/${avatarId}/access`, { method: "PUT", body: { public: true } });
-    expect((await json(res)).avatar).toMatchObject({ public: true, allowAccountIds: [third.id] });
+    expect(await avatarOf(res)).toMatchObject({ public: true, allowAccountIds: [third.id] });
     expect(await canUseAvatar(env.DB, other.id, avatarId)).toBe("ok");
 
     res = await adminFetch(`/avatars/${avatarId}/access`, { method: "PUT", body: { public: false, allowAccountIds: [] } });
-    expect((await json(res)).avatar).toMatchObject({ public: false, allowAccountIds: [] });
+    expect(await avatarOf(res)).toMatchObject({ public: false, allowAccountIds: [] });
     expect(await canUseAvatar(env.DB, third.id, avatarId)).toBe("forbidden");
   });
 
@@ -431,8 +439,8 @@ describe("active jobs (GET /jobs/active, `npm run admin -- jobs --active`)", () 
 
     const res = await adminFetch("/jobs/active");
     expect(res.status).toBe(200);
-    const body = await json(res);
-    const mine = (body.jobs as Json[]).filter((j) => j.accountId === acct.accountId);
+    const body = await json<{ jobs: Json[]; now: string }>(res);
+    const mine = body.jobs.filter((j) => j.accountId === acct.accountId);
     expect(mine.map((j) => j.id)).toEqual([avatarJob, videoJob]);
     // The test env's stub renderer answered "busy" and handed the job back (pipeline.createAvatarJob waits for it).
     expect(mine[0]).toMatchObject({ kind: "avatar", status: "queued", stage: "waiting_for_renderer", attempt: 0, heartbeatAt: null, heartbeatAgeSeconds: null });
@@ -456,8 +464,8 @@ describe("active jobs (GET /jobs/active, `npm run admin -- jobs --active`)", () 
     const alive = await pipeline.createAvatarJob(acct);
     await pipeline.startRun("avatar", alive, 1, 2_000);
 
-    const body = await json(await adminFetch("/jobs/active"));
-    const stage = (id: string) => (body.jobs as Json[]).find((j) => j.id === id)?.stage;
+    const body = await json<{ jobs: Json[] }>(await adminFetch("/jobs/active"));
+    const stage = (id: string) => body.jobs.find((j) => j.id === id)?.stage;
     expect([stage(fresh), stage(handedBack), stage(silent), stage(alive)]).toEqual(["queued", "waiting_for_renderer", "waiting_for_renderer", "processing"]);
   });
 

@@ -6,7 +6,7 @@ import { PLACES, requestWithHeaders, WHITESPACE } from "./helpers/whitespace";
 import { app as worker } from "../../workers/app";
 import { bearerCredential, credentialField } from "../../workers/platform/auth/credentials";
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
 
 async function expectUnauthorized(res: Response) {
   expect(res.status).toBe(401);
@@ -80,7 +80,7 @@ describe("App authentication (X-App-ID + X-API-Key)", () => {
       "missing X-App-ID": { "X-API-Key": a.apiKey },
       "missing X-API-Key": { "X-App-ID": a.appId },
       "empty key": { "X-App-ID": a.appId, "X-API-Key": "" },
-      "wrong key": { "X-App-ID": a.appId, "X-API-Key": a.apiKey + "x" },
+      "wrong key": { "X-App-ID": a.appId, "X-API-Key": `${a.apiKey}x` },
       "key of another App (mismatched pair)": { "X-App-ID": a.appId, "X-API-Key": b.apiKey },
       "unknown App": { "X-App-ID": crypto.randomUUID(), "X-API-Key": a.apiKey },
       "malformed App ID": { "X-App-ID": "app-1", "X-API-Key": a.apiKey },

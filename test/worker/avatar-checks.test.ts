@@ -7,6 +7,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createAccount, getAccount, openFetch } from "./helpers/accounts";
 import { expectError, json } from "./open-fixtures";
+import type { OpenApiDocument } from "./openapi-document";
 
 const check = (headers: Record<string, string>, body: unknown) => openFetch("/avatar-checks", { headers, body });
 const IMAGE = "https://media.example.com/portrait.jpg";
@@ -82,7 +83,7 @@ describe("POST /avatar-checks", () => {
   });
 
   it("is in the OpenAPI document with its schemas", async () => {
-    const doc = await json<any>(await openFetch("/openapi.json"));
+    const doc = await json<OpenApiDocument>(await openFetch("/openapi.json"));
     const op = doc.paths["/v1/open/avatar-checks"].post;
     expect(op.operationId).toBe("checkAvatarImage");
     expect(op.security).toEqual([{ AppId: [], ApiKey: [] }]);

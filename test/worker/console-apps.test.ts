@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createAccount, createApp, openFetch } from "./helpers/accounts";
-import { ConsoleClient, signedIn } from "./helpers/console";
+import { type ConsoleClient, signedIn } from "./helpers/console";
+import type { Envelope } from "./open-fixtures";
 
 /** Status of an Open API read with this App ID and key. */
 const openStatus = async (appId: string, apiKey: string) => (await openFetch("/avatars", { headers: { "X-App-ID": appId, "X-API-Key": apiKey } })).status;
@@ -146,7 +147,7 @@ describe("console Apps: CSRF and isolation", () => {
       const path = `/console/apps/${a.appId}/${action}`;
       const noToken = await client.fetch(path, { form: {}, csrf: false });
       expect(noToken.status, action).toBe(403);
-      expect(((await noToken.json()) as any).error.code).toBe("forbidden");
+      expect(((await noToken.json()) as Envelope).error.code).toBe("forbidden");
       expect((await client.fetch(path, { form: { _csrf: "A".repeat(43) }, csrf: false })).status, action).toBe(403);
       expect((await client.fetch(path, { form: {}, headers: { Origin: "https://evil.example" } })).status, action).toBe(403);
       const other = await signedIn(a.accountId);
@@ -165,7 +166,7 @@ describe("console Apps: CSRF and isolation", () => {
       for (const action of ["rotate", "disable"]) {
         const res = await client.fetch(`/console/apps/${id}/${action}`, { form: {} });
         expect(res.status, action).toBe(404);
-        expect(((await res.json()) as any).error).toMatchObject({ code: "not_found", message: `App ${id} was not found` });
+        expect(((await res.json()) as Envelope).error).toMatchObject({ code: "not_found", message: `App ${id} was not found` });
       }
     }
     expect((await client.fetch("/console/apps/not-an-id/rotate", { form: {} })).status).toBe(404);

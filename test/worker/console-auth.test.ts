@@ -5,7 +5,7 @@ import { consoleSessions, consoleUsers } from "../../workers/platform/db/schema"
 import { hashPassword, PBKDF2_ITERATIONS, passwordProblem, verifyPassword } from "../../workers/console/password";
 import { createAccount } from "./helpers/accounts";
 import { ConsoleClient, invite, PASSWORD, signedIn } from "./helpers/console";
-import { db } from "./open-fixtures";
+import { db, type Envelope } from "./open-fixtures";
 
 describe("console invite and sign-in", () => {
   it("an invite link shows Password / Confirm password / Set password, signs the person in and lands on Avatars", async () => {
@@ -49,14 +49,14 @@ describe("console invite and sign-in", () => {
     expect((await adminFetch(`/accounts/${a.accountId}/console-invites`, { body: { email: "x@example.com" }, headers: { Authorization: "Bearer nope" } })).status).toBe(401);
     const bad = await adminFetch(`/accounts/${a.accountId}/console-invites`, { body: { email: "not-an-email" } });
     expect(bad.status).toBe(400);
-    expect(((await bad.json()) as any).error.message).toContain("email must be an email address");
+    expect(((await bad.json()) as Envelope).error.message).toContain("email must be an email address");
     expect((await adminFetch(`/accounts/${crypto.randomUUID()}/console-invites`, { body: { email: "x@example.com" } })).status).toBe(404);
     await signedIn(a.accountId, "shared@example.com");
     const taken = await adminFetch(`/accounts/${b.accountId}/console-invites`, { body: { email: "Shared@example.com" } });
     expect(taken.status).toBe(409);
     const ok = await adminFetch(`/accounts/${a.accountId}/console-invites`, { body: { email: "shared@example.com" } });
     expect(ok.status).toBe(201);
-    expect(((await ok.json()) as any).invite).toMatchObject({ accountId: a.accountId, email: "shared@example.com" });
+    expect(((await ok.json()) as { invite: unknown }).invite).toMatchObject({ accountId: a.accountId, email: "shared@example.com" });
   });
 
   it("password rules: at least 12 characters and matching confirmation, named in the message", async () => {
@@ -118,7 +118,7 @@ describe("console invite and sign-in", () => {
     expect(res.headers.get("Location")).toBe("/console/sign-in");
     const api = await c.fetch("/console/api/avatar-jobs");
     expect(api.status).toBe(401);
-    expect(((await api.json()) as any).error.code).toBe("unauthorized");
+    expect(((await api.json()) as Envelope).error.code).toBe("unauthorized");
   });
 });
 

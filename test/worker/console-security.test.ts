@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createAccount } from "./helpers/accounts";
 import { ConsoleClient, signedIn } from "./helpers/console";
-import { insertAvatar, insertVideoJob } from "./open-fixtures";
+import { type Envelope, insertAvatar, insertVideoJob } from "./open-fixtures";
 
 const XSS = `<img src=x onerror=alert(1)>"'&`;
 
@@ -13,12 +13,12 @@ describe("console CSRF", () => {
     await client.page("/console/apps");
     const noToken = await client.fetch("/console/apps", { form: { name: "x" }, csrf: false });
     expect(noToken.status).toBe(403);
-    expect(((await noToken.json()) as any).error).toMatchObject({ code: "forbidden", message: expect.stringContaining("_csrf token is missing") });
+    expect(((await noToken.json()) as Envelope).error).toMatchObject({ code: "forbidden", message: expect.stringContaining("_csrf token is missing") });
     const wrong = await client.fetch("/console/apps", { form: { name: "x", _csrf: "A".repeat(43) }, csrf: false });
     expect(wrong.status).toBe(403);
     const crossSite = await client.fetch("/console/apps", { form: { name: "x" }, headers: { Origin: "https://evil.example" } });
     expect(crossSite.status).toBe(403);
-    expect(((await crossSite.json()) as any).error.message).toContain("Origin https://evil.example is not this site");
+    expect(((await crossSite.json()) as Envelope).error.message).toContain("Origin https://evil.example is not this site");
     const noOrigin = await client.fetch("/console/apps", { form: { name: "x" }, headers: { Origin: undefined as never } });
     expect([403]).toContain(noOrigin.status);
     // Another person's token does not work with this session.
@@ -49,7 +49,7 @@ describe("console account isolation", () => {
     const jobId = await insertVideoJob(theirs.accountId, avatarId, { status: "succeeded", outputKey: "videos/x.mp4" });
     const page = await client.fetch(`/console/avatars/${avatarId}`);
     expect(page.status).toBe(404);
-    expect(((await page.json()) as any).error.code).toBe("not_found");
+    expect(((await page.json()) as Envelope).error.code).toBe("not_found");
     await client.page("/console/avatars");
     expect((await client.fetch(`/console/avatars/${avatarId}/background/remove`, { form: {} })).status).toBe(404);
     expect((await client.fetch(`/console/videos/${jobId}/file`)).status).toBe(404);
@@ -57,8 +57,8 @@ describe("console account isolation", () => {
     expect((await client.fetch(`/console/apps/${theirs.appId}/rotate`, { form: {} })).status).toBe(404);
     const list = await client.page("/console/avatars");
     expect(list.html).not.toContain("Their Avatar");
-    const videos = await (await client.fetch("/console/api/video-jobs")).json();
-    expect((videos as any).jobs).toEqual([]);
+    const videos = (await (await client.fetch("/console/api/video-jobs")).json()) as { jobs: unknown[] };
+    expect(videos.jobs).toEqual([]);
     // Their App still works.
     expect((await env.DB.prepare("select revoked_at from apps where id = ?").bind(theirs.appId).first())!.revoked_at).toBeNull();
   });

@@ -6,7 +6,7 @@ import { ABANDONED_UPLOAD_MS, sweepConsoleUploads, UPLOAD_DELETE_AFTER_MS } from
 import { uploadSourceUrl } from "../../workers/console/uploads";
 import worker from "../../workers/index";
 import { createAccount } from "./helpers/accounts";
-import { ConsoleClient, signedIn } from "./helpers/console";
+import { type ConsoleClient, signedIn } from "./helpers/console";
 import { db, insertAvatar, insertVideoJob } from "./open-fixtures";
 
 const HOUR = 60 * 60 * 1000;

@@ -5,7 +5,7 @@ import { avatarJobs, consoleUploads } from "../../workers/platform/db/schema";
 import { imageInfo, isSixteenByNine } from "../../workers/console/image-info";
 import { createAccount, getAccount, openFetch, patchAccount } from "./helpers/accounts";
 import { signedIn } from "./helpers/console";
-import { db, insertAvatar } from "./open-fixtures";
+import { db, type Envelope, insertAvatar } from "./open-fixtures";
 
 /** A PNG header (signature + IHDR): all the console's quick checks read. */
 function pngHeader(width: number, height: number, colourType = 2) {
@@ -92,7 +92,7 @@ describe("console backgrounds", () => {
     expect(await square.text()).toContain("Background image must be 16:9 (for example 1920×1080); this one is 1000×1000");
     const ok = await client.fetch(`/console/avatars/${avatarId}/background`, { form: { background: file(pngHeader(1920, 1080), "b.png", "image/png") } });
     expect(ok.status).toBe(303);
-    const read = async () => ((await (await openFetch(`/avatars/${avatarId}`, { headers: a.headers })).json()) as any).avatar;
+    const read = async () => ((await (await openFetch(`/avatars/${avatarId}`, { headers: a.headers })).json()) as { avatar: { backgroundImageUrl?: string } }).avatar;
     const withBg = await read();
     expect(withBg.backgroundImageUrl).toMatch(/\/v1\/media\/avatars\/[0-9a-f-]{36}\/background-[0-9a-f]{8}\.png\?sig=/);
     expect((await client.fetch(`/console/avatars/${avatarId}/background/remove`, { form: {} })).status).toBe(303);
@@ -111,9 +111,9 @@ describe("console audio uploads in parts", () => {
     expect(up).toMatchObject({ partSize: 8 * MiB, parts: 2 });
     const short = await client.fetch(`/console/api/uploads/${up.uploadId}/parts/1`, { method: "PUT", body: new Uint8Array(100) });
     expect(short.status).toBe(400);
-    expect(((await short.json()) as any).error.message).toContain(`part 1 must be exactly ${8 * MiB} bytes`);
-    const p1 = (await (await client.fetch(`/console/api/uploads/${up.uploadId}/parts/1`, { method: "PUT", body: new Uint8Array(8 * MiB).fill(1) })).json()) as any;
-    const p2 = (await (await client.fetch(`/console/api/uploads/${up.uploadId}/parts/2`, { method: "PUT", body: new Uint8Array(1000).fill(2) })).json()) as any;
+    expect(((await short.json()) as Envelope).error.message).toContain(`part 1 must be exactly ${8 * MiB} bytes`);
+    const p1 = await (await client.fetch(`/console/api/uploads/${up.uploadId}/parts/1`, { method: "PUT", body: new Uint8Array(8 * MiB).fill(1) })).json();
+    const p2 = await (await client.fetch(`/console/api/uploads/${up.uploadId}/parts/2`, { method: "PUT", body: new Uint8Array(1000).fill(2) })).json();
     expect((await client.fetch(`/console/api/uploads/${up.uploadId}/parts/3`, { method: "PUT", body: new Uint8Array(10) })).status).toBe(400);
     const done = await client.fetch(`/console/api/uploads/${up.uploadId}/complete`, { json: { parts: [p1, p2] } });
     expect(done.status).toBe(200);
@@ -127,10 +127,10 @@ describe("console audio uploads in parts", () => {
     const { client } = await signedIn(a.accountId);
     const bad = await client.fetch("/console/api/uploads", { json: { contentType: "application/octet-stream", size: 10 } });
     expect(bad.status).toBe(400);
-    expect(((await bad.json()) as any).error.message).toMatch(/^contentType must be one of audio\/mpeg/);
+    expect(((await bad.json()) as Envelope).error.message).toMatch(/^contentType must be one of audio\/mpeg/);
     const big = await client.fetch("/console/api/uploads", { json: { contentType: "audio/mpeg", size: 500 * MiB + 1 } });
     expect(big.status).toBe(400);
-    expect(((await big.json()) as any).error.message).toContain("size must be at most");
+    expect(((await big.json()) as Envelope).error.message).toContain("size must be at most");
     expect((await client.fetch("/console/api/uploads", { json: { contentType: "audio/mpeg", size: 0 } })).status).toBe(400);
   });
 
@@ -139,7 +139,7 @@ describe("console audio uploads in parts", () => {
     const b = await createAccount();
     const mine = await signedIn(a.accountId);
     const theirs = await signedIn(b.accountId);
-    const up = (await (await mine.client.fetch("/console/api/uploads", { json: { contentType: "audio/wav", size: 10 } })).json()) as any;
+    const up = (await (await mine.client.fetch("/console/api/uploads", { json: { contentType: "audio/wav", size: 10 } })).json()) as { uploadId: string };
     expect((await theirs.client.fetch(`/console/api/uploads/${up.uploadId}/parts/1`, { method: "PUT", body: new Uint8Array(10) })).status).toBe(404);
     const avatarId = await insertAvatar(b.accountId);
     await theirs.client.page("/console/videos");

@@ -3,6 +3,7 @@ import { issueSessionToken } from "../../workers/platform/session-token/issue";
 import type { Region } from "../../workers/platform/session-token/claims";
 import { createAccount, type TestAccount } from "./helpers/accounts";
 import { insertAvatar } from "./open-fixtures";
+import type { ServiceMessage } from "../../packages/motion-client/src/types";
 
 export const nowS = () => Math.floor(Date.now() / 1000);
 
@@ -33,7 +34,7 @@ export function upgrade(query: Record<string, string | undefined>, headers: Reco
 }
 
 export interface Received {
-  messages: any[];
+  messages: ServiceMessage[];
   closed: Promise<{ code: number; reason: string }>;
 }
 
@@ -42,8 +43,9 @@ export function accept(res: Response): { ws: WebSocket } & Received {
   const ws = res.webSocket;
   if (!ws) throw new Error(`expected 101, got ${res.status}`);
   ws.accept();
-  const messages: any[] = [];
+  const messages: ServiceMessage[] = [];
   ws.addEventListener("message", (e) => {
+    // The service sends JSON text only (motion.v1); anything else is kept as it came, to fail the checks.
     messages.push(typeof e.data === "string" ? JSON.parse(e.data) : e.data);
   });
   const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.addEventListener("close", (e) => resolve({ code: e.code, reason: e.reason })));

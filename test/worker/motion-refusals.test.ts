@@ -124,7 +124,7 @@ describe("GET /v1/motion refuses before the upgrade, with the error envelope", (
     const c = accept(await upgrade({ token: await token(a), avatarId: a.avatarId }));
     c.ws.send(JSON.stringify({ type: "start", sampleRate: 16000 }));
     await new Promise((r) => setTimeout(r, 100));
-    const ready = c.messages.find((m) => m.type === "ready");
+    const ready = c.messages.find((m) => m.type === "ready")!;
     c.ws.close(1000);
     const rig = await SELF.fetch(ready.avatar.rigUrl);
     expect(rig.status).toBe(200);

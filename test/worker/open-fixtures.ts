@@ -103,7 +103,8 @@ export async function expectError(res: Response, status: number, code: string, m
   return body.error.message;
 }
 
-export async function json<T = any>(res: Response, status = 200): Promise<T> {
+/** The JSON body of a response with `status`: a JSON object unless the caller names its shape. */
+export async function json<T = Record<string, unknown>>(res: Response, status = 200): Promise<T> {
   const text = await res.text();
   expect(res.status, text).toBe(status);
   return JSON.parse(text) as T;

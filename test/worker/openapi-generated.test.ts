@@ -2,6 +2,7 @@ import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import before from "./fixtures/openapi-before.json";
 import { json } from "./open-fixtures";
+import type { OpenApiDocument } from "./openapi-document";
 
 /**
  * The OpenAPI document is generated from the route declarations (createRoute beside each handler). It must
@@ -10,7 +11,9 @@ import { json } from "./open-fixtures";
  * response codes and error responses. Every difference is listed here, with why.
  */
 
-type Json = Record<string, any>;
+type Json = Record<string, unknown>;
+/** An operation of the hand-written document: the parts compared. */
+type OldOperation = { operationId: string; security?: unknown; parameters?: unknown; responses: object; requestBody?: { content?: unknown } };
 
 /** Intended differences: JSON path → the new value (or a predicate on it). */
 const INTENDED: Record<string, unknown> = {
@@ -39,14 +42,14 @@ function differences(a: unknown, b: unknown, path: string[] = [], out: Map<strin
   return out;
 }
 
-const operations = (doc: Json) => Object.entries<Json>(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m} ${p}`)).sort();
+const operations = (doc: { paths: Record<string, object> }) => Object.entries(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m} ${p}`)).sort();
 
 describe("generated OpenAPI document against the hand-written one it replaces", () => {
   it("has the same operations, each with the same operationId, parameters and response codes", async () => {
-    const doc = await json<Json>(await SELF.fetch("http://127.0.0.1:8787/v1/open/openapi.json"));
+    const doc = await json<OpenApiDocument>(await SELF.fetch("http://127.0.0.1:8787/v1/open/openapi.json"));
     expect(operations(doc)).toEqual(operations(before));
-    for (const [path, item] of Object.entries<Json>(before.paths)) {
-      for (const [method, op] of Object.entries<Json>(item)) {
+    for (const [path, item] of Object.entries<Record<string, OldOperation>>(before.paths)) {
+      for (const [method, op] of Object.entries(item)) {
         const now = doc.paths[path][method];
         expect(now.operationId, `${method} ${path}`).toBe(op.operationId);
         expect(now.security, `${method} ${path}`).toEqual(op.security);
@@ -58,7 +61,7 @@ describe("generated OpenAPI document against the hand-written one it replaces", 
   });
 
   it("has the same component schemas and error responses", async () => {
-    const doc = await json<Json>(await SELF.fetch("http://127.0.0.1:8787/v1/open/openapi.json"));
+    const doc = await json<OpenApiDocument>(await SELF.fetch("http://127.0.0.1:8787/v1/open/openapi.json"));
     expect(Object.keys(doc.components.schemas).sort()).toEqual(Object.keys(before.components.schemas).sort());
     expect(Object.keys(doc.components.responses).sort()).toEqual(Object.keys(before.components.responses).sort());
     expect(doc.components.headers).toEqual(before.components.headers);
@@ -66,7 +69,7 @@ describe("generated OpenAPI document against the hand-written one it replaces", 
   });
 
   it("differs from it only where listed", async () => {
-    const doc = await json<Json>(await SELF.fetch("http://127.0.0.1:8787/v1/open/openapi.json"));
+    const doc = await json<OpenApiDocument>(await SELF.fetch("http://127.0.0.1:8787/v1/open/openapi.json"));
     const found = differences(before, doc);
     for (const [path, value] of found) {
       expect(Object.hasOwn(INTENDED, path), `unlisted difference at ${path}: ${JSON.stringify(value)}`).toBe(true);

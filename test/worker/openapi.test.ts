@@ -2,8 +2,7 @@ import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { app } from "../../workers/app";
 import { json } from "./open-fixtures";
-
-type Json = Record<string, any>;
+import { lookup, type OpenApiDocument } from "./openapi-document";
 
 const SPEC_ROUTES = [
   "post /v1/open/avatars",
@@ -17,8 +16,8 @@ const SPEC_ROUTES = [
   "post /v1/console/session-tokens",
 ];
 
-async function fetchDoc(): Promise<Json> {
-  return json<Json>(await SELF.fetch("http://x/v1/open/openapi.json"));
+async function fetchDoc(): Promise<OpenApiDocument> {
+  return json<OpenApiDocument>(await SELF.fetch("http://x/v1/open/openapi.json"));
 }
 
 function refs(node: unknown, out: string[] = []): string[] {
@@ -42,7 +41,7 @@ describe("OpenAPI document", () => {
 
   it("lists all nine routes of the spec with their security", async () => {
     const doc = await fetchDoc();
-    const listed = Object.entries<Json>(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m} ${p}`));
+    const listed = Object.entries(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m} ${p}`));
     for (const route of SPEC_ROUTES) expect(listed).toContain(route);
     expect(doc.paths["/v1/open/videos"].post.security).toEqual([{ AppId: [], ApiKey: [] }]);
     expect(doc.paths["/v1/console/session-tokens"].post.security).toEqual([{ ApiKey: [] }]);
@@ -52,7 +51,7 @@ describe("OpenAPI document", () => {
   it("every $ref resolves", async () => {
     const doc = await fetchDoc();
     for (const ref of refs(doc)) {
-      const target = ref.replace(/^#\//, "").split("/").reduce((n: Json | undefined, k) => n?.[k], doc);
+      const target = lookup(doc, ref.replace(/^#\//, "").split("/"));
       expect(target, ref).toBeTruthy();
     }
   });
@@ -83,10 +82,10 @@ describe("OpenAPI document", () => {
 
   it("documents the list query parameters under their literal names", async () => {
     const doc = await fetchDoc();
-    const params = doc.paths["/v1/open/video-jobs"].get.parameters as Json[];
+    const params = doc.paths["/v1/open/video-jobs"].get.parameters;
     expect(params.map((p) => p.name)).toEqual(["statuses", "pagination.pageSize", "pagination.pageToken"]);
     expect(params[0]).toMatchObject({ in: "query", style: "form", explode: true });
-    const path = doc.paths["/v1/open/video-jobs/{jobId}"].get.parameters as Json[];
+    const path = doc.paths["/v1/open/video-jobs/{jobId}"].get.parameters;
     expect(path[0]).toMatchObject({ name: "jobId", in: "path", required: true, schema: { format: "uuid" } });
   });
 
@@ -106,7 +105,7 @@ describe("OpenAPI document", () => {
         .filter((r) => r.method !== "ALL" && /^\/v1\/(open|console)\//.test(r.path))
         .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:(\w+)/g, "{$1}")}`),
     );
-    const documented = new Set(Object.entries<Json>(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m} ${p}`)));
+    const documented = new Set(Object.entries(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m} ${p}`)));
     expect([...mounted].sort()).toEqual([...documented].sort());
     expect(mounted.size).toBe(12);
   });

@@ -8,10 +8,33 @@ import { z } from "zod";
  * level (wrong types, missing required keys, unknown keys) so invalid inputs are explored too.
  */
 
-type Def = { type: string; [k: string]: any };
-const defOf = (s: z.ZodType): Def => (s as any)._zod.def;
-const checksOf = (s: z.ZodType) => ((defOf(s).checks ?? []) as any[]).map((c) => c._zod.def as Def);
-const metaOf = (s: z.ZodType) => (z.globalRegistry.get(s) ?? {}) as Record<string, any>;
+/** A zod 4 schema or check definition: the fields this walker reads, each present on some kinds only. */
+interface Def {
+  type: string;
+  check?: string;
+  format?: string;
+  pattern?: RegExp;
+  minimum?: number;
+  maximum?: number;
+  value?: number;
+  shape?: Record<string, z.ZodType>;
+  entries?: Record<string, string>;
+  values?: unknown[];
+  innerType?: z.ZodType;
+  element?: z.ZodType;
+  in?: z.ZodType;
+  out?: z.ZodType;
+}
+/** The registry metadata this walker reads (rules kept in refinements). */
+interface Meta {
+  type?: string;
+  format?: string;
+  minLength?: number;
+  maxLength?: number;
+}
+const defOf = (s: z.ZodType) => s._zod.def as Def;
+const checksOf = (s: z.ZodType) => (s._zod.def.checks ?? []).map((c) => c._zod.def as Def);
+const metaOf = (s: z.ZodType) => (z.globalRegistry.get(s) ?? {}) as Meta;
 
 export interface WalkOptions {
   /** Weight of JSON noise against the schema-shaped value at each node (0 = valid-shaped only). */
@@ -81,7 +104,7 @@ function stringArb(s: z.ZodType): fc.Arbitrary<string> {
 
 function numberArb(s: z.ZodType): fc.Arbitrary<number> {
   const checks = checksOf(s);
-  const isInt = checks.some((c) => c.check === "number_format" && /int/.test(c.format));
+  const isInt = checks.some((c) => c.check === "number_format" && /int/.test(c.format ?? ""));
   const min = checks.find((c) => c.check === "greater_than")?.value as number | undefined;
   const max = checks.find((c) => c.check === "less_than")?.value as number | undefined;
   const step = (checks.find((c) => c.check === "multiple_of")?.value as number | undefined) ?? 1;
@@ -148,15 +171,15 @@ export function zodArbitrary(schema: z.ZodType, opts: WalkOptions = { noise: 1 }
     case "optional":
     case "nullable":
     case "default":
-      return zodArbitrary(def.innerType, opts);
+      return zodArbitrary(def.innerType!, opts);
     case "array":
-      shaped = fc.array(zodArbitrary(def.element, opts), { maxLength: 4 });
+      shaped = fc.array(zodArbitrary(def.element!, opts), { maxLength: 4 });
       break;
     case "pipe": {
       // z.preprocess(fn, out): the input side is a transform; generate what `out` accepts, plus a bare element.
-      const target = defOf(def.in).type === "transform" ? def.out : def.in;
+      const target = defOf(def.in!).type === "transform" ? def.out! : def.in!;
       const t = defOf(target);
-      shaped = t.type === "array" ? fc.oneof(zodArbitrary(target, opts), zodArbitrary(t.element, opts)) : zodArbitrary(target, opts);
+      shaped = t.type === "array" ? fc.oneof(zodArbitrary(target, opts), zodArbitrary(t.element!, opts)) : zodArbitrary(target, opts);
       break;
     }
     default:

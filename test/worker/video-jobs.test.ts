@@ -5,7 +5,7 @@ import { videoJobs } from "../../workers/platform/db/schema";
 import { createAccount, createApp, openFetch, type TestAccount } from "./helpers/accounts";
 import { db, expectError, insertAvatar, insertVideoJob, json } from "./open-fixtures";
 
-type Detail = { job: Record<string, any>; videoUrl?: string; videoUrlExpiresAt?: string };
+type Detail = { job: Record<string, unknown>; videoUrl?: string; videoUrlExpiresAt?: string };
 const MIN = 60_000;
 const DAY = 86_400_000;
 
@@ -142,7 +142,7 @@ describe("GET /video-jobs", () => {
   const list = (q = "") => openFetch(`/video-jobs${q}`, { headers: a.headers });
 
   it("answers {jobs, pagination}, newest first, summaries without links", async () => {
-    const body = await json<{ jobs: Record<string, any>[]; pagination: unknown }>(await list());
+    const body = await json<{ jobs: Record<string, unknown>[]; pagination: unknown }>(await list());
     expect(Object.keys(body).sort()).toEqual(["jobs", "pagination"]);
     expect(body.jobs.map((j) => j.id)).toEqual([ids.lapsed, ids.expired, ids.failed, ids.succeeded, ids.processing, ids.queued]);
     expect(body.pagination).toEqual({ nextPageToken: "", totalCount: 6 });
