@@ -16,6 +16,9 @@
  *  - the full render (renderVideo): wall time, real-time factor (media seconds / wall seconds),
  *    ratio to the floor, peak RSS of node and of the ffmpeg child (VmHWM from /proc).
  * Without --portrait/--rig it uses the test portrait fixture through createAvatarAssets when present.
+ *
+ * --compare <git-ref> [--rounds 2]: that ref's own bench, built in a worktree, alternated A/B with this tree's,
+ * and the median figures per size side by side (scripts/lib/bench-compare.ts).
  */
 import { spawnSync } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
@@ -27,6 +30,7 @@ import { ffmpegChoice, ffmpegPath, run } from "../container/src/video/ffmpeg";
 import { makeTimeline } from "../container/src/video/timeline";
 import type { AvatarRig } from "@avatar-video/contract";
 import { encodeAudio, speechLike, synthSpeech } from "../test/renderer/helpers/media-audio";
+import { argsForEachSide, compareRefs } from "./lib/bench-compare";
 import { floorRun, pngLoopFloor } from "./lib/encode-floors";
 
 const { values: opts } = parseArgs({
@@ -41,6 +45,8 @@ const { values: opts } = parseArgs({
     rig: { type: "string" },
     fixture: { type: "string" },
     label: { type: "string" },
+    compare: { type: "string" },
+    rounds: { type: "string" },
   },
 });
 
@@ -96,6 +102,7 @@ const cpuSince = (a: { self: number; children: number }) => {
 };
 
 async function main() {
+  if (opts.compare) return compareRefs(opts.compare, argsForEachSide(process.argv.slice(2)), Number(arg("rounds", "2")));
   const seconds = Number(arg("seconds", "60"));
   if (!(seconds > 0)) throw new Error("--seconds must be a positive number");
   const sizes = (opts.size ? [opts.size] : (arg("sizes") ?? "").split(",")).map(parseSize);
