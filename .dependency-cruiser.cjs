@@ -5,7 +5,7 @@
  */
 const WING = "(api|pipeline|console|motion)";
 /** Modules of Durable Object classes (they import `cloudflare:` modules, so no public.ts re-exports them). */
-const DURABLE_OBJECTS = ["^workers/motion/session-object\\.ts$", "^workers/pipeline/renderer/container\\.ts$"];
+const DURABLE_OBJECTS = ["^workers/motion/session-object\\.ts$", "^workers/pipeline/renderer/container\\.ts$", "^workers/pipeline/renderer/pool-object\\.ts$"];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
