@@ -5,6 +5,7 @@ import type { Context } from "hono";
 import { avatars } from "../platform/db/schema";
 import { publicBaseUrl } from "../platform/http/base-url";
 import { ApiError } from "../platform/http/errors";
+import { admissionError, limiterFor } from "../platform/limiter/client";
 import { avatarBackgroundUrl, avatarCoverUrl } from "../platform/storage/links";
 import { avatarCreationBlock } from "./access";
 import { asAppContext, type ConsoleEnv, pageChrome } from "./context";
@@ -16,7 +17,7 @@ import type { Flash } from "./pages/layout";
 import { checkUploadedPortrait, precheckPortrait } from "./portrait-check";
 import { listAvatarJobs, listAvatars, ownAvatar } from "./queries";
 import { retireBackground } from "./upload-retention";
-import { MiB, storeWhole, uploadSourceUrl } from "./uploads";
+import { discardUpload, MiB, storeWhole, uploadSourceUrl } from "./uploads";
 import { createAvatarJob } from "../api/public";
 
 const MAX_BACKGROUND_BYTES = 20 * MiB;
@@ -70,19 +71,32 @@ export const avatarRoutes = new Hono<ConsoleEnv>()
     const bytes = new Uint8Array(await file.arrayBuffer());
     const check = await precheckPortrait(c.env, bytes);
     if (!check.ok) return renderAvatars(c, errorFlash(check.message), 422, name);
-    const upload = await storeWhole(c.env, account.id, "portrait", bytes.buffer as ArrayBuffer, check.type, check.ext);
-    const imageUrl = await uploadSourceUrl(c.env, upload);
-    const faces = await checkUploadedPortrait(c.env, imageUrl);
-    if (!faces.ok) {
-      await c.env.MEDIA.delete(upload.key);
-      return renderAvatars(c, errorFlash(faces.message), 422, name);
+    // The renderer's check is metered like POST /avatar-checks before anything is stored or checked: the
+    // per-minute window, the account's checks in flight, and a free Avatar Creation (else 402, no check).
+    const limiter = limiterFor(c.env, account.id);
+    const checkId = crypto.randomUUID();
+    const admission = await limiter.admitAvatarCheck(checkId, account.limits.avatar, Date.now(), true);
+    if (!admission.ok) {
+      const err = admissionError(admission);
+      for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
+      return renderAvatars(c, errorFlash(err.message), err.status as 402, name);
     }
+    const upload = await storeWhole(c.env, account.id, "portrait", bytes.buffer as ArrayBuffer, check.type, check.ext);
     try {
+      const imageUrl = await uploadSourceUrl(c.env, upload);
+      const faces = await checkUploadedPortrait(c.env, imageUrl).finally(() => limiter.endAvatarCheck(checkId));
+      if (!faces.ok) {
+        await discardUpload(c.env, upload);
+        return renderAvatars(c, errorFlash(faces.message), 422, name);
+      }
       // The same creation path as POST /v1/open/avatars: limits, concurrency, one unit reserved, the queue.
       await createAvatarJob(c.env, { account, creator: { userId: user.id }, name: name || undefined, imageUrl });
     } catch (err) {
-      await c.env.MEDIA.delete(upload.key);
-      if (err instanceof ApiError && [402, 403, 429].includes(err.status)) return renderAvatars(c, errorFlash(err.message), err.status as 402, name);
+      await discardUpload(c.env, upload);
+      if (err instanceof ApiError && [402, 403, 429].includes(err.status)) {
+        for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
+        return renderAvatars(c, errorFlash(err.message), err.status as 402, name);
+      }
       throw err;
     }
     return c.redirect("/console/avatars?notice=avatar-created", 303);

@@ -67,6 +67,17 @@ export async function storeWhole(env: Env, accountId: string, kind: ConsoleUploa
   return { ...upload, completedAt: new Date() };
 }
 
+/** An upload a refused request stored: object and row go at once (nothing is kept past a refusal). */
+export async function discardUpload(env: Env, upload: Pick<ConsoleUpload, "id" | "key">): Promise<void> {
+  await env.MEDIA.delete(upload.key);
+  await drizzle(env.DB).delete(consoleUploads).where(eq(consoleUploads.id, upload.id));
+}
+
+/** SHA-256 (hex) of an uploaded file: what a retry fingerprint sees instead of the upload's own URL. */
+export async function contentHash(bytes: ArrayBuffer): Promise<string> {
+  return [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
+}
+
 export async function findUpload(env: Env, accountId: string, id: string): Promise<ConsoleUpload> {
   const row = /^[0-9a-f-]{36}$/.test(id)
     ? await drizzle(env.DB).select().from(consoleUploads).where(and(eq(consoleUploads.id, id), eq(consoleUploads.accountId, accountId))).get()

@@ -1,5 +1,8 @@
+import { eq } from "drizzle-orm";
+import { drizzle } from "drizzle-orm/d1";
 import { Hono } from "hono";
 import type { Context } from "hono";
+import { videoJobs } from "../platform/db/schema";
 import { publicBaseUrl } from "../platform/http/base-url";
 import { ApiError, invalid, notFound } from "../platform/http/errors";
 import { describeIssues } from "../platform/http/validation";
@@ -11,7 +14,7 @@ import { errorFlash, field, noticeFrom } from "./notices";
 import type { Flash } from "./pages/layout";
 import { VideosPage } from "./pages/videos";
 import { listAvatars, listVideoJobs, ownVideoJob } from "./queries";
-import { AUDIO_TYPES, completedAudio, MiB, storeWhole, uploadSourceUrl } from "./uploads";
+import { AUDIO_TYPES, completedAudio, contentHash, discardUpload, MiB, storeWhole, uploadSourceUrl } from "./uploads";
 import { AVATAR_DENIED_MESSAGE, CreateVideoRequest, createVideoJob, normalizeVideoInput } from "../api/public";
 
 /** Audio sent inside the form (no script to upload in parts) is capped well under the Worker's body limit. */
@@ -60,8 +63,16 @@ function asApiBody(form: Record<string, unknown>, audioUrl: string) {
   };
 }
 
+interface AudioSource {
+  url: string;
+  own: boolean;
+  /** Audio sent in the form: stored for this request (deleted if the request is refused), and its content hash. */
+  stored?: { id: string; key: string };
+  identity?: string;
+}
+
 /** The audio source: a finished upload, audio sent in the form, or a URL typed by the person. */
-async function audioSource(c: Context<ConsoleEnv>, form: Record<string, unknown>): Promise<{ url: string; own: boolean }> {
+async function audioSource(c: Context<ConsoleEnv>, form: Record<string, unknown>): Promise<AudioSource> {
   const accountId = c.get("session").account.id;
   const uploadId = field(form, "audioUploadId");
   if (uploadId) return { url: await uploadSourceUrl(c.env, await completedAudio(c.env, accountId, uploadId)), own: true };
@@ -71,11 +82,18 @@ async function audioSource(c: Context<ConsoleEnv>, form: Record<string, unknown>
     const ext = AUDIO_TYPES[type];
     if (!ext) throw invalid(`Audio file must be one of ${Object.keys(AUDIO_TYPES).join(", ")} (got ${type || "an unknown type"})`);
     if (file.size > MAX_FORM_AUDIO_BYTES) throw invalid("Audio file over 90 MiB needs the page's script (it uploads in parts, up to 500 MiB)");
-    return { url: await uploadSourceUrl(c.env, await storeWhole(c.env, accountId, "audio", await file.arrayBuffer(), type, ext)), own: true };
+    const bytes = await file.arrayBuffer();
+    const stored = await storeWhole(c.env, accountId, "audio", bytes, type, ext);
+    return { url: await uploadSourceUrl(c.env, stored), own: true, stored, identity: `console-audio-sha256:${await contentHash(bytes)}` };
   }
   const url = field(form, "audioUrl").trim();
   if (!url) throw invalid("Audio file or Audio URL is required");
   return { url, own: false };
+}
+
+async function jobReadsAudio(env: ConsoleEnv["Bindings"], jobId: string, audioUrl: string): Promise<boolean> {
+  const row = await drizzle(env.DB).select({ audioUrl: videoJobs.audioUrl }).from(videoJobs).where(eq(videoJobs.id, jobId)).get();
+  return row?.audioUrl === audioUrl;
 }
 
 export const videoRoutes = new Hono<ConsoleEnv>()
@@ -85,16 +103,24 @@ export const videoRoutes = new Hono<ConsoleEnv>()
     const block = videoCreationBlock(account);
     if (block) return renderVideos(c, errorFlash(block), 403);
     const form = await c.req.parseBody();
+    let audio: AudioSource | undefined;
     try {
-      const audio = await audioSource(c, form);
+      audio = await audioSource(c, form);
       const parsed = await CreateVideoRequest.safeParseAsync(asApiBody(form, audio.url));
-      if (!parsed.success) return renderVideos(c, errorFlash(describeIssues(parsed.error.issues, "json")), 400);
+      if (!parsed.success) {
+        if (audio.stored) await discardUpload(c.env, audio.stored);
+        return renderVideos(c, errorFlash(describeIssues(parsed.error.issues, "json")), 400);
+      }
       const body = parsed.data;
       if (!audio.own) checkSourceAddress(c.env, "audioUrl", body.audioUrl);
       checkSourceAddress(c.env, "backgroundUrl", body.backgroundUrl);
       // The same creation path as POST /v1/open/videos: retry key, Avatar access, limits, the queue.
-      await createVideoJob(c.env, { account, creator: { userId: user.id } }, normalizeVideoInput(body), body.requestId ?? null);
+      const input = normalizeVideoInput(body);
+      const job = await createVideoJob(c.env, { account, creator: { userId: user.id } }, input, body.requestId ?? null, undefined, audio.identity);
+      // A double submit answered with the first job: this request's copy of the audio is not what it reads.
+      if (audio.stored && !(await jobReadsAudio(c.env, job.jobId, input.audioUrl))) await discardUpload(c.env, audio.stored);
     } catch (err) {
+      if (audio?.stored) await discardUpload(c.env, audio.stored);
       if (!(err instanceof ApiError) || err.status >= 500) throw err;
       const text = err.message === AVATAR_DENIED_MESSAGE ? "Choose one of your Avatars." : err.message;
       return renderVideos(c, errorFlash(text), err.status as 400);

@@ -44,6 +44,8 @@ async function storeJob(env: Env, row: typeof videoJobs.$inferInsert): Promise<b
  * retry-key lookup, Avatar access, admission in the account's DO, the queued row and the queue message.
  * `input` must already be normalized (omitted settings ≡ explicit defaults). `onReadStatus` receives the
  * account's video read figures, which the admission round trip brings along (POST /videos's RateLimit headers).
+ * `audioIdentity` replaces the audio URL in the retry fingerprint when the URL is made per upload (the
+ * console's form audio: its content hash), so a double-submitted form finds its first job.
  */
 export async function createVideoJob(
   env: Env,
@@ -51,11 +53,12 @@ export async function createVideoJob(
   input: NormalizedVideoInput,
   requestId: string | null,
   onReadStatus?: (reads: ReadDecision) => void,
+  audioIdentity?: string,
 ): Promise<VideoCreationAnswer> {
   const { account, creator } = caller;
   if (!account.limits.video) throw forbidden(VIDEO_ACCESS_MESSAGE); // video access requires explicit limits
   const db = drizzle(env.DB);
-  const fingerprint = await videoFingerprint(input);
+  const fingerprint = await videoFingerprint(audioIdentity ? { ...input, audioUrl: audioIdentity } : input);
   const findByRequestId = (key: string) =>
     db.select().from(videoJobs).where(and(eq(videoJobs.accountId, account.id), eq(videoJobs.requestId, key))).get();
 

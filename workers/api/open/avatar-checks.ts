@@ -47,7 +47,13 @@ export const avatarCheckRoutes = openApiApp().openapi(avatarCheckRoute, async (c
   const { imageUrl } = c.req.valid("json");
   checkSourceAddress(c.env, "imageUrl", imageUrl); // refused requests count nowhere
   const { account } = c.get("caller");
-  const admission = await limiterFor(c.env, account.id).admitAvatarCheck(crypto.randomUUID(), account.limits.avatar, Date.now());
+  const limiter = limiterFor(c.env, account.id);
+  const checkId = crypto.randomUUID();
+  const admission = await limiter.admitAvatarCheck(checkId, account.limits.avatar, Date.now());
   if (!admission.ok) throw admissionError(admission);
-  return c.json(await checkAvatarImage(c.env, imageUrl), 200);
+  try {
+    return c.json(await checkAvatarImage(c.env, imageUrl), 200);
+  } finally {
+    await limiter.endAvatarCheck(checkId);
+  }
 });

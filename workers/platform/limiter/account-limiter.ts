@@ -3,6 +3,7 @@ import type { Env } from "../env";
 import { alignWithD1, listOpenJobs } from "./align-with-d1";
 import { markEnded } from "./avatar-concurrency";
 import { addUnits, balance, reservationState, setUnits, settle } from "./avatar-units";
+import { endCheckSlot } from "./check-slots";
 import { admitUpload, endUpload } from "./console-uploads";
 import { admitAvatarCheck, admitAvatarCreation, admitVideoCreation } from "./creation-admission";
 import { admitMotionConnection, endMotionConnection, motionLimits, openMotionConnections, setMotionLimits, type MotionAdmission, type MotionLimits } from "./motion-connections";
@@ -61,8 +62,13 @@ export class AccountLimiter extends DurableObject<Env> {
     return { ...admitVideoCreation(this.sql, claim, limits, now), reads: peekRead(this.reads, "video", limits, now) };
   }
 
-  admitAvatarCheck(checkId: string, limits: AvatarLimits, now: number): Admission {
-    return admitAvatarCheck(this.sql, checkId, limits, now);
+  admitAvatarCheck(checkId: string, limits: AvatarLimits, now: number, needsUnit = false): Admission {
+    return admitAvatarCheck(this.sql, checkId, limits, now, needsUnit);
+  }
+
+  /** The check answered (or failed): its slot in flight is free again. */
+  endAvatarCheck(checkId: string): void {
+    endCheckSlot(this.sql, checkId);
   }
 
   // ---- Avatar jobs: concurrency and units ---------------------------------------------------------------

@@ -4,6 +4,7 @@
  */
 import { concurrencyRefusal, markActive } from "./avatar-concurrency";
 import { reservationState, reserve, unitRefusal } from "./avatar-units";
+import { checkSlotRefusal, takeCheckSlot } from "./check-slots";
 import { checkWindows, isRecorded, recordCreation } from "./creation-windows";
 import { prune } from "./store";
 import type { Admission, AvatarLimits, VideoAdmission, VideoClaim, VideoLimits } from "./types";
@@ -53,15 +54,20 @@ export function admitVideoCreation(sql: SqlStorage, claim: VideoClaim, limits: V
 }
 
 /**
- * POST /avatar-checks costs compute like a creation: it takes a slot of the Avatar per-minute window
- * (checks and creations share it) but counts toward neither the hourly nor the 24-hour quota and
- * reserves nothing. Idempotent by checkId.
+ * POST /avatar-checks (and the console's portrait check) costs compute like a creation: it takes a slot of the
+ * Avatar per-minute window (checks and creations share it) but counts toward neither the hourly nor the
+ * 24-hour quota and reserves nothing. It also takes one of the account's check slots in flight (check-slots.ts;
+ * freed by endCheckSlot when the check answers). `needsUnit` (the console, which makes a job right after): no
+ * free Avatar Creation → 402 before any check. Idempotent by checkId.
  */
-export function admitAvatarCheck(sql: SqlStorage, checkId: string, limits: AvatarLimits, now: number): Admission {
+export function admitAvatarCheck(sql: SqlStorage, checkId: string, limits: AvatarLimits, now: number, needsUnit = false): Admission {
   if (isRecorded(sql, "avatar_check", checkId)) return { ok: true };
   prune(sql, now);
   const refusal = checkWindows(sql, "avatar", { ...limits, perHour: Infinity, perDay: Infinity }, now);
   if (refusal && !refusal.ok) return { ...refusal, message: `${refusal.message} Image checks count toward this limit.` };
+  const other = checkSlotRefusal(sql, now) ?? (needsUnit ? unitRefusal(sql) : null);
+  if (other) return other;
   recordCreation(sql, "avatar_check", checkId, now);
+  takeCheckSlot(sql, checkId, now);
   return { ok: true };
 }
