@@ -38,6 +38,24 @@ describe("limits, enforced by the account's object", () => {
     expect((await limiter(a.accountId).motionStatus()).open).toBe(0);
   });
 
+  it("pacing: audio more than 2 s ahead of real time → 1008 naming the rule; 1.5 s ahead, then real time, streams on", async () => {
+    const a = await motionAccount();
+    const flood = accept(await upgrade({ token: await token(a), avatarId: a.avatarId }));
+    flood.ws.send(JSON.stringify({ type: "start", sampleRate: 16000 }));
+    const audio = pcm16(6, 16000);
+    for (let i = 0; i < audio.length; i += 3200) flood.ws.send(audio.slice(i, i + 3200)); // 6 s at network speed
+    const closed = await flood.closed;
+    expect(closed.code).toBe(1008);
+    expect(closed.reason).toMatch(/^audio is \d+ ms ahead of real time; stream at most 2 s ahead$/);
+
+    const honest = accept(await upgrade({ token: await token(a), avatarId: a.avatarId }));
+    honest.ws.send(JSON.stringify({ type: "start", sampleRate: 16000 }));
+    honest.ws.send(pcm16(1.5, 16000)); // a head start, as a client with a buffer sends
+    await streamRealTime(honest.ws, 1.5);
+    honest.ws.send(JSON.stringify({ type: "stop" }));
+    expect(await honest.closed).toEqual({ code: 1000, reason: "end of stream" });
+  });
+
   it("idle timeout: no client message for the idle limit → 1008", async () => {
     const a = await motionAccount();
     await limiter(a.accountId).setMotionLimits({ idleSeconds: 1 });

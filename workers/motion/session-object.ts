@@ -2,6 +2,7 @@ import { MotionStream, type MotionFrame } from "@avatar-video/motion-model";
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../platform/env";
 import type { MotionLimits } from "../platform/limiter/motion-connections";
+import { advanceAudioClock, pacingViolation } from "./pacing";
 import { CLOSE, judgeMessage, MOTION_PROTOCOL, type Phase } from "./protocol";
 
 /** What the upgrade route decided, handed to the connection's object in this header (internal only). */
@@ -25,6 +26,9 @@ interface Live {
   stream?: MotionStream;
   lastClientAt: number;
   lastAudioAt: number;
+  /** Where the audio sent so far ends on the wall clock (pacing.ts). */
+  audioClock?: number;
+  sampleRate?: number;
   /** Real time up to which idle silence has been fed while no audio arrives. */
   idleFedUntil: number | undefined;
   timer: ReturnType<typeof setTimeout> | undefined;
@@ -88,16 +92,21 @@ export class MotionSession extends DurableObject<Env> {
         case "start": {
           live.phase = "streaming";
           live.stream = new MotionStream(verdict.sampleRate, seedOf(live.setup.connectionId));
+          live.sampleRate = verdict.sampleRate;
           live.lastAudioAt = now;
           const { avatar, modelVersion } = live.setup;
           ws.send(JSON.stringify({ type: "ready", fps: 25, modelVersion, avatar }));
           this.schedule(); // idle frames are due from now on
           return;
         }
-        case "audio":
+        case "audio": {
+          const flooding = pacingViolation(live.audioClock, now);
+          if (flooding) return this.end(CLOSE.policy, flooding);
+          live.audioClock = advanceAudioClock(live.audioClock, now, verdict.bytes.byteLength / 2, live.sampleRate!);
           live.lastAudioAt = now;
           live.idleFedUntil = undefined;
           return this.send(live.stream!.pushPcm16(verdict.bytes));
+        }
         case "stop": {
           live.phase = "stopped";
           this.send(live.stream!.finish());
