@@ -692,6 +692,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "avatars": [
+                     *         {
+                     *           "id": "5b0f6c1e-8f4e-4c36-9d4a-2f1e7a0b9c11",
+                     *           "name": "Ada",
+                     *           "coverUrl": "https://api.example.com/v1/media/avatars/5b0f6c1e-8f4e-4c36-9d4a-2f1e7a0b9c11/cover.jpg?sig=…",
+                     *           "createdAt": "2026-11-20T09:30:41.000Z",
+                     *           "updatedAt": "2026-11-20T09:30:41.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "nextPageToken": "eyJjIjoiMjAyNi0xMS0yMFQwOTozMDo0MS4wMDBaIn0",
+                     *         "totalCount": 42
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["AvatarList"];
                 };
             };
@@ -713,6 +730,12 @@ export interface operations {
         /** @description JSON, at most 65536 bytes. Unknown fields are rejected (400); fields of unavailable features give 501. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "imageUrl": "https://media.example.com/portraits/ada.jpg",
+                 *       "name": "Ada"
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateAvatarRequest"];
             };
         };
@@ -726,6 +749,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "jobId": "0d7c5a2e-3b9f-4e61-8a4d-6c2b1f9e8a70",
+                     *       "status": "queued"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreateAvatarResponse"];
                 };
             };
@@ -749,6 +778,11 @@ export interface operations {
         /** @description JSON, at most 65536 bytes. Unknown fields are rejected (400). */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "imageUrl": "https://media.example.com/portraits/ada.jpg"
+                 *     }
+                 */
                 "application/json": components["schemas"]["AvatarCheckRequest"];
             };
         };
@@ -760,6 +794,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "acceptable": true,
+                     *       "code": null,
+                     *       "reason": null,
+                     *       "detail": "The image meets every Avatar image rule.",
+                     *       "face": {
+                     *         "box": {
+                     *           "x": 212,
+                     *           "y": 140,
+                     *           "width": 236,
+                     *           "height": 280
+                     *         },
+                     *         "widthPx": 236,
+                     *         "sharpness": 0.12,
+                     *         "yawDeg": 4,
+                     *         "pitchDeg": -3,
+                     *         "rollDeg": 1
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["AvatarCheck"];
                 };
             };
@@ -796,6 +851,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "jobs": [
+                     *         {
+                     *           "id": "0d7c5a2e-3b9f-4e61-8a4d-6c2b1f9e8a70",
+                     *           "status": "succeeded",
+                     *           "name": "Ada",
+                     *           "avatarId": "5b0f6c1e-8f4e-4c36-9d4a-2f1e7a0b9c11",
+                     *           "createdAt": "2026-11-20T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-20T09:30:41.000Z",
+                     *           "completedAt": "2026-11-20T09:30:41.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "nextPageToken": "eyJjIjoiMjAyNi0xMS0yMFQwOTozMDo0MS4wMDBaIn0",
+                     *         "totalCount": 42
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["AvatarJobList"];
                 };
             };
@@ -828,6 +902,19 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "job": {
+                     *         "id": "0d7c5a2e-3b9f-4e61-8a4d-6c2b1f9e8a70",
+                     *         "status": "succeeded",
+                     *         "name": "Ada",
+                     *         "avatarId": "5b0f6c1e-8f4e-4c36-9d4a-2f1e7a0b9c11",
+                     *         "createdAt": "2026-11-20T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-20T09:30:41.000Z",
+                     *         "completedAt": "2026-11-20T09:30:41.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["AvatarJobDetail"];
                 };
             };
@@ -861,6 +948,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "avatar": {
+                     *         "id": "5b0f6c1e-8f4e-4c36-9d4a-2f1e7a0b9c11",
+                     *         "name": "Ada",
+                     *         "coverUrl": "https://api.example.com/v1/media/avatars/5b0f6c1e-8f4e-4c36-9d4a-2f1e7a0b9c11/cover.jpg?sig=…",
+                     *         "createdAt": "2026-11-20T09:30:41.000Z",
+                     *         "updatedAt": "2026-11-20T09:30:41.000Z"
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["AvatarDetail"];
                 };
             };
@@ -883,6 +981,19 @@ export interface operations {
         /** @description JSON, at most 65536 bytes. Unknown fields are rejected (400); fields of unavailable features give 501. */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "avatarId": "5b0f6c1e-8f4e-4c36-9d4a-2f1e7a0b9c11",
+                 *       "audioUrl": "https://media.example.com/audio/welcome.mp3",
+                 *       "name": "Welcome message",
+                 *       "requestId": "4c1f0e9a-2d7b-4a53-9e86-0b5d3c7f1a22",
+                 *       "video": {
+                 *         "width": 1080,
+                 *         "height": 1920,
+                 *         "fit": "crop"
+                 *       }
+                 *     }
+                 */
                 "application/json": components["schemas"]["CreateVideoRequest"];
             };
         };
@@ -896,6 +1007,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "jobId": "9a3e7d10-54c2-4f8b-b1e6-7d0c2a5f4e33",
+                     *       "status": "queued",
+                     *       "createdAt": "2026-11-20T09:30:00.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["CreateVideoResponse"];
                 };
             };
@@ -930,6 +1048,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "job": {
+                     *         "id": "9a3e7d10-54c2-4f8b-b1e6-7d0c2a5f4e33",
+                     *         "status": "succeeded",
+                     *         "avatarId": "5b0f6c1e-8f4e-4c36-9d4a-2f1e7a0b9c11",
+                     *         "name": "Welcome message",
+                     *         "progress": {
+                     *           "stage": "completed"
+                     *         },
+                     *         "createdAt": "2026-11-20T09:30:00.000Z",
+                     *         "updatedAt": "2026-11-20T09:30:41.000Z",
+                     *         "completedAt": "2026-11-20T09:30:41.000Z",
+                     *         "expiresAt": "2026-11-27T09:30:00.000Z"
+                     *       },
+                     *       "videoUrl": "https://api.example.com/v1/media/videos/9a3e7d10-54c2-4f8b-b1e6-7d0c2a5f4e33.mp4?exp=1795000900&sig=…",
+                     *       "videoUrlExpiresAt": "2026-11-20T09:45:41.000Z"
+                     *     }
+                     */
                     "application/json": components["schemas"]["VideoJobDetail"];
                 };
             };
@@ -967,6 +1104,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "jobs": [
+                     *         {
+                     *           "id": "9a3e7d10-54c2-4f8b-b1e6-7d0c2a5f4e33",
+                     *           "status": "succeeded",
+                     *           "avatarId": "5b0f6c1e-8f4e-4c36-9d4a-2f1e7a0b9c11",
+                     *           "name": "Welcome message",
+                     *           "progress": {
+                     *             "stage": "completed"
+                     *           },
+                     *           "createdAt": "2026-11-20T09:30:00.000Z",
+                     *           "updatedAt": "2026-11-20T09:30:41.000Z",
+                     *           "completedAt": "2026-11-20T09:30:41.000Z",
+                     *           "expiresAt": "2026-11-27T09:30:00.000Z"
+                     *         }
+                     *       ],
+                     *       "pagination": {
+                     *         "nextPageToken": "eyJjIjoiMjAyNi0xMS0yMFQwOTozMDo0MS4wMDBaIn0",
+                     *         "totalCount": 42
+                     *       }
+                     *     }
+                     */
                     "application/json": components["schemas"]["VideoJobList"];
                 };
             };
@@ -988,6 +1148,11 @@ export interface operations {
         /** @description JSON, at most 65536 bytes. Unknown fields are rejected (400). */
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "expireAt": 1795000000
+                 *     }
+                 */
                 "application/json": components["schemas"]["SessionTokenRequest"];
             };
         };
@@ -999,6 +1164,11 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "sessionToken": "eyJhbGciOiJFZERTQSIsInR5cCI6IkpXVCJ9.eyJleHAiOjE3OTUwMDAwMDB9.c2lnbmF0dXJl"
+                     *     }
+                     */
                     "application/json": components["schemas"]["SessionTokenResponse"];
                 };
             };
@@ -1023,6 +1193,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /**
+                     * @example {
+                     *       "openapi": "3.1.0",
+                     *       "info": {
+                     *         "title": "Avatar and Video Open API",
+                     *         "version": "1.0.0"
+                     *       },
+                     *       "paths": {}
+                     *     }
+                     */
                     "application/json": Record<string, never>;
                 };
             };
@@ -1044,6 +1224,7 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
+                    /** @example <!doctype html><html lang="en">…</html> */
                     "text/html": string;
                 };
             };

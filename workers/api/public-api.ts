@@ -1,5 +1,7 @@
 import { openApiApp } from "../platform/http/openapi-app";
+import { withExamples } from "./openapi/code-samples";
 import { generateDocument } from "./openapi/document";
+import { OPEN_API_EXAMPLES } from "./openapi/examples";
 import { createSessionTokenRoute } from "./session-tokens/create-session-token";
 import { openRoutes } from "./open/routes";
 import { referenceRoutes } from "./open/reference";
@@ -14,7 +16,7 @@ export const publicApi = openApiApp()
   .route("/v1/open", referenceRoutes((serverUrl) => buildOpenApiDocument(serverUrl)));
 
 export function buildOpenApiDocument(serverUrl: string): Record<string, unknown> {
-  return generateDocument(publicApi, serverUrl, {
+  const doc = generateDocument(publicApi, serverUrl, {
     title: "Avatar and Video Open API",
     version: "1.0.0",
     description:
@@ -26,4 +28,5 @@ export function buildOpenApiDocument(serverUrl: string): Record<string, unknown>
       { name: "Reference", description: "This document and its HTML rendering" },
     ],
   });
+  return withExamples(doc, OPEN_API_EXAMPLES);
 }

@@ -28,7 +28,7 @@ interface Schema extends MaybeRef {
   pattern?: string;
 }
 
-type Content = Record<string, { schema?: Schema }>;
+type Content = Record<string, { schema?: Schema; example?: unknown }>;
 
 interface Parameter {
   name: string;
@@ -52,6 +52,7 @@ interface Operation {
   parameters?: Parameter[];
   requestBody?: { description?: string; content?: Content };
   responses: Record<string, ResponseObject>;
+  "x-codeSamples"?: { lang: string; label: string; source: string }[];
 }
 
 /** The OpenAPI 3.1 document as generateDocument (document.ts) lays it out: the parts the page shows. */
@@ -149,6 +150,9 @@ function operationHtml(doc: OpenApiDoc, path: string, method: string, op: Operat
   const body = op.requestBody?.content?.["application/json"]?.schema;
   const [okStatus, ok] = Object.entries(op.responses).find(([s]) => s.startsWith("2"))!;
   const okSchema = ok.content?.["application/json"]?.schema;
+  const pre = (label: string, value: unknown) =>
+    value === undefined ? "" : `<p class=muted>${esc(label)}</p><pre><code>${esc(typeof value === "string" ? value : JSON.stringify(value, null, 2))}</code></pre>`;
+  const samples = (op["x-codeSamples"] ?? []).map((c) => pre(c.label, c.source)).join("");
   const errors = Object.keys(op.responses)
     .filter((s) => !s.startsWith("2"))
     .map((s) => `<li><b>${esc(s)}</b> ${esc(resolve(doc, op.responses[s]).description)}</li>`)
@@ -158,8 +162,9 @@ function operationHtml(doc: OpenApiDoc, path: string, method: string, op: Operat
 <p>${esc(op.summary)}</p>${op.description ? `<p class=desc>${esc(op.description)}</p>` : ""}
 <p><b>Authentication:</b> ${esc(auth)}</p>
 ${params.length ? `<h4>Parameters</h4>${table(params)}` : ""}
-${body ? `<h4>Request body</h4><p class=muted>${esc(op.requestBody?.description ?? "")}</p>${table(rows(doc, body))}` : ""}
-<h4>Response ${esc(okStatus)}</h4><p class=muted>${esc(ok.description)}</p>${okSchema ? table(rows(doc, okSchema)) : ""}
+${samples ? `<h4>Code samples</h4>${samples}` : ""}
+${body ? `<h4>Request body</h4><p class=muted>${esc(op.requestBody?.description ?? "")}</p>${table(rows(doc, body))}${pre("Example request", op.requestBody?.content?.["application/json"]?.example)}` : ""}
+<h4>Response ${esc(okStatus)}</h4><p class=muted>${esc(ok.description)}</p>${okSchema ? table(rows(doc, okSchema)) : ""}${pre("Example response", ok.content?.["application/json"]?.example)}
 ${errors ? `<h4>Errors</h4><ul>${errors}</ul>` : ""}
 </section>`;
 }
@@ -169,6 +174,7 @@ main{max-width:1100px;margin:0 auto;padding:24px}nav{background:#fff;border:1px 
 section{background:#fff;border:1px solid #e2e6ea;border-radius:8px;padding:4px 20px 16px;margin:18px 0}
 table{border-collapse:collapse;width:100%;font-size:13px}th,td{border-bottom:1px solid #eceff3;text-align:left;padding:5px 8px;vertical-align:top}
 th{background:#f4f6f8}code{font:13px ui-monospace,Menlo,Consolas,monospace}.m{display:inline-block;min-width:52px;text-align:center;border-radius:4px;color:#fff;font-size:13px;padding:1px 6px}
+pre{background:#f4f6f8;border:1px solid #e2e6ea;border-radius:6px;padding:10px 12px;overflow-x:auto;margin:4px 0 12px}
 .get{background:#2f7d32}.post{background:#1565c0}.muted{color:#5b6573;font-size:13px}.desc{color:#36404d}`;
 
 export function renderReferenceHtml(generated: Record<string, unknown>): string {
