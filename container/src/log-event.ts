@@ -38,7 +38,7 @@ const LEVELS: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40
 
 export type Sink = (line: string) => void;
 
-const stdout: Sink = (line) => process.stdout.write(line + "\n");
+const stdout: Sink = (line) => process.stdout.write(`${line}\n`);
 const envLevel = (): Level => ((process.env.LOG_LEVEL as Level) in LEVELS ? (process.env.LOG_LEVEL as Level) : "info");
 
 /** The JSON line of one event (errors as their message, text redacted), or null below `minLevel`. */

@@ -10,6 +10,7 @@
 import { stat } from "node:fs/promises";
 import { JobFailure } from "../job-failure";
 import { ffmpegPath, ffprobePath, run, throwIfAborted } from "../video/ffmpeg";
+import { audioInput, audioInputOptions } from "../media/ffmpeg-input";
 
 /** Longest audio the renderer accepts (60 minutes). */
 export const MAX_AUDIO_SECONDS = 3600;
@@ -50,7 +51,7 @@ export async function probeAudio(path: string, signal?: AbortSignal): Promise<Au
   if (st.size === 0) throw new JobFailure("empty_media", "The audio file is empty.");
   const r = await run(
     ffprobePath(),
-    ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", path],
+    ["-v", "error", ...audioInputOptions(), "-print_format", "json", "-show_format", "-show_streams", path],
     { signal, maxStdout: 4 << 20 },
   );
   throwIfAborted(signal);
@@ -76,7 +77,7 @@ export async function probeAudio(path: string, signal?: AbortSignal): Promise<Au
   let duration = num(audio.duration);
   if (!(duration > 0)) duration = num(parsed.format?.duration);
   const info: AudioInfo = {
-    durationSeconds: duration > 0 ? duration : 0,
+    durationSeconds: Math.max(duration || 0, 0), // NaN (neither declared) and negatives → 0
     codec: String(audio.codec_name ?? "unknown"),
     sampleRate: num(audio.sample_rate) || 0,
     channels: num(audio.channels) || 0,
@@ -99,7 +100,7 @@ export async function decodeMono(path: string, sampleRate: number, signal?: Abor
     ffmpegPath(),
     [
       "-nostdin", "-hide_banner", "-v", "error",
-      "-i", path,
+      ...audioInput(path),
       "-map", "0:a:0", "-vn", "-sn", "-dn",
       "-ac", "1", "-ar", String(sampleRate),
       "-f", "f32le", "pipe:1",

@@ -11,7 +11,7 @@ import { createWriteStream } from "node:fs";
 import { unlink } from "node:fs/promises";
 import http from "node:http";
 import https from "node:https";
-import net from "node:net";
+import type net from "node:net";
 import { Transform, Writable } from "node:stream";
 import { pipeline } from "node:stream/promises";
 import { type Allowlist, checkUrlSyntax, EMPTY_ALLOWLIST, isAllowlisted } from "@avatar-video/contract";
