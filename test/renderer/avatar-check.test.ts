@@ -4,6 +4,7 @@
  */
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { AvatarCheckAnswer } from "../../container/src/checks/avatar-check";
 import { warmHuman } from "../../container/src/face/human";
 import { fixture } from "../fixtures/portraits/derive";
 import { mediumShot } from "../fixtures/portraits/small-face";
@@ -20,7 +21,8 @@ async function check(imageUrl: unknown, token: string | null = RENDERER_TOKEN) {
   const headers: Record<string, string> = { "content-type": "application/json" };
   if (token) headers.authorization = `Bearer ${token}`;
   const res = await fetch(`${h.url}/checks`, { method: "POST", headers, body: JSON.stringify({ imageUrl }) });
-  return { status: res.status, body: (await res.json()) as any };
+  // An AvatarCheckAnswer when 200 (error bodies are only checked by status).
+  return { status: res.status, body: (await res.json()) as AvatarCheckAnswer };
 }
 
 describe("POST /checks", () => {
@@ -28,17 +30,17 @@ describe("POST /checks", () => {
     const { status, body } = await check(h.sources.file("phone.jpg", fixture("single-phone"), "image/jpeg"));
     expect(status).toBe(200);
     expect(body).toMatchObject({ acceptable: true, code: null, reason: null, detail: "The image meets every Avatar image rule." });
-    expect(body.face.widthPx).toBeGreaterThan(200);
-    expect(body.face.box.width).toBeCloseTo(body.face.widthPx, -1);
-    expect(body.face.sharpness).toBeGreaterThan(0.016);
-    expect(Math.abs(body.face.yawDeg)).toBeLessThan(30);
+    expect(body.face!.widthPx).toBeGreaterThan(200);
+    expect(body.face!.box.width).toBeCloseTo(body.face!.widthPx, -1);
+    expect(body.face!.sharpness).toBeGreaterThan(0.016);
+    expect(Math.abs(body.face!.yawDeg)).toBeLessThan(30);
   });
 
   it("a 58 px face: face_too_small with the sentence and the measured face", async () => {
     const shot = await mediumShot("single-camera", { faceWidth: 58, canvas: { width: 512, height: 512 } });
     const { body } = await check(h.sources.file("small.jpg", shot, "image/jpeg"));
     expect(body).toMatchObject({ acceptable: false, code: "image_quality_rejected", reason: "face_too_small" });
-    expect(body.detail).toBe(`The face is ${body.face.widthPx} px wide; at least 64 px is needed. Use a closer or larger photo.`);
+    expect(body.detail).toBe(`The face is ${body.face!.widthPx} px wide; at least 64 px is needed. Use a closer or larger photo.`);
   });
 
   it("file and download refusals are answers too, with their reasons", async () => {

@@ -11,14 +11,15 @@ import type net from "node:net";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { JobFailure } from "../../container/src/job-failure";
-import { type FakeEngines, type Harness, fakeEngines, makeWav, startHarness, until } from "./helpers/renderer-harness";
+import { type FakeEngines, type Harness, type TestDispatch, type TestVideoDispatch, fakeEngines, makeWav, startHarness, until } from "./helpers/renderer-harness";
 
 let h: Harness;
 let engines: FakeEngines;
 /** Accepts requests and never answers (`/silent`), or drops the connection (`/reset`); counts what it saw. */
 let peer: { origin: string; seen: string[]; closed: number; close(): Promise<void> };
 const m = () => h.renderer.manager;
-type D = Record<string, any>;
+/** The video dispatches the cases below change (job A). */
+type D = TestVideoDispatch;
 
 async function startPeer(): Promise<typeof peer> {
   const sockets = new Set<net.Socket>();
@@ -70,7 +71,7 @@ afterEach(() => {
 });
 
 /** Only job `a`'s engine call throws `err` (the job waiting behind it must not). */
-function failEngineOf(a: D, err: unknown): void {
+function failEngineOf(a: TestDispatch, err: unknown): void {
   const { renderVideo, createAvatarAssets } = originals;
   let first = true; // an Avatar run has no work dir in its engine call: the first call is A's
   engines.renderVideo = async (input) => (input.workDir.includes(a.jobId) ? Promise.reject(err) : renderVideo(input));
@@ -78,14 +79,14 @@ function failEngineOf(a: D, err: unknown): void {
 }
 
 const slowAudio = (tag: string) => h.sources.url(`/trickle/${tag}?interval=50&chunks=40&type=audio/wav`);
-const terminalsOf = (d: D) => h.worker.eventsOf(d.jobId, d.attempt).filter((e) => e.body.type !== "progress");
-const stageSeen = (d: D, stage: string) => h.worker.waitFor((e) => e.jobId === d.jobId && e.urlAttempt === d.attempt && e.body.stage === stage);
+const terminalsOf = (d: TestDispatch) => h.worker.eventsOf(d.jobId, d.attempt).filter((e) => e.body.type !== "progress");
+const stageSeen = (d: TestDispatch, stage: string) => h.worker.waitFor((e) => e.jobId === d.jobId && e.urlAttempt === d.attempt && e.body.stage === stage);
 
-async function avatarDispatch(over: D = {}): Promise<D> {
+async function avatarDispatch(over: Record<string, unknown> = {}): Promise<TestDispatch> {
   const jpeg = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#808080" } }).jpeg().toBuffer();
   return h.avatarDispatch({ imageUrl: h.sources.file(`${randomUUID()}.jpg`, jpeg, "image/jpeg"), ...over });
 }
-const dispatchOf = (kind: "video" | "avatar", over: D = {}) => (kind === "video" ? h.videoDispatch(over) : avatarDispatch(over));
+const dispatchOf = (kind: "video" | "avatar", over: Record<string, unknown> = {}) => (kind === "video" ? h.videoDispatch(over) : avatarDispatch(over));
 
 /** Counts back to zero, and a new job of this kind is accepted straight into a slot and succeeds. */
 async function idleThenNextStartsAtOnce(kind: "video" | "avatar"): Promise<void> {
@@ -103,7 +104,7 @@ type Outcome = { type: "succeeded" } | { type: "failed"; code: string } | { type
  * Job A runs, job B waits behind it; `end(a)` makes A end; A ends as `outcome`, B then runs to success,
  * and the renderer is idle with a free slot.
  */
-async function throughEnd(kind: "video" | "avatar", a: D, outcome: Outcome, end: (a: D) => Promise<void> = async () => {}): Promise<void> {
+async function throughEnd(kind: "video" | "avatar", a: TestDispatch, outcome: Outcome, end: (a: TestDispatch) => Promise<void> = async () => {}): Promise<void> {
   const b = await dispatchOf(kind);
   expect((await h.post(a)).body.state).toBe("running");
   expect((await h.post(b)).body.state).toBe("waiting");

@@ -38,7 +38,7 @@ describe("POST /jobs authentication and validation", () => {
     const body = h.avatarDispatch();
     expect((await h.post(body, null)).status).toBe(401);
     expect((await h.post(body, "wrong-token")).status).toBe(401);
-    expect((await h.post(body, RENDERER_TOKEN + "x")).status).toBe(401);
+    expect((await h.post(body, `${RENDERER_TOKEN}x`)).status).toBe(401);
     const basic = await fetch(`${h.url}/jobs`, { method: "POST", headers: { authorization: `Basic ${RENDERER_TOKEN}` }, body: JSON.stringify(body) });
     expect(basic.status).toBe(401);
     expect(h.worker.events).toHaveLength(0);

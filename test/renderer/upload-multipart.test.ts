@@ -89,7 +89,7 @@ describe("video upload", () => {
 
   it("a part refused for good abandons the upload (DELETE); a fencing answer stops the job and sends nothing more", async () => {
     fw.reset();
-    fw.onObject = (method, key) => (method === "PUT" && fw.requests.at(-1)?.query.includes("partNumber") ? 400 : undefined);
+    fw.onObject = (method) => (method === "PUT" && fw.requests.at(-1)?.query.includes("partNumber") ? 400 : undefined);
     const f = file(200 * KiB);
     const key = `videos/${randomUUID()}.mp4`;
     const err = await link().link.putObject(fw.objectUrl(key), { file: f.path }, "video/mp4", SMALL).catch((e: unknown) => e);

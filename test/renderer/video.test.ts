@@ -12,7 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blinkSchedule } from "@avatar-video/motion-model";
 import { composeCanvas, placePortrait } from "../../container/src/video/compose";
 import { renderVideo, RENDER_STAGES, type RenderInput, type RenderSettings } from "../../container/src/video/render";
-import { encodeAudio, extractAllGray, extractFramesRgb, FFMPEG, ffprobeJson, synthSpeech, type Segment } from "./helpers/media-audio";
+import { encodeAudio, extractAllGray, extractFramesRgb, FFMPEG, ffprobeJson, type Probe, synthSpeech, type Segment } from "./helpers/media-audio";
 import { featureBox, testAvatar, type TestAvatar } from "./helpers/media-avatar";
 import { failureCode } from "./helpers/failure-code";
 
@@ -125,10 +125,10 @@ describe("output file", () => {
     const r = await render(audio, { width: 320, height: 240, leadInSeconds: 0.3, leadOutSeconds: 0.25 }, { onStage: (s) => stages.push(s) });
     expect(stages).toEqual([...RENDER_STAGES]);
 
-    const probe = await ffprobeJson(r.mp4Path);
-    const audioSeconds = Number((await ffprobeJson(audio)).format.duration);
-    const v = probe.streams.find((s: any) => s.codec_type === "video");
-    const a = probe.streams.find((s: any) => s.codec_type === "audio");
+    const probe: Probe = await ffprobeJson(r.mp4Path);
+    const audioSeconds = Number(((await ffprobeJson(audio)) as Probe).format.duration);
+    const v = probe.streams.find((s) => s.codec_type === "video")!;
+    const a = probe.streams.find((s) => s.codec_type === "audio")!;
     expect(v.codec_name).toBe("h264");
     expect(v.pix_fmt).toBe("yuv420p");
     expect([v.width, v.height]).toEqual([320, 240]);

@@ -155,7 +155,29 @@ export function encodeAudio(pcm: Float32Array, rate: number, outPath: string, fo
   });
 }
 
-/** Run ffprobe and return the parsed JSON. */
+/** ffprobe's JSON (-show_format -show_streams): the fields the tests read, as ffprobe prints them. */
+export interface ProbeStream {
+  codec_type: string;
+  codec_name: string;
+  pix_fmt?: string;
+  width?: number;
+  height?: number;
+  r_frame_rate?: string;
+  avg_frame_rate?: string;
+  sample_rate?: string;
+  duration?: string;
+  start_time?: string;
+  nb_frames?: string;
+  nb_read_frames?: string;
+  tags?: Record<string, string>;
+}
+
+export interface Probe {
+  streams: ProbeStream[];
+  format: { duration: string; format_name: string };
+}
+
+/** Run ffprobe and return the parsed JSON (a `Probe`). */
 export function ffprobeJson(path: string, extra: string[] = []): Promise<any> {
   return new Promise((resolve, reject) => {
     const p = spawn(FFPROBE, ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", ...extra, path], { stdio: ["ignore", "pipe", "pipe"] });

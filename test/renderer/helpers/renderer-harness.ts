@@ -125,6 +125,22 @@ export function fakeEngines(): FakeEngines {
   return e;
 }
 
+/** A dispatch as the tests build and change it (also into invalid ones): the fields they read or set. */
+export interface TestDispatch {
+  kind: string;
+  jobId: string;
+  attempt: number;
+  outputs: Record<string, string>;
+  [field: string]: unknown;
+}
+
+/** A video dispatch as `videoDispatch` builds it (`avatarId`: the Avatar its stored objects belong to). */
+export interface TestVideoDispatch extends TestDispatch {
+  avatar: Record<string, string>;
+  settings: Record<string, unknown>;
+  avatarId: string;
+}
+
 export interface Harness {
   renderer: Renderer;
   config: RendererConfig;
@@ -134,11 +150,12 @@ export interface Harness {
   engines: Engines;
   workDir: string;
   logs: string[];
-  post(body: unknown, token?: string | null): Promise<{ status: number; body: any }>;
-  avatarDispatch(over?: Record<string, unknown>): Record<string, any>;
-  videoDispatch(over?: Record<string, unknown>): Promise<Record<string, any>>;
+  /** POST /jobs: the status and the JSON object answered (read only where the renderer sends one: all but 401). */
+  post(body: unknown, token?: string | null): Promise<{ status: number; body: Record<string, unknown> }>;
+  avatarDispatch(over?: Record<string, unknown>): TestDispatch;
+  videoDispatch(over?: Record<string, unknown>): Promise<TestVideoDispatch>;
   /** Posts a dispatch, expects 202, and waits for its terminal event. */
-  run(dispatch: Record<string, any>): Promise<import("./renderer-worker").SeenEvent>;
+  run(dispatch: TestDispatch): Promise<import("./renderer-worker").SeenEvent>;
   close(): Promise<void>;
 }
 

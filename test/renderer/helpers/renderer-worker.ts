@@ -4,14 +4,22 @@
  */
 import http from "node:http";
 import type net from "node:net";
+import type { AvatarResult } from "../../../container/src/jobs/avatar-job";
+import type { VideoResult } from "../../../container/src/jobs/video-job";
 
 export const JOB_TOKEN = "job-token-0123456789abcdef";
+
+/**
+ * The `result` of a succeeded event as the tests read it: an Avatar job's or a video job's, whichever the test
+ * dispatched (declared as both; absent on other events, where no test reads it).
+ */
+export type SeenResult = AvatarResult & VideoResult;
 
 export interface SeenEvent {
   jobId: string;
   /** From the callback URL's query. */
   urlAttempt: number;
-  body: { type: string; stage?: string; result?: any; error?: { code: string; message: string; retryable: boolean }; jobId?: string; attempt?: number };
+  body: { type: string; stage?: string; result: SeenResult; error?: { code: string; message: string; retryable: boolean }; jobId?: string; attempt?: number };
   at: number;
 }
 
