@@ -1,7 +1,7 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { fixture, rgbaPng, withShortSide } from "../fixtures/portraits/derive";
-import { admin, api, control, createAccount, mediaUrl, publish, type TestAccount, waitForJob } from "./helpers";
+import { admin, api, control, createAccount, errorOf, mediaUrl, publish, type TestAccount, waitForJob } from "./helpers";
 
 // Avatar creation over real HTTP: POST /avatars → queue → renderer (real face models) → D1/R2 → reads.
 
@@ -78,9 +78,9 @@ describe("Avatar creation pipeline", () => {
     const account = await createAccount(1);
     const job = await runAvatarJob(account, await source());
     expect(job.status).toBe("failed");
-    expect(job.error.code).toBe(code);
-    expect(job.error.message.length).toBeGreaterThan(10);
-    expect(typeof job.error.retryable).toBe("boolean");
+    expect(job.error!.code).toBe(code);
+    expect(job.error!.message.length).toBeGreaterThan(10);
+    expect(typeof job.error!.retryable).toBe("boolean");
     expect(job.avatarId).toBeUndefined();
     expect(await units(account)).toEqual({ total: 1, reserved: 0 });
   });
@@ -90,7 +90,7 @@ describe("Avatar creation pipeline", () => {
     const jobId = await createAvatarJob(account, publish("single-phone.jpg", fixture("single-phone")));
     const second = await api(account, "/avatars", { imageUrl: publish("single-phone.jpg", fixture("single-phone")) });
     expect(second.status).toBe(402);
-    expect(second.body.error.code).toBe("insufficient_avatar_units");
+    expect(errorOf(second).code).toBe("insufficient_avatar_units");
     const job = (await waitForJob(account, `/avatar-jobs/${jobId}`)).job;
     expect(job.status).toBe("succeeded");
     expect(await units(account)).toEqual({ total: 0, reserved: 0 });

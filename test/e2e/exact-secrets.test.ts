@@ -1,6 +1,6 @@
 import net from "node:net";
 import { describe, expect, inject, it } from "vitest";
-import { baseUrl, createAccount } from "./helpers";
+import { baseUrl, createAccount, errorOf } from "./helpers";
 
 // Credentials over a real socket to wrangler dev (workerd): the header bytes a client writes, including the
 // UTF-8 bytes of U+2028 and friends, must never authenticate (docs/admin-api.md, "Credentials are exact").
@@ -21,7 +21,7 @@ const WHITESPACE: Record<string, string> = {
  * GET over a raw socket: each header value goes out as the UTF-8 bytes of the string, control characters
  * included (Node's http client refuses VT/FF, which a client may still send).
  */
-function get(path: string, headers: Record<string, string>): Promise<{ status: number; body: any }> {
+function get(path: string, headers: Record<string, string>): Promise<{ status: number; body: unknown }> {
   const url = new URL(path, baseUrl);
   const head = [`GET ${url.pathname} HTTP/1.1`, `Host: ${url.host}`, "Connection: close", ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
   return new Promise((resolve, reject) => {
@@ -54,7 +54,7 @@ describe("exact credentials over HTTP", () => {
         for (const [path, headers] of cases) {
           const res = await get(path, headers);
           expect(res.status, `${name} ${path} ${Object.keys(headers).join(",")}`).toBe(401);
-          expect(res.body.error).toMatchObject({ code: "unauthorized", message: "Unauthorized." });
+          expect(errorOf(res)).toMatchObject({ code: "unauthorized", message: "Unauthorized." });
         }
       }
     }

@@ -1,20 +1,65 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { inject } from "vitest";
+import type { components } from "../../client/src/openapi";
 
 export const baseUrl = inject("baseUrl");
 export const mediaUrl = inject("mediaUrl");
 const adminToken = inject("adminToken");
 const mediaDir = inject("mediaDir");
 
-export async function admin<T = any>(path: string, init: { method?: string; body?: unknown } = {}): Promise<T> {
+/** The Open API's schemas (client/src/openapi.ts, generated from the Worker's document). */
+export type Schemas = components["schemas"];
+export type ErrorBody = Schemas["Error"];
+
+/** An account as the admin API shows it: the fields the tests read. */
+export interface AdminAccount {
+  id: string;
+  avatarUnits: number;
+  reservedAvatarUnits: number;
+  availableAvatarUnits: number;
+  [field: string]: unknown;
+}
+
+/** The admin API's JSON answer to a request on `P`. */
+type AdminAnswer<P extends string> = P extends `/accounts/${string}/apps`
+  ? { app: { id: string; accountId: string; name: string }; apiKey: string }
+  : P extends `/accounts${string}`
+    ? { account: AdminAccount }
+    : Record<string, unknown>;
+
+/** The Open API's JSON answer on success to a GET of `P` (with `Posted`: to a POST). Tests check the status first. */
+type OpenAnswer<P extends string, Posted extends boolean> = P extends `/avatar-jobs/${string}`
+  ? Schemas["AvatarJobDetail"]
+  : P extends `/avatar-jobs${string}`
+    ? Schemas["AvatarJobList"]
+    : P extends `/video-jobs/${string}`
+      ? Schemas["VideoJobDetail"]
+      : P extends `/video-jobs${string}`
+        ? Schemas["VideoJobList"]
+        : P extends `/avatars/${string}`
+          ? Schemas["AvatarDetail"]
+          : P extends `/avatars${string}`
+            ? Posted extends true
+              ? Schemas["CreateAvatarResponse"]
+              : Schemas["AvatarList"]
+            : P extends "/videos"
+              ? Schemas["CreateVideoResponse"]
+              : P extends "/avatar-checks"
+                ? Schemas["AvatarCheck"]
+                : Record<string, unknown>;
+
+/** The error of a refused request (its body is the error envelope). */
+export const errorOf = (res: { body: unknown }) => (res.body as ErrorBody).error;
+
+export async function admin<P extends string>(path: P, init: { method?: string; body?: unknown } = {}): Promise<AdminAnswer<P>> {
   const res = await fetch(`${baseUrl}/v1/admin${path}`, {
     method: init.method ?? (init.body ? "POST" : "GET"),
     headers: { Authorization: `Bearer ${adminToken}`, "Content-Type": "application/json" },
     body: init.body ? JSON.stringify(init.body) : undefined,
   });
   if (!res.ok) throw new Error(`admin ${path}: ${res.status} ${await res.text()}`);
-  return (res.status === 204 ? undefined : await res.json()) as T;
+  return (res.status === 204 ? undefined : await res.json()) as AdminAnswer<P>;
 }
 
 export interface TestAccount {
@@ -41,13 +86,15 @@ export async function createAccount(avatarUnits = 20): Promise<TestAccount> {
   return { accountId: account.id, appId: app.id, headers: { "X-App-ID": app.id, "X-API-Key": apiKey } };
 }
 
-export async function api<T = any>(account: TestAccount, path: string, body?: unknown): Promise<{ status: number; body: T; headers: Headers }> {
+export function api<P extends string>(account: TestAccount, path: P): Promise<{ status: number; body: OpenAnswer<P, false>; headers: Headers }>;
+export function api<P extends string>(account: TestAccount, path: P, body: unknown): Promise<{ status: number; body: OpenAnswer<P, true>; headers: Headers }>;
+export async function api(account: TestAccount, path: string, body?: unknown): Promise<{ status: number; body: unknown; headers: Headers }> {
   const res = await fetch(`${baseUrl}/v1/open${path}`, {
     method: body === undefined ? "GET" : "POST",
     headers: { ...account.headers, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
-  return { status: res.status, body: (await res.json()) as T, headers: res.headers };
+  return { status: res.status, body: await res.json(), headers: res.headers };
 }
 
 /** Publishes bytes on the local media server; returns the URL the stack may fetch. */
@@ -59,7 +106,11 @@ export function publish(name: string, bytes: Buffer | Uint8Array, contentType?: 
 const terminal = new Set(["succeeded", "failed", "expired"]);
 
 /** Polls a job read until it reaches a terminal state (or the timeout). */
-export async function waitForJob(account: TestAccount, path: string, timeoutMs = 150_000): Promise<any> {
+export async function waitForJob<P extends `/avatar-jobs/${string}` | `/video-jobs/${string}`>(
+  account: TestAccount,
+  path: P,
+  timeoutMs = 150_000,
+): Promise<OpenAnswer<P, false>> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const { status, body } = await api(account, path);

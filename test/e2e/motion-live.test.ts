@@ -12,6 +12,18 @@ import { fixture } from "../fixtures/portraits/derive";
 import { encodeAudio, speechLike, synthSpeech } from "../renderer/helpers/media-audio";
 import { api, baseUrl, createAccount, publish, waitForJob } from "./helpers";
 
+/** What the live page exposes as `window.__live()` (its LiveAvatar, packages/motion-client): the parts read here. */
+interface LivePageHandle {
+  framesReceived: number;
+  frame: { mouthOpen: number; mouthWide: number; mouthRound: number; lipsClosed: number } | undefined;
+  avatar: { mouthBox: { x: number; y: number; width: number; height: number }; canvas: HTMLCanvasElement } | undefined;
+}
+declare global {
+  interface Window {
+    __live?: () => LivePageHandle | undefined;
+  }
+}
+
 // MOTION_LIVE_SHOTS=<dir> also saves the canvas at the widest-open sample and at rest (to look at the mouth).
 const SHOTS = process.env.MOTION_LIVE_SHOTS;
 const RATE = 48_000;
@@ -68,7 +80,7 @@ describe("/console/live in Chromium", () => {
     await page.getByRole("button", { name: "Load Avatars" }).click();
     await expect.poll(() => page.getByLabel("Avatar", { exact: true }).inputValue()).toBe(done.job.avatarId);
     await page.getByRole("button", { name: "Talk into the microphone" }).click();
-    await page.waitForFunction(() => (window as any).__live?.()?.avatar && (window as any).__live().framesReceived > 10, undefined, { timeout: 20_000 });
+    await page.waitForFunction(() => window.__live?.()?.avatar && window.__live!()!.framesReceived > 10, undefined, { timeout: 20_000 });
 
     // Sample the canvas for two loops of the file (speech, silence, speech, silence).
     const samples: Sample[] & { widest?: number; restShot?: boolean } = [];
@@ -76,14 +88,14 @@ describe("/console/live in Chromium", () => {
     while (Date.now() - t0 < (SPEECH_S + SILENCE_S) * 2000) {
       samples.push(
         await page.evaluate(() => {
-          const live = (window as any).__live();
-          const f = live.frame;
-          const box = live.avatar.mouthBox;
+          const live = window.__live!()!;
+          const f = live.frame!;
+          const box = live.avatar!.mouthBox;
           const c = document.createElement("canvas");
           c.width = box.width;
           c.height = box.height;
           const ctx = c.getContext("2d")!;
-          ctx.drawImage(live.avatar.canvas, box.x, box.y, box.width, box.height, 0, 0, box.width, box.height);
+          ctx.drawImage(live.avatar!.canvas, box.x, box.y, box.width, box.height, 0, 0, box.width, box.height);
           const d = ctx.getImageData(0, 0, box.width, box.height).data;
           const gray: number[] = [];
           for (let i = 0; i < d.length; i += 4) gray.push(Math.round(0.299 * d[i]! + 0.587 * d[i + 1]! + 0.114 * d[i + 2]!));

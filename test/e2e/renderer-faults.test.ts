@@ -4,8 +4,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { fixture } from "../fixtures/portraits/derive";
-import { encodeAudio, ffprobeJson, speechLike, synthSpeech } from "../renderer/helpers/media-audio";
-import { admin, api, control, createAccount, mediaUrl, publish, type TestAccount, waitForJob } from "./helpers";
+import { encodeAudio, ffprobeJson, type Probe, speechLike, synthSpeech } from "../renderer/helpers/media-audio";
+import { admin, api, control, createAccount, mediaUrl, publish, type Schemas, type TestAccount, waitForJob } from "./helpers";
 
 // Issue 8 fault test: the renderer is killed (SIGKILL of its pid) five times in a row, each time at a random
 // moment of the work, while 3 videos and 3 Avatar jobs are in flight. The supervisor restarts it, the sweep
@@ -31,7 +31,7 @@ beforeAll(async () => {
   const res = await api(videoAccount, "/avatars", { imageUrl: publish("faults-avatar.jpg", fixture("single-camera")) });
   const job = (await waitForJob(videoAccount, `/avatar-jobs/${res.body.jobId}`)).job;
   expect(job.status, JSON.stringify(job)).toBe("succeeded");
-  avatarId = job.avatarId;
+  avatarId = job.avatarId!;
   const wav = join(work, "speech.wav");
   await encodeAudio(synthSpeech(speechLike(SPEECH_SECONDS, 3), 24_000), 24_000, wav, "wav");
   audioUrl = publish("faults-speech.wav", await readFile(wav));
@@ -106,7 +106,7 @@ describe("renderer killed mid-work five times", () => {
 
     expect(kills).toHaveLength(KILLS);
     expect(kills[0].stages.length + kills[0].avatarJobs.filter((s) => s === "processing" || s === "queued").length, detail).toBe(6);
-    const endsWell = (job: any) =>
+    const endsWell = (job: Schemas["VideoJob"] | Schemas["AvatarJob"]) =>
       job.status === "succeeded" || (job.status === "failed" && job.error?.retryable === true && Date.parse(job.updatedAt) - lastKill <= TEN_MINUTES);
     for (const { job } of [...videos, ...avatars]) expect(endsWell(job), detail).toBe(true);
 
@@ -122,19 +122,20 @@ describe("renderer killed mid-work five times", () => {
     const frames = Math.round((0.5 + audioSeconds + 0.5 + LEAD_OUT) * 25); // docs/rendering.md
     for (const v of videos.filter((x) => x.job.status === "succeeded")) {
       expect(v.job.progress.stage).toBe("completed");
-      const res = await fetch(v.videoUrl);
+      const res = await fetch(v.videoUrl!);
       expect(res.status).toBe(200);
       const path = join(work, `${v.job.id}.mp4`);
       await writeFile(path, Buffer.from(await res.arrayBuffer()));
-      const stream = (await ffprobeJson(path, ["-count_frames"])).streams.find((s: any) => s.codec_type === "video");
+      const probe: Probe = await ffprobeJson(path, ["-count_frames"]);
+      const stream = probe.streams.find((s) => s.codec_type === "video")!;
       expect(Number(stream.nb_read_frames ?? stream.nb_frames), detail).toBe(frames);
     }
   }, 15 * 60_000);
 
   it("a job that cannot reach the renderer shows waiting_for_renderer, then completes once a renderer answers", async () => {
     await control("pause-renderer"); // hung: connections are accepted, nothing answers
-    let path = "";
-    let job: any;
+    let path: `/video-jobs/${string}` = "/video-jobs/"; // set once the job exists
+    let job: Schemas["VideoJob"] | undefined;
     try {
       const res = await api(videoAccount, "/videos", { avatarId, audioUrl, video: { width: 128, height: 128 } });
       expect(res.status).toBe(200);

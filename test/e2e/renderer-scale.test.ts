@@ -24,7 +24,7 @@ beforeAll(async () => {
   const res = await api(a, "/avatars", { imageUrl: publish("scale-avatar.jpg", fixture("single-camera")) });
   const job = (await waitForJob(a, `/avatar-jobs/${res.body.jobId}`)).job;
   expect(job.status).toBe("succeeded");
-  avatarId = job.avatarId;
+  avatarId = job.avatarId!;
   await admin(`/avatars/${avatarId}/access`, { method: "PUT", body: { allowAccountIds: [b.accountId] } });
   const path = join(mkdtempSync(join(tmpdir(), "e2e-scale-")), "speech.wav");
   await encodeAudio(synthSpeech([{ kind: "silence", seconds: 0.3 }, { kind: "vowel", vowel: "AA", seconds: 1.2 }, { kind: "silence", seconds: 0.5 }]), 24_000, path, "wav");

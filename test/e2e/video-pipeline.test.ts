@@ -6,7 +6,7 @@ import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { analyzeFaces } from "../../container/src/face/analyze";
 import { fixture } from "../fixtures/portraits/derive";
-import { type AudioFormat, encodeAudio, extractFramesRgb, ffprobeJson, type Segment, synthSpeech } from "../renderer/helpers/media-audio";
+import { type AudioFormat, encodeAudio, extractFramesRgb, ffprobeJson, type Probe, type Segment, synthSpeech } from "../renderer/helpers/media-audio";
 import { admin, api, control, createAccount, mediaUrl, publish, type TestAccount, waitForJob } from "./helpers";
 
 // Video rendering over real HTTP: POST /videos → queue → renderer → R2 → signed link, watched by a face model.
@@ -66,7 +66,7 @@ beforeAll(async () => {
   const res = await api(account, "/avatars", { imageUrl: publish("video-avatar.jpg", fixture("single-camera")) });
   const job = (await waitForJob(account, `/avatar-jobs/${res.body.jobId}`)).job;
   expect(job.status).toBe("succeeded");
-  avatarId = job.avatarId;
+  avatarId = job.avatarId!;
   for (const format of ["mp3", "wav", "m4a", "ogg"] as const) audio[format] = publish(`speech-${format}.${format}`, await speechFile(format));
 });
 
@@ -75,10 +75,10 @@ describe("video rendering pipeline", () => {
     const detail = await renderJob({ audioUrl: audio[format], video: { width: 320, height: 240, leadInSeconds: 0.4, leadOutSeconds: 0.3 } });
     expect(detail.job.status, JSON.stringify(detail.job)).toBe("succeeded");
     expect(detail.job.progress).toEqual({ stage: "completed" });
-    expect(Date.parse(detail.videoUrlExpiresAt) - Date.now()).toBeLessThanOrEqual(15 * 60_000);
-    const probe = await ffprobeJson(await download(detail.videoUrl));
-    const v = probe.streams.find((s: any) => s.codec_type === "video");
-    const a = probe.streams.find((s: any) => s.codec_type === "audio");
+    expect(Date.parse(detail.videoUrlExpiresAt!) - Date.now()).toBeLessThanOrEqual(15 * 60_000);
+    const probe: Probe = await ffprobeJson(await download(detail.videoUrl!));
+    const v = probe.streams.find((s) => s.codec_type === "video")!;
+    const a = probe.streams.find((s) => s.codec_type === "audio")!;
     expect([v.codec_name, v.pix_fmt, v.width, v.height, v.r_frame_rate, v.avg_frame_rate]).toEqual(["h264", "yuv420p", 320, 240, "25/1", "25/1"]);
     expect(a.codec_name).toBe("aac");
     const expected = Math.round((0.4 + OPENING + AUDIO_SECONDS + CLOSING + 0.3) * FPS) / FPS;
@@ -91,7 +91,7 @@ describe("video rendering pipeline", () => {
     const size = 512;
     const detail = await renderJob({ audioUrl: audio.wav, video: { width: size, height: size } });
     expect(detail.job.status).toBe("succeeded");
-    const mp4 = await download(detail.videoUrl);
+    const mp4 = await download(detail.videoUrl!);
     const at = (seconds: number) => Math.round((OPENING + seconds) * FPS); // speech starts after the opening
     const frames = { rest: at(0.5), vowel: at(1.35), pause: at(2.2) };
     const [rest, vowel, pause] = await extractFramesRgb(mp4, size, size, [frames.rest, frames.vowel, frames.pause]);
@@ -102,14 +102,14 @@ describe("video rendering pipeline", () => {
 
   it("refuses a tampered link and serves the original without App headers", async () => {
     const detail = await renderJob({ audioUrl: audio.mp3, video: { width: 128, height: 128 } });
-    const url = new URL(detail.videoUrl);
+    const url = new URL(detail.videoUrl!);
     const sig = url.searchParams.get("sig") ?? url.searchParams.get("X-Amz-Signature") ?? "";
-    const tampered = detail.videoUrl.replace(sig, sig.slice(0, -2) + (sig.endsWith("AA") ? "BB" : "AA"));
+    const tampered = detail.videoUrl!.replace(sig, sig.slice(0, -2) + (sig.endsWith("AA") ? "BB" : "AA"));
     expect((await fetch(tampered)).status).toBeGreaterThanOrEqual(400);
-    const later = new URL(detail.videoUrl);
+    const later = new URL(detail.videoUrl!);
     later.searchParams.set("exp", String(Number(later.searchParams.get("exp")) + 3600));
     expect((await fetch(later)).status).toBeGreaterThanOrEqual(400); // extending the expiry breaks the signature
-    expect((await fetch(detail.videoUrl)).status).toBe(200);
+    expect((await fetch(detail.videoUrl!)).status).toBe(200);
   });
 
   const failures: [string, () => Promise<Record<string, unknown>>, string][] = [
@@ -126,8 +126,8 @@ describe("video rendering pipeline", () => {
   it.each(failures)("fails %s with the spec's code", async (_label, body, code) => {
     const detail = await renderJob({ ...(await body()), video: { width: 128, height: 128 } });
     expect(detail.job.status).toBe("failed");
-    expect(detail.job.error.code).toBe(code);
-    expect(typeof detail.job.error.retryable).toBe("boolean");
+    expect(detail.job.error!.code).toBe(code);
+    expect(typeof detail.job.error!.retryable).toBe("boolean");
     expect(detail.videoUrl).toBeUndefined();
   });
 
@@ -141,7 +141,7 @@ describe("video rendering pipeline", () => {
     const reader = { ...other, headers: { "X-App-ID": app.id, "X-API-Key": apiKey } };
     const detail = await waitForJob(reader, `/video-jobs/${res.body.jobId}`);
     expect(detail.job.status).toBe("failed");
-    expect(detail.job.error.code).toBe("app_access_revoked");
+    expect(detail.job.error!.code).toBe("app_access_revoked");
   });
 
   it("fails with avatar_forbidden when the Avatar is no longer allowed", async () => {
@@ -152,7 +152,7 @@ describe("video rendering pipeline", () => {
     await admin(`/avatars/${avatarId}/access`, { method: "PUT", body: { allowAccountIds: [] } });
     const detail = await waitForJob(other, `/video-jobs/${res.body.jobId}`);
     expect(detail.job.status).toBe("failed");
-    expect(detail.job.error.code).toBe("avatar_forbidden");
+    expect(detail.job.error!.code).toBe("avatar_forbidden");
   });
 
   it("finishes the job when the renderer is killed mid-render", async () => {
@@ -168,6 +168,6 @@ describe("video rendering pipeline", () => {
     await control("restart-renderer");
     const detail = await waitForJob(account, `/video-jobs/${res.body.jobId}`, 170_000);
     expect(detail.job.status).toBe("succeeded");
-    expect((await fetch(detail.videoUrl)).status).toBe(200);
+    expect((await fetch(detail.videoUrl!)).status).toBe(200);
   });
 });
