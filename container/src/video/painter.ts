@@ -205,7 +205,7 @@ export class FramePainter {
     }
     let c0 = performance.now();
     let written = paintBand(this.kernel, this.arena, bi, this.layout, this.prev[bi], this.own);
-    let c1 = performance.now();
+    const c1 = performance.now();
     this.t.warp += c1 - c0;
     const up = this.upper;
     const lo = this.lower;
