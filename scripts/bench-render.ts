@@ -1,7 +1,7 @@
 /**
  * Render benchmark: a speech-like clip (default 60 s) at 1024×1024 and 1920×1080.
  *
- *   npm run bench:render -- [--seconds 60] [--size 512 | --sizes 1024x1024,1920x1080] [--floors | --skip-floors] [--portrait file.png --rig rig.json]
+ *   npm run bench:render -- [--seconds 60] [--size 512 | --sizes 1024x1024,1920x1080] [--floors | --skip-floors] [--portrait file.png --rig rig.json --matte matte.png] [--alpha]
  *
  * Long clips (issue 8: `--seconds 3600 --size 512`) loop 60 s of synthesized speech with ffmpeg, so the
  * bench process holds the same audio for every length and its peak RSS (printed, with the render's own
@@ -16,6 +16,9 @@
  *  - the full render (renderVideo): wall time, real-time factor (media seconds / wall seconds),
  *    ratio to the floor, peak RSS of node and of the ffmpeg child (VmHWM from /proc).
  * Without --portrait/--rig it uses the test portrait fixture through createAvatarAssets when present.
+ *
+ * --alpha (no floors): the same job without and with `alpha: true` (the WebM with alpha beside the MP4),
+ * alternated over two rounds, and the ratio of their wall times (docs/rendering.md, "The person matte").
  *
  * --compare <git-ref> [--rounds 2]: that ref's own bench, built in a worktree, alternated A/B with this tree's,
  * and the median figures per size side by side (scripts/lib/bench-compare.ts).
@@ -43,6 +46,8 @@ const { values: opts } = parseArgs({
     threads: { type: "string" },
     portrait: { type: "string" },
     rig: { type: "string" },
+    matte: { type: "string" },
+    alpha: { type: "boolean" },
     fixture: { type: "string" },
     label: { type: "string" },
     compare: { type: "string" },
@@ -58,10 +63,11 @@ function arg(name: keyof typeof opts, def?: string): string | undefined {
 /** "512" → 512×512, "1280x720" → 1280×720. */
 const parseSize = (s: string) => (s.includes("x") ? s.split("x").map(Number) : [Number(s), Number(s)]) as [number, number];
 
-async function loadAvatar(work: string): Promise<{ portraitPng: Buffer; rig: AvatarRig; label: string }> {
+async function loadAvatar(work: string): Promise<{ portraitPng: Buffer; rig: AvatarRig; matte?: Buffer; label: string }> {
   const p = arg("portrait");
   const r = arg("rig");
-  if (p && r) return { portraitPng: readFileSync(p), rig: JSON.parse(readFileSync(r, "utf8")), label: arg("label") ?? p };
+  const m = arg("matte");
+  if (p && r) return { portraitPng: readFileSync(p), rig: JSON.parse(readFileSync(r, "utf8")), matte: m ? readFileSync(m) : undefined, label: arg("label") ?? p };
   const dir = join(import.meta.dirname, "..", "test", "fixtures", "portraits");
   const files = existsSync(dir) ? readdirSync(dir).filter((f) => /\.(jpe?g|png)$/i.test(f)).sort() : [];
   if (!files.length) throw new Error("no portrait: pass --portrait and --rig, or add test/fixtures/portraits/*");
@@ -69,18 +75,21 @@ async function loadAvatar(work: string): Promise<{ portraitPng: Buffer; rig: Ava
   // Preprocess in a child process so this process (whose memory is reported) never loads the face models.
   const portraitPath = join(work, "portrait.png");
   const rigPath = join(work, "rig.json");
+  const mattePath = join(work, "matte.png");
   const code = [
     `import { readFileSync, writeFileSync } from "node:fs";`,
     `import { createAvatarAssets } from ${JSON.stringify(join(import.meta.dirname, "..", "container", "src", "avatar", "preprocess.ts"))};`,
     `const a = await createAvatarAssets(readFileSync(${JSON.stringify(join(dir, file))}));`,
     `writeFileSync(${JSON.stringify(portraitPath)}, a.portraitPng);`,
     `writeFileSync(${JSON.stringify(rigPath)}, JSON.stringify(a.rig));`,
+    `if (a.mattePng) writeFileSync(${JSON.stringify(mattePath)}, a.mattePng);`,
   ].join("\n");
   const script = join(work, "prep.mts");
   writeFileSync(script, code);
   const res = spawnSync(process.execPath, [...process.execArgv, script], { stdio: "inherit" });
   if (res.status !== 0) throw new Error("avatar preprocessing failed");
-  return { portraitPng: readFileSync(portraitPath), rig: JSON.parse(readFileSync(rigPath, "utf8")), label: file };
+  const matte = existsSync(mattePath) ? readFileSync(mattePath) : undefined;
+  return { portraitPng: readFileSync(portraitPath), rig: JSON.parse(readFileSync(rigPath, "utf8")), matte, label: file };
 }
 
 const mb = (b: number) => `${(b / 1048576).toFixed(0)} MB`;
@@ -106,7 +115,7 @@ async function main() {
   const seconds = Number(arg("seconds", "60"));
   if (!(seconds > 0)) throw new Error("--seconds must be a positive number");
   const sizes = (opts.size ? [opts.size] : (arg("sizes") ?? "").split(",")).map(parseSize);
-  const floors = opts["skip-floors"] ? false : (opts.floors ?? seconds <= 600);
+  const floors = opts["skip-floors"] || opts.alpha ? false : (opts.floors ?? seconds <= 600);
   const work = mkdtempSync(join(tmpdir(), "bench-render-"));
   try {
     const avatar = await loadAvatar(work);
@@ -118,14 +127,15 @@ async function main() {
     if (looped.code !== 0) throw new Error(`audio loop failed: ${looped.stderr}`);
     console.log(`portrait ${avatar.label} (${avatar.rig.portrait.width}×${avatar.rig.portrait.height}), audio ${seconds} s speech-like, ${cpus().length} cores, ffmpeg ${ffmpegChoice().version} (${ffmpegChoice().source})`);
     // One render at a size, with its wall time and CPU (this process and its ffmpeg children).
-    const timedRender = async (width: number, height: number) => {
+    const timedRender = async (width: number, height: number, alpha = false) => {
       const t0 = performance.now();
       const c0 = cpuNow();
       const r = await renderVideo({
         portraitPng: avatar.portraitPng,
         rig: avatar.rig,
+        matte: avatar.matte,
         audioPath,
-        settings: { width, height, fit: "crop", backgroundColor: "#000000", backgroundFit: "cover", leadInSeconds: 0, leadOutSeconds: 0 },
+        settings: { width, height, fit: "crop", backgroundColor: "#000000", backgroundFit: "cover", leadInSeconds: 0, leadOutSeconds: 0, alpha },
         workDir: work,
         threads: arg("threads") ? Number(arg("threads")) : undefined,
       });
@@ -133,6 +143,10 @@ async function main() {
     };
     for (const [width, height] of sizes) {
       const tl = makeTimeline(seconds, 0, 0);
+      if (opts.alpha) {
+        await alphaCost(width, height, timedRender);
+        continue;
+      }
       if (!floors) {
         const { r, ms, cpu } = await timedRender(width, height);
         const size = statSync(r.mp4Path).size;
@@ -182,6 +196,25 @@ async function main() {
   } finally {
     rmSync(work, { recursive: true, force: true });
   }
+}
+
+type TimedRender = (w: number, h: number, alpha?: boolean) => Promise<{ r: Awaited<ReturnType<typeof renderVideo>>; ms: number; cpu: { node: number; ffmpeg: number } }>;
+
+/** The same job without and with the alpha video, alternated over two rounds: wall, CPU, outputs, ratio. */
+async function alphaCost(width: number, height: number, timedRender: TimedRender): Promise<void> {
+  const walls: Record<"without" | "with", number[]> = { without: [], with: [] };
+  for (let round = 1; round <= 2; round++) {
+    for (const alpha of [false, true]) {
+      const { r, ms, cpu } = await timedRender(width, height, alpha);
+      walls[alpha ? "with" : "without"].push(ms);
+      const out = `MP4 ${mb(statSync(r.mp4Path).size)}${r.webmPath ? `, WebM ${mb(statSync(r.webmPath).size)}` : ""}`;
+      console.log(
+        `${width}×${height} round ${round} ${alpha ? "alpha: true " : "alpha: false"}: wall ${(ms / 1000).toFixed(2)} s, CPU node ${cpu.node.toFixed(1)} s + ffmpeg ${cpu.ffmpeg.toFixed(1)} s, ${out}; load ${loadavg()[0].toFixed(1)}`,
+      );
+    }
+  }
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  console.log(`${width}×${height}: alpha: true takes ${(mean(walls.with) / mean(walls.without)).toFixed(2)}× the wall time of the same job without it (mean of 2 rounds each)`);
 }
 
 main().catch((e) => {

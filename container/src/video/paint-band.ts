@@ -36,8 +36,8 @@ const half = (r: Rect): Rect => (isEmpty(r) ? EMPTY_RECT : { x0: r.x0 >> 1, y0: 
  */
 export function paintBand(k: WarpKernel, a: PaintArena, bi: number, L: Yuv420Layout, prev: Rect, band: Rect): Rect {
   const mode = a.spec.person;
-  restore(a.stat, a.pool[bi], L, prev, false);
-  if (mode !== "none") restore(a.personStat, a.personPool[bi], L, prev, true);
+  copyYuvRect(a.stat, a.pool[bi], L, prev);
+  if (mode !== "none") copyYuvRect(a.personStat, a.personPool[bi], L, prev, true);
   let w = EMPTY_RECT;
   if (mode !== "over") w = warpPlanes(k, a, a.stat, a.pool[bi], L, band, false);
   if (mode !== "none") w = warpPlanes(k, a, a.personStat, a.personPool[bi], L, band, true);
@@ -45,15 +45,15 @@ export function paintBand(k: WarpKernel, a: PaintArena, bi: number, L: Yuv420Lay
   return w;
 }
 
-/** Copy the luma rect `r` (even) and its chroma (and alpha) from the static frame. */
-function restore(stat: Uint8Array, frame: Uint8Array, L: Yuv420Layout, r: Rect, alpha: boolean): void {
+/** Copy the luma rect `r` (even) and its chroma (and the alpha plane after them) from `src` to `dst`. */
+export function copyYuvRect(src: Uint8Array, dst: Uint8Array, L: Yuv420Layout, r: Rect, alpha = false): void {
   if (isEmpty(r)) return;
   const cw = L.width >> 1;
-  copyPlaneRect(stat, frame, 0, L.width, r);
+  copyPlaneRect(src, dst, 0, L.width, r);
   const c = half(r);
-  copyPlaneRect(stat, frame, L.ySize, cw, c);
-  copyPlaneRect(stat, frame, L.ySize + L.cSize, cw, c);
-  if (alpha) copyPlaneRect(stat, frame, L.frameSize, L.width, r);
+  copyPlaneRect(src, dst, L.ySize, cw, c);
+  copyPlaneRect(src, dst, L.ySize + L.cSize, cw, c);
+  if (alpha) copyPlaneRect(src, dst, L.frameSize, L.width, r);
 }
 
 /** Warp the three planes (and the alpha plane after them) of `src` into `dst` within `band`. */

@@ -10,7 +10,9 @@
  * kernel works on in place; a frame costs one Atomics signal per worker and one wait.
  * Without workers (or if they fail to start) the caller paints the whole region. One band's paint and
  * the control block the workers are driven through: paint-band.ts. With a person layer (person-scene.ts)
- * the mouth and lids are painted on it too, and over a new background blended from it.
+ * the mouth and lids are painted on it: over a new background the frame is then blended from it; beside
+ * the unchanged video they are painted on the frame and copied (they lie inside the face, where both
+ * frames are the same photo).
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
@@ -21,7 +23,7 @@ import { paintBlinkLids } from "../animate/lid-paint";
 import { lidSkinPlan, type LidSkinPlan } from "../animate/lid-skin";
 import { mouthStyle, type MouthStyle } from "../animate/mouth-style";
 import { EMPTY_RECT, intersectRect, unionRect, type Rect } from "../animate/warp";
-import { CTRL, even, paintBand, PARAM, type PainterInit } from "./paint-band";
+import { copyYuvRect, CTRL, even, paintBand, PARAM, type PainterInit } from "./paint-band";
 import { blendPerson } from "./person-blend";
 import type { PersonMode } from "./person-scene";
 import { PaintArena, WarpKernel } from "./wasm/warp-kernel";
@@ -219,10 +221,10 @@ export class FramePainter {
       lo[k * 2] = this.xy[vi * 2];
       lo[k * 2 + 1] = this.xy[vi * 2 + 1];
     }
-    for (const target of this.targets(bi)) {
-      const mouth = even(drawMouthInterior(target, this.layout, up, lo, pose.open * (1 - pose.press), this.style, this.own, pose.round));
+    {
+      const mouth = even(drawMouthInterior(this.target(bi), this.layout, up, lo, pose.open * (1 - pose.press), this.style, this.own, pose.round));
       written = unionRect(written, mouth);
-      this.blend(bi, mouth);
+      this.finishPerson(bi, mouth);
     }
     this.prev[bi] = written;
     c0 = performance.now();
@@ -235,21 +237,23 @@ export class FramePainter {
     // After the join: the lids may lie in any band. Only pixels the warp just wrote (moved triangles) change.
     if (pose.blinkR > 0 || pose.blinkL > 0) {
       const { width: W, height: H } = this.layout;
-      for (const target of this.targets(bi)) paintBlinkLids(target, W, H, this.xy, pose, m, this.lids, this.occluders, this.arena.stat, this.style, this.blinkFree);
-      this.blend(bi, this.lidsRect());
+      paintBlinkLids(this.target(bi), W, H, this.xy, pose, m, this.lids, this.occluders, this.arena.stat, this.style, this.blinkFree);
+      this.finishPerson(bi, this.lidsRect());
     }
   }
 
-  /** The frames the mouth and lids are painted on: the video's, the person layer's, or both. */
-  private targets(bi: number): Uint8Array[] {
-    const mode = this.arena.spec.person;
-    if (mode === "none") return [this.pool[bi]];
-    return mode === "over" ? [this.personPool[bi]] : [this.pool[bi], this.personPool[bi]];
+  /** The frame the mouth and lids are painted on: the person layer's over a new background, else the video's. */
+  private target(bi: number): Uint8Array {
+    return this.arena.spec.person === "over" ? this.personPool[bi] : this.pool[bi];
   }
 
-  /** Over a new background: the video's frame in `r` is the person blended over it again. */
-  private blend(bi: number, r: Rect): void {
-    if (this.arena.spec.person === "over") blendPerson(this.personPool[bi], this.arena.back, this.pool[bi], this.layout, intersectRect(r, { x0: 0, y0: 0, x1: this.layout.width, y1: this.layout.height }));
+  /** After painting `r` (luma, even): over a new background the frame is blended again; beside, the person gets the paint. */
+  private finishPerson(bi: number, r: Rect): void {
+    const mode = this.arena.spec.person;
+    const L = this.layout;
+    const clipped = intersectRect(r, { x0: 0, y0: 0, x1: L.width, y1: L.height });
+    if (mode === "over") blendPerson(this.personPool[bi], this.arena.back, this.pool[bi], L, clipped);
+    if (mode === "beside") copyYuvRect(this.pool[bi], this.personPool[bi], L, clipped);
   }
 
   /** Luma rect (even) around the blink's triangles at the current positions: where the lids were painted. */
