@@ -35,6 +35,8 @@ const { values: args } = parseArgs({
     "local-observability": { type: "boolean", default: false },
     // Offer permessage-deflate as browsers do (the service declines it; wrangler dev's proxy accepts it).
     "offer-deflate": { type: "boolean", default: false },
+    // One more client (its own account) pushing 64 KiB audio messages at network speed, reconnecting when closed.
+    flood: { type: "boolean", default: false },
   },
 });
 const RATE = 16_000;
@@ -81,6 +83,7 @@ async function newApp() {
 }
 // The per-account limit is 10 connections: one account per 10 connections, all using one public Avatar.
 const apps = await Promise.all(Array.from({ length: Math.ceil(Math.max(...levels) / 10) }, newApp));
+const flooderApp = args.flood ? await newApp() : undefined;
 const { jobId } = await call<{ jobId: string }>("/v1/open/avatars", { headers: apps[0], body: { imageUrl: `http://127.0.0.1:${port + 2}/portrait.jpg` } });
 let avatarId = "";
 for (;;) {
@@ -154,6 +157,38 @@ async function stream(ws: WebSocket, startAt: number) {
   return { latencies, idle, fps: (streamingFrames - 1) / ((lastAt - firstAt) / 1000), closed };
 }
 
+/** The flooding client: audio at network speed in 64 KiB messages; each connection until the service closes it. */
+function flood(headers: Record<string, string>) {
+  const state = { running: true, connections: 0, bytes: 0, closes: new Map<string, number>() };
+  const message = pcm.subarray(0, 65536);
+  const loop = async () => {
+    while (state.running) {
+      const ws = await open(headers).catch(() => undefined);
+      if (!ws) {
+        await new Promise((r) => setTimeout(r, 500));
+        continue;
+      }
+      state.connections++;
+      const closed = new Promise<void>((r) =>
+        ws.once("close", (code, reason) => {
+          const key = `${code} ${String(reason).replace(/\d+ ms/, "N ms")}`;
+          state.closes.set(key, (state.closes.get(key) ?? 0) + 1);
+          r();
+        }),
+      );
+      ws.send(JSON.stringify({ type: "start", sampleRate: RATE }));
+      while (state.running && ws.readyState === WebSocket.OPEN) {
+        await new Promise<void>((r) => ws.send(message, () => r()));
+        state.bytes += message.length;
+      }
+      if (ws.readyState === WebSocket.OPEN) ws.close(1000);
+      await closed;
+    }
+  };
+  const done = loop();
+  return { state, stop: () => ((state.running = false), done) };
+}
+
 const pct = (xs: number[], p: number) => {
   const s = xs.slice().sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((s.length - 1) * p))] ?? NaN;
@@ -171,10 +206,16 @@ for (const n of levels) {
   const c0 = cpuByRole(roles);
   const workerPid = roles["workerd: Worker + objects"]?.[0];
   const t0Threads = workerPid ? cpuByThread(workerPid) : new Map<number, number>();
+  const flooder = flooderApp ? flood(flooderApp) : undefined;
   const w0 = performance.now();
   // Independent clients: each starts at its own phase within one chunk, as real microphones do.
   const results = await Promise.all(sockets.map((ws, i) => stream(ws, w0 + 50 + (i * CHUNK_MS) / n)));
   const wall = (performance.now() - w0) / 1000;
+  await flooder?.stop();
+  if (flooder) {
+    const { connections, bytes, closes } = flooder.state;
+    detail.push(`${n} connections + 1 flooding client: ${connections} flood connections, ${(bytes / 1024 / 1024).toFixed(1)} MiB sent, closes ${[...closes].map(([k, v]) => `${v}× ${k}`).join("; ")}`);
+  }
   const c1 = cpuByRole(roles);
   const busiest = workerPid ? Math.max(...[...cpuByThread(workerPid)].map(([tid, s]) => s - (t0Threads.get(tid) ?? 0))) : NaN;
   const codes = [...new Set(await Promise.all(results.map((r) => r.closed)))].join(",");

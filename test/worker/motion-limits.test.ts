@@ -47,8 +47,14 @@ describe("limits, enforced by the account's object", () => {
     const closed = await flood.closed;
     expect(closed.code).toBe(1008);
     expect(closed.reason).toMatch(/^audio is \d+ ms ahead of real time; stream at most 2 s ahead$/);
+    // The flooding account's next connections wait 10 s (the refused token stays unspent).
+    await sleep(100);
+    const cooled = await upgrade({ token: await token(a), avatarId: a.avatarId });
+    expect(Number(cooled.headers.get("Retry-After"))).toBeGreaterThanOrEqual(9);
+    await expectError(cooled, 429, "rate_limit_exceeded", "sent audio faster than real time");
 
-    const honest = accept(await upgrade({ token: await token(a), avatarId: a.avatarId }));
+    const b = await motionAccount();
+    const honest = accept(await upgrade({ token: await token(b), avatarId: b.avatarId }));
     honest.ws.send(JSON.stringify({ type: "start", sampleRate: 16000 }));
     honest.ws.send(pcm16(1.5, 16000)); // a head start, as a client with a buffer sends
     await streamRealTime(honest.ws, 1.5);

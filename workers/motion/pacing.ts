@@ -4,6 +4,8 @@
  * pushing audio at network speed would otherwise keep its session object busy analysing an hour of audio.
  */
 export const MAX_AHEAD_MS = 2_000;
+/** After a connection is closed for flooding, the account's new connections wait this long (429). */
+export const FLOOD_COOL_DOWN_MS = 10_000;
 
 /** The audio clock after `samples` more PCM16 samples at `sampleRate`. */
 export const advanceAudioClock = (clock: number | undefined, now: number, samples: number, sampleRate: number): number =>

@@ -2,7 +2,7 @@ import { MotionStream, type MotionFrame } from "@avatar-video/motion-model";
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../platform/env";
 import type { MotionLimits } from "../platform/limiter/motion-connections";
-import { advanceAudioClock, pacingViolation } from "./pacing";
+import { advanceAudioClock, FLOOD_COOL_DOWN_MS, pacingViolation } from "./pacing";
 import { CLOSE, judgeMessage, MOTION_PROTOCOL, type Phase } from "./protocol";
 
 /** What the upgrade route decided, handed to the connection's object in this header (internal only). */
@@ -101,7 +101,7 @@ export class MotionSession extends DurableObject<Env> {
         }
         case "audio": {
           const flooding = pacingViolation(live.audioClock, now);
-          if (flooding) return this.end(CLOSE.policy, flooding);
+          if (flooding) return this.end(CLOSE.policy, flooding, false, now + FLOOD_COOL_DOWN_MS);
           live.audioClock = advanceAudioClock(live.audioClock, now, verdict.bytes.byteLength / 2, live.sampleRate!);
           live.lastAudioAt = now;
           live.idleFedUntil = undefined;
@@ -183,7 +183,7 @@ export class MotionSession extends DurableObject<Env> {
   }
 
   /** Close once: stop the timer, give the account its connection slot back. */
-  private end(code: number, reason: string, byPeer = false): void {
+  private end(code: number, reason: string, byPeer = false, coolDownUntil?: number): void {
     const live = this.live;
     if (!live || live.closed) return;
     live.closed = true;
@@ -195,7 +195,7 @@ export class MotionSession extends DurableObject<Env> {
         // already closing
       }
     }
-    this.release(live.setup.accountId, live.setup.connectionId);
+    this.release(live.setup.accountId, live.setup.connectionId, coolDownUntil);
   }
 
   /** A socket without in-memory state (the object was evicted): close it so the client reconnects. */
@@ -211,10 +211,10 @@ export class MotionSession extends DurableObject<Env> {
     if (meta) this.release(meta.accountId, meta.connectionId);
   }
 
-  private release(accountId: string, connectionId: string): void {
+  private release(accountId: string, connectionId: string, coolDownUntil?: number): void {
     this.ctx.waitUntil(
       this.env.ACCOUNT_LIMITER.getByName(accountId)
-        .endMotionConnection(connectionId)
+        .endMotionConnection(connectionId, coolDownUntil)
         .catch((err: unknown) => console.error(JSON.stringify({ event: "motion_release_failed", connectionId, error: String(err) }))),
     );
   }

@@ -113,8 +113,8 @@ export class AccountLimiter extends DurableObject<Env> {
     return admitMotionConnection(this.sql, input, now);
   }
 
-  endMotionConnection(connectionId: string): void {
-    endMotionConnection(this.sql, connectionId);
+  endMotionConnection(connectionId: string, coolDownUntil?: number): void {
+    endMotionConnection(this.sql, connectionId, coolDownUntil);
   }
 
   motionStatus(): { limits: MotionLimits; open: number } {

@@ -25,6 +25,7 @@ function ensureTables(sql: SqlStorage) {
     CREATE TABLE IF NOT EXISTS motion_tokens (jti TEXT PRIMARY KEY, exp INTEGER NOT NULL);
     CREATE TABLE IF NOT EXISTS motion_connections (id TEXT PRIMARY KEY, since INTEGER NOT NULL, lapses_at INTEGER NOT NULL);
     CREATE TABLE IF NOT EXISTS motion_settings (id INTEGER PRIMARY KEY CHECK (id = 1), limits TEXT NOT NULL);
+    CREATE TABLE IF NOT EXISTS motion_cooldown (id INTEGER PRIMARY KEY CHECK (id = 1), until INTEGER NOT NULL);
   `);
 }
 
@@ -60,6 +61,17 @@ export function admitMotionConnection(sql: SqlStorage, input: { connectionId: st
   if (sql.exec("SELECT 1 FROM motion_tokens WHERE jti = ?", input.jti).toArray().length > 0) {
     return { ok: false, code: "unauthorized", message: "The session token was already used for a connection: request one token per connection." };
   }
+  // A connection of this account was closed for flooding (audio far ahead of real time): it waits a while.
+  const until = sql.exec<{ until: number }>("SELECT until FROM motion_cooldown WHERE id = 1").toArray()[0]?.until ?? 0;
+  if (until > now) {
+    const wait = Math.max(1, Math.ceil((until - now) / 1000));
+    return {
+      ok: false,
+      code: "rate_limit_exceeded",
+      message: `A live connection of this account sent audio faster than real time: new connections wait ${wait} seconds.`,
+      retryAfterSeconds: wait,
+    };
+  }
   const limits = motionLimits(sql);
   const open = Number(sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM motion_connections").one().n);
   if (open >= limits.connections) {
@@ -75,9 +87,11 @@ export function admitMotionConnection(sql: SqlStorage, input: { connectionId: st
   return { ok: true, limits };
 }
 
-export function endMotionConnection(sql: SqlStorage, connectionId: string): void {
+/** A closed connection frees its slot; `coolDownUntil` (closed for flooding) holds new ones off until then. */
+export function endMotionConnection(sql: SqlStorage, connectionId: string, coolDownUntil?: number): void {
   ensureTables(sql);
   sql.exec("DELETE FROM motion_connections WHERE id = ?", connectionId);
+  if (coolDownUntil) sql.exec("INSERT INTO motion_cooldown (id, until) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET until = max(until, excluded.until)", coolDownUntil);
 }
 
 export function openMotionConnections(sql: SqlStorage): number {
