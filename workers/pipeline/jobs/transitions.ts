@@ -6,6 +6,8 @@ import { explain, type JobError } from "./failures";
 import { db, sharedTable, type AnyJob } from "./store";
 import { finishAvatarSlot } from "./units";
 import type { JobKind } from "./tokens";
+import { deleteFailedJobOutputs } from "./outputs";
+import { logEvent } from "../../platform/logging/log-event";
 
 // Every transition is one conditional UPDATE (compare-and-set on status + attempt): concurrent deliveries,
 // replayed events and the sweep can race freely, exactly one of them wins each step.
@@ -125,9 +127,17 @@ export async function failJob(
       .where(where(avatarJobs))
       .returning({ id: avatarJobs.id });
     if (rows.length) await finishAvatarSlot(env, job);
+    if (rows.length) await discardOutputs(env, kind, job.id);
     return rows.length > 0;
   }
-  return compareAndSet(env, kind, base, {}, where);
+  const failed = await compareAndSet(env, kind, base, {}, where);
+  if (failed) await discardOutputs(env, kind, job.id);
+  return failed;
+}
+
+/** A failed job keeps nothing its runs wrote; the sweep repeats this for recent failures (late uploads). */
+async function discardOutputs(env: Env, kind: JobKind, jobId: string): Promise<void> {
+  await deleteFailedJobOutputs(env, kind, jobId).catch((error: unknown) => logEvent("failed_outputs_delete_failed", { kind, jobId, error }, "warn"));
 }
 
 /** Video output stored: → succeeded, stage completed. */

@@ -1,4 +1,4 @@
-import { and, eq, gte, inArray, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
+import { and, desc, eq, gte, inArray, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
 import { avatarJobs, videoJobs } from "../../platform/db/schema";
 import type { Env } from "../../platform/env";
 import { backgroundBaseUrlProblem } from "../../platform/http/base-url";
@@ -14,6 +14,7 @@ import {
 } from "../jobs/constants";
 import { failStalled } from "../jobs/dispatch";
 import { expireVideoJob } from "../jobs/expiry";
+import { deleteFailedJobOutputs } from "../jobs/outputs";
 import { PIPELINE_FAILURES } from "../jobs/failures";
 import { db, loadJob, sharedTable } from "../jobs/store";
 import type { JobKind } from "../jobs/tokens";
@@ -58,6 +59,7 @@ export async function runSweep(env: Env, now: number = Date.now()): Promise<Swee
   };
   await step("avatar_deadline", () => failOverdueAvatarJobs(env, now, report));
   await step("video_expiry", () => expireVideoJobs(env, now, report));
+  await step("failed_outputs", () => deleteFailedOutputs(env, now));
   for (const kind of ["avatar", "video"] as const) {
     await step(`${kind}_resend`, () => resendQueued(env, kind, now, report));
     await step(`${kind}_stalled`, () => handleStalled(env, kind, now, report));
@@ -158,6 +160,27 @@ async function expireVideoJobs(env: Env, now: number, report: SweepReport) {
     .limit(SWEEP_BATCH)
     .all();
   for (const job of rows) if (await expireVideoJob(env, job, now)) report.expired++;
+}
+
+/**
+ * Failed jobs keep no output: failJob deletes it at once, and every run cleans the jobs that failed within the
+ * last FAILED_OUTPUT_WINDOW_MS again, so an upload still streaming when its job failed (its PUT began while
+ * the run was current) is deleted too; past the window nothing can write for it any more.
+ */
+const FAILED_OUTPUT_WINDOW_MS = 10 * 60_000;
+
+async function deleteFailedOutputs(env: Env, now: number) {
+  for (const kind of ["avatar", "video"] as const) {
+    const t = sharedTable(kind);
+    const rows = await db(env)
+      .select({ id: t.id })
+      .from(t)
+      .where(and(eq(t.status, "failed"), gte(t.completedAt, new Date(now - FAILED_OUTPUT_WINDOW_MS))))
+      .orderBy(desc(t.completedAt)) // newest first: older ones were cleaned when they failed and by earlier runs
+      .limit(SWEEP_BATCH)
+      .all();
+    for (const { id } of rows) await deleteFailedJobOutputs(env, kind, id);
+  }
 }
 
 /** Align each recently active account's limiter (concurrency slots, units) with D1. */
