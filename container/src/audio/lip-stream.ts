@@ -16,6 +16,7 @@ import { spawn } from "node:child_process";
 import { ANALYSIS_RATE, TRACK_HZ, analyzeLipSync, type LipTrack } from "@avatar-video/motion-model";
 import { JobFailure } from "../job-failure";
 import { ffmpegPath, killOnAbort, throwIfAborted } from "../video/ffmpeg";
+import { audioInput } from "../media/ffmpeg-input";
 import { MAX_AUDIO_SECONDS, tooLong } from "./probe";
 
 const HOP = ANALYSIS_RATE / TRACK_HZ;
@@ -116,7 +117,7 @@ export class WindowedLipSync {
 export async function analyzeAudioFile(path: string, signal?: AbortSignal, maxSeconds = MAX_AUDIO_SECONDS): Promise<StreamedTrack> {
   const child = spawn(
     ffmpegPath(),
-    ["-nostdin", "-hide_banner", "-v", "error", "-i", path, "-map", "0:a:0", "-vn", "-sn", "-dn", "-ac", "1", "-ar", String(ANALYSIS_RATE), "-f", "f32le", "pipe:1"],
+    ["-nostdin", "-hide_banner", "-v", "error", ...audioInput(path), "-map", "0:a:0", "-vn", "-sn", "-dn", "-ac", "1", "-ar", String(ANALYSIS_RATE), "-f", "f32le", "pipe:1"],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   const dispose = killOnAbort(child, signal);

@@ -10,6 +10,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
 import { JobFailure, unexpectedFailure } from "../job-failure";
+import { BACKGROUND_INPUT, backgroundHeader } from "../media/image-bounds";
 import { FetchError, safeFetch } from "../fetch/safe-fetch";
 import { AUDIO_TYPES, BACKGROUND_TYPES, type AvatarRig, type VideoDispatch } from "@avatar-video/contract";
 import { type JobContext, abortable, since } from "./context";
@@ -222,8 +223,11 @@ async function download(
 /** The background must really be a PNG, JPEG or WebP image (whatever its Content-Type said). */
 async function checkImage(file: string): Promise<string> {
   let format: string | undefined;
+  await backgroundHeader(file).catch((err: unknown) => {
+    if (err instanceof JobFailure) throw err; // too many pixels; an undecodable header is judged below
+  });
   try {
-    const meta = await sharp(file, { failOn: "error" }).metadata();
+    const meta = await sharp(file, { failOn: "error", ...BACKGROUND_INPUT }).metadata();
     format = meta.format;
     if (!meta.width || !meta.height) format = undefined;
   } catch {

@@ -5,6 +5,7 @@
  */
 import sharp from "sharp";
 import { JobFailure } from "../job-failure";
+import { BACKGROUND_INPUT, backgroundHeader } from "../media/image-bounds";
 import { mouthColors, type FaceModel, type MouthColors, type Placement } from "@avatar-video/face-rig";
 import type { AvatarRig } from "@avatar-video/contract";
 
@@ -108,8 +109,9 @@ export async function canvasPlacement(
 export async function decodeBackground(background: Buffer, s: CanvasSettings): Promise<Buffer> {
   const bg = parseHexColor(s.backgroundColor);
   const fit = s.backgroundFit === "stretch" ? "fill" : s.backgroundFit;
+  await backgroundHeader(background); // media_too_large before any pixel is decoded
   try {
-    return await sharp(background, { failOn: "none" })
+    return await sharp(background, { failOn: "none", ...BACKGROUND_INPUT })
       .rotate()
       .flatten({ background: bg })
       .resize(s.width, s.height, { fit, background: { ...bg, alpha: 1 }, position: "centre" })

@@ -8,6 +8,7 @@
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { killOnAbort, ffmpegPath } from "./ffmpeg";
+import { audioInput } from "../media/ffmpeg-input";
 
 export const VIDEO_CODEC_ARGS = [
   "-c:v", "libx264",
@@ -65,7 +66,7 @@ export function encoderArgs(o: EncoderOptions): string[] {
     "-f", "rawvideo", "-pix_fmt", webm ? "yuva420p" : "yuv420p", "-s", `${o.width}x${o.height}`, "-framerate", String(o.fps), "-i", "pipe:0",
   ];
   if (o.audioPath) {
-    args.push("-i", o.audioPath);
+    args.push(...audioInput(o.audioPath));
     args.push(
       "-filter_complex",
       `anullsrc=r=${AUDIO_RATE}:cl=${cl},atrim=end_sample=${pad},${fmt}[pre];` +

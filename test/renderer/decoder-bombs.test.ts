@@ -1,0 +1,147 @@
+/**
+ * Issue 24, point 3: every decoder is bounded. Each bomb runs in its own process (helpers/bomb-child.ts) so its
+ * peak RSS is its own: it must end with the right failure code within seconds and with memory bounded.
+ */
+import { execFile } from "node:child_process";
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import zlib from "node:zlib";
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const run = promisify(execFile);
+const root = path.resolve(__dirname, "../..");
+let dir = "";
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), "bombs-"));
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+interface Cost {
+  code: string;
+  detail: string;
+  ms: number;
+  maxRssMiB: number;
+  /** Peak RSS of the whole process tree's largest member (ffprobe included), from /usr/bin/time. */
+  treeMaxRssMiB: number;
+}
+
+async function cost(kind: "background" | "audio", file: string): Promise<Cost> {
+  const { stdout, stderr } = await run("/usr/bin/time", ["-f", "TREE_MAX_RSS_KB %M", process.execPath, "--import", "tsx", "test/renderer/helpers/bomb-child.ts", kind, file], {
+    cwd: root,
+    timeout: 60_000,
+    maxBuffer: 1 << 20,
+  });
+  const tree = Number(/TREE_MAX_RSS_KB (\d+)/.exec(stderr)?.[1] ?? Number.NaN);
+  const result = JSON.parse(stdout.trim().split("\n").pop()!) as Omit<Cost, "treeMaxRssMiB">;
+  const out = { ...result, treeMaxRssMiB: Math.round(tree / 1024) };
+  console.log(`${path.basename(file)}: ${JSON.stringify(out)}`);
+  return out;
+}
+
+const chunk = (type: string, data: Buffer) => {
+  const body = Buffer.concat([Buffer.from(type, "latin1"), data]);
+  const len = Buffer.alloc(4);
+  len.writeUInt32BE(data.length);
+  const crc = Buffer.alloc(4);
+  crc.writeUInt32BE(zlib.crc32(body));
+  return Buffer.concat([len, body, crc]);
+};
+
+/** 40000×40000 RGB announced; a few KiB of compressed zero rows follow (the decoder would fill the rest). */
+function pngBomb(): Buffer {
+  const ihdr = Buffer.alloc(13);
+  ihdr.writeUInt32BE(40_000, 0);
+  ihdr.writeUInt32BE(40_000, 4);
+  ihdr.set([8, 2, 0, 0, 0], 8);
+  const rows = zlib.deflateSync(Buffer.alloc(40_000 * 3 * 8 + 8), { level: 9 });
+  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", rows), chunk("IEND", Buffer.alloc(0))]);
+}
+
+/** A real 64×64 JPEG whose frame header then claims 40000×40000. */
+async function jpegBomb(): Promise<Buffer> {
+  const small = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#808080" } }).jpeg().toBuffer();
+  const sof = small.indexOf(Buffer.from([0xff, 0xc0]));
+  small.writeUInt16BE(40_000, sof + 5); // height
+  small.writeUInt16BE(40_000, sof + 7); // width
+  return small;
+}
+
+/** A real 64×64 lossless WebP whose bitstream header then claims 16383×16383 (268 MP: just under sharp's default cap). */
+async function webpBomb(): Promise<Buffer> {
+  const small = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#808080" } }).webp({ lossless: true }).toBuffer();
+  const at = small.indexOf(Buffer.from("VP8L", "latin1")) + 8;
+  expect(small[at]).toBe(0x2f);
+  const bits = small.readUInt32LE(at + 1);
+  const rest = bits & ~((1 << 28) - 1); // alpha and version bits
+  small.writeUInt32LE((rest | 16382 | (16382 << 14)) >>> 0, at + 1);
+  return small;
+}
+
+/** A WAV header announcing 10 hours of 16 kHz mono PCM16, with 1 s of samples behind it. */
+function wavBomb(): Buffer {
+  const rate = 16_000;
+  const announced = 10 * 3600 * rate * 2;
+  const h = Buffer.alloc(44);
+  h.write("RIFF", 0, "latin1");
+  h.writeUInt32LE(36 + announced, 4);
+  h.write("WAVEfmt ", 8, "latin1");
+  h.writeUInt32LE(16, 16);
+  h.writeUInt16LE(1, 20);
+  h.writeUInt16LE(1, 22);
+  h.writeUInt32LE(rate, 24);
+  h.writeUInt32LE(rate * 2, 28);
+  h.writeUInt16LE(2, 32);
+  h.writeUInt16LE(16, 34);
+  h.write("data", 36, "latin1");
+  h.writeUInt32LE(announced, 40);
+  return Buffer.concat([h, Buffer.alloc(rate * 2)]);
+}
+
+describe("decompression bombs end failed, fast, with bounded memory", () => {
+  for (const [name, build] of [
+    ["bomb.png", async () => pngBomb()],
+    ["bomb.jpg", jpegBomb],
+    ["bomb.webp", webpBomb],
+  ] as const) {
+    it(`${name}: a background announcing more than 50 MP is media_too_large before any pixel is decoded`, async () => {
+      const file = path.join(dir, name);
+      await writeFile(file, await build());
+      const c = await cost("background", file);
+      expect(c.code).toBe("media_too_large");
+      expect(c.detail).toMatch(/^The background image is \d+×\d+ \(\d+ MP\); at most 50 MP are decoded\.$/);
+      expect(c.ms).toBeLessThan(3000);
+      expect(c.maxRssMiB).toBeLessThan(300);
+    }, 60_000);
+  }
+
+  it("a WAV header announcing 10 hours is measured by the samples it holds (1 s), not believed", async () => {
+    // Streaming WAV writers leave the size open, so a short file is not refused for its header; what matters
+    // is that nothing is sized by the claim. A source that really is longer than 60 min is renderer_rejected
+    // (probe and decoded length), and one over 500 MiB media_too_large at download.
+    const file = path.join(dir, "ten-hours.wav");
+    await writeFile(file, wavBomb());
+    const c = await cost("audio", file);
+    expect(c).toMatchObject({ code: "ok", detail: "1 s" });
+    expect(c.ms).toBeLessThan(3000);
+    expect(c.treeMaxRssMiB).toBeLessThan(300);
+  }, 60_000);
+
+  it("an HLS playlist named .mp3 (its segment a local file) is unsupported_media_type: ffprobe opens no playlist", async () => {
+    const segment = path.join(dir, "segment.wav");
+    const seg = wavBomb().subarray(0, 44 + 32_000);
+    seg.writeUInt32LE(36 + 32_000, 4);
+    seg.writeUInt32LE(32_000, 40);
+    await writeFile(segment, seg);
+    const playlist = path.join(dir, "playlist.mp3");
+    await writeFile(playlist, `#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1,\n${segment}\n#EXT-X-ENDLIST\n`);
+    const c = await cost("audio", playlist);
+    expect(c.code).toBe("unsupported_media_type");
+    expect(c.ms).toBeLessThan(3000);
+  }, 60_000);
+});
