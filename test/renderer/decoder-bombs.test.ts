@@ -10,6 +10,7 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ffmpegPath } from "../../container/src/video/ffmpeg";
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, "../..");
@@ -120,6 +121,16 @@ describe("decompression bombs end failed, fast, with bounded memory", () => {
     }, 60_000);
   }
 
+  it("a valid 16000×16000 PNG (256 MP, under sharp's default cap; 800 KB) is media_too_large, not decoded", async () => {
+    // Before the cap it decoded: ~200 MiB peak and 0.2 s of CPU for every render that used it.
+    const file = path.join(dir, "valid-256mp.png");
+    await run(ffmpegPath(), ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=gray:s=16000x16000", "-frames:v", "1", "-c:v", "png", file], { timeout: 60_000 });
+    const c = await cost("background", file);
+    expect(c.code).toBe("media_too_large");
+    expect(c.ms).toBeLessThan(3000);
+    expect(c.maxRssMiB).toBeLessThan(150);
+  }, 90_000);
+
   it("a WAV header announcing 10 hours is measured by the samples it holds (1 s), not believed", async () => {
     // Streaming WAV writers leave the size open, so a short file is not refused for its header; what matters
     // is that nothing is sized by the claim. A source that really is longer than 60 min is renderer_rejected
@@ -132,12 +143,11 @@ describe("decompression bombs end failed, fast, with bounded memory", () => {
     expect(c.treeMaxRssMiB).toBeLessThan(300);
   }, 60_000);
 
-  it("an HLS playlist named .mp3 (its segment a local file) is unsupported_media_type: ffprobe opens no playlist", async () => {
-    const segment = path.join(dir, "segment.wav");
-    const seg = wavBomb().subarray(0, 44 + 32_000);
-    seg.writeUInt32LE(36 + 32_000, 4);
-    seg.writeUInt32LE(32_000, 40);
-    await writeFile(segment, seg);
+  it("an HLS playlist named .mp3 (its segment a local MP3 of the renderer's disk) is unsupported_media_type: no playlist is opened", async () => {
+    // Without the demuxer list ffprobe read it as HLS (format "hls", 1 s) and the job would have rendered a
+    // file of the renderer's own disk.
+    const segment = path.join(dir, "segment.mp3");
+    await run(ffmpegPath(), ["-v", "error", "-y", "-f", "lavfi", "-i", "sine=d=1", segment]);
     const playlist = path.join(dir, "playlist.mp3");
     await writeFile(playlist, `#EXTM3U\n#EXT-X-TARGETDURATION:1\n#EXTINF:1,\n${segment}\n#EXT-X-ENDLIST\n`);
     const c = await cost("audio", playlist);
