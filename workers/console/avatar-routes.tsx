@@ -15,7 +15,8 @@ import { AvatarPage } from "./pages/avatar";
 import { AvatarsPage } from "./pages/avatars";
 import type { Flash } from "./pages/layout";
 import { checkUploadedPortrait, precheckPortrait } from "./portrait-check";
-import { listAvatarJobs, listAvatars, ownAvatar } from "./queries";
+import { avatarJobPage } from "./job-pages";
+import { listAvatars, ownAvatar } from "./queries";
 import { retireBackground } from "./upload-retention";
 import { discardUpload, MiB, storeWhole, uploadSourceUrl } from "./uploads";
 import { createAvatarJob } from "../api/public";
@@ -24,7 +25,7 @@ const MAX_BACKGROUND_BYTES = 20 * MiB;
 
 async function renderAvatars(c: Context<ConsoleEnv>, flash: Flash | null, status: 200 | 400 | 403 | 422 | 429 | 402 = 200, name?: string) {
   const { account } = c.get("session");
-  const [rows, jobs] = await Promise.all([listAvatars(c.env, account.id), listAvatarJobs(c.env, account.id)]);
+  const [rows, { jobs, olderHref }] = await Promise.all([listAvatars(c.env, account.id), avatarJobPage(c.env, account.id, c.req.query())]);
   const base = publicBaseUrl(asAppContext(c));
   return c.html(
     <AvatarsPage
@@ -33,6 +34,7 @@ async function renderAvatars(c: Context<ConsoleEnv>, flash: Flash | null, status
       block={avatarCreationBlock(account)}
       avatars={rows.map((avatar) => ({ avatar, coverUrl: avatarCoverUrl(c.env, base, avatar) }))}
       jobs={jobs}
+      olderHref={olderHref}
       name={name}
     />,
     status,

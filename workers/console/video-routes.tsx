@@ -13,7 +13,8 @@ import { asAppContext, type ConsoleEnv, pageChrome } from "./context";
 import { errorFlash, field, noticeFrom } from "./notices";
 import type { Flash } from "./pages/layout";
 import { VideosPage } from "./pages/videos";
-import { listAvatars, listVideoJobs, ownVideoJob } from "./queries";
+import { videoJobPage } from "./job-pages";
+import { listAvatars, ownVideoJob } from "./queries";
 import { AUDIO_TYPES, completedAudio, contentHash, discardUpload, MiB, storeWhole, uploadSourceUrl } from "./uploads";
 import { AVATAR_DENIED_MESSAGE, CreateVideoRequest, createVideoJob, normalizeVideoInput } from "../api/public";
 
@@ -23,7 +24,10 @@ const MAX_FORM_AUDIO_BYTES = 90 * MiB;
 async function renderVideos(c: Context<ConsoleEnv>, flash: Flash | null, status: 200 | 400 | 402 | 403 | 409 | 429 = 200) {
   const { account } = c.get("session");
   const readBlock = videoReadBlock(account);
-  const [avatars, jobs] = await Promise.all([listAvatars(c.env, account.id), readBlock ? [] : listVideoJobs(c.env, account.id)]);
+  const [avatars, { jobs, olderHref }] = await Promise.all([
+    listAvatars(c.env, account.id),
+    readBlock ? { jobs: [], olderHref: null } : videoJobPage(c.env, account.id, c.req.query()),
+  ]);
   return c.html(
     <VideosPage
       {...pageChrome(c)}
@@ -33,6 +37,7 @@ async function renderVideos(c: Context<ConsoleEnv>, flash: Flash | null, status:
       avatars={avatars}
       selectedAvatarId={c.req.query("avatarId")}
       jobs={jobs}
+      olderHref={olderHref}
       requestId={crypto.randomUUID()}
       now={Date.now()}
     />,

@@ -1,12 +1,16 @@
+import { LIVE_JOBS_JS } from "./live-jobs";
+import { PREVIEWS_JS } from "./previews";
+import { UPLOAD_PARTS_JS } from "./upload-parts";
+
 /**
  * The console's progressive enhancement (served at /console/assets/console.js). Every page works without
- * it; with it: drag-and-drop into file inputs, live job status, audio uploads in parts with a progress bar,
+ * it; with it: drag-and-drop into file inputs, live job status (live-jobs.ts), audio uploads in parts with a progress bar
+ * and resumption (upload-parts.ts), a portrait preview (previews.ts),
  * 16:9 cropping of backgrounds after confirmation, copy buttons and confirmations.
  */
 export const CONSOLE_JS = String.raw`(() => {
   "use strict";
   const csrf = () => document.querySelector('meta[name="csrf-token"]')?.getAttribute("content") || "";
-  const TERMINAL = new Set(["succeeded", "failed", "expired"]);
 
   // Drag and drop onto a .dropzone fills its file input.
   for (const zone of document.querySelectorAll(".dropzone")) {
@@ -23,80 +27,9 @@ export const CONSOLE_JS = String.raw`(() => {
     });
   }
 
-  // Live status: lists with data-poll hold items with data-job-id and data-status.
-  for (const list of document.querySelectorAll("[data-poll]")) {
-    const url = list.getAttribute("data-poll");
-    const tick = async () => {
-      const items = [...list.querySelectorAll("[data-job-id]")];
-      if (!items.some((el) => !TERMINAL.has(el.getAttribute("data-status")))) return;
-      try {
-        const res = await fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin" });
-        if (res.ok) {
-          const { jobs } = await res.json();
-          const byId = new Map(jobs.map((j) => [j.id, j]));
-          for (const el of items) {
-            const job = byId.get(el.getAttribute("data-job-id"));
-            if (!job) continue;
-            const before = el.getAttribute("data-status");
-            const status = el.querySelector(".status");
-            if (status) { status.textContent = job.status; status.className = "status " + job.status; }
-            const stage = el.querySelector(".stage");
-            if (stage && job.stage) stage.textContent = job.stage;
-            if (before !== job.status && TERMINAL.has(job.status)) { location.reload(); return; }
-            el.setAttribute("data-status", job.status);
-          }
-        }
-      } catch { /* offline for a moment: try again at the next tick */ }
-      setTimeout(tick, 2000);
-    };
-    setTimeout(tick, 2000);
-  }
-
-  // Audio uploads in parts: the file goes to R2 first, then the form is sent with the upload's id.
-  for (const form of document.querySelectorAll("form[data-upload-form]")) {
-    const file = form.querySelector('input[type="file"][name="audio"]');
-    const bar = form.querySelector("progress");
-    const note = form.querySelector("[data-upload-status]");
-    const hidden = form.querySelector('input[name="audioUploadId"]');
-    form.addEventListener("submit", async (e) => {
-      if (!file || !file.files || file.files.length === 0 || hidden.value) return;
-      e.preventDefault();
-      const f = file.files[0];
-      const button = form.querySelector('button[type="submit"]');
-      button.disabled = true;
-      bar.hidden = false;
-      bar.value = 0;
-      const say = (text) => { note.textContent = text; };
-      const call = async (method, url, body, type) => {
-        const res = await fetch(url, { method, body, credentials: "same-origin", headers: { "X-CSRF-Token": csrf(), ...(type ? { "Content-Type": type } : {}) } });
-        const data = await res.json().catch(() => ({}));
-        if (!res.ok) throw new Error((data.error && data.error.message) || "Upload failed (" + res.status + ")");
-        return data;
-      };
-      try {
-        say("Uploading " + f.name + "…");
-        const type = f.type || ({ mp3: "audio/mpeg", wav: "audio/wav", m4a: "audio/mp4", aac: "audio/aac", ogg: "audio/ogg" })[f.name.split(".").pop().toLowerCase()] || "";
-        const up = await call("POST", "/console/api/uploads", JSON.stringify({ contentType: type, size: f.size }), "application/json");
-        const parts = [];
-        for (let n = 1; n <= up.parts; n++) {
-          const chunk = f.slice((n - 1) * up.partSize, Math.min(f.size, n * up.partSize));
-          parts.push(await call("PUT", "/console/api/uploads/" + up.uploadId + "/parts/" + n, chunk, "application/octet-stream"));
-          bar.value = Math.round((100 * Math.min(f.size, n * up.partSize)) / f.size);
-        }
-        await call("POST", "/console/api/uploads/" + up.uploadId + "/complete", JSON.stringify({ parts }), "application/json");
-        bar.value = 100;
-        say("Uploaded " + f.name + ". Creating the video…");
-        hidden.value = up.uploadId;
-        file.disabled = true; // the bytes are in R2 already: do not send them again
-        form.submit();
-      } catch (err) {
-        say(err.message);
-        note.setAttribute("role", "alert");
-        button.disabled = false;
-      }
-    });
-  }
-
+${LIVE_JOBS_JS}
+${UPLOAD_PARTS_JS}
+${PREVIEWS_JS}
   // Backgrounds must be 16:9: offer to crop the centre after the person confirms.
   for (const input of document.querySelectorAll('input[type="file"][data-sixteen-nine]')) {
     input.addEventListener("change", async () => {

@@ -47,5 +47,6 @@ table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.45rem .
 .secret{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}.secret code{padding:.4rem .6rem;background:#f1f3f6;border-radius:6px;word-break:break-all;font-size:.95rem}.secret button{margin-top:0}
 .inline-form{display:inline}.row-actions{display:flex;flex-wrap:wrap;gap:.5rem}.row-actions button{margin-top:0}
 .figures{margin-bottom:1.25rem;display:grid;grid-template-columns:repeat(auto-fill,minmax(11rem,1fr));gap:1rem}.figure{background:var(--card);border:1px solid var(--line);border-radius:10px;padding:.8rem 1rem}.figure .n{font-size:1.8rem;font-weight:700}
-@media (max-width:640px){main{padding:.9rem}header.top{padding:.6rem .9rem}.sign-out{margin-left:0}.avatar-large{grid-template-columns:1fr}.grid{grid-template-columns:repeat(2,minmax(0,1fr))}.hide-narrow{display:none}th,td{padding:.4rem .3rem}}
+@media (max-width:640px){main{padding:.9rem}header.top{padding:.6rem .9rem}.sign-out{margin-left:0}.avatar-large{grid-template-columns:1fr}.grid{grid-template-columns:repeat(2,minmax(0,1fr))}.hide-narrow{display:none}th,td{padding:.4rem .3rem}.stack-narrow thead{display:none}.stack-narrow tr,.stack-narrow td{display:block}.stack-narrow tr{border-bottom:1px solid var(--line);padding:.4rem 0}.stack-narrow td{border:0;padding:.15rem 0}.stack-narrow code{word-break:break-all}}
+.portrait-preview:not([hidden]){display:block;max-width:220px;max-height:220px;margin-top:.6rem;border-radius:8px;object-fit:cover}
 `;

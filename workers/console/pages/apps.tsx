@@ -59,7 +59,8 @@ export function AppsPage(props: AppsPageProps) {
         {props.apps.length === 0 ? <p class="hint">No Apps yet.</p> : null}
         {props.apps.length > 0 ? (
           <div class="table-wrap">
-          <table>
+          {/* stack-narrow: on a phone each App is a card, so Rotate key and Disable stay in view. */}
+          <table class="stack-narrow">
             <thead>
               <tr>
                 <th>Name</th>

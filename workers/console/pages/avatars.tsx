@@ -1,6 +1,7 @@
 import type { Avatar, AvatarJob } from "../../platform/db/schema";
 import { AVATAR_FAILURE_ACTIONS } from "../failure-help";
 import { when } from "./format";
+import { JobList } from "./job-list";
 import { CsrfField, type Flash, Page } from "./layout";
 
 export interface AvatarsPageProps {
@@ -12,6 +13,8 @@ export interface AvatarsPageProps {
   block: string | null;
   avatars: { avatar: Avatar; coverUrl: string }[];
   jobs: AvatarJob[];
+  /** The next page of jobs, when there is one. */
+  olderHref: string | null;
   name?: string;
 }
 
@@ -34,8 +37,8 @@ function JobItem(props: { job: AvatarJob }) {
 }
 
 export function AvatarsPage(props: AvatarsPageProps) {
-  // Jobs still running, and failures, stay listed; succeeded ones are the Avatars below.
-  const jobs = props.jobs.filter((j) => j.status !== "succeeded").slice(0, 20);
+  // Jobs still running, and failures (job-pages.ts); succeeded ones are the Avatars below.
+  const jobs = props.jobs;
   return (
     <Page title="Avatars" nav="avatars" csrf={props.csrf} email={props.email} accountName={props.accountName} flash={props.flash}>
       <section class="panel">
@@ -49,6 +52,7 @@ export function AvatarsPage(props: AvatarsPageProps) {
             <p id="portrait-rules" class="hint">
               JPEG or PNG, at most 5 MiB, shorter side at least 340 pixels, exactly one clearly visible face. You can also drop the file here.
             </p>
+            <img class="portrait-preview" data-preview-for="portrait" alt="Preview of the chosen portrait" hidden />
           </div>
           <label for="name">Name</label>
           <input id="name" name="name" type="text" maxlength={128} value={props.name ?? ""} placeholder="Optional" />
@@ -62,14 +66,14 @@ export function AvatarsPage(props: AvatarsPageProps) {
       {jobs.length > 0 ? (
         <section class="panel">
           <h2>Avatar jobs</h2>
-          <ul class="jobs" data-poll="/console/api/avatar-jobs">
+          <JobList poll="/console/api/avatar-jobs" label="Avatar jobs" olderHref={props.olderHref}>
             {jobs.map((job) => (
               <JobItem job={job} />
             ))}
-          </ul>
+          </JobList>
         </section>
       ) : null}
-      <section>
+      <section data-refresh="avatars">
         <h2>Your Avatars</h2>
         {props.avatars.length === 0 ? <p class="hint">No Avatars yet.</p> : null}
         <div class="grid">

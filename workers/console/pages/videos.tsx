@@ -5,6 +5,7 @@ import { AUDIO_TYPES } from "../uploads";
 import { when } from "./format";
 import { CsrfField, type Flash, Page } from "./layout";
 import { VIDEO_DEFAULTS, effectiveVideoStatus } from "../../api/public";
+import { JobList } from "./job-list";
 
 export interface VideosPageProps {
   csrf: string;
@@ -17,6 +18,8 @@ export interface VideosPageProps {
   avatars: Avatar[];
   selectedAvatarId?: string;
   jobs: VideoJob[];
+  /** The next page of jobs, when there is one. */
+  olderHref: string | null;
   requestId: string;
   now: number;
 }
@@ -153,11 +156,11 @@ export function VideosPage(props: VideosPageProps) {
           <section class="panel">
             <h2>Video jobs</h2>
             {props.jobs.length === 0 ? <p class="hint">No videos yet.</p> : null}
-            <ul class="jobs" data-poll="/console/api/video-jobs">
+            <JobList poll="/console/api/video-jobs" label="Video jobs" olderHref={props.olderHref}>
               {props.jobs.map((job) => (
                 <JobItem job={job} avatarName={names.get(job.avatarId) ?? "Avatar"} now={props.now} />
               ))}
-            </ul>
+            </JobList>
           </section>
         </>
       )}
