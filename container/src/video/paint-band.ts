@@ -5,7 +5,7 @@
  */
 import { copyPlaneRect, EMPTY_RECT, intersectRect, isEmpty, unionRect, type Rect } from "../animate/warp";
 import { blendPerson } from "./person-blend";
-import type { ArenaSpec, PaintArena, WarpKernel } from "./wasm/warp-kernel";
+import { WARP_MODE, type ArenaSpec, type PaintArena, type WarpKernel } from "./wasm/warp-kernel";
 import type { Yuv420Layout } from "./yuv";
 
 /** Control block layout (Int32 slots). */
@@ -31,17 +31,27 @@ const half = (r: Rect): Rect => (isEmpty(r) ? EMPTY_RECT : { x0: r.x0 >> 1, y0: 
 /**
  * One band of pooled frame `bi`: restore `prev` (luma rect, even) from the static frame(s), warp the moved
  * triangles, return the luma rect written (even-aligned). Used by the caller and the workers alike. With a
- * person layer (person-scene.ts) its frame is warped too, alpha with the luma's geometry; over a new
- * background the frame is then the person blended over it, never the warped background.
+ * person layer (person-scene.ts) its frame is painted too, alpha with the luma's geometry: over a new
+ * background the video frame is then the person blended over it, never the warped background; beside the
+ * unchanged video the person takes the video's warped pixels wherever they are its own (person-tris.ts).
  */
 export function paintBand(k: WarpKernel, a: PaintArena, bi: number, L: Yuv420Layout, prev: Rect, band: Rect): Rect {
   const mode = a.spec.person;
-  copyYuvRect(a.stat, a.pool[bi], L, prev);
-  if (mode !== "none") copyYuvRect(a.personStat, a.personPool[bi], L, prev, true);
-  let w = EMPTY_RECT;
-  if (mode !== "over") w = warpPlanes(k, a, a.stat, a.pool[bi], L, band, false);
-  if (mode !== "none") w = warpPlanes(k, a, a.personStat, a.personPool[bi], L, band, true);
-  if (mode === "over") blendPerson(a.personPool[bi], a.back, a.pool[bi], L, w);
+  const frame = a.pool[bi];
+  const person = a.personPool[bi];
+  copyYuvRect(a.stat, frame, L, prev);
+  if (mode !== "none") copyYuvRect(a.personStat, person, L, prev, true);
+  if (mode === "over") {
+    const w = warpPlanes(k, a.personStat, person, L, band, [a.tris, a.holeTris], true);
+    blendPerson(person, a.back, frame, L, w);
+    return w;
+  }
+  const w = warpPlanes(k, a.stat, frame, L, band, [a.tris, a.holeTris], false);
+  if (mode === "beside") {
+    warpPlanes(k, a.personStat, person, L, band, [a.edgeTris], true);
+    warpPlanes(k, frame, person, L, band, [a.innerTris], false, WARP_MODE.copy);
+    k.warp(frame, person, L.width, L.height, L.frameSize, -1, a.innerTris, 1, band, WARP_MODE.fill, 255);
+  }
   return w;
 }
 
@@ -56,21 +66,17 @@ export function copyYuvRect(src: Uint8Array, dst: Uint8Array, L: Yuv420Layout, r
   if (alpha) copyPlaneRect(src, dst, L.frameSize, L.width, r);
 }
 
-/** Warp the three planes (and the alpha plane after them) of `src` into `dst` within `band`. */
-function warpPlanes(k: WarpKernel, a: PaintArena, src: Uint8Array, dst: Uint8Array, L: Yuv420Layout, band: Rect, alpha: boolean): Rect {
+/** Warp the three planes (and the alpha plane after them) of `src` into `dst` within `band`, for each triangle list in turn. */
+function warpPlanes(k: WarpKernel, src: Uint8Array, dst: Uint8Array, L: Yuv420Layout, band: Rect, lists: Uint32Array[], alpha: boolean, mode: number = WARP_MODE.warp): Rect {
   const W = L.width;
   const H = L.height;
-  const cw = W >> 1;
-  const ch = H >> 1;
   const cb = half(band);
   // Luma and alpha share a geometry: one call warps both.
   const second = alpha ? L.frameSize : -1;
-  let w = k.warp(src, dst, W, H, 0, second, a.tris, 1, band);
-  w = unionRect(w, k.warp(src, dst, W, H, 0, second, a.holeTris, 1, band));
-  const u = L.ySize;
-  const v = L.ySize + L.cSize;
-  let c = k.warp(src, dst, cw, ch, u, v, a.tris, 0.5, cb);
-  c = unionRect(c, k.warp(src, dst, cw, ch, u, v, a.holeTris, 0.5, cb));
+  let w = EMPTY_RECT;
+  for (const tris of lists) w = unionRect(w, k.warp(src, dst, W, H, 0, second, tris, 1, band, mode));
+  let c = EMPTY_RECT;
+  for (const tris of lists) c = unionRect(c, k.warp(src, dst, W >> 1, H >> 1, L.ySize, L.ySize + L.cSize, tris, 0.5, cb, mode));
   const cl: Rect = isEmpty(c) ? EMPTY_RECT : { x0: c.x0 * 2, y0: c.y0 * 2, x1: c.x1 * 2, y1: c.y1 * 2 };
   return intersectRect(even(unionRect(w, cl)), band);
 }

@@ -26,6 +26,7 @@ import { EMPTY_RECT, intersectRect, unionRect, type Rect } from "../animate/warp
 import { copyYuvRect, CTRL, even, paintBand, PARAM, type PainterInit } from "./paint-band";
 import { blendPerson } from "./person-blend";
 import type { PersonMode } from "./person-scene";
+import { splitPersonTris } from "./person-tris";
 import { PaintArena, WarpKernel } from "./wasm/warp-kernel";
 import { yuvLayout, type Yuv420Layout } from "./yuv";
 
@@ -79,6 +80,7 @@ export class FramePainter {
     person: PersonFrames,
   ) {
     this.layout = yuvLayout(width, height);
+    const split = person.mode === "beside" && person.person ? splitPersonTris(model, staticYuv, person.person, this.layout) : { inner: new Uint32Array(0), edge: new Uint32Array(0) };
     const a = PaintArena.create({
       frameSize: this.layout.frameSize,
       poolSize,
@@ -87,11 +89,15 @@ export class FramePainter {
       holeTris: model.holeTris.length,
       threads,
       person: person.mode,
+      innerTris: split.inner.length,
+      edgeTris: split.edge.length,
     });
     a.stat.set(staticYuv);
     for (const f of a.pool) f.set(staticYuv);
     if (person.person) for (const f of [a.personStat, ...a.personPool]) f.set(person.person);
     if (person.back) a.back.set(person.back);
+    a.innerTris.set(split.inner);
+    a.edgeTris.set(split.edge);
     a.base.set(model.base);
     a.xy.set(model.base);
     a.tris.set(model.tris);

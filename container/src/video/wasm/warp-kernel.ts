@@ -25,6 +25,9 @@ export interface ArenaSpec {
   threads: number;
   /** Whether frames carry a person layer (person-scene.ts). */
   person: PersonMode;
+  /** Beside the unchanged video: triangle indices (tris and hole tris) whose person pixels equal the video's, and the rest. */
+  innerTris: number;
+  edgeTris: number;
 }
 
 /**
@@ -38,6 +41,8 @@ export class PaintArena {
   readonly personStat: Uint8Array;
   readonly personPool: Uint8Array[];
   readonly back: Uint8Array;
+  readonly innerTris: Uint32Array;
+  readonly edgeTris: Uint32Array;
   readonly base: Float32Array;
   readonly xy: Float32Array;
   readonly tris: Uint32Array;
@@ -65,6 +70,8 @@ export class PaintArena {
     this.personPool = Array.from({ length: layer ? spec.poolSize : 0 }, () => new Uint8Array(buf, take(layer), layer));
     const back = spec.person === "over" ? spec.frameSize : 0;
     this.back = new Uint8Array(buf, take(back), back);
+    this.innerTris = new Uint32Array(buf, take(spec.innerTris * 4), spec.innerTris);
+    this.edgeTris = new Uint32Array(buf, take(spec.edgeTris * 4), spec.edgeTris);
   }
 
   /** A person frame: yuv420p planes + the full-resolution alpha plane (yuva420p); none without a person layer. */
@@ -74,7 +81,8 @@ export class PaintArena {
 
   static bytes(spec: ArenaSpec): number {
     const person = (spec.poolSize + 1) * (PaintArena.personBytes(spec) + 16) + (spec.person === "over" ? spec.frameSize : 0) + 16;
-    return 16 * spec.threads + (spec.poolSize + 1) * (spec.frameSize + 16) + 2 * (spec.vertices * 8 + 16) + (spec.tris + spec.holeTris) * 4 + 32 + person;
+    const split = (spec.innerTris + spec.edgeTris) * 4 + 32;
+    return 16 * spec.threads + (spec.poolSize + 1) * (spec.frameSize + 16) + 2 * (spec.vertices * 8 + 16) + (spec.tris + spec.holeTris) * 4 + 32 + person + split;
   }
 
   static create(spec: ArenaSpec): PaintArena {
@@ -86,8 +94,11 @@ export class PaintArena {
 type WarpFn = (
   src: number, dst: number, pw: number, ph: number, offA: number, offB: number,
   srcXY: number, dstXY: number, tris: number, ntri: number, scale: number,
-  cx0: number, cy0: number, cx1: number, cy1: number, out: number,
+  cx0: number, cy0: number, cx1: number, cy1: number, out: number, mode: number, fill: number,
 ) => void;
+
+/** What a warp call writes into the moved triangles: bilinear samples of `src` at the rest positions, `src`'s pixel at the same position, or a constant. */
+export const WARP_MODE = { warp: 0, copy: 1, fill: 2 } as const;
 
 /** One thread's instance of the kernel on an arena; `slot` (0 … threads−1) is its private result slot. */
 export class WarpKernel {
@@ -105,12 +116,13 @@ export class WarpKernel {
    * `offA` of the frames, or two planes with the same geometry (U and V) at `offA` and `offB` (≥ 0).
    * Planes are `pw`×`ph`; vertex positions (luma pixels) are scaled by `scale`; only pixels in `clip`
    * (plane coordinates) are written, and triangles that did not move are skipped (the caller keeps the
-   * destination equal to the source there). Returns the bounding rect of the pixels written.
+   * destination equal to the source there). Returns the bounding rect of the pixels written. `mode`
+   * copy or fill (`fill` the value) writes the same pixels without sampling.
    */
-  warp(src: Uint8Array, dst: Uint8Array, pw: number, ph: number, offA: number, offB: number, tris: Uint32Array, scale: number, clip: Rect): Rect {
+  warp(src: Uint8Array, dst: Uint8Array, pw: number, ph: number, offA: number, offB: number, tris: Uint32Array, scale: number, clip: Rect, mode: number = WARP_MODE.warp, fill = 0): Rect {
     const a = this.arena;
     const o = this.out;
-    this.fn(src.byteOffset, dst.byteOffset, pw, ph, offA, offB, a.base.byteOffset, a.xy.byteOffset, tris.byteOffset, tris.length / 3, scale, clip.x0, clip.y0, clip.x1, clip.y1, o.byteOffset);
+    this.fn(src.byteOffset, dst.byteOffset, pw, ph, offA, offB, a.base.byteOffset, a.xy.byteOffset, tris.byteOffset, tris.length / 3, scale, clip.x0, clip.y0, clip.x1, clip.y1, o.byteOffset, mode, fill);
     return o[2] > o[0] ? { x0: o[0], y0: o[1], x1: o[2], y1: o[3] } : EMPTY_RECT;
   }
 }

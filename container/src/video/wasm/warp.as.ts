@@ -46,17 +46,23 @@ const HALF = i32x4(32768, 32768, 32768, 32768);
   v128.store32_lane(o, i8x16.narrow_i16x8_u(b, b), 0);
 }
 
+// What a call writes into the triangles' pixels at their current positions.
+const WARP = 0; // bilinear samples of `src` at the rest positions
+const COPY = 1; // `src`'s own pixel at the same position (an already warped frame)
+const FILL = 2; // the constant `fill`
+
 /**
  * Warp `ntri` triangles (u32 vertex index triples at `tris`) of the plane(s) at `offA` (and `offB` when
  * ≥ 0) of `src` into `dst` (same layout, `pw`×`ph` bytes per plane). Vertex positions (f32 pairs, luma
  * pixels: `srcXY` rest, `dstXY` current) are multiplied by `scale`. Only pixels inside the clip rect
  * [cx0, cx1)×[cy0, cy1) are written; triangles that did not move are skipped. The bounding rect of the
  * pixels written is stored as 4 i32 (x0, y0, x1, y1) at `out` (x1 ≤ x0 when nothing was written).
+ * `mode` COPY or FILL writes exactly the pixels WARP would, without sampling.
  */
 export function warp(
   src: usize, dst: usize, pw: i32, ph: i32, offA: i32, offB: i32,
   srcXY: usize, dstXY: usize, tris: usize, ntri: i32, scale: f64,
-  cx0: i32, cy0: i32, cx1: i32, cy1: i32, out: usize,
+  cx0: i32, cy0: i32, cx1: i32, cy1: i32, out: usize, mode: i32, fill: i32,
 ): void {
   let bx0 = i32.MAX_VALUE, by0 = i32.MAX_VALUE, bx1 = i32.MIN_VALUE, by1 = i32.MIN_VALUE;
   const safeX = <f64>(pw - 2), safeY = <f64>(ph - 2);
@@ -134,7 +140,14 @@ export function warp(
       const sy0 = a21 * (<f64>xs + 0.5 - x0) + a22 * (yc - y0) + v0 - 0.5;
       let o = dst + <usize>(offA + y * pw + xs);
       const oe = o + <usize>(xe - xs);
-      if (fast) {
+      if (mode == COPY) {
+        const at = sA + <usize>(y * pw + xs);
+        memory.copy(o, at, <usize>(xe - xs));
+        if (two) memory.copy(o + dOff, at + dOff, <usize>(xe - xs));
+      } else if (mode == FILL) {
+        memory.fill(o, <u8>fill, <usize>(xe - xs));
+        if (two) memory.fill(o + dOff, <u8>fill, <usize>(xe - xs));
+      } else if (fast) {
         let sx = <i32>round(sx0 * 65536), sy = <i32>round(sy0 * 65536);
         // 4 pixels per step with wasm SIMD: lane k samples at (sx + k·dax, sy + k·day).
         let vsx = i32x4.add(i32x4.splat(sx), i32x4.mul(LANES, i32x4.splat(dax)));
