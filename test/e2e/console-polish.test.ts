@@ -43,6 +43,12 @@ async function signIn(p: Page) {
   await p.waitForURL(/\/console\/avatars/);
 }
 
+/** CONSOLE_SCREENSHOTS=<dir> saves what each case shows there (as test/e2e/console.test.ts does). */
+const shoot = (p: Page, name: string) =>
+  process.env.CONSOLE_SCREENSHOTS
+    ? p.screenshot({ path: join(process.env.CONSOLE_SCREENSHOTS, `console-${name}.png`), fullPage: true })
+    : undefined;
+
 /** A marker on window: gone after any navigation or reload. */
 const mark = (p: Page) => p.evaluate(() => Object.assign(window, { __noReload: true }));
 const stillMarked = (p: Page) => p.evaluate(() => (window as unknown as { __noReload?: boolean }).__noReload === true);
@@ -76,6 +82,7 @@ describe("console polish", () => {
       () => (document.querySelector<HTMLImageElement>("img.portrait-preview")?.naturalWidth ?? 0) > 0,
     );
     await expect(preview.getAttribute("alt")).resolves.toBe("Preview of the chosen portrait");
+    await shoot(page, "avatars-preview");
   });
 
   it("changes a finishing job in place: no reload, the half-filled form keeps its value, the new Avatar appears", async () => {
@@ -119,6 +126,7 @@ describe("console polish", () => {
       });
     await expect(page.getByRole("link", { name: "Load older" }).count()).resolves.toBe(0);
     expect(await stillMarked(page)).toBe(true);
+    await shoot(page, "avatars-load-older");
     const ids = await items.evaluateAll((els) => els.map((el) => el.getAttribute("data-job-id")));
     expect(new Set(ids).size).toBe(2);
   });
@@ -163,7 +171,10 @@ describe("console polish", () => {
     await page.getByRole("button", { name: "Create video" }).click();
     // Part 1: a 503 then stored (retried); part 2: cut five times, then the upload stops and says how to resume.
     await page.locator("[data-upload-status][role=alert]").waitFor({ timeout: 60_000 });
-    await expect(page.locator("[data-upload-status]").textContent()).resolves.toMatch(/resume/);
+    await shoot(page, "videos-upload-interrupted");
+    await expect(page.locator("[data-upload-status]").textContent()).resolves.toBe(
+      "The connection was lost during the upload. Send the form again with the same file to resume the upload.",
+    );
     expect(puts.filter((p) => p === "1")).toEqual(["1", "1"]);
     expect(puts.filter((p) => p === "2")).toHaveLength(5);
 
@@ -173,7 +184,9 @@ describe("console polish", () => {
     await page.getByLabel("Avatar", { exact: true }).selectOption(avatarId);
     await page.getByLabel("Audio file").setInputFiles(file);
     await page.getByRole("button", { name: "Create video" }).click();
-    await page.waitForFunction(() => document.body.textContent === "form-received-by-test", undefined, { timeout: 60_000 });
+    await page.waitForFunction(() => document.body.textContent === "form-received-by-test", undefined, {
+      timeout: 60_000,
+    });
     expect(puts).toEqual(["2"]);
     expect(completes).toBe(1);
     expect(submitted).toBe(1);
@@ -195,6 +208,7 @@ describe("console polish", () => {
       expect(box!.x + box!.width, name).toBeLessThanOrEqual(390);
     }
     expect(await phone.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await shoot(phone, "apps-phone-cards");
     await phone.getByRole("button", { name: "Rotate key of Phone backend" }).click();
     await phone.locator("#new-api-key").waitFor();
     await phone.getByRole("button", { name: "Disable Phone backend" }).click();

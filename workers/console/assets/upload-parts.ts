@@ -76,7 +76,9 @@ export const UPLOAD_PARTS_JS = `
         file.disabled = true; // the bytes are in R2 already: do not send them again
         form.submit();
       } catch (err) {
-        say(err.message + " Send the form again with the same file to resume the upload.");
+        // fetch's own message for a lost connection ("Failed to fetch") means nothing to a person.
+        const why = !err.status ? "The connection was lost during the upload." : err.message.endsWith(".") ? err.message : err.message + ".";
+        say(why + " Send the form again with the same file to resume the upload.");
         note.setAttribute("role", "alert");
         button.disabled = false;
       }
