@@ -59,7 +59,7 @@ describe("renderer address by environment", () => {
     vi.spyOn(console, "error").mockImplementation((line: string) => void errors.push(line));
     const prodEnv = { ...env, ENVIRONMENT: undefined, RENDERER_URL: "http://127.0.0.1:8790" } as Env;
     const payload = { jobId: crypto.randomUUID(), kind: "video", attempt: 1 } as unknown as RendererPayload;
-    await expect(dispatchToRenderer(prodEnv, payload)).rejects.toBeInstanceOf(RendererUnavailable);
+    await expect(dispatchToRenderer(prodEnv, payload, 0)).rejects.toBeInstanceOf(RendererUnavailable);
     expect(fetchSpy).not.toHaveBeenCalled();
     expect(errors.map((l) => JSON.parse(l))).toEqual([
       {
@@ -106,7 +106,7 @@ describe("PUBLIC_BASE_URL outside development", () => {
 describe("the test env's renderer", () => {
   it("is the stub of vitest.workers.config.ts: dispatches get its 'busy' answer, nothing goes to the network", async () => {
     const payload = { jobId: crypto.randomUUID(), kind: "video", attempt: 1 } as unknown as RendererPayload;
-    await expect(dispatchToRenderer(env, payload)).rejects.toThrow("renderer answered 503: busy: the Worker test suite runs no renderer");
+    await expect(dispatchToRenderer(env, payload, 0)).rejects.toThrow("renderer answered 503: busy: the Worker test suite runs no renderer");
     const elsewhere = await fetch("https://example.com/anything");
     expect(elsewhere.status).toBe(502);
     expect(await elsewhere.text()).toBe("no network in the Worker tests: GET https://example.com/anything");
