@@ -91,8 +91,8 @@ describe("avatar-video CLI", () => {
     );
     expect(rendered.stdout).toContain(`wrote ${out}`);
     expect(rendered.stderr).toMatch(/stage: completed/);
-    const video = (await ffprobeJson(out)).streams.find((s: { codec_type: string }) => s.codec_type === "video");
-    expect([video.codec_name, video.width, video.height]).toEqual(["h264", 320, 240]);
+    const video = (await ffprobeJson(out)).streams.find((s) => s.codec_type === "video");
+    expect([video?.codec_name, video?.width, video?.height]).toEqual(["h264", 320, 240]);
   });
 
   it("lists and gets what it made, as JSON", async () => {

@@ -178,7 +178,7 @@ export interface Probe {
 }
 
 /** Run ffprobe and return the parsed JSON (a `Probe`). */
-export function ffprobeJson(path: string, extra: string[] = []): Promise<any> {
+export function ffprobeJson(path: string, extra: string[] = []): Promise<Probe> {
   return new Promise((resolve, reject) => {
     const p = spawn(FFPROBE, ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", ...extra, path], { stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
