@@ -29,7 +29,7 @@ const videoForm = (avatarId: string, requestId: string, extra: Record<string, st
   audio: audio(),
   width: "1024",
   height: "1024",
-  // As the page sends them (an omitted one is a 500 today: normalizeVideoSettings spreads undefined over defaults).
+  // As the page sends them.
   fit: "crop",
   backgroundColor: "#000000",
   backgroundFit: "cover",

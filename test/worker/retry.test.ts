@@ -127,6 +127,8 @@ describe("fingerprint", () => {
     expect(canonicalJson({ b: 1, a: { d: 2, c: 3 } })).toBe('{"a":{"c":3,"d":2},"b":1}');
     const base = await videoFingerprint(input);
     expect(await videoFingerprint({ ...input, settings: normalizeVideoSettings({ backgroundColor: "#000000" }) })).toBe(base);
+    // A field present but undefined (a console form without it) is the same as an omitted one.
+    expect(normalizeVideoSettings({ fit: undefined, backgroundColor: undefined, width: 640 })).toEqual(normalizeVideoSettings({ width: 640 }));
     for (const other of [
       { ...input, avatarId: "b" },
       { ...input, audioUrl: "v" },

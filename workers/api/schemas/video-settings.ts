@@ -58,6 +58,8 @@ export const VideoSettingsInput = z
 
 /** Every default filled in and the colour lower-cased: an omitted setting equals its explicit default. */
 export function normalizeVideoSettings(input: z.infer<typeof VideoSettingsInput> | undefined): VideoSettings {
-  const v = { ...VIDEO_DEFAULTS, ...(input ?? {}) };
-  return { ...v, backgroundColor: v.backgroundColor.toLowerCase() } as VideoSettings;
+  // A field present but undefined (a console form without it) is omitted, not a value over the default.
+  const given = Object.fromEntries(Object.entries(input ?? {}).filter(([, value]) => value !== undefined));
+  const v = { ...VIDEO_DEFAULTS, ...given } as VideoSettings;
+  return { ...v, backgroundColor: v.backgroundColor.toLowerCase() };
 }
