@@ -31,6 +31,12 @@ const INTENDED: Record<string, unknown> = {
   // Error responses are described per code from the one HTTP error table (workers/platform/http/errors.ts).
   "components.responses.E429.description": (d: unknown) =>
     typeof d === "string" && d.startsWith("rate_limit_exceeded: ") && d.includes("; concurrency_limit_exceeded: "),
+  // Issue 21: the person in front of the background (video.replaceBackground) and the WebM with alpha (video.alpha, alphaVideoUrl).
+  "paths./v1/open/video-jobs/{jobId}.get.description": (d: unknown) => typeof d === "string" && d.includes("alphaVideoUrl"),
+  "components.schemas.VideoSettings.properties.replaceBackground": (s: unknown) => (s as Json).type === "boolean" && (s as Json).default === false,
+  "components.schemas.VideoSettings.properties.alpha": (s: unknown) => (s as Json).type === "boolean" && (s as Json).default === false,
+  "components.schemas.VideoJobDetail.properties.alphaVideoUrl": (s: unknown) => (s as Json).format === "uri",
+  "components.schemas.VideoJobDetail.properties.alphaVideoUrlExpiresAt": (s: unknown) => typeof (s as Json).description === "string",
 };
 
 /** Every leaf-level difference between the two documents, as "path" entries. */

@@ -24,13 +24,13 @@ describe("retention of what runs wrote", () => {
     expect(await listed(videoKey(jobId))).toEqual([]);
   });
 
-  it("an Avatar job failed by its deadline keeps no portrait, rig or cover", async () => {
+  it("an Avatar job failed by its deadline keeps no portrait, rig, cover or matte", async () => {
     const acct = await createAccount();
     const jobId = await createAvatarJob(acct);
     await startRun("avatar", jobId, 2);
     const keys = avatarKeys(await avatarIdForJob(jobId));
     for (const key of Object.values(keys)) expect((await objectRequest("avatar", jobId, 2, "PUT", key, new Uint8Array(100))).status).toBe(200);
-    expect(await listed(`avatars/${await avatarIdForJob(jobId)}/`)).toHaveLength(3);
+    expect(await listed(`avatars/${await avatarIdForJob(jobId)}/`)).toHaveLength(4);
     await runSweep(env, Date.now() + AVATAR_START_DEADLINE_MS + 60_000);
     expect((await jobRow("avatar", jobId))!.status).toBe("failed");
     expect(await listed(`avatars/${await avatarIdForJob(jobId)}/`)).toEqual([]);

@@ -13,6 +13,7 @@ import { APP_AUTH, errors, okJson, READ_ERRORS } from "../../platform/http/route
 import { Uuid } from "../resources/fields";
 import { serializeVideoJob, VideoJobDetail } from "../resources/video-job";
 import { videoDownloadLink } from "../../platform/storage/links";
+import { alphaVideoKey } from "../../platform/storage/keys";
 
 const route = createRoute({
   method: "get",
@@ -20,7 +21,8 @@ const route = createRoute({
   operationId: "getVideoJob",
   tags: ["Videos"],
   summary: "Get a video job; succeeded and unexpired jobs include a fresh 15-minute download link",
-  description: "Poll every 15 seconds. Download the link without the App headers. If the link cannot be refreshed: 503, retry.",
+  description:
+    "Poll every 15 seconds. Download the link without the App headers. A job created with video.alpha also carries alphaVideoUrl (the WebM with alpha) under the same rules. If a link cannot be refreshed: 503, retry.",
   security: APP_AUTH,
   middleware: [appAuth, requireOpenApiAccess, requireVideoAccess, readRateLimit("video")] as const,
   request: { params: z.strictObject({ jobId: Uuid }) },
@@ -43,7 +45,12 @@ export const getVideoJobRoute = openApiApp().openapi(route, async (c) => {
   const now = Date.now();
   const view = serializeVideoJob(job, now);
   if (view.status !== "succeeded") return c.json({ job: view }, 200);
-  // A fresh 15-minute link capped by expiresAt; if it cannot be produced: 503, the job stays succeeded.
-  const link = await videoDownloadLink(c.env, publicBaseUrl(c), job, now);
-  return c.json({ job: view, videoUrl: link.url, videoUrlExpiresAt: link.expiresAt.toISOString() }, 200);
+  // Fresh 15-minute links capped by expiresAt; if one cannot be produced: 503, the job stays succeeded.
+  const base = publicBaseUrl(c);
+  const [link, alpha] = await Promise.all([
+    videoDownloadLink(c.env, base, job, now),
+    job.settings.alpha ? videoDownloadLink(c.env, base, job, now, alphaVideoKey(job.id)) : undefined,
+  ]);
+  const alphaLinks = alpha ? { alphaVideoUrl: alpha.url, alphaVideoUrlExpiresAt: alpha.expiresAt.toISOString() } : {};
+  return c.json({ job: view, videoUrl: link.url, videoUrlExpiresAt: link.expiresAt.toISOString(), ...alphaLinks }, 200);
 });

@@ -35,6 +35,11 @@ export const VideoJobDetail = z
     job: VideoJob,
     videoUrl: z.url().optional().meta({ description: "Fresh signed MP4 link; only for succeeded, unexpired output. Use it without App headers." }),
     videoUrlExpiresAt: Timestamp.optional().meta({ description: "Link expiry: 15 minutes, capped by job.expiresAt" }),
+    alphaVideoUrl: z.url().optional().meta({
+      description:
+        "Only for jobs created with video.alpha: fresh signed link to the WebM with alpha (VP9 yuva420p + Opus) of the person alone, under the rules of videoUrl. Use it without App headers.",
+    }),
+    alphaVideoUrlExpiresAt: Timestamp.optional().meta({ description: "Link expiry, as videoUrlExpiresAt" }),
   })
   .meta({ id: "VideoJobDetail" });
 

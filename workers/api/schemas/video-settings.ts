@@ -6,6 +6,7 @@ import {
   LEAD_SECONDS,
   MAX_PIXEL_AREA,
   VIDEO_DEFAULTS,
+  VIDEO_SWITCHES,
   type VideoSettings,
 } from "@avatar-video/contract";
 
@@ -46,6 +47,22 @@ export const VideoSettingsInput = z
       .optional(),
     leadInSeconds: leadSeconds("leadInSeconds").optional(),
     leadOutSeconds: leadSeconds("leadOutSeconds").optional(),
+    replaceBackground: z
+      .boolean({ error: "video.replaceBackground must be a boolean" })
+      .meta({
+        default: false,
+        description:
+          "Put the person on backgroundColor instead of the photo's own backdrop when no background image is in effect (with a background image, from backgroundUrl or saved on the Avatar, the person is always in front of it)",
+      })
+      .optional(),
+    alpha: z
+      .boolean({ error: "video.alpha must be a boolean" })
+      .meta({
+        default: false,
+        description:
+          "Also render the person alone on a transparent background: a WebM with alpha (VP9, yuva420p, Opus audio) of the same frames and audio, linked as alphaVideoUrl, kept and deleted with the MP4",
+      })
+      .optional(),
   }, { error: (iss) => (iss.code === "unrecognized_keys" ? `video has unknown field(s): ${iss.keys.join(", ")}` : "video must be an object") })
   .refine(
     (v) => (v.width ?? VIDEO_DEFAULTS.width) * (v.height ?? VIDEO_DEFAULTS.height) <= MAX_PIXEL_AREA,
@@ -56,10 +73,15 @@ export const VideoSettingsInput = z
     description: `Presentation settings of a video; every field optional. The effective width × height (defaults count for an omitted dimension) must be at most ${MAX_PIXEL_AREA} pixels. Encoding is managed by the service and cannot be set.`,
   });
 
-/** Every default filled in and the colour lower-cased: an omitted setting equals its explicit default. */
+/**
+ * Every default filled in and the colour lower-cased: an omitted setting equals its explicit default. The
+ * switches are kept only when true, so `false` and omitted are the same stored input (and retry key).
+ */
 export function normalizeVideoSettings(input: z.infer<typeof VideoSettingsInput> | undefined): VideoSettings {
   // A field present but undefined (a console form without it) is omitted, not a value over the default.
   const given = Object.fromEntries(Object.entries(input ?? {}).filter(([, value]) => value !== undefined));
   const v = { ...VIDEO_DEFAULTS, ...given } as VideoSettings;
-  return { ...v, backgroundColor: v.backgroundColor.toLowerCase() };
+  const settings = { ...v, backgroundColor: v.backgroundColor.toLowerCase() };
+  for (const key of VIDEO_SWITCHES) if (settings[key] !== true) delete settings[key];
+  return settings;
 }

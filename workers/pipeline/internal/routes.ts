@@ -6,7 +6,7 @@ import { avatarIdForJob } from "../jobs/avatar-id";
 import { handleJobEvent } from "../jobs/events";
 import { loadJob, type AnyJob } from "../jobs/store";
 import { verifyJobToken, type JobKind } from "../jobs/tokens";
-import { avatarKeys, avatarPrefix, videoKey } from "../../platform/storage/keys";
+import { alphaVideoKey, avatarKeys, avatarPrefix, videoKey } from "../../platform/storage/keys";
 import { MAX_REQUEST_BYTES, abortUpload, completeUpload, createUpload, uploadPart } from "./multipart";
 
 /**
@@ -51,17 +51,30 @@ internalRoutes.post("/jobs/:jobId/events", async (c) => {
 
 // ---- objects ---------------------------------------------------------------------------------------------
 
-/** What a run may touch: an Avatar job writes its new Avatar's artifacts; a video job reads its Avatar's and writes its MP4. */
+/**
+ * What a run may touch: an Avatar job writes its new Avatar's artifacts; a video job reads its Avatar's,
+ * writes its MP4 (and WebM with alpha when asked), and the Avatar's matte when it has none yet.
+ */
 async function allowed(found: AnyJob, method: "GET" | "PUT", key: string): Promise<boolean> {
   if (found.kind === "avatar") {
     return method === "PUT" && Object.values(avatarKeys(await avatarIdForJob(found.job.id))).includes(key);
   }
-  return method === "PUT" ? key === videoKey(found.job.id) : key.startsWith(avatarPrefix(found.job.avatarId));
+  const job = found.job;
+  if (method === "GET") return key.startsWith(avatarPrefix(job.avatarId));
+  return key === videoKey(job.id) || key === avatarKeys(job.avatarId).matte || (!!job.settings.alpha && key === alphaVideoKey(job.id));
 }
 
-const CONTENT_TYPES: Record<string, string> = { png: "image/png", jpg: "image/jpeg", jpeg: "image/jpeg", webp: "image/webp", json: "application/json", mp4: "video/mp4" };
+const CONTENT_TYPES: Record<string, string> = {
+  png: "image/png",
+  jpg: "image/jpeg",
+  jpeg: "image/jpeg",
+  webp: "image/webp",
+  json: "application/json",
+  mp4: "video/mp4",
+  webm: "video/webm",
+};
 /** Upload ceilings per kind of object (the platform's request body limit applies on top). */
-const MAX_PUT_BYTES: Record<string, number> = { png: 32 * MiB, jpg: 32 * MiB, jpeg: 32 * MiB, webp: 32 * MiB, json: 8 * MiB, mp4: 4096 * MiB };
+const MAX_PUT_BYTES: Record<string, number> = { png: 32 * MiB, jpg: 32 * MiB, jpeg: 32 * MiB, webp: 32 * MiB, json: 8 * MiB, mp4: 4096 * MiB, webm: 4096 * MiB };
 
 function objectKey(c: Context<AppEnv>): string {
   const raw = c.req.path.slice("/internal/objects/".length);

@@ -1,6 +1,6 @@
 import { type JobEvent, PREPROCESSED_STAGE, RENDERING_STAGE } from "@avatar-video/contract";
 import type { Env } from "../../platform/env";
-import { avatarKeys, videoKey } from "../../platform/storage/keys";
+import { alphaVideoKey, avatarKeys, videoKey } from "../../platform/storage/keys";
 import { releaseRenderer } from "../renderer/pool";
 import { avatarIdForJob } from "./avatar-id";
 import { succeedAvatar } from "./avatar-success";
@@ -86,7 +86,8 @@ async function avatarSucceeded(env: Env, found: AnyJob & { kind: "avatar" }, now
 
 async function videoSucceeded(env: Env, found: AnyJob & { kind: "video" }, now: number): Promise<EventAnswer> {
   const key = videoKey(found.job.id);
-  if (await missing(env, [key])) {
+  // With video.alpha the WebM is part of the output: a success without it is a failed render.
+  if (await missing(env, found.job.settings.alpha ? [key, alphaVideoKey(found.job.id)] : [key])) {
     await failJob(env, found, PIPELINE_FAILURES.videoOutputMissing, now, ["processing"]);
     return { ok: true };
   }

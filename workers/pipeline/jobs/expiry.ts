@@ -1,6 +1,6 @@
 import type { VideoJob } from "../../platform/db/schema";
 import type { Env } from "../../platform/env";
-import { videoKey } from "../../platform/storage/keys";
+import { videoOutputKeys } from "../../platform/storage/keys";
 import { expireVideo } from "./transitions";
 
 /**
@@ -9,7 +9,7 @@ import { expireVideo } from "./transitions";
  * Also removes anything a stalled run of a never-finished job may have uploaded.
  */
 export async function expireVideoJob(env: Env, job: VideoJob, now: number): Promise<boolean> {
-  const keys = [...new Set([job.outputKey, videoKey(job.id)].filter((k): k is string => !!k))];
+  const keys = [...new Set([job.outputKey, ...videoOutputKeys(job.id)].filter((k): k is string => !!k))];
   await env.MEDIA.delete(keys);
   return expireVideo(env, job, now);
 }

@@ -5,7 +5,7 @@ import { backgroundBaseUrl } from "../../platform/http/base-url";
 import { avatarIdForJob } from "../jobs/avatar-id";
 import { db } from "../jobs/store";
 import { jobToken } from "../jobs/tokens";
-import { avatarKeys, videoKey } from "../../platform/storage/keys";
+import { alphaVideoKey, avatarKeys, videoKey } from "../../platform/storage/keys";
 
 // The dispatch body of POST {renderer}/jobs (docs/architecture.md, "Renderer contract") is defined once,
 // by the renderer that validates it; the Worker only builds it.
@@ -32,7 +32,7 @@ export async function avatarPayload(env: Env, job: AvatarJob, attempt: number): 
     kind: "avatar",
     ...fields,
     imageUrl: job.imageUrl,
-    outputs: { portrait: url(keys.portrait), rig: url(keys.rig), cover: url(keys.cover) },
+    outputs: { portrait: url(keys.portrait), rig: url(keys.rig), cover: url(keys.cover), matte: url(keys.matte) },
   };
 }
 
@@ -42,6 +42,8 @@ export async function videoPayload(env: Env, job: VideoJob, attempt: number): Pr
   if (!avatar) return null;
   const { origin, fields } = await base(env, "video", job.id, attempt);
   const url = (key: string) => objectUrl(origin, key, job.id, attempt);
+  // The matte is read (and, for an Avatar made before mattes, stored) at the same key.
+  const matte = url(avatarKeys(avatar.id).matte);
   return {
     kind: "video",
     ...fields,
@@ -49,10 +51,11 @@ export async function videoPayload(env: Env, job: VideoJob, attempt: number): Pr
       portrait: url(avatar.portraitKey),
       rig: url(avatar.rigKey),
       ...(avatar.backgroundKey ? { background: url(avatar.backgroundKey) } : {}),
+      matte,
     },
     audioUrl: job.audioUrl,
     ...(job.backgroundUrl ? { backgroundUrl: job.backgroundUrl } : {}),
     settings: job.settings,
-    outputs: { video: url(videoKey(job.id)) },
+    outputs: { video: url(videoKey(job.id)), matte, ...(job.settings.alpha ? { alphaVideo: url(alphaVideoKey(job.id)) } : {}) },
   };
 }

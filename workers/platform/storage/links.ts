@@ -49,18 +49,19 @@ export function isOutputAvailable(job: Pick<VideoJob, "status" | "expiresAt" | "
 /**
  * Fresh download link: 15 minutes, capped by job.expiresAt (never extends retention). Callers offer it only
  * when `isOutputAvailable`; anything that prevents a working link (output missing from R2, signing error,
- * retention already over) throws 503 service_unavailable and leaves the job as it is.
+ * retention already over) throws 503 service_unavailable and leaves the job as it is. `key`: another output
+ * of the job (its WebM with alpha), under the same rules; default the MP4.
  */
 export async function videoDownloadLink(
   env: Env,
   baseUrl: string,
   job: VideoJob,
   now: number | Date = Date.now(),
+  key: string | null = job.outputKey,
 ): Promise<{ url: string; expiresAt: Date }> {
   const nowMs = +now;
   const expSec = Math.floor(Math.min(nowMs + VIDEO_LINK_TTL_MS, job.expiresAt.getTime()) / 1000);
-  if (!isOutputAvailable(job, nowMs) || expSec <= Math.floor(nowMs / 1000)) throw unavailable();
-  const key = job.outputKey!;
+  if (!isOutputAvailable(job, nowMs) || !key || expSec <= Math.floor(nowMs / 1000)) throw unavailable();
   try {
     const head = await env.MEDIA.head(key);
     if (!head) throw new Error(`output ${key} missing from R2`);
