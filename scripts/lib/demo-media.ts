@@ -2,6 +2,7 @@ import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
+import { wavHeader } from "./wav";
 
 /**
  * Demo media of `npm start` only: a portrait (a repository test fixture) and a spoken sentence, served on
@@ -18,20 +19,7 @@ const SENTENCE = "Hello! I am Ada. This video was made from one photo and this v
 function wav(samples: Float32Array, rate: number): Buffer {
   const data = Buffer.alloc(samples.length * 2);
   samples.forEach((x, i) => data.writeInt16LE(Math.round(Math.max(-1, Math.min(1, x)) * 32767), i * 2));
-  const head = Buffer.alloc(44);
-  head.write("RIFF", 0);
-  head.writeUInt32LE(36 + data.length, 4);
-  head.write("WAVEfmt ", 8);
-  head.writeUInt32LE(16, 16);
-  head.writeUInt16LE(1, 20);
-  head.writeUInt16LE(1, 22);
-  head.writeUInt32LE(rate, 24);
-  head.writeUInt32LE(rate * 2, 28);
-  head.writeUInt16LE(2, 32);
-  head.writeUInt16LE(16, 34);
-  head.write("data", 36);
-  head.writeUInt32LE(data.length, 40);
-  return Buffer.concat([head, data]);
+  return Buffer.concat([wavHeader(rate, data.length), data]);
 }
 
 /** Without espeak-ng: voiced syllables (a 120 Hz buzz through vowel-like formants) with pauses, 4 s. */

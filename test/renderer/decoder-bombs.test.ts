@@ -11,6 +11,7 @@ import zlib from "node:zlib";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ffmpegPath } from "../../container/src/video/ffmpeg";
+import { wavHeader } from "../../scripts/lib/wav";
 
 const run = promisify(execFile);
 const root = path.resolve(__dirname, "../..");
@@ -88,20 +89,7 @@ async function webpBomb(): Promise<Buffer> {
 function wavBomb(): Buffer {
   const rate = 16_000;
   const announced = 10 * 3600 * rate * 2;
-  const h = Buffer.alloc(44);
-  h.write("RIFF", 0, "latin1");
-  h.writeUInt32LE(36 + announced, 4);
-  h.write("WAVEfmt ", 8, "latin1");
-  h.writeUInt32LE(16, 16);
-  h.writeUInt16LE(1, 20);
-  h.writeUInt16LE(1, 22);
-  h.writeUInt32LE(rate, 24);
-  h.writeUInt32LE(rate * 2, 28);
-  h.writeUInt16LE(2, 32);
-  h.writeUInt16LE(16, 34);
-  h.write("data", 36, "latin1");
-  h.writeUInt32LE(announced, 40);
-  return Buffer.concat([h, Buffer.alloc(rate * 2)]);
+  return Buffer.concat([wavHeader(rate, announced), Buffer.alloc(rate * 2)]);
 }
 
 describe("decompression bombs end failed, fast, with bounded memory", () => {

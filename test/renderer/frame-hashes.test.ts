@@ -16,7 +16,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ffmpegPath } from "../../container/src/video/ffmpeg";
 import { type RenderSettings, renderVideo } from "../../container/src/video/render";
 import { encodeAudio, type Segment, synthSpeech } from "./helpers/media-audio";
-import { type TestAvatar, testAvatar } from "./helpers/media-avatar";
+import { SMALL_SQUARE, type TestAvatar, testAvatar } from "./helpers/media-avatar";
 
 const HASHES = new URL("./fixtures/frame-hashes.json", import.meta.url);
 const UPDATE = process.env.UPDATE_FRAME_HASHES === "1";
@@ -31,15 +31,7 @@ const SPEECH: Segment[] = [
   { kind: "silence", seconds: 0.2 },
 ];
 
-const BASE: RenderSettings = {
-  width: 256,
-  height: 256,
-  fit: "crop",
-  backgroundColor: "#000000",
-  backgroundFit: "cover",
-  leadInSeconds: 0,
-  leadOutSeconds: 0,
-};
+const BASE: RenderSettings = SMALL_SQUARE;
 
 /** The fixture renders: the default crop, and a contained portrait on a colour with a lead-in. */
 const CASES: Record<string, Partial<RenderSettings>> = {

@@ -13,7 +13,7 @@ import { blinkSchedule } from "@avatar-video/motion-model";
 import { composeCanvas, placePortrait } from "../../container/src/video/compose";
 import { renderVideo, RENDER_STAGES, type RenderInput, type RenderSettings } from "../../container/src/video/render";
 import { encodeAudio, extractAllGray, extractFramesRgb, FFMPEG, ffprobeJson, type Probe, synthSpeech, type Segment } from "./helpers/media-audio";
-import { featureBox, testAvatar, type TestAvatar } from "./helpers/media-avatar";
+import { featureBox, SMALL_SQUARE, testAvatar, type TestAvatar } from "./helpers/media-avatar";
 import { failureCode } from "./helpers/failure-code";
 
 let dir: string;
@@ -25,15 +25,7 @@ beforeAll(async () => {
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const RATE = 24_000;
-const base: RenderSettings = {
-  width: 256,
-  height: 256,
-  fit: "crop",
-  backgroundColor: "#000000",
-  backgroundFit: "cover",
-  leadInSeconds: 0,
-  leadOutSeconds: 0,
-};
+const base: RenderSettings = SMALL_SQUARE;
 
 async function audioFile(segs: Segment[], format: "wav" | "mp3" | "m4a" | "ogg" = "wav"): Promise<string> {
   const p = join(dir, `in-${Math.random().toString(36).slice(2)}.${format}`);

@@ -4,22 +4,13 @@ import { describe, expect, it } from "vitest";
 import { LIMIT_CEILINGS } from "../../workers/platform/limiter/limits";
 import { consoleUploads, videoJobs } from "../../workers/platform/db/schema";
 import { createAccount } from "./helpers/accounts";
-import { signedIn } from "./helpers/console";
+import { pngFile, signedIn } from "./helpers/console";
 import { db, insertAvatar } from "./open-fixtures";
 
 // Issue 24, points 1 and 5: the console's portrait check is metered before it runs, nothing a refused
 // request stored is kept, and a double-submitted video form answers with its first job.
 
-function pngHeader(width: number, height: number) {
-  const b = new Uint8Array(33);
-  b.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
-  new DataView(b.buffer).setUint32(16, width);
-  new DataView(b.buffer).setUint32(20, height);
-  b[24] = 8;
-  b[25] = 2;
-  return b;
-}
-const portrait = () => new File([pngHeader(800, 800)], "p.png", { type: "image/png" });
+const portrait = () => pngFile(800, 800, "p.png");
 const audio = (fill = 7) => new File([new Uint8Array(4096).fill(fill)], "a.wav", { type: "audio/wav" });
 const uploadsOf = (accountId: string) => db().select().from(consoleUploads).where(eq(consoleUploads.accountId, accountId));
 const objectsOf = async (accountId: string) => (await env.MEDIA.list({ prefix: `console-uploads/${accountId}/` })).objects.map((o) => o.key);

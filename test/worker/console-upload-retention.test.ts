@@ -6,22 +6,11 @@ import { ABANDONED_UPLOAD_MS, sweepConsoleUploads, UPLOAD_DELETE_AFTER_MS } from
 import { uploadSourceUrl } from "../../workers/console/uploads";
 import worker from "../../workers/index";
 import { createAccount } from "./helpers/accounts";
-import { type ConsoleClient, signedIn } from "./helpers/console";
+import { type ConsoleClient, pngFile, signedIn } from "./helpers/console";
 import { db, insertAvatar, insertVideoJob } from "./open-fixtures";
 
 const HOUR = 60 * 60 * 1000;
 const MiB = 1024 * 1024;
-
-/** A PNG header (signature + IHDR): all the console's quick checks read. */
-function png(width: number, height: number) {
-  const b = new Uint8Array(33);
-  b.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
-  new DataView(b.buffer).setUint32(16, width);
-  new DataView(b.buffer).setUint32(20, height);
-  b[24] = 8;
-  b[25] = 2;
-  return new File([b], "image.png", { type: "image/png" });
-}
 
 // The sweep logs one line per pass that deleted something: keep the test output quiet.
 beforeEach(() => {
@@ -48,7 +37,7 @@ describe("console upload retention", () => {
   it("a portrait is kept while its Avatar job is queued or processing, then deleted (row and object) once the job ended", async () => {
     const a = await createAccount();
     const { client } = await signedIn(a.accountId);
-    expect((await client.fetch("/console/avatars", { form: { portrait: png(800, 800), name: "Kept" } })).status).toBe(303);
+    expect((await client.fetch("/console/avatars", { form: { portrait: pngFile(800, 800), name: "Kept" } })).status).toBe(303);
     const job = (await db().select().from(avatarJobs).where(eq(avatarJobs.accountId, a.accountId)).get())!;
     const upload = (await uploadRow(uploadIdOf(job.imageUrl)))!;
     const later = upload.createdAt.getTime() + UPLOAD_DELETE_AFTER_MS + 1;
@@ -146,10 +135,10 @@ describe("replaced Avatar backgrounds", () => {
     const otherAvatar = await insertAvatar(a.accountId);
     await client.page(`/console/avatars/${avatarId}`);
     const backgroundKey = async () => (await db().select().from(avatars).where(eq(avatars.id, avatarId)).get())!.backgroundKey!;
-    expect((await client.fetch(`/console/avatars/${avatarId}/background`, { form: { background: png(1920, 1080) } })).status).toBe(303);
+    expect((await client.fetch(`/console/avatars/${avatarId}/background`, { form: { background: pngFile(1920, 1080) } })).status).toBe(303);
     const first = await backgroundKey();
     const jobId = await insertVideoJob(a.accountId, avatarId, { status: "processing" });
-    expect((await client.fetch(`/console/avatars/${avatarId}/background`, { form: { background: png(1280, 720) } })).status).toBe(303);
+    expect((await client.fetch(`/console/avatars/${avatarId}/background`, { form: { background: pngFile(1280, 720) } })).status).toBe(303);
     const second = await backgroundKey();
     expect(second).not.toBe(first);
     // Replaced while a render may hold its URL: still there, now and after sweeps.
@@ -174,7 +163,7 @@ describe("replaced Avatar backgrounds", () => {
     const { client } = await signedIn(a.accountId);
     const avatarId = await insertAvatar(a.accountId);
     await client.page(`/console/avatars/${avatarId}`);
-    expect((await client.fetch(`/console/avatars/${avatarId}/background`, { form: { background: png(1920, 1080) } })).status).toBe(303);
+    expect((await client.fetch(`/console/avatars/${avatarId}/background`, { form: { background: pngFile(1920, 1080) } })).status).toBe(303);
     const key = (await db().select().from(avatars).where(eq(avatars.id, avatarId)).get())!.backgroundKey!;
     const jobId = await insertVideoJob(a.accountId, avatarId, { status: "queued" });
     expect((await client.fetch(`/console/avatars/${avatarId}/background/remove`, { form: {} })).status).toBe(303);

@@ -5,6 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AvatarRig } from "@avatar-video/contract";
+import type { RenderSettings } from "../../../container/src/video/render";
 
 export interface TestAvatar {
   portraitPng: Buffer;
@@ -51,3 +52,14 @@ export function featureBox(
   }
   return { x0: Math.floor(x0 - pad), y0: Math.floor(y0 - pad), x1: Math.ceil(x1 + pad), y1: Math.ceil(y1 + pad) };
 }
+
+/** The small square canvas most renderer tests draw on: 256², the portrait cropped to fill it, black, no leads. */
+export const SMALL_SQUARE: RenderSettings = {
+  width: 256,
+  height: 256,
+  fit: "crop",
+  backgroundColor: "#000000",
+  backgroundFit: "cover",
+  leadInSeconds: 0,
+  leadOutSeconds: 0,
+};

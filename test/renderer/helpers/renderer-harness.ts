@@ -13,6 +13,7 @@ import type { AudioInfo, AvatarAssets, Engines, RenderInput, RenderOutput } from
 import { createLogger } from "../../../container/src/log-event";
 import type { AvatarRig } from "@avatar-video/contract";
 import { createRenderer, type Renderer } from "../../../container/src/server";
+import { wavHeader } from "../../../scripts/lib/wav";
 import { JOB_TOKEN, type FakeWorker, startFakeWorker } from "./renderer-worker";
 import { type SourceServer, startSources } from "./renderer-sources";
 
@@ -27,21 +28,7 @@ export function makeWav(seconds: number, sampleRate = 16_000): Buffer {
     const on = Math.floor(t * 4) % 2 === 0;
     data.writeInt16LE(on ? Math.round(8000 * Math.sin(2 * Math.PI * 440 * t)) : 0, i * 2);
   }
-  const h = Buffer.alloc(44);
-  h.write("RIFF", 0);
-  h.writeUInt32LE(36 + data.length, 4);
-  h.write("WAVE", 8);
-  h.write("fmt ", 12);
-  h.writeUInt32LE(16, 16);
-  h.writeUInt16LE(1, 20);
-  h.writeUInt16LE(1, 22);
-  h.writeUInt32LE(sampleRate, 24);
-  h.writeUInt32LE(sampleRate * 2, 28);
-  h.writeUInt16LE(2, 32);
-  h.writeUInt16LE(16, 34);
-  h.write("data", 36);
-  h.writeUInt32LE(data.length, 40);
-  return Buffer.concat([h, data]);
+  return Buffer.concat([wavHeader(sampleRate, data.length), data]);
 }
 
 /** A plain image standing in for a portrait, and a rig of the right shape for it. */

@@ -64,3 +64,14 @@ export async function signedIn(accountId: string, email = `p${crypto.randomUUID(
   await client.page("/console/avatars");
   return { client, email };
 }
+
+/** A PNG header (signature + IHDR) as an uploaded file: all the console's quick checks read. */
+export function pngFile(width: number, height: number, name = "image.png"): File {
+  const b = new Uint8Array(33);
+  b.set([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
+  new DataView(b.buffer).setUint32(16, width);
+  new DataView(b.buffer).setUint32(20, height);
+  b[24] = 8;
+  b[25] = 2;
+  return new File([b], name, { type: "image/png" });
+}
