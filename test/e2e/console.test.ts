@@ -123,7 +123,8 @@ describe("web console in Chromium", () => {
     await page.getByLabel("Background image").setInputFiles(background);
     await page.getByRole("button", { name: "Save background" }).click();
     await page.waitForURL(/notice=background-saved/);
-    await page.locator("img.bg-preview").waitFor();
+    // The person cut out by the matte made with the Avatar, in front of the saved background.
+    await page.locator("svg.cutout image[mask]").waitFor();
     await shoot("avatar");
 
     // Video from an uploaded audio file (in parts, with a progress bar), then it plays in the page.
@@ -136,6 +137,7 @@ describe("web console in Chromium", () => {
     await page.getByLabel("Height").fill("240");
     await page.getByLabel("Lead-in (seconds)").fill(String(LEAD_IN));
     await page.getByLabel("Lead-out (seconds)").fill(String(LEAD_OUT));
+    await page.getByLabel("Transparent background (WebM)").check();
     await page.getByRole("button", { name: "Create video" }).click();
     await page.waitForURL(/notice=video-created/, { timeout: 60_000 });
     const video = page.locator("video").first();
@@ -144,6 +146,7 @@ describe("web console in Chromium", () => {
     const duration = await video.evaluate((v: HTMLVideoElement) => v.duration);
     expect(Math.abs(duration - (LEAD_IN + OPENING + AUDIO_SECONDS + CLOSING + LEAD_OUT))).toBeLessThanOrEqual(0.1);
     await expect(page.getByRole("link", { name: "Download" }).first().isVisible()).resolves.toBe(true);
+    await expect(page.getByRole("link", { name: "Download WebM (transparent)" }).first().isVisible()).resolves.toBe(true);
     await shoot("videos");
 
     // An App: its key is shown once and works on the Open API, where the console's Avatar is listed.

@@ -6,7 +6,8 @@ import { avatars } from "../platform/db/schema";
 import { publicBaseUrl } from "../platform/http/base-url";
 import { ApiError } from "../platform/http/errors";
 import { admissionError, limiterFor } from "../platform/limiter/client";
-import { avatarBackgroundUrl, avatarCoverUrl } from "../platform/storage/links";
+import { avatarBackgroundUrl, avatarCoverUrl, avatarMediaUrl } from "../platform/storage/links";
+import { avatarKeys } from "../platform/storage/keys";
 import { avatarCreationBlock } from "./access";
 import { asAppContext, type ConsoleEnv, pageChrome } from "./context";
 import { imageInfo, isSixteenByNine } from "./image-info";
@@ -45,6 +46,9 @@ async function renderAvatar(c: Context<ConsoleEnv>, avatarId: string, flash: Fla
   const { account } = c.get("session");
   const avatar = await ownAvatar(c.env, account.id, avatarId);
   const base = publicBaseUrl(asAppContext(c));
+  // Avatars made before mattes have none until their first video that needs one.
+  const matteKey = avatarKeys(avatar.id).matte;
+  const hasMatte = (await c.env.MEDIA.head(matteKey)) !== null;
   return c.html(
     <AvatarPage
       {...pageChrome(c)}
@@ -52,6 +56,7 @@ async function renderAvatar(c: Context<ConsoleEnv>, avatarId: string, flash: Fla
       avatar={avatar}
       coverUrl={avatarCoverUrl(c.env, base, avatar)}
       backgroundUrl={avatarBackgroundUrl(c.env, base, avatar)}
+      cutout={{ portraitUrl: avatarMediaUrl(c.env, base, avatar.portraitKey), ...(hasMatte ? { matteUrl: avatarMediaUrl(c.env, base, matteKey) } : {}) }}
     />,
     status,
   );

@@ -8,6 +8,7 @@ import { ApiError, invalid, notFound } from "../platform/http/errors";
 import { describeIssues } from "../platform/http/validation";
 import { checkSourceAddress } from "../platform/http/source-address";
 import { isOutputAvailable, videoDownloadLink } from "../platform/storage/links";
+import { alphaVideoKey } from "../platform/storage/keys";
 import { assertAllowed, videoCreationBlock, videoReadBlock } from "./access";
 import { asAppContext, type ConsoleEnv, pageChrome } from "./context";
 import { errorFlash, field, noticeFrom } from "./notices";
@@ -64,6 +65,9 @@ function asApiBody(form: Record<string, unknown>, audioUrl: string) {
       backgroundFit: f("backgroundFit") || undefined,
       leadInSeconds: num(f("leadInSeconds")),
       leadOutSeconds: num(f("leadOutSeconds")),
+      // A ticked checkbox is sent ("on"), an unticked one is not: unticked is the omitted default.
+      replaceBackground: f("replaceBackground") ? true : undefined,
+      alpha: f("alpha") ? true : undefined,
     },
   };
 }
@@ -132,13 +136,17 @@ export const videoRoutes = new Hono<ConsoleEnv>()
     }
     return c.redirect("/console/videos?notice=video-created", 303);
   })
-  // The player's source and the Download button: a fresh signed link for the person's own finished video.
+  // The player's source and the Download buttons: a fresh signed link for the person's own finished video
+  // (?format=webm: its WebM with alpha).
   .get("/videos/:jobId/file", async (c) => {
     const { account } = c.get("session");
     assertAllowed(videoReadBlock(account));
     const job = await ownVideoJob(c.env, account.id, c.req.param("jobId"));
-    if (!isOutputAvailable(job, Date.now())) throw notFound(`Video ${job.id} has no output available (status ${job.status})`);
-    const link = await videoDownloadLink(c.env, publicBaseUrl(asAppContext(c)), job);
+    const webm = c.req.query("format") === "webm";
+    if (!isOutputAvailable(job, Date.now()) || (webm && !job.settings.alpha)) {
+      throw notFound(`Video ${job.id} has no ${webm ? "WebM " : ""}output available (status ${job.status})`);
+    }
+    const link = await videoDownloadLink(c.env, publicBaseUrl(asAppContext(c)), job, Date.now(), webm ? alphaVideoKey(job.id) : job.outputKey);
     c.header("Cache-Control", "no-store");
     return c.redirect(link.url, 302);
   });

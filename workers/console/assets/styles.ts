@@ -38,10 +38,11 @@ button[disabled]{opacity:.5;cursor:not-allowed}
 .error-box{margin:.4rem 0 0;padding:.5rem .75rem;background:#fef3f2;border-radius:8px;color:#7a271a;font-size:.92rem}
 video{width:100%;max-width:40rem;background:#000;border-radius:8px;margin-top:.5rem;display:block}
 .avatar-large{display:grid;grid-template-columns:minmax(0,22rem) 1fr;gap:1.5rem}.avatar-large img.cover{width:100%;border-radius:10px;background:#e9ecf0}
-.bg-preview{width:100%;max-width:32rem;aspect-ratio:16/9;object-fit:cover;border-radius:8px;border:1px solid var(--line);display:block;margin-bottom:.75rem}
 .table-wrap{overflow-x:auto}
 .settings{display:grid;grid-template-columns:repeat(auto-fill,minmax(13rem,1fr));gap:0 1rem;border:1px solid var(--line);border-radius:8px;padding:.25rem 1rem 1rem;margin:1rem 0 0}
 .settings legend{font-weight:600;padding:0 .3rem}
+.switch{display:flex;flex-wrap:wrap;align-items:center;gap:.4rem;margin-top:.9rem}.switch input{width:auto;margin:0}.switch label{margin:0}.switch .hint{flex-basis:100%;margin:0}
+.cutout{width:100%;max-width:32rem;height:auto;aspect-ratio:16/9;border-radius:8px;border:1px solid var(--line);display:block;margin-bottom:.75rem}
 progress{width:100%;max-width:28rem;height:1rem}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.45rem .6rem;border-bottom:1px solid var(--line);vertical-align:top}th{color:var(--muted);font-weight:600;font-size:.9rem}
 .secret{display:flex;flex-wrap:wrap;gap:.5rem;align-items:center}.secret code{padding:.4rem .6rem;background:#f1f3f6;border-radius:6px;word-break:break-all;font-size:.95rem}.secret button{margin-top:0}

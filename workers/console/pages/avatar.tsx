@@ -10,6 +10,38 @@ export interface AvatarPageProps {
   avatar: Avatar;
   coverUrl: string;
   backgroundUrl?: string;
+  /** The portrait and, once the Avatar has one, its matte: the person cut out on the saved background. */
+  cutout: { portraitUrl: string; matteUrl?: string };
+}
+
+/**
+ * The person cut out on the saved background (or on a checkerboard: transparent), framed like a video
+ * with fit "contain". An SVG mask, because the page's CSP allows no inline styles; the matte is greyscale,
+ * which is what an SVG luminance mask reads.
+ */
+function Cutout(props: { name: string; backgroundUrl?: string; portraitUrl: string; matteUrl?: string }) {
+  return (
+    <svg class="cutout" viewBox="0 0 1600 900" role="img" aria-label={`${props.name} cut out on ${props.backgroundUrl ? "the saved background" : "a transparent background"}`}>
+      <defs>
+        <pattern id="checker" width="40" height="40" patternUnits="userSpaceOnUse">
+          <rect width="40" height="40" fill="#e9ecf0" />
+          <rect width="20" height="20" fill="#cfd5dc" />
+          <rect x="20" y="20" width="20" height="20" fill="#cfd5dc" />
+        </pattern>
+        {props.matteUrl ? (
+          <mask id="person" maskUnits="userSpaceOnUse" x="0" y="0" width="1600" height="900">
+            <image href={props.matteUrl} x="350" y="0" width="900" height="900" />
+          </mask>
+        ) : null}
+      </defs>
+      {props.backgroundUrl ? (
+        <image href={props.backgroundUrl} width="1600" height="900" preserveAspectRatio="xMidYMid slice" />
+      ) : (
+        <rect width="1600" height="900" fill="url(#checker)" />
+      )}
+      <image href={props.portraitUrl} x="350" y="0" width="900" height="900" mask={props.matteUrl ? "url(#person)" : undefined} />
+    </svg>
+  );
 }
 
 export function AvatarPage(props: AvatarPageProps) {
@@ -34,8 +66,10 @@ export function AvatarPage(props: AvatarPageProps) {
         </div>
         <section class="panel">
           <h2>Background</h2>
-          <p class="hint">The default background of this Avatar's videos, and its backgroundImageUrl in the Open API.</p>
-          {props.backgroundUrl ? <img class="bg-preview" src={props.backgroundUrl} alt="Current background" /> : <p>No background set.</p>}
+          <p class="hint">The default background of this Avatar's videos, and its backgroundImageUrl in the Open API: the person is shown in front of it.</p>
+          <Cutout name={avatar.name} backgroundUrl={props.backgroundUrl} {...props.cutout} />
+          {props.cutout.matteUrl ? null : <p class="hint">The cut-out is made with this Avatar's first video that needs it (a background, Replace background or a transparent WebM).</p>}
+          {props.backgroundUrl ? null : <p>No background set.</p>}
           <form method="post" action={`/console/avatars/${avatar.id}/background`} enctype="multipart/form-data">
             <CsrfField token={props.csrf} />
             <div class="dropzone">

@@ -34,6 +34,19 @@ function Field(props: { id: string; label: string; children: Child; hint?: strin
   );
 }
 
+/** A checkbox with its own label: sent as "on" when ticked, absent otherwise. */
+function Switch(props: { name: string; label: string; hint: string }) {
+  return (
+    <div class="switch">
+      <input id={props.name} name={props.name} type="checkbox" aria-describedby={`${props.name}-hint`} />
+      <label for={props.name}>{props.label}</label>
+      <p id={`${props.name}-hint`} class="hint">
+        {props.hint}
+      </p>
+    </div>
+  );
+}
+
 function CreateForm(props: VideosPageProps) {
   const d = VIDEO_DEFAULTS;
   const disabled = !!props.createBlock || props.avatars.length === 0;
@@ -102,6 +115,8 @@ function CreateForm(props: VideosPageProps) {
           <Field id="leadOutSeconds" label="Lead-out (seconds)">
             <input id="leadOutSeconds" name="leadOutSeconds" type="number" min={0} max={60} step="any" value={String(d.leadOutSeconds)} required />
           </Field>
+          <Switch name="replaceBackground" label="Replace background" hint="The person on the background colour, also without a background image (with one, the person is always in front of it)." />
+          <Switch name="alpha" label="Transparent background (WebM)" hint="Also a WebM of the person alone with a transparent background, to place over a page or in an editor." />
         </fieldset>
         <button type="submit" disabled={disabled}>
           Create video
@@ -131,6 +146,11 @@ function JobItem(props: { job: VideoJob; avatarName: string; now: number }) {
           <a class="button secondary" href={`/console/videos/${job.id}/file?download=1`}>
             Download
           </a>
+          {job.settings.alpha ? (
+            <a class="button secondary" href={`/console/videos/${job.id}/file?format=webm&download=1`}>
+              Download WebM (transparent)
+            </a>
+          ) : null}
         </>
       ) : null}
       {status === "failed" && job.errorCode ? (

@@ -18,7 +18,8 @@ const videoMessage = (key: string, accountId: string, expSec: number) => `video-
 const unavailable = () =>
   apiError("service_unavailable", "The download link could not be produced right now; the job is unchanged. Retry the request.");
 
-function avatarMediaUrl(env: Pick<Env, "SIGNING_SECRET">, baseUrl: string, key: string): string {
+/** A header-free, long-lived address of one of an Avatar's images (`GET /v1/media/avatars/{id}/{file}?sig=…`). */
+export function avatarMediaUrl(env: Pick<Env, "SIGNING_SECRET">, baseUrl: string, key: string): string {
   const sig = signSync(env.SIGNING_SECRET, avatarMediaMessage(key));
   return `${baseUrl}/v1/media/${key.split("/").map(encodeURIComponent).join("/")}?sig=${sig}`;
 }
