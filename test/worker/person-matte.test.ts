@@ -13,7 +13,9 @@ import { avatarPayload, videoPayload } from "../../workers/pipeline/renderer/pay
 import { videoJobs, avatarJobs } from "../../workers/platform/db/schema";
 import { alphaVideoKey, avatarKeys, videoKey } from "../../workers/platform/storage/keys";
 import { eq } from "drizzle-orm";
+import { signedRigUrl } from "../../workers/motion/rig-links";
 import { openFetch } from "./helpers/accounts";
+import { readyAvatar } from "./motion-helpers";
 import { db, expectError, insertVideoJob, json, PUBLIC_AUDIO } from "./open-fixtures";
 import { createAccount, createAvatarJob, createVideoJob, insertAvatar, jobRow, objectRequest, postEvent, startRun } from "./pipeline-helpers";
 
@@ -175,5 +177,23 @@ describe("the WebM is kept and deleted with the MP4", () => {
     await expireVideoJob(env, { ...row, outputKey: videoKey(expired) }, Date.now());
     await deleteFailedJobOutputs(env, "video", failed);
     for (const id of [expired, failed]) for (const key of [videoKey(id), alphaVideoKey(id)]) expect(await env.MEDIA.head(key), key).toBeNull();
+  });
+});
+
+describe("live clients", () => {
+  it("the rig carries a signed matteUrl once the Avatar has a matte; the link serves the PNG, cross-origin", async () => {
+    const acct = await createAccount();
+    const avatarId = await readyAvatar(acct.accountId);
+    const rigUrl = await signedRigUrl(env, "http://x", avatarId, "rig.json");
+    expect(await (await SELF.fetch(rigUrl)).json()).not.toHaveProperty("matteUrl");
+    await expectError(await SELF.fetch(await signedRigUrl(env, "http://x", avatarId, "matte.png")), 404, "not_found", "has no matte yet");
+    await env.MEDIA.put(avatarKeys(avatarId).matte, new Uint8Array([137, 80, 78, 71, 1]));
+    const rig = (await (await SELF.fetch(rigUrl)).json()) as { matteUrl?: string };
+    expect(rig.matteUrl).toMatch(new RegExp(`/v1/motion/avatars/${avatarId}/matte\\.png\\?exp=\\d+&sig=`));
+    const matte = await SELF.fetch(rig.matteUrl!);
+    expect(matte.status).toBe(200);
+    expect(matte.headers.get("content-type")).toBe("image/png");
+    expect(matte.headers.get("access-control-allow-origin")).toBe("*");
+    expect(new Uint8Array(await matte.arrayBuffer())).toEqual(new Uint8Array([137, 80, 78, 71, 1]));
   });
 });

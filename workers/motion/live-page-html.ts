@@ -27,6 +27,7 @@ export const LIVE_PAGE_HTML = `<!doctype html>
     <h2 class="later">2. Speak</h2>
     <label for="avatar">Avatar</label>
     <select id="avatar" disabled><option value="">Load your Avatars first</option></select>
+    <label class="check"><input id="transparent" type="checkbox" disabled> Transparent background (the person alone over the page)</label>
     <div class="row">
       <button id="mic" type="button" disabled>Talk into the microphone</button>
       <button id="stop" type="button" class="secondary" disabled>Stop</button>
@@ -61,6 +62,8 @@ export const LIVE_PAGE_CSS = `  :root { font-family: system-ui, sans-serif; colo
   .note { font-size: 12px; color: #6a7285; margin-top: 10px; line-height: 1.4; }
   .stage { display: flex; flex-direction: column; align-items: center; }
   canvas { width: min(100%, 520px); aspect-ratio: 1; background: #dfe2ea; border-radius: 10px; }
+  canvas.transparent { background: repeating-conic-gradient(#cfd5dc 0 25%, #eef0f4 0 50%) 0 0 / 24px 24px; }
+  label.check { display: flex; gap: 6px; align-items: center; }
   #status { margin-top: 12px; font-size: 14px; min-height: 20px; }
   #status.error { color: #b3261e; }
   #stats { font-size: 12px; color: #6a7285; font-variant-numeric: tabular-nums; }
@@ -91,7 +94,7 @@ $("credentials").addEventListener("submit", async (e) => {
     for (const a of avatars) sel.append(new Option(a.name + " · " + a.id.slice(0, 8), a.id));
     if (!avatars.length) sel.append(new Option("No Avatars in this account yet", ""));
     const ok = avatars.length > 0;
-    sel.disabled = !ok; $("mic").disabled = !ok; $("file").disabled = !ok;
+    sel.disabled = !ok; $("mic").disabled = !ok; $("file").disabled = !ok; $("transparent").disabled = !ok;
     status(ok ? "Pick an Avatar, then talk or play a file." : "This account has no Avatars yet.");
   } catch (err) { status(err.message, true); }
 });
@@ -100,11 +103,14 @@ async function connect() {
   live?.close();
   const { sessionToken } = await session();
   let last = performance.now(), count = 0;
+  const transparent = $("transparent").checked;
+  $("avatar-canvas").classList.toggle("transparent", transparent);
   live = await LiveAvatar.connect({
     serviceUrl: location.origin,
     token: sessionToken,
     avatarId: $("avatar").value,
     canvas: $("avatar-canvas"),
+    transparent,
     onStatus: (s) => {
       if (s.state === "closed") { status(s.code === 1000 ? "Done." : "Closed: " + s.code + " " + s.reason, s.code !== 1000); $("stop").disabled = true; }
       else if (s.state === "error") status(s.message, true);

@@ -2,12 +2,13 @@ import type { Env } from "../platform/env";
 import { sign, verify } from "../platform/crypto/hmac";
 
 /**
- * Signed links to an Avatar's rig and portrait for live clients (GET /v1/motion/avatars/{id}/{rig.json|
- * portrait.png}?exp=&sig=). They expire with the link lifetime below; the purpose label keeps them from being
- * valid for anything else.
+ * Signed links to an Avatar's rig, portrait and matte for live clients (GET /v1/motion/avatars/{id}/{rig.json|
+ * portrait.png|matte.png}?exp=&sig=). They expire with the link lifetime below; the purpose label keeps them
+ * from being valid for anything else.
  */
 export const RIG_LINK_TTL_SECONDS = 60 * 60;
-export type RigFile = "rig.json" | "portrait.png";
+export const RIG_FILES = ["rig.json", "portrait.png", "matte.png"] as const;
+export type RigFile = (typeof RIG_FILES)[number];
 
 const message = (avatarId: string, file: RigFile, exp: number) => `motion-rig-v1\nGET\n${avatarId}\n${file}\n${exp}`;
 

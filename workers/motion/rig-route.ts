@@ -5,18 +5,20 @@ import { avatars } from "../platform/db/schema";
 import { forbidden, notFound } from "../platform/http/errors";
 import { publicBaseUrl } from "../platform/http/base-url";
 import { errorResponses, motionApp } from "./openapi-app";
-import { signedRigUrl, verifyRigLink, type RigFile } from "./rig-links";
+import { avatarKeys } from "../platform/storage/keys";
+import { RIG_FILES, signedRigUrl, verifyRigLink } from "./rig-links";
 
 const route = createRoute({
   method: "get",
   path: "/avatars/{avatarId}/{file}",
-  summary: "An Avatar's rig (JSON, with a signed portraitUrl) or portrait (PNG) for live clients; signed link from the ready message",
+  summary:
+    "An Avatar's rig (JSON, with a signed portraitUrl, and matteUrl once the Avatar has a person matte), portrait or matte (PNG) for live clients; signed link from the ready message",
   request: {
-    params: z.object({ avatarId: z.uuid(), file: z.enum(["rig.json", "portrait.png"]) }),
+    params: z.object({ avatarId: z.uuid(), file: z.enum(RIG_FILES) }),
     query: z.object({ exp: z.string().regex(/^\d{1,12}$/), sig: z.string().min(1) }),
   },
   responses: {
-    200: { description: "The rig (application/json) or the portrait (image/png)" },
+    200: { description: "The rig (application/json), the portrait or the matte (image/png)" },
     ...errorResponses({ 400: "invalid_request", 403: "forbidden: bad or expired signature", 404: "not_found: the Avatar is gone" }),
   },
 });
@@ -27,15 +29,21 @@ const CORS = { "Access-Control-Allow-Origin": "*", "Cross-Origin-Resource-Policy
 export const rigRoute = motionApp().openapi(route, async (c) => {
   const { avatarId, file } = c.req.valid("param");
   const { exp, sig } = c.req.valid("query");
-  if (!(await verifyRigLink(c.env, avatarId, file as RigFile, Number(exp), sig))) throw forbidden("The rig link is invalid: its signature does not match.");
+  if (!(await verifyRigLink(c.env, avatarId, file, Number(exp), sig))) throw forbidden("The rig link is invalid: its signature does not match.");
   const remaining = Number(exp) - Math.floor(Date.now() / 1000);
   if (remaining <= 0) throw forbidden("The rig link has expired: open a new connection for a fresh one.");
   const avatar = await drizzle(c.env.DB).select().from(avatars).where(eq(avatars.id, avatarId)).get();
-  const object = avatar && (await c.env.MEDIA.get(file === "rig.json" ? avatar.rigKey : avatar.portraitKey));
-  if (!object) throw notFound(`Avatar ${avatarId} is no longer available.`);
+  const key = { "rig.json": avatar?.rigKey, "portrait.png": avatar?.portraitKey, "matte.png": avatarKeys(avatarId).matte }[file];
+  const object = avatar && key && (await c.env.MEDIA.get(key));
+  if (!object) throw notFound(file === "matte.png" && avatar ? `Avatar ${avatarId} has no matte yet.` : `Avatar ${avatarId} is no longer available.`);
   const headers = { ...CORS, "Cache-Control": `private, max-age=${remaining}` };
-  if (file === "portrait.png") return c.body(object.body, 200, { ...headers, "Content-Type": "image/png" });
+  if (file !== "rig.json") return c.body(object.body, 200, { ...headers, "Content-Type": "image/png" });
   const rig = (await object.json()) as Record<string, unknown>;
-  const portraitUrl = await signedRigUrl(c.env, publicBaseUrl(c), avatarId, "portrait.png");
-  return c.json({ ...rig, portraitUrl }, 200, headers);
+  const base = publicBaseUrl(c);
+  // The matte (a transparent canvas needs it) exists once the Avatar was made with one or a video made it.
+  const [portraitUrl, matteUrl] = await Promise.all([
+    signedRigUrl(c.env, base, avatarId, "portrait.png"),
+    c.env.MEDIA.head(avatarKeys(avatarId).matte).then((head) => (head ? signedRigUrl(c.env, base, avatarId, "matte.png") : undefined)),
+  ]);
+  return c.json({ ...rig, portraitUrl, ...(matteUrl ? { matteUrl } : {}) }, 200, headers);
 });

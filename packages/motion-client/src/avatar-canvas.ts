@@ -1,9 +1,11 @@
 /**
  * Draws the Avatar on a canvas with WebGL: the portrait as a texture on the renderer's face mesh, moved by
  * the renderer's own deformation (@avatar-video/face-rig: buildFaceModel + deform, bundled in, not copied),
- * with a mouth interior (mouth-interior-gl.ts) where the lips part beyond their rest.
+ * with a mouth interior (mouth-interior-gl.ts) where the lips part beyond their rest. Transparent: the
+ * texture carries the person matte as alpha (with the person's own edge colours, as the renderer's alpha
+ * video), so the warp moves the cut-out with the face and the page shows around it.
  */
-import { deform, type FacePose, buildFaceModel, type FaceModel, mouthColors } from "@avatar-video/face-rig";
+import { deform, type FacePose, buildFaceModel, type FaceModel, matteForeground, mouthColors } from "@avatar-video/face-rig";
 import type { AvatarRig } from "@avatar-video/contract";
 import { MouthInteriorGl } from "./mouth-interior-gl";
 import type { LiveRig, MotionMessage } from "./types";
@@ -60,6 +62,37 @@ function sampleColor(img: ImageData, pts: Array<[number, number]>, r: number): [
   return acc.map((v) => Math.round(v / Math.max(1, n))) as [number, number, number];
 }
 
+async function loadImage(url: string): Promise<HTMLImageElement> {
+  const image = new Image();
+  image.crossOrigin = "anonymous";
+  image.src = url;
+  await image.decode();
+  return image;
+}
+
+/** The portrait's pixels with the person's own colours at the edges (face-rig's matteForeground) and the matte as alpha. */
+function cutout(portrait: ImageData, matte: HTMLImageElement, W: number, H: number): ImageData {
+  const c = document.createElement("canvas");
+  c.width = W;
+  c.height = H;
+  const ctx = c.getContext("2d", { willReadFrequently: true })!;
+  ctx.drawImage(matte, 0, 0, W, H);
+  const m = ctx.getImageData(0, 0, W, H).data;
+  const rgb = new Uint8Array(W * H * 3);
+  const alpha = new Uint8Array(W * H);
+  for (let i = 0; i < W * H; i++) {
+    rgb.set(portrait.data.subarray(i * 4, i * 4 + 3), i * 3);
+    alpha[i] = m[i * 4];
+  }
+  const fg = matteForeground(rgb, alpha, W, H);
+  const out = new ImageData(W, H);
+  for (let i = 0; i < W * H; i++) {
+    out.data.set(fg.subarray(i * 3, i * 3 + 3), i * 4);
+    out.data[i * 4 + 3] = alpha[i];
+  }
+  return out;
+}
+
 export class AvatarCanvas {
   private readonly gl: WebGLRenderingContext;
   private readonly model: FaceModel;
@@ -72,11 +105,14 @@ export class AvatarCanvas {
   private readonly triIdx: WebGLBuffer;
   private readonly holeIdx: WebGLBuffer;
   private readonly interior: MouthInteriorGl;
+  /** Transparent black behind a cut-out, else opaque black (the portrait covers it). */
+  private readonly clear: [number, number, number, number];
 
   private constructor(
     readonly canvas: HTMLCanvasElement,
     rig: LiveRig,
     image: HTMLImageElement,
+    matte?: HTMLImageElement,
   ) {
     const W = rig.portrait.width;
     const H = rig.portrait.height;
@@ -112,14 +148,21 @@ export class AvatarCanvas {
     gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
     gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
     gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
-    gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, image);
-    // Mouth colours from the photo, as the renderer picks them (cheeks for skin, lip centre for lips).
     const c2d = document.createElement("canvas");
     c2d.width = W;
     c2d.height = H;
-    const ctx = c2d.getContext("2d")!;
+    const ctx = c2d.getContext("2d", { willReadFrequently: true })!;
     ctx.drawImage(image, 0, 0);
     const px = ctx.getImageData(0, 0, W, H);
+    if (matte) {
+      // The canvas is premultiplied: WebGL premultiplies the texture on upload, so edges filter cleanly.
+      gl.pixelStorei(gl.UNPACK_PREMULTIPLY_ALPHA_WEBGL, true);
+      gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, cutout(px, matte, W, H));
+    } else {
+      gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, image);
+    }
+    this.clear = matte ? [0, 0, 0, 0] : [0, 0, 0, 1];
+    // Mouth colours from the photo, as the renderer picks them (cheeks for skin, lip centre for lips).
     const L = (i: number): [number, number] => [this.model.base[i * 2], this.model.base[i * 2 + 1]];
     const mid = (a: number, b: number): [number, number] => [(L(a)[0] + L(b)[0]) / 2, (L(a)[1] + L(b)[1]) / 2];
     const io = this.model.interocular;
@@ -128,16 +171,14 @@ export class AvatarCanvas {
     this.interior = new MouthInteriorGl(gl, this.model, mouthColors(skin, lip), (vs, fs) => compile(gl, vs, fs));
   }
 
-  /** Loads the rig (signed `rigUrl`) and its portrait, then prepares the canvas. */
-  static async load(canvas: HTMLCanvasElement, rigUrl: string): Promise<AvatarCanvas> {
+  /** Loads the rig (signed `rigUrl`), its portrait and, for a transparent canvas, its matte; then prepares the canvas. */
+  static async load(canvas: HTMLCanvasElement, rigUrl: string, opts: { transparent?: boolean } = {}): Promise<AvatarCanvas> {
     const res = await fetch(rigUrl);
     if (!res.ok) throw new Error(`rig ${res.status}`);
     const rig = (await res.json()) as LiveRig;
-    const image = new Image();
-    image.crossOrigin = "anonymous";
-    image.src = rig.portraitUrl;
-    await image.decode();
-    return new AvatarCanvas(canvas, rig, image);
+    if (opts.transparent && !rig.matteUrl) throw new Error("this Avatar has no person matte yet (its first video with a background makes one)");
+    const [image, matte] = await Promise.all([loadImage(rig.portraitUrl), opts.transparent ? loadImage(rig.matteUrl!) : undefined]);
+    return new AvatarCanvas(canvas, rig, image, matte);
   }
 
   /** Mouth region of the canvas (lip landmarks' box, padded), for callers that watch it. */
@@ -151,7 +192,7 @@ export class AvatarCanvas {
     const { width: W, height: H } = this.canvas;
     deform(this.model, poseOf(frame), this.xy);
     gl.viewport(0, 0, W, H);
-    gl.clearColor(0, 0, 0, 1);
+    gl.clearColor(...this.clear);
     gl.clear(gl.COLOR_BUFFER_BIT);
     // 1. The still portrait (everything outside the mesh stays put).
     this.useTextured(this.quadPos, this.quadUv);

@@ -26,6 +26,11 @@ export interface ConnectOptions {
   onFrame?: (frame: MotionMessage) => void;
   /** File playback is delayed by this much so the sound meets its frames (default 0.12 s). */
   playbackDelaySeconds?: number;
+  /**
+   * Draw the person alone on a transparent canvas, over whatever the page shows behind it (default: the
+   * portrait with its own backdrop). Needs the Avatar's person matte; without one the status is an error.
+   */
+  transparent?: boolean;
 }
 
 export class LiveAvatar {
@@ -141,7 +146,7 @@ export class LiveAvatar {
     const msg = JSON.parse(data) as ServiceMessage;
     if (msg.type === "ready") {
       this.ready = msg;
-      AvatarCanvas.load(this.options.canvas, msg.avatar.rigUrl).then(
+      AvatarCanvas.load(this.options.canvas, msg.avatar.rigUrl, { transparent: this.options.transparent }).then(
         (avatar) => {
           this.avatar = avatar;
           this.dirty = true;

@@ -108,7 +108,8 @@ export class MouthInteriorGl {
       return loc;
     });
     gl.enable(gl.BLEND);
-    gl.blendFunc(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA);
+    // Alpha composes as "over": an opaque face stays opaque (the canvas may be transparent around the person).
+    gl.blendFuncSeparate(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA, gl.ONE, gl.ONE_MINUS_SRC_ALPHA);
     gl.drawArrays(gl.TRIANGLE_STRIP, 0, up.length * 2);
     gl.disable(gl.BLEND);
     // WebGL checks every enabled array against the draw's vertex count: leave none pointing at this buffer.

@@ -21,9 +21,10 @@ export interface EndMessage {
 
 export type ServiceMessage = ReadyMessage | MotionMessage | EndMessage;
 
-/** The rig served by `rigUrl`: the renderer's AvatarRig plus a signed link to the portrait. */
+/** The rig served by `rigUrl`: the renderer's AvatarRig plus signed links to the portrait and, once the Avatar has one, its person matte. */
 export interface LiveRig extends AvatarRig {
   portraitUrl: string;
+  matteUrl?: string;
 }
 
 export type ClientStatus =
