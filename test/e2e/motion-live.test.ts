@@ -142,4 +142,52 @@ describe("/console/live in Chromium", () => {
     expect(problems).toEqual([]);
     await page.close();
   }, 240_000);
+
+  it("Transparent background: the person alone on a transparent canvas, opaque on the face and the open mouth", async () => {
+    const account = await createAccount(3);
+    const job = await api(account, "/avatars", { imageUrl: publish("live-cutout.jpg", fixture("single-phone")) });
+    const done = await waitForJob(account, `/avatar-jobs/${job.body.jobId}`);
+    expect(done.job.status).toBe("succeeded");
+    const page = await browser.newPage();
+    const problems: string[] = [];
+    page.on("pageerror", (e) => problems.push(String(e)));
+    await page.goto(`${baseUrl}/console/live`);
+    await page.getByLabel("App ID").fill(account.headers["X-App-ID"]!);
+    await page.getByLabel("API key").fill(account.headers["X-API-Key"]!);
+    await page.getByRole("button", { name: "Load Avatars" }).click();
+    await expect.poll(() => page.getByLabel("Avatar", { exact: true }).inputValue()).toBe(done.job.avatarId);
+    await page.getByLabel("Transparent background (the person alone over the page)").check();
+    await page.getByRole("button", { name: "Talk into the microphone" }).click();
+    await page.waitForFunction(() => window.__live?.()?.avatar && window.__live!()!.framesReceived > 10, undefined, { timeout: 20_000 });
+    // Alpha of the canvas at its top corners (the photo's backdrop: window blinds), the nose, and the mouth while open.
+    const alphaAt = () =>
+      page.evaluate(() => {
+        const live = window.__live!()!;
+        const canvas = live.avatar!.canvas;
+        const c = document.createElement("canvas");
+        c.width = canvas.width;
+        c.height = canvas.height;
+        const ctx = c.getContext("2d")!;
+        ctx.drawImage(canvas, 0, 0);
+        const a = (x: number, y: number) => ctx.getImageData(Math.round(x), Math.round(y), 1, 1).data[3]!;
+        const box = live.avatar!.mouthBox;
+        return { corners: [a(4, 4), a(canvas.width - 5, 4)], nose: a(canvas.width / 2, canvas.height * 0.45), mouth: a(box.x + box.width / 2, box.y + box.height / 2), open: live.frame!.mouthOpen };
+      });
+    let opened = false;
+    const t0 = Date.now();
+    while (Date.now() - t0 < 12_000 && !opened) {
+      const s = await alphaAt();
+      expect(s.corners).toEqual([0, 0]);
+      expect(s.nose).toBe(255);
+      if (s.open > 0.3) {
+        expect(s.mouth, "the open mouth stays opaque").toBe(255);
+        opened = true;
+      }
+      await new Promise((r) => setTimeout(r, 60));
+    }
+    expect(opened, "the mouth opened while sampling").toBe(true);
+    if (SHOTS) await page.locator("canvas").first().screenshot({ path: join(SHOTS, "live-transparent.png") });
+    expect(problems).toEqual([]);
+    await page.close();
+  }, 240_000);
 });
