@@ -1,6 +1,7 @@
 /**
- * Build/deploy smoke check of the renderer's native pieces: the ffmpeg and ffprobe binaries execute,
- * sharp loads, the face models load from node_modules on the WASM backend. Run by the Dockerfile so a
+ * Build/deploy smoke check of the renderer's native pieces: the ffmpeg and ffprobe binaries execute and
+ * have the encoders of both outputs, sharp loads, the face and segmentation models load from node_modules
+ * on the WASM backend. Run by the Dockerfile so a
  * broken image fails at build time instead of on the first job:
  *   node --import tsx container/src/jobs/selfcheck.ts
  */
@@ -25,6 +26,11 @@ async function main(): Promise<void> {
     const r = spawnSync(bin, ["-hide_banner", "-version"], { encoding: "utf8" });
     if (r.status !== 0) problems.push(`${name} (${bin}) does not run: ${r.error?.message ?? r.stderr}`);
     else console.log(`${name}: ${r.stdout.split("\n")[0]}`);
+  }
+  // The MP4 (H.264 + AAC) and the alpha video (VP9 with alpha + Opus) need these encoders.
+  const encoders = spawnSync(ffmpegPath(), ["-hide_banner", "-encoders"], { encoding: "utf8" }).stdout ?? "";
+  for (const encoder of ["libx264", "aac", "libvpx-vp9", "libopus"]) {
+    if (!new RegExp(`\\s${encoder}\\s`).test(encoders)) problems.push(`ffmpeg: no ${encoder} encoder`);
   }
   try {
     const sharp = (await import("sharp")).default;
