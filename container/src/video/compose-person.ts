@@ -1,8 +1,9 @@
 /**
  * The person as a layer of the canvas: the portrait's own colours under its matte (the old backdrop taken
  * out of the edges, face-rig's matteForeground) and the matte, both placed exactly as composeCanvas places
- * the portrait (same size, offset, resampling kernel, side fade of the whole-head framing). Alpha is 0 where
- * the portrait does not reach.
+ * the portrait (same size, offset, resampling kernel). Where the portrait ends inside the canvas (contain,
+ * the whole-head framing) the person fades out over W/80 px, as the whole-head framing fades the photo:
+ * hair or shoulders cut by the photo's edge end softly, not in a straight line. Alpha is 0 beyond.
  */
 import sharp from "sharp";
 import { matteForeground, type Placement } from "@avatar-video/face-rig";
@@ -36,13 +37,15 @@ export async function composePerson(portraitPng: Buffer, matte: Uint8Array, rig:
   const rgb = new Uint8Array(W * H * 3);
   const alpha = new Uint8Array(W * H);
   const w = c.x1 - c.x0;
-  const ramp = s.fit === "crop" && (c.x0 > 0 || c.x1 < W) ? sideRamp(c, W) : undefined;
+  const cols = sideRamp(c, W);
+  const rows = sideRamp({ x0: c.y0, x1: c.y1 }, H);
   for (let y = c.y0; y < c.y1; y++) {
     const row = (y - c.y0) * w;
     rgb.set(rgbPart.subarray(row * 3, (row + w) * 3), (y * W + c.x0) * 3);
+    const fade = rows[y - c.y0];
     for (let x = 0; x < w; x++) {
-      const a = alphaPart[row + x];
-      alpha[y * W + c.x0 + x] = ramp ? Math.round((a * ramp[x]) / 255) : a;
+      const ramp = cols[x] * fade;
+      alpha[y * W + c.x0 + x] = ramp === 65025 ? alphaPart[row + x] : Math.round((alphaPart[row + x] * ramp) / 65025);
     }
   }
   return { rgb, alpha, placement };

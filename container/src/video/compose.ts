@@ -184,7 +184,8 @@ export async function composeCanvas(
 
 /**
  * Whole-head framing: per column of the visible portrait rect `c`, the opacity (0..255) that fades its
- * left and/or right edge into the sides over W/80 px where it ends inside the canvas.
+ * left and/or right edge into the sides over W/80 px where it ends inside the canvas (rows alike, given the
+ * rect's rows and the height).
  */
 export function sideRamp(c: { x0: number; x1: number }, W: number): Uint8Array {
   const w = c.x1 - c.x0;
