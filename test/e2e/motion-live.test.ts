@@ -55,6 +55,22 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
+/** /console/live with the account's Avatar chosen, talking into the fake microphone until frames arrive. */
+async function talk(account: Awaited<ReturnType<typeof createAccount>>, avatarId: string, transparent = false) {
+  const page = await browser.newPage();
+  const problems: string[] = [];
+  page.on("pageerror", (e) => problems.push(String(e)));
+  await page.goto(`${baseUrl}/console/live`);
+  await page.getByLabel("App ID").fill(account.headers["X-App-ID"]!);
+  await page.getByLabel("API key").fill(account.headers["X-API-Key"]!);
+  await page.getByRole("button", { name: "Load Avatars" }).click();
+  await expect.poll(() => page.getByLabel("Avatar", { exact: true }).inputValue()).toBe(avatarId);
+  if (transparent) await page.getByLabel("Transparent background (the person alone over the page)").check();
+  await page.getByRole("button", { name: "Talk into the microphone" }).click();
+  await page.waitForFunction(() => window.__live?.()?.avatar && window.__live!()!.framesReceived > 10, undefined, { timeout: 20_000 });
+  return { page, problems };
+}
+
 interface Sample {
   at: number;
   open: number;
@@ -71,16 +87,7 @@ describe("/console/live in Chromium", () => {
     const done = await waitForJob(account, `/avatar-jobs/${job.body.jobId}`);
     expect(done.job.status).toBe("succeeded");
 
-    const page = await browser.newPage();
-    const problems: string[] = [];
-    page.on("pageerror", (e) => problems.push(String(e)));
-    await page.goto(`${baseUrl}/console/live`);
-    await page.getByLabel("App ID").fill(account.headers["X-App-ID"]!);
-    await page.getByLabel("API key").fill(account.headers["X-API-Key"]!);
-    await page.getByRole("button", { name: "Load Avatars" }).click();
-    await expect.poll(() => page.getByLabel("Avatar", { exact: true }).inputValue()).toBe(done.job.avatarId);
-    await page.getByRole("button", { name: "Talk into the microphone" }).click();
-    await page.waitForFunction(() => window.__live?.()?.avatar && window.__live!()!.framesReceived > 10, undefined, { timeout: 20_000 });
+    const { page, problems } = await talk(account, done.job.avatarId!);
 
     // Sample the canvas for two loops of the file (speech, silence, speech, silence).
     const samples: Sample[] & { widest?: number; restShot?: boolean } = [];
@@ -148,17 +155,7 @@ describe("/console/live in Chromium", () => {
     const job = await api(account, "/avatars", { imageUrl: publish("live-cutout.jpg", fixture("single-phone")) });
     const done = await waitForJob(account, `/avatar-jobs/${job.body.jobId}`);
     expect(done.job.status).toBe("succeeded");
-    const page = await browser.newPage();
-    const problems: string[] = [];
-    page.on("pageerror", (e) => problems.push(String(e)));
-    await page.goto(`${baseUrl}/console/live`);
-    await page.getByLabel("App ID").fill(account.headers["X-App-ID"]!);
-    await page.getByLabel("API key").fill(account.headers["X-API-Key"]!);
-    await page.getByRole("button", { name: "Load Avatars" }).click();
-    await expect.poll(() => page.getByLabel("Avatar", { exact: true }).inputValue()).toBe(done.job.avatarId);
-    await page.getByLabel("Transparent background (the person alone over the page)").check();
-    await page.getByRole("button", { name: "Talk into the microphone" }).click();
-    await page.waitForFunction(() => window.__live?.()?.avatar && window.__live!()!.framesReceived > 10, undefined, { timeout: 20_000 });
+    const { page, problems } = await talk(account, done.job.avatarId!, true);
     // Alpha of the canvas at its top corners (the photo's backdrop: window blinds), the nose, and the mouth while open.
     const alphaAt = () =>
       page.evaluate(() => {

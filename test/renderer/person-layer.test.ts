@@ -17,11 +17,11 @@ import { FramePainter } from "../../container/src/video/painter";
 import { staticFrames } from "../../container/src/video/person-scene";
 import { renderVideo, type RenderInput, type RenderSettings } from "../../container/src/video/render";
 import { encodeAudio, ffprobeJson, synthSpeech } from "./helpers/media-audio";
-import { featureBox, testAvatar, type TestAvatar } from "./helpers/media-avatar";
+import { featureBox, SMALL_SQUARE, testAvatar, type TestAvatar } from "./helpers/media-avatar";
 
-const S = 256;
+const S = SMALL_SQUARE.width;
 const GREEN = [0, 192, 0];
-const base: RenderSettings = { width: S, height: S, fit: "crop", backgroundColor: "#00c000", backgroundFit: "cover", leadInSeconds: 0, leadOutSeconds: 0 };
+const base: RenderSettings = { ...SMALL_SQUARE, backgroundColor: "#00c000" };
 
 let dir: string;
 let avatar: TestAvatar;

@@ -9,12 +9,13 @@
  */
 import sharp from "sharp";
 import { SILHOUETTE } from "@avatar-video/face-rig";
+import type { AvatarRig } from "@avatar-video/contract";
 import type { RgbImage } from "../face/analyze";
 import { applyGuided, guidedCoefficients, type Planes } from "./guided-filter";
 import { encodeMatte } from "./matte-png";
 import { segmentPerson, SEGMENT_SIDE } from "./segment";
 
-/** Window radius (cells of the 256² grid, ≈ 4 px at 1024²) and ridge of the guided filter (colours 0..1). */
+/** Window radius (cells of the 256² grid: ≈ 16 px at 1024²) and ridge of the guided filter (colours 0..1). */
 const GUIDE_RADIUS = 4;
 const GUIDE_EPS = 1e-3;
 /** Filter outputs below LOW are background, above HIGH person; linear between. */
@@ -23,7 +24,7 @@ const HIGH = 0.96;
 /** The held face oval is the FaceMesh silhouette shrunk towards its centre by this share (it ends at the hairline/jaw). */
 const FACE_HOLD = 0.9;
 
-export async function personMatte(portrait: RgbImage, landmarks: ReadonlyArray<readonly [number, number, number]>): Promise<Uint8Array> {
+export async function personMatte(portrait: RgbImage, landmarks: AvatarRig["landmarks"]): Promise<Uint8Array> {
   const { width: W, height: H } = portrait;
   const mask = await segmentPerson(portrait);
   const guide = await guidePlanes(portrait);
@@ -38,7 +39,7 @@ export async function personMatte(portrait: RgbImage, landmarks: ReadonlyArray<r
 }
 
 /** The stored matte (PNG) of a stored portrait: for Avatars made before mattes, on their first use. */
-export async function portraitMatte(portraitPng: Buffer, landmarks: ReadonlyArray<readonly [number, number, number]>): Promise<Buffer> {
+export async function portraitMatte(portraitPng: Buffer, landmarks: AvatarRig["landmarks"]): Promise<Buffer> {
   const { data, info } = await sharp(portraitPng).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const alpha = await personMatte({ data, width: info.width, height: info.height }, landmarks);
   return encodeMatte(alpha, info.width, info.height);
@@ -51,7 +52,7 @@ export async function portraitMatte(portraitPng: Buffer, landmarks: ReadonlyArra
 export async function warmMatte(): Promise<void> {
   const side = 512;
   const blank = { data: Buffer.alloc(side * side * 3, 128), width: side, height: side };
-  const landmarks = Array.from({ length: 478 }, (_, i) => [side / 2 + Math.cos(i) * 100, side / 2 + Math.sin(i) * 100, 0] as const);
+  const landmarks: AvatarRig["landmarks"] = Array.from({ length: 478 }, (_, i) => [side / 2 + Math.cos(i) * 100, side / 2 + Math.sin(i) * 100, 0]);
   await encodeMatte(await personMatte(blank, landmarks), side, side);
 }
 
@@ -68,7 +69,7 @@ async function guidePlanes(p: RgbImage): Promise<Planes> {
 }
 
 /** Sets alpha 255 inside the shrunk face silhouette (even-odd scanline fill). */
-function holdFace(alpha: Uint8Array, W: number, H: number, landmarks: ReadonlyArray<readonly [number, number, number]>): void {
+function holdFace(alpha: Uint8Array, W: number, H: number, landmarks: AvatarRig["landmarks"]): void {
   const pts = SILHOUETTE.map((i) => landmarks[i]);
   const cx = pts.reduce((s, p) => s + p[0], 0) / pts.length;
   const cy = pts.reduce((s, p) => s + p[1], 0) / pts.length;

@@ -76,6 +76,7 @@ export class PaintArena {
 
   /** A person frame: yuv420p planes + the full-resolution alpha plane (yuva420p); none without a person layer. */
   static personBytes(spec: ArenaSpec): number {
+    // yuv420p is 1.5 luma planes, so the alpha plane is two thirds of a frame.
     return spec.person === "none" ? 0 : spec.frameSize + (spec.frameSize * 2) / 3;
   }
 
