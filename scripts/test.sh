@@ -24,10 +24,13 @@ step() {
   fi
 }
 
-# Debian's chromium (browser tests) and ffmpeg (the renderer prefers a maintained system build): CI runs as root.
+# Debian's chromium (browser tests) and ffmpeg (the renderer prefers a maintained system build), espeak-ng and
+# flite (speech of known words for the mouth-shape tests): CI runs as root.
 missing=()
 command -v ffmpeg >/dev/null || missing+=(ffmpeg)
 [ -x /usr/bin/chromium ] || missing+=(chromium)
+command -v espeak-ng >/dev/null || missing+=(espeak-ng)
+command -v flite >/dev/null || missing+=(flite)
 if [ ${#missing[@]} -gt 0 ]; then
   if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null; then
     step system-packages bash -c "export DEBIAN_FRONTEND=noninteractive; apt-get update -qq && apt-get install -y -qq --no-install-recommends ${missing[*]}"

@@ -4,6 +4,7 @@
  * 10 ms frame, the mouth targets of one frame, the voice gate and the smoothing. Only the speaker-level
  * estimate and the plosive look-ahead differ between the two callers.
  */
+import { MEL_BANDS, melFilters } from "./mel";
 import { smoothstep } from "./smoothstep";
 
 export const ANALYSIS_RATE = 16_000;
@@ -68,6 +69,8 @@ export interface FrameFeatures {
   mid: number;
   hi: number;
   vhi: number;
+  /** Mel band energies, dB (MEL_BANDS; all −120 in near-silence). */
+  mel: Float32Array;
 }
 
 /**
@@ -80,6 +83,7 @@ export function makeFrameAnalyzer(): (sampleAt: (idx: number) => number, center:
   const re = new Float64Array(NFFT);
   const im = new Float64Array(NFFT);
   const pw = new Float64Array(NFFT / 2);
+  const filters = melFilters(NFFT, ANALYSIS_RATE);
   const bandSum = (a: number, b: number) => {
     let acc = 0;
     for (let k = bin(a); k < bin(b); k++) acc += pw[k];
@@ -94,7 +98,7 @@ export function makeFrameAnalyzer(): (sampleAt: (idx: number) => number, center:
     }
     const rms = Math.sqrt(sum / WIN);
     const db = rms > 1e-6 ? 20 * Math.log10(rms) : -120;
-    if (db < -75) return { db, low: 0, mid: 0, hi: 0, vhi: 0 };
+    if (db < -75) return { db, low: 0, mid: 0, hi: 0, vhi: 0, mel: new Float32Array(MEL_BANDS).fill(-120) };
     const f0 = Math.round(center - NFFT / 2);
     for (let k = 0; k < NFFT; k++) {
       re[k] = sampleAt(f0 + k) * hamming[k];
@@ -103,12 +107,20 @@ export function makeFrameAnalyzer(): (sampleAt: (idx: number) => number, center:
     fft(re, im);
     for (let k = 0; k < NFFT / 2; k++) pw[k] = re[k] * re[k] + im[k] * im[k];
     const speech = bandSum(80, 4000) + 1e-12;
+    const mel = new Float32Array(MEL_BANDS);
+    for (let b = 0; b < MEL_BANDS; b++) {
+      const { from, w } = filters[b];
+      let e = 0;
+      for (let k = 0; k < w.length; k++) e += w[k] * pw[from + k];
+      mel[b] = 10 * Math.log10(e / NFFT + 1e-12);
+    }
     return {
       db,
       low: bandSum(80, 550) / speech,
       mid: bandSum(550, 1300) / speech,
       hi: bandSum(1700, 3500) / speech,
       vhi: bandSum(4000, 8000) / (speech + bandSum(4000, 8000)),
+      mel,
     };
   };
 }
@@ -134,16 +146,21 @@ export function makeGate() {
   };
 }
 
+/** Analysis frames after the voice gate closes during which a seal (m/b/p) may still be held: 300 ms. */
+export const SEAL_AFTER_SPEECH = 30;
+
 /** A frame counts as quiet for plosive closures (near-silence inside speech). */
 export const isQuiet = (db: number, ref: number, floor: number) => db - ref < -26 || db - floor < 6;
 /** A plosive burst: +12 dB over the last quiet frame, not far below the speaker's level. */
 export const isBurst = (db: number, base: number, ref: number) => db - base >= 12 && db - ref > -24;
 
-/** Mouth targets of one active, non-closure frame (before smoothing). */
+/** How loud the frame is for the mouth, 0..1, relative to the speaker's level `ref`. */
+export const loudness = (db: number, ref: number) => smoothstep(-34, -6, db - ref) ** 0.7;
+
+/** Acoustic mouth targets of one active, non-closure frame (before smoothing): loudness and band shares. */
 export function mouthTarget(f: FrameFeatures, ref: number): { open: number; spread: number; round: number } {
   const { mid, hi, low, vhi } = f;
-  const rel = f.db - ref;
-  const loud = Math.pow(smoothstep(-34, -6, rel), 0.7);
+  const loud = loudness(f.db, ref);
   const fric = smoothstep(0.4, 0.75, vhi);
   // Jaw opening: high-F1 vowels (energy 550–1300 Hz) open wide; low-F1 vowels stay narrow.
   const openShape = clamp01((mid - 0.05) / 0.6);
@@ -159,11 +176,22 @@ export function mouthTarget(f: FrameFeatures, ref: number): { open: number; spre
   return { open: f32(clamp01(open)), spread: f32(clamp01(spread) * Math.max(loud, 0.4)), round: f32(clamp01(round) * Math.max(loud, 0.4)) };
 }
 
+/** What the mouth aims at in one frame, 0..1 each (before smoothing). */
+export interface MouthTargets {
+  open: number;
+  spread: number;
+  round: number;
+  press: number;
+  /** Lower lip under the upper teeth (f, v). */
+  tuck: number;
+}
+
 export interface SmoothedFrame {
   open: number;
   spread: number;
   round: number;
   press: number;
+  tuck: number;
   energy: number;
   emphasis: number;
 }
@@ -201,9 +229,11 @@ export function makeSmoother(opts: LipSyncOptions = {}) {
   let s = 0;
   let ro = 0;
   let p = 0;
+  let tu = 0;
   let e = 0;
-  /** `te` = the frame's loudness envelope target (0 when inactive). */
-  return (to: number, tSpread: number, tRound: number, tPress: number, closure: boolean, te: number): SmoothedFrame => {
+  /** `t` = the frame's mouth targets, `closure` a seal (the mouth closes faster), `te` its loudness envelope target (0 when inactive). */
+  return (t: MouthTargets, closure: boolean, te: number): SmoothedFrame => {
+    const { open: to, spread: tSpread, round: tRound, press: tPress, tuck: tTuck } = t;
     if (to > o) o += (to - o) * aAtk;
     else {
       // Exponential release plus a small linear drift so the tail reaches rest in ~250 ms, not ~450.
@@ -215,18 +245,20 @@ export function makeSmoother(opts: LipSyncOptions = {}) {
     ro += (tRound - ro) * aShape;
     if (tRound < ro) ro = Math.max(tRound, ro - RELEASE_DRIFT);
     p += (tPress - p) * aPress;
+    tu += (tTuck - tu) * aPress;
     e += (te - e) * (te > e ? aEnergyUp : aEnergyDown);
     if (o < SNAP && to === 0) o = 0;
     if (s < SNAP && tSpread === 0) s = 0;
     if (ro < SNAP && tRound === 0) ro = 0;
     if (p < SNAP && tPress === 0) p = 0;
+    if (tu < SNAP && tTuck === 0) tu = 0;
     if (e < 0.005 && te === 0) e = 0;
     ef += (te - ef) * (te > ef ? aFastUp : aFastDown);
     es += (te - es) * aSlow;
     const tem = clamp01((ef - es - 0.12) * 2.2);
     em += (tem - em) * aEm;
     if (em < 0.005 && tem === 0) em = 0;
-    return { open: o, spread: s, round: ro, press: p, energy: e, emphasis: em };
+    return { open: o, spread: s, round: ro, press: p, tuck: tu, energy: e, emphasis: em };
   };
 }
 

@@ -1,7 +1,7 @@
 /**
- * Audio → mouth shapes, from the audio itself (no phoneme recogniser).
- *
- * Input: mono float PCM at 16 kHz. Analysis every 10 ms:
+ * Audio → mouth shapes. Input: mono float PCM at 16 kHz, analysed every 10 ms. The shapes come from a viseme
+ * classifier (phonetic-mouth.ts: m/b/p seal, f/v tuck, rounded, spread, open, mid vowels, tongue consonants)
+ * on the frame's spectral envelope and its context; where it is unsure, from the acoustic cues below:
  *  - loudness (RMS dB over 25 ms) relative to the speaker's own level (a 90th percentile of active frames
  *    in a ±1.5 s window, never far below the file's overall level), gated with hysteresis so soft speech
  *    still opens the mouth and pauses close it;
@@ -14,7 +14,6 @@
  * threshold snap to exactly 0 so silence is perfectly still.
  */
 import {
-  ANALYSIS_RATE,
   energyTarget,
   HOP,
   isBurst,
@@ -22,10 +21,13 @@ import {
   makeFrameAnalyzer,
   makeGate,
   makeSmoother,
-  mouthTarget,
+  SEAL_AFTER_SPEECH,
   TRACK_HZ,
+  type FrameFeatures,
   type LipSyncOptions,
 } from "./lipsync-frame";
+import { makeMouthTargets } from "./phonetic-mouth";
+import { frameValues } from "./viseme-input";
 
 export { ANALYSIS_RATE, TRACK_HZ, type LipSyncOptions } from "./lipsync-frame";
 
@@ -38,6 +40,8 @@ export interface MouthShape {
   round: number;
   /** Lip press 0..1 (M/B/P closure). */
   press: number;
+  /** Lower lip under the upper teeth 0..1 (F/V). */
+  tuck: number;
 }
 
 export interface LipTrack {
@@ -47,6 +51,7 @@ export interface LipTrack {
   spread: Float32Array;
   round: Float32Array;
   press: Float32Array;
+  tuck: Float32Array;
   /** Slow speech energy 0..1 (drives head motion). */
   energy: Float32Array;
   /** Speech emphasis 0..1 (loudness rising above its recent level: stressed syllables, phrase onsets). */
@@ -68,31 +73,17 @@ function percentile(values: number[], p: number): number {
   return s[Math.min(s.length - 1, Math.max(0, Math.round((s.length - 1) * p)))];
 }
 
-/** Analyse mono 16 kHz PCM into mouth-shape tracks at 100 Hz. */
-export function analyzeLipSync(pcm: Float32Array, opts: LipSyncOptions = {}): LipTrack {
-  const n = Math.max(1, Math.ceil(pcm.length / HOP));
-  const db = new Float32Array(n);
-  const low = new Float32Array(n); // 80–550 Hz share of 80–4000 Hz: F1 low (EE, OO, nasals)
-  const mid = new Float32Array(n); // 550–1300 Hz share: F1 high (AA, AE, AO) → open jaw
-  const hi = new Float32Array(n); // 1700–3500 Hz share: F2/F3 high (EE, IH) → spread lips
-  const vhi = new Float32Array(n); // 4–8 kHz share of 80–8000 Hz: fricatives, sibilants
-  const analyze = makeFrameAnalyzer();
-  const sampleAt = (idx: number) => (idx >= 0 && idx < pcm.length ? pcm[idx] : 0);
-  for (let i = 0; i < n; i++) {
-    const f = analyze(sampleAt, i * HOP + HOP / 2);
-    db[i] = f.db;
-    low[i] = f.low;
-    mid[i] = f.mid;
-    hi[i] = f.hi;
-    vhi[i] = f.vhi;
-  }
-
-  // ---- speaker level ------------------------------------------------------------------------------
+/**
+ * The speaker's level over a whole file: noise floor (10th percentile), overall reference (90th percentile of
+ * frames above the floor) and a local reference per frame (90th percentile over ±1.5 s on a 250 ms grid,
+ * never more than 12 dB below the overall one).
+ */
+export function speakerLevels(db: Float32Array): { floor: number; globalRef: number; ref: Float32Array } {
+  const n = db.length;
   const all = Array.from(db);
   const floor = Math.max(-90, Math.min(percentile(all, 0.1), -25));
   const activeVals = all.filter((v) => v > floor + 6 && v > -75);
   const globalRef = activeVals.length ? percentile(activeVals, 0.9) : -120;
-  // Local reference on a 250 ms grid, 3 s windows.
   const step = 25;
   const half = 150;
   const grid: number[] = [];
@@ -110,6 +101,30 @@ export function analyzeLipSync(pcm: Float32Array, opts: LipSyncOptions = {}): Li
     const g1 = Math.min(grid.length - 1, g0 + 1);
     ref[i] = grid[g0] + (grid[g1] - grid[g0]) * (g - g0);
   }
+  return { floor, globalRef, ref };
+}
+
+/** Analyse mono 16 kHz PCM into mouth-shape tracks at 100 Hz. */
+export function analyzeLipSync(pcm: Float32Array, opts: LipSyncOptions = {}): LipTrack {
+  const n = Math.max(1, Math.ceil(pcm.length / HOP));
+  const db = new Float32Array(n);
+  const low = new Float32Array(n); // 80–550 Hz share of 80–4000 Hz: F1 low (EE, OO, nasals)
+  const mid = new Float32Array(n); // 550–1300 Hz share: F1 high (AA, AE, AO) → open jaw
+  const hi = new Float32Array(n); // 1700–3500 Hz share: F2/F3 high (EE, IH) → spread lips
+  const vhi = new Float32Array(n); // 4–8 kHz share of 80–8000 Hz: fricatives, sibilants
+  const analyze = makeFrameAnalyzer();
+  const sampleAt = (idx: number) => (idx >= 0 && idx < pcm.length ? pcm[idx] : 0);
+  const feats: FrameFeatures[] = new Array(n);
+  for (let i = 0; i < n; i++) {
+    const f = (feats[i] = analyze(sampleAt, i * HOP + HOP / 2));
+    db[i] = f.db;
+    low[i] = f.low;
+    mid[i] = f.mid;
+    hi[i] = f.hi;
+    vhi[i] = f.vhi;
+  }
+
+  const { floor, globalRef, ref } = speakerLevels(db);
 
   // ---- gate with hysteresis + hangover -----------------------------------------------------------
   const active = new Uint8Array(n);
@@ -146,26 +161,33 @@ export function analyzeLipSync(pcm: Float32Array, opts: LipSyncOptions = {}): Li
   const spread = new Float32Array(n);
   const round = new Float32Array(n);
   const press = new Float32Array(n);
+  const tuck = new Float32Array(n);
   const energy = new Float32Array(n);
   const emphasis = new Float32Array(n);
   const smooth = makeSmoother(opts);
+  const targets = makeMouthTargets();
+  const values = feats.map((f, i) => frameValues(f, ref[i]));
+  const valueAt = (j: number) => values[j];
+  let lastActive = -Infinity;
   for (let i = 0; i < n; i++) {
-    const t = closure[i] || !active[i] ? undefined : mouthTarget({ db: db[i], low: low[i], mid: mid[i], hi: hi[i], vhi: vhi[i] }, ref[i]);
-    const v = smooth(t?.open ?? 0, t?.spread ?? 0, t?.round ?? 0, closure[i] ? 1 : 0, closure[i] === 1, energyTarget(active[i] === 1, db[i], ref[i]));
+    if (active[i]) lastActive = i;
+    const t = targets(valueAt, i, feats[i], ref[i], active[i] === 1, i - lastActive <= SEAL_AFTER_SPEECH, closure[i] === 1);
+    const v = smooth(t, t.press > 0.5, energyTarget(active[i] === 1, db[i], ref[i]));
     open[i] = v.open;
     spread[i] = v.spread;
     round[i] = v.round;
     press[i] = v.press;
+    tuck[i] = v.tuck;
     energy[i] = v.energy;
     emphasis[i] = v.emphasis;
   }
-  return { hz: TRACK_HZ, length: n, open, spread, round, press, energy, emphasis, active, db, low, mid, hi, vhi };
+  return { hz: TRACK_HZ, length: n, open, spread, round, press, tuck, energy, emphasis, active, db, low, mid, hi, vhi };
 }
 
 /** Linear interpolation of the track at time t (seconds from the audio start); zero outside. */
 export function sampleTrack(track: LipTrack, t: number): MouthShape & { energy: number; emphasis: number } {
   const x = t * track.hz - 0.5; // value i describes the window centred at (i + 0.5) hops
-  if (!(x > -1) || x >= track.length) return { open: 0, spread: 0, round: 0, press: 0, energy: 0, emphasis: 0 };
+  if (!(x > -1) || x >= track.length) return { open: 0, spread: 0, round: 0, press: 0, tuck: 0, energy: 0, emphasis: 0 };
   const i0 = Math.floor(x);
   const f = x - i0;
   const at = (arr: Float32Array) => {
@@ -179,6 +201,7 @@ export function sampleTrack(track: LipTrack, t: number): MouthShape & { energy: 
     spread: at(track.spread),
     round: at(track.round),
     press: at(track.press),
+    tuck: at(track.tuck),
     energy: at(track.energy),
     emphasis: at(track.emphasis),
   };

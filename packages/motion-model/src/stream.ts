@@ -6,7 +6,7 @@
  * are detected within the look-ahead.
  */
 import { BlinkBlocks } from "./blink-blocks";
-import { makeHeadMotion } from "./life";
+import { makeHeadMotion, smileRelax } from "./life";
 import { CausalLevels } from "./levels";
 import {
   ANALYSIS_RATE,
@@ -18,19 +18,21 @@ import {
   makeFrameAnalyzer,
   makeGate,
   makeSmoother,
-  mouthTarget,
+  SEAL_AFTER_SPEECH,
   TRACK_HZ,
   type FrameFeatures,
 } from "./lipsync-frame";
 import { PcmWindow } from "./pcm-window";
+import { makeMouthTargets } from "./phonetic-mouth";
 import { StreamResampler } from "./resample";
 import { smoothstep } from "./smoothstep";
+import { frameValues, LOOKAHEAD } from "./viseme-input";
 
 export const MOTION_FPS = 25;
 /** The mouth leads the sound by this much, as in rendered videos (audiovisual tolerance ~80 ms sound-first). */
 export const LIP_LEAD_SECONDS = 0.05;
-/** Analysis frames a frame's plosive-closure decision may look ahead (keeps within 80 ms of look-ahead). */
-const CLOSURE_LOOKAHEAD = 4;
+/** Analysis frames a frame's viseme and plosive-closure decisions may look ahead (keeps within 80 ms of look-ahead). */
+const CLOSURE_LOOKAHEAD = LOOKAHEAD;
 const RING = 128; // analysis frames kept: closure runs (≤ 25) + the speech-before window (30) + look-ahead
 
 export interface MotionFrame {
@@ -40,6 +42,10 @@ export interface MotionFrame {
   mouthWide: number;
   mouthRound: number;
   lipsClosed: number;
+  /** Lower lip under the upper teeth (f, v). */
+  lipTuck: number;
+  /** How much of a smiling photo's smile relaxes while speaking. */
+  smileRelax: number;
   blink: number;
   head: { yaw: number; pitch: number; roll: number };
 }
@@ -52,6 +58,7 @@ export class MotionStream {
   private readonly levels = new CausalLevels();
   private readonly gate = makeGate();
   private readonly smooth = makeSmoother();
+  private readonly targets = makeMouthTargets();
   private readonly head: ReturnType<typeof makeHeadMotion>;
   private readonly blinks: BlinkBlocks;
   private readonly pcm = new PcmWindow(); // at 16 kHz
@@ -59,13 +66,14 @@ export class MotionStream {
   private oddByte: number | undefined;
   // Per analysis frame (ring): features, levels, gate, quiet-run bookkeeping, smoothed values.
   private readonly feat: FrameFeatures[] = new Array(RING);
+  private readonly values: Float32Array[] = new Array(RING);
   private readonly ref = new Float32Array(RING);
   private readonly floor = new Float32Array(RING);
   private readonly quiet = new Uint8Array(RING);
   private readonly active = new Uint8Array(RING);
   private readonly runStart = new Int32Array(RING);
   private readonly speechBefore = new Uint8Array(RING);
-  private readonly out = { open: new Float32Array(RING), spread: new Float32Array(RING), round: new Float32Array(RING), press: new Float32Array(RING), energy: new Float32Array(RING), emphasis: new Float32Array(RING) };
+  private readonly out = { open: new Float32Array(RING), spread: new Float32Array(RING), round: new Float32Array(RING), press: new Float32Array(RING), tuck: new Float32Array(RING), energy: new Float32Array(RING), emphasis: new Float32Array(RING) };
   private analyzed = 0; // analysis frames computed
   private finalized = 0; // analysis frames smoothed (closure decided)
   private nextFrame = 0; // next 25 fps frame to emit
@@ -168,6 +176,7 @@ export class MotionStream {
     const f = this.analyze(this.pcm.sampleAt, i * HOP + HOP / 2);
     const lv = this.levels.update(f.db);
     this.feat[k] = f;
+    this.values[k] = frameValues(f, lv.ref);
     this.ref[k] = lv.ref;
     this.floor[k] = lv.floor;
     this.active[k] = this.gate(f.db, lv.ref, lv.floor, lv.silent) ? 1 : 0;
@@ -205,18 +214,23 @@ export class MotionStream {
     const i = this.finalized;
     const k = i % RING;
     const f = this.feat[k];
-    const closure = this.isClosure(i);
     const active = this.active[k] === 1;
-    const t = closure || !active ? undefined : mouthTarget(f, this.ref[k]);
-    const v = this.smooth(t?.open ?? 0, t?.spread ?? 0, t?.round ?? 0, closure ? 1 : 0, closure, energyTarget(active, f.db, this.ref[k]));
+    let speechNear = false;
+    for (let j = i; j >= Math.max(0, i - SEAL_AFTER_SPEECH) && !speechNear; j--) speechNear = this.active[j % RING] === 1;
+    const t = this.targets(this.valueAt, i, f, this.ref[k], active, speechNear, this.isClosure(i));
+    const v = this.smooth(t, t.press > 0.5, energyTarget(active, f.db, this.ref[k]));
     this.out.open[k] = v.open;
     this.out.spread[k] = v.spread;
     this.out.round[k] = v.round;
     this.out.press[k] = v.press;
+    this.out.tuck[k] = v.tuck;
     this.out.energy[k] = v.energy;
     this.out.emphasis[k] = v.emphasis;
     this.finalized++;
   }
+
+  /** Classifier values of analysis frame j (undefined outside the audio, as in the whole-file analysis). */
+  private readonly valueAt = (j: number): Float32Array | undefined => (j >= 0 && j < this.analyzed ? this.values[j % RING] : undefined);
 
   /** Linear interpolation between smoothed analysis frames, exactly as sampleTrack does. */
   private sample(key: keyof MotionStream["out"], t: number, trackLength: number): number {
@@ -242,6 +256,8 @@ export class MotionStream {
       mouthWide: r4(s("spread")),
       mouthRound: r4(s("round")),
       lipsClosed: r4(s("press")),
+      lipTuck: r4(s("tuck")),
+      smileRelax: r4(smileRelax(s("energy"))),
       blink: r4(this.blinks.at(t)),
       head: { yaw: r4(h.yaw), pitch: r4(h.pitch), roll: r4(h.roll) },
     };

@@ -1,0 +1,33 @@
+/**
+ * The training corpus on disk (written by corpus.ts, read by train.ts): frames.f32 holds RAW_VALUES per frame
+ * — the mel band levels, the loudness and the speaker's level, all dB, as the product's analysis measured
+ * them — labels.i8 the class of each frame (−1 = unlabelled), utterances.json each utterance's voice and length.
+ */
+import { readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { MEL_BANDS } from "../../packages/motion-model/src/mel";
+
+export const RAW_VALUES = MEL_BANDS + 2;
+
+export interface Corpus {
+  frames: Float32Array;
+  labels: Int8Array;
+  utterances: Array<{ voice: string; frames: number }>;
+}
+
+const bytes = (parts: ArrayBufferView[]) => Buffer.concat(parts.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength)));
+
+export function writeCorpus(dir: string, frames: Float32Array[], labels: Int8Array[], utterances: Corpus["utterances"]): void {
+  writeFileSync(join(dir, "frames.f32"), bytes(frames));
+  writeFileSync(join(dir, "labels.i8"), bytes(labels));
+  writeFileSync(join(dir, "utterances.json"), JSON.stringify(utterances));
+}
+
+export function readCorpus(dir: string): Corpus {
+  const f = readFileSync(join(dir, "frames.f32"));
+  return {
+    frames: new Float32Array(f.buffer.slice(f.byteOffset, f.byteOffset + f.byteLength)),
+    labels: new Int8Array(readFileSync(join(dir, "labels.i8"))),
+    utterances: JSON.parse(readFileSync(join(dir, "utterances.json"), "utf8")),
+  };
+}

@@ -1,0 +1,168 @@
+/**
+ * The viseme classifier's training corpus: espeak-ng speech (English sentences, pseudo-words in Spanish,
+ * Italian and German; 26 voice variants, 120–230 words per minute) and flite speech (voices kal16, awb and
+ * slt), with the class of every 10 ms frame from the synthesiser's own phoneme timings. Each utterance is
+ * warped in frequency (×0.85–1.25: longer and shorter vocal tracts, male voices made female-like) and
+ * degraded (gain, spectral tilt, a sparse room echo, noise) so the classifier does not learn one
+ * synthesiser's clean spectrum; frames then go through the product's own analysis (packages/motion-model).
+ *
+ *   tsx scripts/speech/corpus.ts [--out .local/speech] [--utterances 1500] [--seed 1]
+ *
+ * Writes the corpus files of corpus-files.ts. Three of the voices measured by scripts/quality-phonetic.ts (espeak-ng en-us and
+ * en-gb+f3, flite rms) are never used here; flite slt is (the only female voice of a second synthesiser).
+ */
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { HOP, makeFrameAnalyzer } from "../../packages/motion-model/src/lipsync-frame";
+import { speakerLevels } from "../../packages/motion-model/src/lipsync";
+import { MEL_BANDS } from "../../packages/motion-model/src/mel";
+import { VISEMES } from "../../packages/motion-model/src/visemes";
+import { arpabetVisemes } from "./arpabet-visemes";
+import { RAW_VALUES, writeCorpus } from "./corpus-files";
+import { visemesOf } from "./ipa-visemes";
+import { makeRng, type Rng } from "./rng";
+import { englishSentence, LANGUAGES, pseudoSentence } from "./texts";
+import { RATE } from "./tts";
+
+/** Voice variants (espeak-ng-data/voices/!v) — not m1 (the plain voices' default) nor f3 (measured). */
+const VARIANTS = ["m2", "m3", "m4", "m5", "m6", "m7", "f1", "f2", "f4", "f5", "klatt", "klatt2", "klatt3", "Alex", "Annie", "Andy", "Lee", "michel", "linda", "max", "anika", "aunty", "ed", "john", "norbert", "antonio"];
+const ENGLISHES = ["en-us", "en", "en-gb-x-rp", "en-gb-scotland", "en-029"];
+const FLITE_VOICES = ["kal16", "awb", "slt"];
+
+/** A phoneme: its end (s) and its class over its first and second half. */
+interface Segment {
+  end: number;
+  classes: [number, number];
+}
+
+interface Speech {
+  /** The synthesiser's output file and how ffmpeg should read it. */
+  input: string[];
+  segments: Segment[];
+  voice: string;
+}
+
+function espeakTool(dir: string): string {
+  const tool = join(dir, "espeak-events");
+  if (!existsSync(tool)) execFileSync("cc", ["-O2", join(import.meta.dirname, "espeak-events.c"), "-o", tool, "-lespeak-ng"]);
+  return tool;
+}
+
+function espeak(tool: string, dir: string, voice: string, wpm: number, text: string): Speech {
+  const raw = join(dir, "utt.raw");
+  const out = execFileSync(tool, [voice, String(wpm), text, raw]).toString().trim().split("\n");
+  const rate = Number(out[0].split(" ")[1]);
+  const end = Number(out[out.length - 1].split(" ")[1]) / rate;
+  const events = out.slice(1, -1).map((l) => {
+    const [s, name = ""] = l.split("\t");
+    return { t: Number(s) / rate, name };
+  });
+  const segments = events.map((e, k) => ({ end: k + 1 < events.length ? events[k + 1].t : end, classes: visemesOf(e.name) }));
+  return { input: ["-f", "s16le", "-ar", String(rate), "-ac", "1", "-i", raw], segments, voice };
+}
+
+function flite(dir: string, voice: string, text: string): Speech {
+  const wav = join(dir, "utt.wav");
+  const out = execFileSync("flite", ["-voice", voice, "-psdur", "-t", text, "-o", wav]).toString().trim().split(/\s+/);
+  const segments = out.map((s) => {
+    const [phone, end] = s.split(":");
+    return { end: Number(end), classes: arpabetVisemes(phone) };
+  });
+  return { input: ["-i", wav], segments, voice: `flite ${voice}` };
+}
+
+/** Decoded at 16 kHz with every frequency ×`warp` (and time ÷`warp`), silent margins of `pad` samples. */
+function decodeWarped(s: Speech, warp: number, pad: number): { pcm: Float32Array; labels: Int8Array } {
+  const rate = Number(execFileSync("ffprobe", ["-v", "error", ...s.input.slice(0, -2), "-show_entries", "stream=sample_rate", "-of", "csv=p=0", s.input[s.input.length - 1]]).toString().trim());
+  const out = execFileSync("ffmpeg", ["-v", "error", ...s.input, "-af", `asetrate=${Math.round(rate * warp)},aresample=${RATE}`, "-f", "f32le", "pipe:1"], { maxBuffer: 1 << 28 });
+  const speech = new Float32Array(out.buffer.slice(out.byteOffset, out.byteOffset + out.byteLength));
+  const pcm = new Float32Array(speech.length + 2 * pad);
+  pcm.set(speech, pad);
+  const labels = new Int8Array(Math.ceil(pcm.length / HOP)); // 0 = rest
+  let start = 0;
+  for (const seg of s.segments) {
+    const [a, b] = [start / warp + pad / RATE, seg.end / warp + pad / RATE];
+    start = seg.end;
+    for (let i = Math.max(0, Math.ceil((a * RATE) / HOP - 0.5)); (i + 0.5) * HOP < b * RATE && i < labels.length; i++) {
+      labels[i] = ((i + 0.5) * HOP) / RATE < (a + b) / 2 ? seg.classes[0] : seg.classes[1];
+    }
+  }
+  return { pcm, labels };
+}
+
+/** Gain, a first-order spectral tilt, a sparse room echo and noise 15–45 dB below the speech. */
+function degrade(pcm: Float32Array, rng: Rng): void {
+  const dry = pcm.slice();
+  if (rng() < 0.4) {
+    const taps = Array.from({ length: 60 }, () => {
+      const delay = Math.floor(RATE * (0.003 + 0.25 * rng() ** 2));
+      return { delay, gain: (rng() - 0.5) * 0.6 * Math.exp(-delay / (RATE * (0.04 + 0.08 * rng()))) };
+    });
+    for (const { delay, gain } of taps) for (let i = delay; i < pcm.length; i++) pcm[i] += gain * dry[i - delay];
+  }
+  const tilt = (rng() - 0.5) * 1.2;
+  let prev = 0;
+  let power = 0;
+  for (let i = 0; i < pcm.length; i++) {
+    const x = pcm[i];
+    pcm[i] = x + tilt * prev;
+    prev = x;
+    power += pcm[i] * pcm[i];
+  }
+  const rms = Math.sqrt(power / pcm.length);
+  const noise = rms * 10 ** (-(15 + 30 * rng()) / 20);
+  const gain = 10 ** (-(20 * rng()) / 20) / (rms * 8 || 1);
+  for (let i = 0; i < pcm.length; i++) pcm[i] = (pcm[i] + noise * (rng() + rng() + rng() - 1.5) * 2) * gain;
+}
+
+/** Every frame's mel levels, loudness and speaker level, through the renderer's whole-file analysis. */
+function features(pcm: Float32Array): Float32Array {
+  const analyze = makeFrameAnalyzer();
+  const n = Math.ceil(pcm.length / HOP);
+  const sampleAt = (idx: number) => (idx >= 0 && idx < pcm.length ? pcm[idx] : 0);
+  const feats = Array.from({ length: n }, (_, i) => analyze(sampleAt, i * HOP + HOP / 2));
+  const { ref } = speakerLevels(Float32Array.from(feats, (f) => f.db));
+  const out = new Float32Array(n * RAW_VALUES);
+  feats.forEach((f, i) => {
+    out.set(f.mel, i * RAW_VALUES);
+    out[i * RAW_VALUES + MEL_BANDS] = f.db;
+    out[i * RAW_VALUES + MEL_BANDS + 1] = ref[i];
+  });
+  return out;
+}
+
+function main() {
+  const { values } = parseArgs({ options: { out: { type: "string", default: ".local/speech" }, utterances: { type: "string", default: "1500" }, seed: { type: "string", default: "1" } } });
+  const dir = resolve(values.out!);
+  mkdirSync(dir, { recursive: true });
+  const tool = espeakTool(dir);
+  const rng = makeRng(Number(values.seed));
+  const pick = <T>(a: readonly T[]) => a[Math.floor(rng() * a.length)];
+  const frames: Float32Array[] = [];
+  const labels: Int8Array[] = [];
+  const index: Array<{ voice: string; frames: number }> = [];
+  const count = Number(values.utterances);
+  for (let k = 0; k < count; k++) {
+    const kind = rng();
+    const speech =
+      kind < 0.25
+        ? flite(dir, pick(FLITE_VOICES), `${englishSentence(rng)} ${englishSentence(rng)}`)
+        : kind < 0.65
+          ? espeak(tool, dir, `${pick(ENGLISHES)}+${pick(VARIANTS)}`, Math.round(120 + 110 * rng()), `${englishSentence(rng)} ${englishSentence(rng)}`)
+          : ((lang) => espeak(tool, dir, `${lang}+${pick(VARIANTS)}`, Math.round(120 + 110 * rng()), pseudoSentence(rng, lang)))(pick(LANGUAGES));
+    const u = decodeWarped(speech, 0.85 + 0.4 * rng(), Math.round(RATE * (0.2 + 0.5 * rng())));
+    degrade(u.pcm, rng);
+    frames.push(features(u.pcm));
+    labels.push(u.labels);
+    index.push({ voice: speech.voice, frames: u.labels.length });
+    if (k % 100 === 0) console.log(`${k}/${count} ${speech.voice}`);
+  }
+  writeCorpus(dir, frames, labels, index);
+  const all = new Int32Array(VISEMES.length + 1);
+  for (const l of labels) for (const c of l) all[c + 1]++;
+  console.log(`${all.reduce((a, b) => a + b, 0)} frames; unlabelled ${all[0]}; ${VISEMES.map((v, c) => `${v} ${all[c + 1]}`).join(", ")}`);
+}
+
+main();

@@ -1,0 +1,251 @@
+/**
+ * Trains the viseme classifier (packages/motion-model/src/viseme-net.ts) on the corpus of corpus.ts and
+ * writes its weights to packages/motion-model/src/viseme-weights.ts.
+ *
+ *   tsx scripts/speech/train.ts [--corpus .local/speech] [--epochs 12] [--hidden 64,48] [--seed 1]
+ *
+ * Frames become classifier values through the product's own code (viseme-input.ts). Utterances of three
+ * voice variants are held out: their frame accuracy, per-class recall and confusions
+ * are printed after each epoch. Cross-entropy weighted by 1/√(class share), Adam, mini-batches of 128.
+ */
+import { writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { MEL_BANDS } from "../../packages/motion-model/src/mel";
+import { CONTEXT, FRAME_VALUES, frameValues, INPUTS, SILENT_FRAME } from "../../packages/motion-model/src/viseme-input";
+import { encodeLayer, softmax, type DenseLayer } from "../../packages/motion-model/src/viseme-net";
+import { VISEMES } from "../../packages/motion-model/src/visemes";
+import { type Corpus, RAW_VALUES, readCorpus } from "./corpus-files";
+import { makeRng } from "./rng";
+
+const HELD_OUT = ["klatt2", "linda", "john"];
+const CLASSES = VISEMES.length;
+const BATCH = 128;
+const OUT = join(import.meta.dirname, "..", "..", "packages", "motion-model", "src", "viseme-weights.ts");
+
+interface Frames {
+  /** The classifier's values of every frame (FRAME_VALUES each). */
+  values: Float32Array;
+  labels: Int8Array;
+  /** First and one-past-last frame of each frame's utterance. */
+  from: Int32Array;
+  to: Int32Array;
+  held: Uint8Array;
+}
+
+const rawFrame = (c: Corpus, i: number) => {
+  const o = i * RAW_VALUES;
+  return { mel: c.frames.subarray(o, o + MEL_BANDS), db: c.frames[o + MEL_BANDS], ref: c.frames[o + MEL_BANDS + 1], low: 0, mid: 0, hi: 0, vhi: 0 };
+};
+
+/**
+ * Every frame's classifier values, as the product computes them (viseme-input.ts), most utterances with a
+ * slow loudness swing (±12 dB over 0.3–2 s; the spectral shape is gain-free, so only the loudness value
+ * moves): in the corpus every phoneme is spoken at one level, in speech soft syllables follow loud ones.
+ */
+function frameValuesOf(c: Corpus, rng: () => number): Frames {
+  const n = c.labels.length;
+  const values = new Float32Array(n * FRAME_VALUES);
+  const from = new Int32Array(n);
+  const to = new Int32Array(n);
+  const held = new Uint8Array(n);
+  let at = 0;
+  for (const u of c.utterances) {
+    const h = HELD_OUT.includes(u.voice.split("+")[1]) ? 1 : 0;
+    const swing = rng() < 0.7 ? 12 * rng() : 0;
+    const period = 30 + 170 * rng();
+    const phase = 2 * Math.PI * rng();
+    for (let i = at; i < at + u.frames; i++) {
+      const f = rawFrame(c, i);
+      const gain = swing * Math.sin((2 * Math.PI * (i - at)) / period + phase);
+      values.set(frameValues({ ...f, db: f.db + gain }, f.ref), i * FRAME_VALUES);
+      from[i] = at;
+      to[i] = at + u.frames;
+      held[i] = h;
+    }
+    at += u.frames;
+  }
+  return { values, labels: c.labels, from, to, held };
+}
+
+/** The classifier input of frame i, scaled to zero mean and unit variance per frame value. */
+function input(c: Frames, i: number, mu: Float32Array, sd: Float32Array, out: Float32Array): Float32Array {
+  for (let k = 0; k < CONTEXT.length; k++) {
+    const j = i + CONTEXT[k];
+    const inside = j >= c.from[i] && j < c.to[i];
+    for (let v = 0; v < FRAME_VALUES; v++) {
+      const x = inside ? c.values[j * FRAME_VALUES + v] : SILENT_FRAME[v];
+      out[k * FRAME_VALUES + v] = (x - mu[v]) / sd[v];
+    }
+  }
+  return out;
+}
+
+class Net {
+  readonly layers: DenseLayer[];
+  private readonly grads: Float32Array[];
+  private readonly m: Float32Array[];
+  private readonly v: Float32Array[];
+  private step = 0;
+  constructor(sizes: number[], rng: () => number) {
+    this.layers = sizes.slice(1).map((outputs, k) => {
+      const inputs = sizes[k];
+      const params = new Float32Array(outputs * (inputs + 1));
+      const scale = Math.sqrt(2 / inputs);
+      for (let i = 0; i < outputs * inputs; i++) params[i] = (rng() + rng() + rng() - 1.5) * 2 * scale;
+      return { inputs, outputs, params };
+    });
+    this.grads = this.layers.map((l) => new Float32Array(l.params.length));
+    this.m = this.layers.map((l) => new Float32Array(l.params.length));
+    this.v = this.layers.map((l) => new Float32Array(l.params.length));
+  }
+
+  /** Activations of every layer (the last one as probabilities). */
+  forward(x: Float32Array, acts: Float32Array[]): Float32Array {
+    let a = x;
+    this.layers.forEach((l, k) => {
+      const y = acts[k];
+      const p = l.params;
+      const n = l.inputs;
+      for (let o = 0; o < l.outputs; o++) {
+        let s = p[l.outputs * n + o];
+        for (let i = 0, r = o * n; i < n; i++) s += p[r + i] * a[i];
+        y[o] = k < this.layers.length - 1 && s < 0 ? 0 : s;
+      }
+      a = y;
+    });
+    softmax(a);
+    return a;
+  }
+
+  /** Adds the gradient of −weight·log p[label]; returns the loss. */
+  backward(x: Float32Array, acts: Float32Array[], deltas: Float32Array[], label: number, weight: number): number {
+    const last = this.layers.length - 1;
+    const p = acts[last];
+    const loss = -weight * Math.log(p[label] + 1e-9);
+    for (let o = 0; o < p.length; o++) deltas[last][o] = weight * (p[o] - (o === label ? 1 : 0));
+    for (let k = last; k >= 0; k--) {
+      const l = this.layers[k];
+      const g = this.grads[k];
+      const d = deltas[k];
+      const a = k > 0 ? acts[k - 1] : x;
+      const n = l.inputs;
+      for (let o = 0; o < l.outputs; o++) {
+        const dv = d[o];
+        if (dv === 0) continue;
+        for (let i = 0, r = o * n; i < n; i++) g[r + i] += dv * a[i];
+        g[l.outputs * n + o] += dv;
+      }
+      if (k === 0) break;
+      const dPrev = deltas[k - 1];
+      for (let i = 0; i < n; i++) {
+        if (a[i] <= 0) {
+          dPrev[i] = 0;
+          continue;
+        }
+        let s = 0;
+        for (let o = 0; o < l.outputs; o++) s += l.params[o * n + i] * d[o];
+        dPrev[i] = s;
+      }
+    }
+    return loss;
+  }
+
+  /** One Adam step on the accumulated gradient (mean over `count` samples), then clears it. */
+  update(lr: number, count: number): void {
+    this.step++;
+    const b1 = 0.9;
+    const b2 = 0.999;
+    const c1 = 1 - b1 ** this.step;
+    const c2 = 1 - b2 ** this.step;
+    this.layers.forEach((l, k) => {
+      const [g, m, v, p] = [this.grads[k], this.m[k], this.v[k], l.params];
+      for (let i = 0; i < p.length; i++) {
+        const gi = g[i] / count + (i < l.outputs * l.inputs ? 1e-5 * p[i] : 0);
+        m[i] = b1 * m[i] + (1 - b1) * gi;
+        v[i] = b2 * v[i] + (1 - b2) * gi * gi;
+        p[i] -= (lr * (m[i] / c1)) / (Math.sqrt(v[i] / c2) + 1e-8);
+        g[i] = 0;
+      }
+    });
+  }
+}
+
+/** First layer rescaled so the network reads unscaled frame values. */
+function foldScaling(l: DenseLayer, mu: Float32Array, sd: Float32Array): DenseLayer {
+  const params = l.params.slice();
+  const n = l.inputs;
+  for (let o = 0; o < l.outputs; o++) {
+    let shift = 0;
+    for (let i = 0; i < n; i++) {
+      const v = i % FRAME_VALUES;
+      params[o * n + i] = l.params[o * n + i] / sd[v];
+      shift += (l.params[o * n + i] * mu[v]) / sd[v];
+    }
+    params[l.outputs * n + o] -= shift;
+  }
+  return { ...l, params };
+}
+
+function main() {
+  const { values } = parseArgs({ options: { corpus: { type: "string", default: ".local/speech" }, epochs: { type: "string", default: "12" }, hidden: { type: "string", default: "64,48" }, seed: { type: "string", default: "1" } } });
+  const rng = makeRng(Number(values.seed));
+  const c = frameValuesOf(readCorpus(resolve(values.corpus!)), rng);
+  const train: number[] = [];
+  const held: number[] = [];
+  for (let i = 0; i < c.labels.length; i++) if (c.labels[i] >= 0) (c.held[i] ? held : train).push(i);
+  const mu = new Float32Array(FRAME_VALUES);
+  const sd = new Float32Array(FRAME_VALUES);
+  for (const i of train) for (let v = 0; v < FRAME_VALUES; v++) mu[v] += c.values[i * FRAME_VALUES + v] / train.length;
+  for (const i of train) for (let v = 0; v < FRAME_VALUES; v++) sd[v] += (c.values[i * FRAME_VALUES + v] - mu[v]) ** 2 / train.length;
+  for (let v = 0; v < FRAME_VALUES; v++) sd[v] = Math.sqrt(sd[v]) || 1;
+  const share = new Float64Array(CLASSES);
+  for (const i of train) share[c.labels[i]] += 1 / train.length;
+  const weight = Array.from(share, (s) => 1 / Math.sqrt(s));
+  const wMean = train.reduce((a, i) => a + weight[c.labels[i]], 0) / train.length;
+  for (let k = 0; k < CLASSES; k++) weight[k] /= wMean;
+
+  const sizes = [INPUTS, ...values.hidden!.split(",").map(Number), CLASSES];
+  const net = new Net(sizes, rng);
+  const acts = sizes.slice(1).map((n) => new Float32Array(n));
+  const deltas = sizes.slice(1).map((n) => new Float32Array(n));
+  const x = new Float32Array(INPUTS);
+  const epochs = Number(values.epochs);
+  console.log(`train ${train.length} frames, held out ${held.length} (${HELD_OUT.join(", ")}); ${sizes.join("→")}`);
+  for (let e = 0; e < epochs; e++) {
+    for (let i = train.length - 1; i > 0; i--) {
+      const j = Math.floor(rng() * (i + 1));
+      [train[i], train[j]] = [train[j], train[i]];
+    }
+    const lr = 2e-3 * 0.5 * (1 + Math.cos((Math.PI * e) / epochs));
+    let loss = 0;
+    for (let b = 0; b < train.length; b += BATCH) {
+      const end = Math.min(train.length, b + BATCH);
+      for (let s = b; s < end; s++) {
+        const i = train[s];
+        net.forward(input(c, i, mu, sd, x), acts);
+        loss += net.backward(x, acts, deltas, c.labels[i], weight[c.labels[i]]);
+      }
+      net.update(lr, end - b);
+    }
+    const confusion = Array.from({ length: CLASSES }, () => new Array<number>(CLASSES).fill(0));
+    for (const i of held) {
+      const p = net.forward(input(c, i, mu, sd, x), acts);
+      confusion[c.labels[i]][p.indexOf(Math.max(...p))]++;
+    }
+    const correct = confusion.reduce((a, row, k) => a + row[k], 0);
+    const recall = confusion.map((row, k) => `${VISEMES[k]} ${Math.round((100 * row[k]) / (row.reduce((a, b) => a + b, 0) || 1))}`);
+    console.log(`epoch ${e + 1}: loss ${(loss / train.length).toFixed(3)}, held-out accuracy ${((100 * correct) / held.length).toFixed(1)} %; recall ${recall.join(", ")}`);
+    const rows = confusion.map((row, k) => `${VISEMES[k].padEnd(7)} ${row.map((n) => String(n).padStart(6)).join("")}`);
+    if (e === epochs - 1) console.log(`confusions (rows = true class):\n${rows.join("\n")}`);
+  }
+  const layers = net.layers.map((l, k) => encodeLayer(k === 0 ? foldScaling(l, mu, sd) : l));
+  writeFileSync(
+    OUT,
+    `// Generated by scripts/speech/train.ts (${train.length} frames of espeak-ng and flite speech, ${sizes.join("→")}); do not edit.\n` +
+      `import type { StoredLayer } from "./viseme-net";\n\nexport const VISEME_LAYERS: StoredLayer[] = ${JSON.stringify(layers, null, 1)};\n`,
+  );
+  console.log(`wrote ${OUT}`);
+}
+
+main();
