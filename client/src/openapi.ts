@@ -122,7 +122,7 @@ export interface paths {
         };
         /**
          * Get a video job; succeeded and unexpired jobs include a fresh 15-minute download link
-         * @description Poll every 15 seconds. Download the link without the App headers. If the link cannot be refreshed: 503, retry.
+         * @description Poll every 15 seconds. Download the link without the App headers. A job created with video.alpha also carries alphaVideoUrl (the WebM with alpha) under the same rules. If a link cannot be refreshed: 503, retry.
          */
         get: operations["getVideoJob"];
         put?: never;
@@ -380,6 +380,16 @@ export interface components {
              * @default 0
              */
             leadOutSeconds?: number;
+            /**
+             * @description Put the person on backgroundColor instead of the photo's own backdrop when no background image is in effect (with a background image, from backgroundUrl or saved on the Avatar, the person is always in front of it)
+             * @default false
+             */
+            replaceBackground?: boolean;
+            /**
+             * @description Also render the person alone on a transparent background: a WebM with alpha (VP9, yuva420p, Opus audio) of the same frames and audio, linked as alphaVideoUrl, kept and deleted with the MP4
+             * @default false
+             */
+            alpha?: boolean;
         };
         VideoJob: {
             /**
@@ -533,6 +543,16 @@ export interface components {
              * @description Link expiry: 15 minutes, capped by job.expiresAt
              */
             videoUrlExpiresAt?: string;
+            /**
+             * Format: uri
+             * @description Only for jobs created with video.alpha: fresh signed link to the WebM with alpha (VP9 yuva420p + Opus) of the person alone, under the rules of videoUrl. Use it without App headers.
+             */
+            alphaVideoUrl?: string;
+            /**
+             * Format: date-time
+             * @description Link expiry, as videoUrlExpiresAt
+             */
+            alphaVideoUrlExpiresAt?: string;
         };
         VideoJobList: {
             jobs: components["schemas"]["VideoJob"][];
