@@ -38,6 +38,8 @@ async function render(audioPath: string, settings: Partial<RenderSettings>, extr
   return renderVideo({
     portraitPng: avatar.portraitPng,
     rig: avatar.rig,
+    // The Avatar's matte, as a job hands it over: a background image puts the person in front of it.
+    matte: avatar.mattePng,
     audioPath,
     settings: { ...base, ...settings },
     workDir,

@@ -51,7 +51,7 @@ describe("consumer: avatar jobs", () => {
       callbackUrl: `${BASE}/internal/jobs/${jobId}/events?attempt=1`,
       token: await jobToken(env, "avatar", jobId, 1),
       imageUrl: "https://example.com/portrait.png",
-      outputs: { portrait: obj(keys.portrait), rig: obj(keys.rig), cover: obj(keys.cover) },
+      outputs: { portrait: obj(keys.portrait), rig: obj(keys.rig), cover: obj(keys.cover), matte: obj(keys.matte) },
     } satisfies AvatarPayload);
     const row = (await jobRow("avatar", jobId))!;
     expect(row).toMatchObject({ status: "processing", attempt: 1 });
@@ -173,11 +173,16 @@ describe("consumer: video jobs", () => {
       attempt: 1,
       callbackUrl: `${BASE}/internal/jobs/${jobId}/events?attempt=1`,
       token: await jobToken(env, "video", jobId, 1),
-      avatar: { portrait: obj(avatarKeys(avatarId).portrait), rig: obj(avatarKeys(avatarId).rig), background: obj(`avatars/${avatarId}/background.png`) },
+      avatar: {
+        portrait: obj(avatarKeys(avatarId).portrait),
+        rig: obj(avatarKeys(avatarId).rig),
+        background: obj(`avatars/${avatarId}/background.png`),
+        matte: obj(avatarKeys(avatarId).matte),
+      },
       audioUrl: "https://example.com/speech.mp3",
       backgroundUrl: "https://example.com/bg.webp",
       settings: { width: 640, height: 360, fit: "crop", backgroundColor: "#aabbcc", backgroundFit: "cover", leadInSeconds: 0, leadOutSeconds: 0 },
-      outputs: { video: obj(videoKey(jobId)) },
+      outputs: { video: obj(videoKey(jobId)), matte: obj(avatarKeys(avatarId).matte) },
     } satisfies VideoPayload);
     expect(await jobRow("video", jobId)).toMatchObject({ status: "processing", attempt: 1, stage: "starting" });
   });
