@@ -30,7 +30,7 @@ export interface MouthAxis {
   hw: number;
 }
 
-function mouthAxis(upper: Float32Array): MouthAxis {
+function _mouthAxis(upper: Float32Array): MouthAxis {
   const n = upper.length / 2;
   const x0 = upper[0], y0 = upper[1], x1 = upper[(n - 1) * 2], y1 = upper[(n - 1) * 2 + 1];
   const len = Math.hypot(x1 - x0, y1 - y0) || 1;

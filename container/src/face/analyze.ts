@@ -50,7 +50,7 @@ async function detect(human: Human, image: RgbImage): Promise<DetectedFace[]> {
     const t = tf.tensor3d(new Uint8Array(data.buffer, data.byteOffset, data.length), [height, width, 3], "int32");
     return side === width && side === height ? t : tf.pad(t, [[0, side - height], [0, side - width], [0, 0]], 0);
   });
-  let result;
+  let result: Awaited<ReturnType<Human["detect"]>>;
   try {
     result = await human.detect(input as never);
   } finally {

@@ -15,7 +15,7 @@ const require = createRequire(import.meta.url);
 const HUMAN_DIST = path.dirname(require.resolve("@vladmandic/human"));
 const MODELS_DIR = path.join(HUMAN_DIST, "..", "models");
 const WASM_DIR = path.join(path.dirname(require.resolve("@tensorflow/tfjs-backend-wasm")), path.sep);
-const MODEL_BASE = pathToFileURL(MODELS_DIR).href + "/";
+const MODEL_BASE = `${pathToFileURL(MODELS_DIR).href}/`;
 
 const CONFIG: Partial<Config> = {
   backend: "wasm",

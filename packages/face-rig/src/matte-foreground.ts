@@ -118,7 +118,7 @@ function fuse(image: Float32Array[], fg: Float32Array[], a: Float32Array, W: num
       const fi = f[i] / (blurA[i] + 1e-5);
       const bi = b[i] / (1 - blurA[i] + 1e-5);
       const v = fi + a[i] * (I[i] - a[i] * fi - (1 - a[i]) * bi);
-      f[i] = v < 0 ? 0 : v > 1 ? 1 : v;
+      f[i] = v < 0 ? 0 : Math.min(v , 1);
     }
     next.push(f);
   }

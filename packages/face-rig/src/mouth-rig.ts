@@ -100,13 +100,13 @@ export function faceJawWeights(rig: MouthRig, count: number): Float32Array {
     else if (lipRole[i] === 3) jawW[i] = 0.18;
     else if (lipRole[i] === 2) {
       const uu = Math.min(1, Math.abs(u));
-      jawW[i] = 0.18 + 0.82 * Math.pow(1 - uu * uu, 1.3);
+      jawW[i] = 0.18 + 0.82 * (1 - uu * uu) ** 1.3;
     } else jawW[i] = smoothstep(-0.05, 0.45, v) * lateral(u);
   }
   // Points below the lower lip must not move less than the lip above them (no fold-over).
   for (let i = 0; i < FACE_POINTS; i++) {
     if (lipRole[i] !== 0) continue;
-    if (mv[i] > 0.3 && Math.abs(mu[i]) < 0.9) jawW[i] = Math.max(jawW[i], 0.18 + 0.82 * Math.pow(1 - mu[i] * mu[i], 1.3));
+    if (mv[i] > 0.3 && Math.abs(mu[i]) < 0.9) jawW[i] = Math.max(jawW[i], 0.18 + 0.82 * (1 - mu[i] * mu[i]) ** 1.3);
   }
   // The upper face never follows the jaw, except a little: the cheeks beside the mouth and the nostrils.
   for (let i = 0; i < FACE_POINTS; i++) {

@@ -18,7 +18,7 @@ export const FRAME_REACH = NFFT / 2;
 const BIN = ANALYSIS_RATE / NFFT;
 const bin = (hz: number) => Math.round(hz / BIN);
 
-export const clamp01 = (x: number) => (x < 0 ? 0 : x > 1 ? 1 : x);
+export const clamp01 = (x: number) => (x < 0 ? 0 : Math.min(x , 1));
 
 /** In-place iterative radix-2 complex FFT. */
 export function fft(re: Float64Array, im: Float64Array): void {
