@@ -30,12 +30,6 @@ export interface MouthAxis {
   hw: number;
 }
 
-function _mouthAxis(upper: Float32Array): MouthAxis {
-  const n = upper.length / 2;
-  const x0 = upper[0], y0 = upper[1], x1 = upper[(n - 1) * 2], y1 = upper[(n - 1) * 2 + 1];
-  const len = Math.hypot(x1 - x0, y1 - y0) || 1;
-  return { ox: (x0 + x1) / 2, oy: (y0 + y1) / 2, ex: (x1 - x0) / len, ey: (y1 - y0) / len, hw: len / 2 };
-}
 
 /** Everything the per-pixel shading needs for one frame, computed once. */
 export interface Interior {
