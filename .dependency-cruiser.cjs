@@ -5,7 +5,11 @@
  */
 const WING = "(api|pipeline|console|motion)";
 /** Modules of Durable Object classes (they import `cloudflare:` modules, so no public.ts re-exports them). */
-const DURABLE_OBJECTS = ["^workers/motion/session-object\\.ts$", "^workers/pipeline/renderer/container\\.ts$", "^workers/pipeline/renderer/pool-object\\.ts$"];
+const DURABLE_OBJECTS = [
+  "^workers/motion/session-object\\.ts$",
+  "^workers/pipeline/renderer/container\\.ts$",
+  "^workers/pipeline/renderer/pool-object\\.ts$",
+];
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -27,7 +31,8 @@ module.exports = {
     {
       name: "entry-through-public",
       severity: "error",
-      comment: "The Worker's entry (app.ts, index.ts) mounts the wings through their public.ts; it exports the Durable Object classes from their own modules.",
+      comment:
+        "The Worker's entry (app.ts, index.ts) mounts the wings through their public.ts; it exports the Durable Object classes from their own modules.",
       from: { path: "^workers/[^/]+\\.tsx?$" },
       to: { path: `^workers/${WING}/`, pathNot: [`^workers/${WING}/public\\.ts$`, ...DURABLE_OBJECTS] },
     },

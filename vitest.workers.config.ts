@@ -53,8 +53,7 @@ export default defineConfig(async () => {
             // running). Pipeline tests drive the consumer themselves with a fake renderer (pipeline-helpers.ts).
             RENDERER_URL: `http://${STUB_RENDERER_HOST}`,
             // Test-only Ed25519 key pair (generated for the test suite, signs nothing real).
-            SESSION_TOKEN_PRIVATE_KEY:
-              "MC4CAQAwBQYDK2VwBCIEIKFT7FOvMeOUu+VlJ3C4KA3dliPaQFOFE2udB3OoQ9nX",
+            SESSION_TOKEN_PRIVATE_KEY: "MC4CAQAwBQYDK2VwBCIEIKFT7FOvMeOUu+VlJ3C4KA3dliPaQFOFE2udB3OoQ9nX",
             SESSION_TOKEN_PUBLIC_KEY: "MCowBQYDK2VwAyEALn/BA7lOW62o7Il4JYQ8Kv9vAeAu+jmF7XFKnsY5BBo=",
           },
           outboundService: "stub-outbound",

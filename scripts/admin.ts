@@ -10,14 +10,36 @@
  * command line and the connection. Add a command by adding an entry.
  */
 import { type ArgsDef, type CommandDef, defineCommand, renderUsage, runMain, showUsage } from "citty";
-import { bool, call, type Connection, connection, int, need, type Parsed, parseArgs, print, shortDuration, table, UsageError } from "./lib/admin-client";
+import {
+  bool,
+  call,
+  type Connection,
+  connection,
+  int,
+  need,
+  type Parsed,
+  parseArgs,
+  print,
+  shortDuration,
+  table,
+  UsageError,
+} from "./lib/admin-client";
 
-const VIDEO_CEILINGS = { perMinute: 20, perHour: 200, perDay: 2000, readsPerSecond: 20, readBurst: 40, readsPerMinute: 1200 };
+const VIDEO_CEILINGS = {
+  perMinute: 20,
+  perHour: 200,
+  perDay: 2000,
+  readsPerSecond: 20,
+  readBurst: 40,
+  readsPerMinute: 1200,
+};
 const FLAGS = ["active", "openApiAccess", "avatarCreationEnabled", "videoAccess", "videoCreationEnabled"] as const;
 /** Options written `--opt VALUE` as well as `--opt=VALUE`. */
 const TAKES_VALUE = new Set(["name", "units", "base-url", "token", "email", "limit"]);
 
-const id = (name: string, description: string): ArgsDef => ({ [name]: { type: "positional", description, required: false, valueHint: name } });
+const id = (name: string, description: string): ArgsDef => ({
+  [name]: { type: "positional", description, required: false, valueHint: name },
+});
 const flag = (description: string) => ({ type: "string" as const, description, valueHint: "true|false" });
 
 interface Command {
@@ -31,7 +53,11 @@ const COMMANDS: Record<string, Command> = {
     description: "Create an account (POST /accounts)",
     args: {
       name: { type: "string", description: "Account name", required: true },
-      "enable-all": { type: "boolean", description: "Open API access, Avatar creation, video access and video creation on, with explicit video limits at the hard ceilings" },
+      "enable-all": {
+        type: "boolean",
+        description:
+          "Open API access, Avatar creation, video access and video creation on, with explicit video limits at the hard ceilings",
+      },
       units: { type: "string", description: "Initial Avatar Creation balance", valueHint: "N" },
       inactive: { type: "boolean", description: "Create the account inactive" },
     },
@@ -40,7 +66,12 @@ const COMMANDS: Record<string, Command> = {
       if (options.has("units")) body.avatarUnits = int("--units", options.get("units"));
       if (options.has("inactive")) body.active = false;
       if (options.has("enable-all")) {
-        Object.assign(body, { openApiAccess: true, avatarCreationEnabled: true, videoAccess: true, videoCreationEnabled: true });
+        Object.assign(body, {
+          openApiAccess: true,
+          avatarCreationEnabled: true,
+          videoAccess: true,
+          videoCreationEnabled: true,
+        });
         body.limits = { video: VIDEO_CEILINGS };
       }
       print(await call(cfg, "POST", "/accounts", body));
@@ -62,7 +93,8 @@ const COMMANDS: Record<string, Command> = {
       const body: Record<string, unknown> = {};
       for (const f of FLAGS) if (options.has(f)) body[f] = bool(f, options.get(f)!);
       if (options.has("name")) body.name = options.get("name");
-      if (Object.keys(body).length === 0) throw new UsageError(`set-flags needs at least one of ${FLAGS.map((f) => `--${f}`).join(", ")}`);
+      if (Object.keys(body).length === 0)
+        throw new UsageError(`set-flags needs at least one of ${FLAGS.map((f) => `--${f}`).join(", ")}`);
       print(await call(cfg, "PATCH", `/accounts/${need(positional[0], "ACCOUNT_ID")}`, body));
     },
   },
@@ -70,9 +102,21 @@ const COMMANDS: Record<string, Command> = {
     description: "Change rate limits (--avatar.FIELD=N, --video.FIELD=N, --video=ceilings|none)",
     args: {
       ...id("ACCOUNT_ID", "Account"),
-      "avatar.FIELD": { type: "string", description: "perMinute perHour perDay concurrent readsPerSecond readBurst readsPerMinute", valueHint: "N" },
-      "video.FIELD": { type: "string", description: "perMinute perHour perDay readsPerSecond readBurst readsPerMinute", valueHint: "N" },
-      video: { type: "string", description: "ceilings (every video limit at its ceiling) or none", valueHint: "ceilings|none" },
+      "avatar.FIELD": {
+        type: "string",
+        description: "perMinute perHour perDay concurrent readsPerSecond readBurst readsPerMinute",
+        valueHint: "N",
+      },
+      "video.FIELD": {
+        type: "string",
+        description: "perMinute perHour perDay readsPerSecond readBurst readsPerMinute",
+        valueHint: "N",
+      },
+      video: {
+        type: "string",
+        description: "ceilings (every video limit at its ceiling) or none",
+        valueHint: "ceilings|none",
+      },
     },
     async run({ positional, options }, cfg) {
       const avatar: Record<string, number> = {};
@@ -96,7 +140,8 @@ const COMMANDS: Record<string, Command> = {
       const limits: Record<string, unknown> = {};
       if (Object.keys(avatar).length) limits.avatar = avatar;
       if (video !== undefined) limits.video = video;
-      if (Object.keys(limits).length === 0) throw new UsageError("set-limits needs --avatar.FIELD=N, --video.FIELD=N or --video=ceilings|none");
+      if (Object.keys(limits).length === 0)
+        throw new UsageError("set-limits needs --avatar.FIELD=N, --video.FIELD=N or --video=ceilings|none");
       print(await call(cfg, "PATCH", `/accounts/${need(positional[0], "ACCOUNT_ID")}`, { limits }));
     },
   },
@@ -104,20 +149,33 @@ const COMMANDS: Record<string, Command> = {
     description: "Add N Avatar Creations atomically (negative N withdraws)",
     args: { ...id("ACCOUNT_ID", "Account"), ...id("N", "Units to add") },
     run: async ({ positional }, cfg) =>
-      print(await call(cfg, "POST", `/accounts/${need(positional[0], "ACCOUNT_ID")}/avatar-units`, { delta: int("N", need(positional[1], "N")) })),
+      print(
+        await call(cfg, "POST", `/accounts/${need(positional[0], "ACCOUNT_ID")}/avatar-units`, {
+          delta: int("N", need(positional[1], "N")),
+        }),
+      ),
   },
   "set-units": {
     description: "Set the Avatar Creation balance to N (reserved units included)",
     args: { ...id("ACCOUNT_ID", "Account"), ...id("N", "New balance") },
     run: async ({ positional }, cfg) =>
-      print(await call(cfg, "PATCH", `/accounts/${need(positional[0], "ACCOUNT_ID")}`, { avatarUnits: int("N", need(positional[1], "N")) })),
+      print(
+        await call(cfg, "PATCH", `/accounts/${need(positional[0], "ACCOUNT_ID")}`, {
+          avatarUnits: int("N", need(positional[1], "N")),
+        }),
+      ),
   },
   "create-app": {
     description: "Create an App; prints its API key, which is shown only once",
     args: { ...id("ACCOUNT_ID", "Account"), name: { type: "string", description: "App name" } },
     async run({ positional, options }, cfg) {
       const name = options.get("name");
-      const created = await call(cfg, "POST", `/accounts/${need(positional[0], "ACCOUNT_ID")}/apps`, typeof name === "string" ? { name } : {});
+      const created = await call(
+        cfg,
+        "POST",
+        `/accounts/${need(positional[0], "ACCOUNT_ID")}/apps`,
+        typeof name === "string" ? { name } : {},
+      );
       print(created);
       // The variables the client CLI (npm run avatar-video) and the SDK examples read: paste them as they are.
       process.stderr.write(
@@ -128,7 +186,8 @@ const COMMANDS: Record<string, Command> = {
   "list-apps": {
     description: "List the Apps of an account (revoked ones with revokedAt)",
     args: id("ACCOUNT_ID", "Account"),
-    run: async ({ positional }, cfg) => print(await call(cfg, "GET", `/accounts/${need(positional[0], "ACCOUNT_ID")}/apps`)),
+    run: async ({ positional }, cfg) =>
+      print(await call(cfg, "GET", `/accounts/${need(positional[0], "ACCOUNT_ID")}/apps`)),
   },
   "revoke-app": {
     description: "Revoke an App: its key stops working with the next request",
@@ -143,7 +202,11 @@ const COMMANDS: Record<string, Command> = {
     args: {
       ...id("AVATAR_ID", "Avatar"),
       public: flag("Usable by every account"),
-      allow: { type: "string", description: "Accounts allowed to use it, comma separated", valueHint: "ACCOUNT_ID,ACCOUNT_ID" },
+      allow: {
+        type: "string",
+        description: "Accounts allowed to use it, comma separated",
+        valueHint: "ACCOUNT_ID,ACCOUNT_ID",
+      },
     },
     async run({ positional, options }, cfg) {
       const body: Record<string, unknown> = {};
@@ -158,19 +221,26 @@ const COMMANDS: Record<string, Command> = {
   reconcile: {
     description: "Re-align the account's limiter with the job records",
     args: id("ACCOUNT_ID", "Account"),
-    run: async ({ positional }, cfg) => print(await call(cfg, "POST", `/accounts/${need(positional[0], "ACCOUNT_ID")}/reconcile`)),
+    run: async ({ positional }, cfg) =>
+      print(await call(cfg, "POST", `/accounts/${need(positional[0], "ACCOUNT_ID")}/reconcile`)),
   },
   "invite-user": {
     description: "Print a one-time web console link (…/console/invite/<token>, 24 h)",
-    args: { ...id("ACCOUNT_ID", "Account"), email: { type: "string", description: "The person's email", required: true } },
+    args: {
+      ...id("ACCOUNT_ID", "Account"),
+      email: { type: "string", description: "The person's email", required: true },
+    },
     async run({ positional, options }, cfg) {
       const email = need(options.get("email") as string | undefined, "--email");
-      const created = await call(cfg, "POST", `/accounts/${need(positional[0], "ACCOUNT_ID")}/console-invites`, { email });
+      const created = await call(cfg, "POST", `/accounts/${need(positional[0], "ACCOUNT_ID")}/console-invites`, {
+        email,
+      });
       process.stdout.write(`${created.url}\n`); // one line: the link (valid 24 h, works once)
     },
   },
   jobs: {
-    description: "List non-terminal jobs (queued, processing) of every account with age, attempt, stage and last heartbeat",
+    description:
+      "List non-terminal jobs (queued, processing) of every account with age, attempt, stage and last heartbeat",
     args: {
       active: { type: "boolean", description: "Non-terminal jobs (required: the only listing so far)", required: true },
       limit: { type: "string", description: "At most N jobs of each kind (1–500, default 200)", valueHint: "N" },
@@ -181,9 +251,24 @@ const COMMANDS: Record<string, Command> = {
       const limit = options.has("limit") ? `?limit=${int("--limit", options.get("limit"))}` : "";
       const answer = await call(cfg, "GET", `/jobs/active${limit}`);
       if (options.has("json")) return print(answer);
-      type Job = { kind: string; id: string; accountId: string; status: string; stage: string; attempt: number; ageSeconds: number; heartbeatAgeSeconds: number | null };
+      type Job = {
+        kind: string;
+        id: string;
+        accountId: string;
+        status: string;
+        stage: string;
+        attempt: number;
+        ageSeconds: number;
+        heartbeatAgeSeconds: number | null;
+      };
       const rows = (answer.jobs as Job[]).map((j) => [
-        j.kind, j.id, j.accountId, j.status, j.stage, String(j.attempt), shortDuration(j.ageSeconds),
+        j.kind,
+        j.id,
+        j.accountId,
+        j.status,
+        j.stage,
+        String(j.attempt),
+        shortDuration(j.ageSeconds),
         j.heartbeatAgeSeconds === null ? "-" : `${shortDuration(j.heartbeatAgeSeconds)} ago`,
       ]);
       process.stdout.write(table(["KIND", "JOB", "ACCOUNT", "STATUS", "STAGE", "ATTEMPT", "AGE", "HEARTBEAT"], rows));
@@ -193,8 +278,16 @@ const COMMANDS: Record<string, Command> = {
 };
 
 const common: ArgsDef = {
-  "base-url": { type: "string", description: "Worker base URL (default $BASE_URL or http://127.0.0.1:8787)", valueHint: "URL" },
-  token: { type: "string", description: "Admin token (default $ADMIN_TOKEN or ADMIN_TOKEN of ./.dev.vars)", valueHint: "TOKEN" },
+  "base-url": {
+    type: "string",
+    description: "Worker base URL (default $BASE_URL or http://127.0.0.1:8787)",
+    valueHint: "URL",
+  },
+  token: {
+    type: "string",
+    description: "Admin token (default $ADMIN_TOKEN or ADMIN_TOKEN of ./.dev.vars)",
+    valueHint: "TOKEN",
+  },
 };
 
 function subCommand(name: string, c: Command): CommandDef {

@@ -58,14 +58,16 @@ const PERSIST_TO = process.env.PERSIST_TO ?? ".wrangler/state";
 
 function assertLoopback(url: string) {
   const host = new URL(url).hostname;
-  if (!["127.0.0.1", "localhost", "[::1]"].includes(host)) throw new Error(`BASE_URL must be a loopback address (got ${host})`);
+  if (!["127.0.0.1", "localhost", "[::1]"].includes(host))
+    throw new Error(`BASE_URL must be a loopback address (got ${host})`);
 }
 
 function adminToken(): string {
   if (process.env.ADMIN_TOKEN) return process.env.ADMIN_TOKEN;
   const path = join(process.cwd(), ".dev.vars");
   const token = existsSync(path) ? parseDevVars(readFileSync(path, "utf8")).ADMIN_TOKEN : undefined;
-  if (!token) throw new Error("ADMIN_TOKEN not set and not found in ./.dev.vars (start the stack with `npm start` first)");
+  if (!token)
+    throw new Error("ADMIN_TOKEN not set and not found in ./.dev.vars (start the stack with `npm start` first)");
   return token;
 }
 
@@ -98,7 +100,12 @@ async function createAccount(token: string, i: number): Promise<Account> {
     },
   });
   if (acct.status !== 201) throw new Error(`create account: ${acct.status} ${JSON.stringify(acct.body)}`);
-  const app = await call<{ app: { id: string }; apiKey: string }>("POST", `/v1/admin/accounts/${acct.body.account.id}/apps`, auth, { name: "bench" });
+  const app = await call<{ app: { id: string }; apiKey: string }>(
+    "POST",
+    `/v1/admin/accounts/${acct.body.account.id}/apps`,
+    auth,
+    { name: "bench" },
+  );
   if (app.status !== 201) throw new Error(`create app: ${app.status} ${JSON.stringify(app.body)}`);
   return { accountId: acct.body.account.id, headers: { "X-App-ID": app.body.app.id, "X-API-Key": app.body.apiKey } };
 }
@@ -111,22 +118,33 @@ function insertPublicAvatar(ownerAccountId: string): string {
     "INSERT INTO avatars (id, account_id, name, origin, is_public, portrait_key, rig_key, cover_key, created_at, updated_at) " +
     `VALUES ('${id}', '${ownerAccountId}', 'bench avatar', 'console', 1, 'avatars/${id}/portrait.png', 'avatars/${id}/rig.json', 'avatars/${id}/cover.jpg', ${now}, ${now})`;
   const wrangler = join(process.cwd(), "node_modules", ".bin", "wrangler");
-  const r = spawnSync(wrangler, ["d1", "execute", "DB", "--local", "--persist-to", PERSIST_TO, "--command", sql], { encoding: "utf8" });
-  if (r.status !== 0) throw new Error(`could not insert the bench Avatar into local D1:\n${r.stderr || r.stdout}\nPass --avatar-id instead.`);
+  const r = spawnSync(wrangler, ["d1", "execute", "DB", "--local", "--persist-to", PERSIST_TO, "--command", sql], {
+    encoding: "utf8",
+  });
+  if (r.status !== 0)
+    throw new Error(
+      `could not insert the bench Avatar into local D1:\n${r.stderr || r.stdout}\nPass --avatar-id instead.`,
+    );
   return id;
 }
 
-const run = (name: string, count: number, make: Parameters<typeof runAt>[3]): Promise<Result> => runAt(name, count, CONCURRENCY, make);
+const run = (name: string, count: number, make: Parameters<typeof runAt>[3]): Promise<Result> =>
+  runAt(name, count, CONCURRENCY, make);
 
 /** Waits until none of these accounts has a job queued or processing; returns the seconds waited. */
 async function settle(accounts: Account[]): Promise<number> {
   const started = performance.now();
   let pending = accounts;
   while (pending.length > 0) {
-    if (performance.now() - started > SETTLE_TIMEOUT_MS) throw new Error(`jobs still queued or processing after ${SETTLE_TIMEOUT_MS / 1000} s (is the renderer running?)`);
+    if (performance.now() - started > SETTLE_TIMEOUT_MS)
+      throw new Error(`jobs still queued or processing after ${SETTLE_TIMEOUT_MS / 1000} s (is the renderer running?)`);
     const busy: Account[] = [];
     for (const acct of pending) {
-      const r = await call<{ jobs: unknown[] }>("GET", "/v1/open/video-jobs?statuses=queued&statuses=processing&pagination.pageSize=1", acct.headers);
+      const r = await call<{ jobs: unknown[] }>(
+        "GET",
+        "/v1/open/video-jobs?statuses=queued&statuses=processing&pagination.pageSize=1",
+        acct.headers,
+      );
       if (r.status !== 200) throw new Error(`settle: GET /video-jobs ${r.status} ${JSON.stringify(r.body)}`);
       if (r.body.jobs.length > 0) busy.push(acct);
     }
@@ -146,7 +164,9 @@ async function main() {
   const perReadScenario = Math.ceil(REQUESTS / READ_BURST);
   const postAccounts = Math.ceil(POSTS / CREATIONS_PER_MINUTE);
   const total = 2 * perReadScenario + 2 * postAccounts;
-  console.log(`bench:api → ${BASE_URL}: creating ${total} accounts (reads ${REQUESTS} per scenario, posts ${POSTS}, concurrency ${CONCURRENCY})`);
+  console.log(
+    `bench:api → ${BASE_URL}: creating ${total} accounts (reads ${REQUESTS} per scenario, posts ${POSTS}, concurrency ${CONCURRENCY})`,
+  );
   const accounts: Account[] = [];
   for (let i = 0; i < total; i++) accounts.push(await createAccount(token, i));
   const detailAccounts = accounts.slice(0, perReadScenario);
@@ -158,9 +178,16 @@ async function main() {
 
   // Seed (not measured): one job per detail account, five per list account.
   const jobOf = new Map<Account, string>();
-  for (const [acct, n] of [...detailAccounts.map((a) => [a, 1] as const), ...listAccounts.map((a) => [a, 5] as const)]) {
+  for (const [acct, n] of [
+    ...detailAccounts.map((a) => [a, 1] as const),
+    ...listAccounts.map((a) => [a, 5] as const),
+  ]) {
     for (let k = 0; k < n; k++) {
-      const r = await call<{ jobId: string }>("POST", "/v1/open/videos", acct.headers, { avatarId, audioUrl: AUDIO_URL, name: "bench seed" });
+      const r = await call<{ jobId: string }>("POST", "/v1/open/videos", acct.headers, {
+        avatarId,
+        audioUrl: AUDIO_URL,
+        name: "bench seed",
+      });
       if (r.status !== 200) throw new Error(`seed POST /videos: ${r.status} ${JSON.stringify(r.body)}`);
       jobOf.set(acct, r.body.jobId);
     }
@@ -192,7 +219,12 @@ async function main() {
       init: {
         method: "POST",
         headers: { ...acct.headers, "Content-Type": "application/json" },
-        body: JSON.stringify({ avatarId, audioUrl: AUDIO_URL, requestId: randomUUID(), video: { width: 640, height: 360 } }),
+        body: JSON.stringify({
+          avatarId,
+          audioUrl: AUDIO_URL,
+          requestId: randomUUID(),
+          video: { width: 640, height: 360 },
+        }),
       },
     };
   };
@@ -207,7 +239,9 @@ async function main() {
   const fmt = (n: number, d = 2) => n.toFixed(d).padStart(9);
   const base = stats(trivial);
   const basePost = stats(trivialPost);
-  console.log(`\n${"route".padEnd(32)}${"n".padStart(6)}${"p50 ms".padStart(9)}${"p99 ms".padStart(9)}${"req/s".padStart(9)}  ${"p50×".padStart(7)}${"p99×".padStart(7)}${"thr×".padStart(7)}  statuses`);
+  console.log(
+    `\n${"route".padEnd(32)}${"n".padStart(6)}${"p50 ms".padStart(9)}${"p99 ms".padStart(9)}${"req/s".padStart(9)}  ${"p50×".padStart(7)}${"p99×".padStart(7)}${"thr×".padStart(7)}  statuses`,
+  );
   for (const [r, ref] of [
     [trivial, base],
     [detail, base],
@@ -222,10 +256,17 @@ async function main() {
       `${r.name.padEnd(32)}${String(r.count).padStart(6)}${fmt(s.p50)}${fmt(s.p99)}${fmt(s.rps, 0)}  ${(s.p50 / ref.p50).toFixed(2).padStart(7)}${(s.p99 / ref.p99).toFixed(2).padStart(7)}${(s.rps / ref.rps).toFixed(2).padStart(7)}  ${[...r.statuses].map(([k, v]) => `${k}:${v}`).join(" ")}`,
     );
   }
-  console.log("\nRatios: p50×/p99× = latency relative to the trivial route (lower is better); thr× = throughput relative to it.");
-  console.log(`Waited for the bench's jobs to settle before the scenarios: ${waits.map((s) => s.toFixed(1)).join(", ")} s.`);
+  console.log(
+    "\nRatios: p50×/p99× = latency relative to the trivial route (lower is better); thr× = throughput relative to it.",
+  );
+  console.log(
+    `Waited for the bench's jobs to settle before the scenarios: ${waits.map((s) => s.toFixed(1)).join(", ")} s.`,
+  );
   const limited = [detail, list, create, createBusy].reduce((n, r) => n + (r.statuses.get(429) ?? 0), 0);
-  if (limited) console.log(`Note: ${limited} requests were rate limited (429); raise the account count or lower --requests/--posts.`);
+  if (limited)
+    console.log(
+      `Note: ${limited} requests were rate limited (429); raise the account count or lower --requests/--posts.`,
+    );
 }
 
 main().catch((err) => {

@@ -18,7 +18,10 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 // A ~2-megapixel portrait (1240×1640) made from a real photo.
 rmSync(state, { recursive: true, force: true });
 mkdirSync(mediaDir, { recursive: true });
-const portrait = await sharp(fixture("single-camera")).resize(1240, 1640, { fit: "cover" }).jpeg({ quality: 92 }).toBuffer();
+const portrait = await sharp(fixture("single-camera"))
+  .resize(1240, 1640, { fit: "cover" })
+  .jpeg({ quality: 92 })
+  .toBuffer();
 writeFileSync(`${mediaDir}/portrait-2mp.jpg`, portrait);
 
 const faceMsByJob = new Map<string, number>();
@@ -33,7 +36,8 @@ const stack = await startStack({
   onRendererLog: (line) => {
     try {
       const entry = JSON.parse(line);
-      if (entry.event === "job_succeeded" && entry.timings) faceMsByJob.set(entry.jobId, entry.timings["preprocess.faceMs"] ?? 0);
+      if (entry.event === "job_succeeded" && entry.timings)
+        faceMsByJob.set(entry.jobId, entry.timings["preprocess.faceMs"] ?? 0);
     } catch {
       /* not a JSON line */
     }
@@ -47,8 +51,15 @@ try {
       headers: { Authorization: `Bearer ${vars.ADMIN_TOKEN}`, "Content-Type": "application/json" },
       body: JSON.stringify(body),
     }).then((r) => r.json() as Promise<T>);
-  const { account } = await admin<{ account: { id: string } }>("/accounts", { name: "bench", openApiAccess: true, avatarCreationEnabled: true, avatarUnits: RUNS + 1 });
-  const { app, apiKey } = await admin<{ app: { id: string }; apiKey: string }>(`/accounts/${account.id}/apps`, { name: "bench" });
+  const { account } = await admin<{ account: { id: string } }>("/accounts", {
+    name: "bench",
+    openApiAccess: true,
+    avatarCreationEnabled: true,
+    avatarUnits: RUNS + 1,
+  });
+  const { app, apiKey } = await admin<{ app: { id: string }; apiKey: string }>(`/accounts/${account.id}/apps`, {
+    name: "bench",
+  });
   const headers = { "X-App-ID": app.id, "X-API-Key": apiKey, "Content-Type": "application/json" };
   const imageUrl = `http://127.0.0.1:${MEDIA_PORT}/files/portrait-2mp.jpg`;
 
@@ -56,11 +67,15 @@ try {
   const shares: number[] = [];
   for (let i = 0; i <= RUNS; i++) {
     const t0 = performance.now();
-    const { jobId } = (await (await fetch(`${stack.baseUrl}/v1/open/avatars`, { method: "POST", headers, body: JSON.stringify({ imageUrl }) })).json()) as { jobId: string };
+    const { jobId } = (await (
+      await fetch(`${stack.baseUrl}/v1/open/avatars`, { method: "POST", headers, body: JSON.stringify({ imageUrl }) })
+    ).json()) as { jobId: string };
     let status = "queued";
     while (status === "queued" || status === "processing") {
       await new Promise((r) => setTimeout(r, 25));
-      const detail = (await (await fetch(`${stack.baseUrl}/v1/open/avatar-jobs/${jobId}`, { headers })).json()) as { job: { status: string } };
+      const detail = (await (await fetch(`${stack.baseUrl}/v1/open/avatar-jobs/${jobId}`, { headers })).json()) as {
+        job: { status: string };
+      };
       status = detail.job.status;
     }
     const ms = performance.now() - t0;
@@ -70,9 +85,13 @@ try {
     shares.push((faceMsByJob.get(jobId) ?? 0) / ms);
   }
   console.log(`Avatar creation, 1240×1640 (2.0 MP) JPEG, ${RUNS} runs after one warm-up:`);
-  console.log(`  median POST /avatars → succeeded: ${median(totals).toFixed(0)} ms (min ${Math.min(...totals).toFixed(0)}, max ${Math.max(...totals).toFixed(0)})`);
+  console.log(
+    `  median POST /avatars → succeeded: ${median(totals).toFixed(0)} ms (min ${Math.min(...totals).toFixed(0)}, max ${Math.max(...totals).toFixed(0)})`,
+  );
   console.log(`  share spent in face analysis:     ${(median(shares) * 100).toFixed(1)} % (median of per-job shares)`);
-  console.log("  (the rest: queue delivery, download, decode, crop/encode, uploads to R2, D1 updates, polling granularity 25 ms)");
+  console.log(
+    "  (the rest: queue delivery, download, decode, crop/encode, uploads to R2, D1 updates, polling granularity 25 ms)",
+  );
 } finally {
   await stack.stop();
   media.close();

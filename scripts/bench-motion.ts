@@ -58,11 +58,20 @@ const media = createServer((_, res) => {
 }).listen(port + 2, "127.0.0.1");
 const stack = args["base-url"]
   ? undefined
-  : await startStack({ port, rendererPort: port + 1, persistTo: `.local/bench-motion-${port}`, sourceAllowlist: `127.0.0.1:${port + 2}`, vars });
+  : await startStack({
+      port,
+      rendererPort: port + 1,
+      persistTo: `.local/bench-motion-${port}`,
+      sourceAllowlist: `127.0.0.1:${port + 2}`,
+      vars,
+    });
 const base = args["base-url"] ?? stack!.baseUrl;
 
 /** One API call that must succeed; `T` is the shape of its JSON answer. */
-async function call<T = unknown>(path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+async function call<T = unknown>(
+  path: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
   const res = await fetch(`${base}${path}`, {
     method: init.method ?? (init.body ? "POST" : "GET"),
     headers: { "Content-Type": "application/json", ...init.headers },
@@ -76,19 +85,39 @@ const ceil = { perMinute: 20, perHour: 200, perDay: 2000, readsPerSecond: 20, re
 async function newApp() {
   const { account } = await call<{ account: { id: string } }>("/v1/admin/accounts", {
     headers: admin,
-    body: { name: "bench", openApiAccess: true, avatarCreationEnabled: true, videoAccess: true, videoCreationEnabled: true, avatarUnits: 2, limits: { avatar: { ...ceil, concurrent: 10 }, video: ceil } },
+    body: {
+      name: "bench",
+      openApiAccess: true,
+      avatarCreationEnabled: true,
+      videoAccess: true,
+      videoCreationEnabled: true,
+      avatarUnits: 2,
+      limits: { avatar: { ...ceil, concurrent: 10 }, video: ceil },
+    },
   });
-  const { app, apiKey } = await call<{ app: { id: string }; apiKey: string }>(`/v1/admin/accounts/${account.id}/apps`, { headers: admin, body: { name: "bench" } });
+  const { app, apiKey } = await call<{ app: { id: string }; apiKey: string }>(`/v1/admin/accounts/${account.id}/apps`, {
+    headers: admin,
+    body: { name: "bench" },
+  });
   return { "X-App-ID": app.id as string, "X-API-Key": apiKey as string };
 }
 // The per-account limit is 10 connections: one account per 10 connections, all using one public Avatar.
 const apps = await Promise.all(Array.from({ length: Math.ceil(Math.max(...levels) / 10) }, newApp));
 const flooderApp = args.flood ? await newApp() : undefined;
-const { jobId } = await call<{ jobId: string }>("/v1/open/avatars", { headers: apps[0], body: { imageUrl: `http://127.0.0.1:${port + 2}/portrait.jpg` } });
+const { jobId } = await call<{ jobId: string }>("/v1/open/avatars", {
+  headers: apps[0],
+  body: { imageUrl: `http://127.0.0.1:${port + 2}/portrait.jpg` },
+});
 let avatarId = "";
 for (;;) {
-  const { job } = await call<{ job: { status: string; avatarId: string; error?: unknown } }>(`/v1/open/avatar-jobs/${jobId}`, { headers: apps[0] });
-  if (job.status === "succeeded") { avatarId = job.avatarId; break; }
+  const { job } = await call<{ job: { status: string; avatarId: string; error?: unknown } }>(
+    `/v1/open/avatar-jobs/${jobId}`,
+    { headers: apps[0] },
+  );
+  if (job.status === "succeeded") {
+    avatarId = job.avatarId;
+    break;
+  }
   if (job.status === "failed") throw new Error(`Avatar creation failed: ${JSON.stringify(job.error)}`);
   await new Promise((r) => setTimeout(r, 500));
 }
@@ -107,8 +136,15 @@ const completingSample = (n: number) => 640 * n + 1775;
 
 // ---- one level --------------------------------------------------------------------------------------
 async function open(headers: Record<string, string>) {
-  const { sessionToken } = await call<{ sessionToken: string }>("/v1/console/session-tokens", { headers: { "X-API-Key": headers["X-API-Key"]! }, body: { expireAt: Math.floor(Date.now() / 1000) + 300 } });
-  const ws = new WebSocket(`${base.replace(/^http/, "ws")}/v1/motion?avatarId=${avatarId}`, ["motion.v1", `token.${sessionToken}`], { perMessageDeflate: args["offer-deflate"] });
+  const { sessionToken } = await call<{ sessionToken: string }>("/v1/console/session-tokens", {
+    headers: { "X-API-Key": headers["X-API-Key"]! },
+    body: { expireAt: Math.floor(Date.now() / 1000) + 300 },
+  });
+  const ws = new WebSocket(
+    `${base.replace(/^http/, "ws")}/v1/motion?avatarId=${avatarId}`,
+    ["motion.v1", `token.${sessionToken}`],
+    { perMessageDeflate: args["offer-deflate"] },
+  );
   await new Promise<void>((resolve, reject) => {
     ws.once("open", () => resolve());
     ws.once("unexpected-response", (_req, res) => reject(new Error(`upgrade refused: ${res.statusCode}`)));
@@ -195,10 +231,16 @@ const pct = (xs: number[], p: number) => {
 };
 const perConn = (seconds: number, wall: number, n: number) => `${((seconds / wall / n) * 100).toFixed(2)} %`;
 
-console.log(`motion bench: ${seconds} s of speech per connection, ${CHUNK_MS} ms PCM16 chunks at 16 kHz (${1000 / CHUNK_MS} messages/s in, 25 frames/s out), stack ${base}` +
-  (stack ? `, wrangler local observability ${process.env.X_LOCAL_OBSERVABILITY}` : ""));
-console.log(`load average before: ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}; ${(await import("node:os")).cpus().length} cores`);
-console.log("connections | latency p50 | latency p99 | fps/conn (min–mean) | CPU per connection (% of a core): stack total = workerd Worker+objects + dev proxy + node; bench client | closes");
+console.log(
+  `motion bench: ${seconds} s of speech per connection, ${CHUNK_MS} ms PCM16 chunks at 16 kHz (${1000 / CHUNK_MS} messages/s in, 25 frames/s out), stack ${base}` +
+    (stack ? `, wrangler local observability ${process.env.X_LOCAL_OBSERVABILITY}` : ""),
+);
+console.log(
+  `load average before: ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}; ${(await import("node:os")).cpus().length} cores`,
+);
+console.log(
+  "connections | latency p50 | latency p99 | fps/conn (min–mean) | CPU per connection (% of a core): stack total = workerd Worker+objects + dev proxy + node; bench client | closes",
+);
 const detail: string[] = [];
 for (const n of levels) {
   const sockets = await Promise.all(Array.from({ length: n }, (_, i) => open(apps[Math.floor(i / 10)]!)));
@@ -214,23 +256,39 @@ for (const n of levels) {
   await flooder?.stop();
   if (flooder) {
     const { connections, bytes, closes } = flooder.state;
-    detail.push(`${n} connections + 1 flooding client: ${connections} flood connections, ${(bytes / 1024 / 1024).toFixed(1)} MiB sent, closes ${[...closes].map(([k, v]) => `${v}× ${k}`).join("; ")}`);
+    detail.push(
+      `${n} connections + 1 flooding client: ${connections} flood connections, ${(bytes / 1024 / 1024).toFixed(1)} MiB sent, closes ${[...closes].map(([k, v]) => `${v}× ${k}`).join("; ")}`,
+    );
   }
   const c1 = cpuByRole(roles);
-  const busiest = workerPid ? Math.max(...[...cpuByThread(workerPid)].map(([tid, s]) => s - (t0Threads.get(tid) ?? 0))) : NaN;
+  const busiest = workerPid
+    ? Math.max(...[...cpuByThread(workerPid)].map(([tid, s]) => s - (t0Threads.get(tid) ?? 0)))
+    : NaN;
   const codes = [...new Set(await Promise.all(results.map((r) => r.closed)))].join(",");
   const d = Object.fromEntries(Object.keys(c1).map((k) => [k, c1[k]! - (c0[k] ?? 0)]));
-  const stackCpu = Object.entries(d).filter(([k]) => k !== "bench client").reduce((s, [, v]) => s + v, 0);
+  const stackCpu = Object.entries(d)
+    .filter(([k]) => k !== "bench client")
+    .reduce((s, [, v]) => s + v, 0);
   const lat = results.flatMap((r) => r.latencies);
   const fps = results.map((r) => r.fps);
   const idle = results.reduce((s, r) => s + r.idle, 0);
   console.log(
     `${String(n).padStart(11)} | ${pct(lat, 0.5).toFixed(1).padStart(8)} ms | ${pct(lat, 0.99).toFixed(1).padStart(8)} ms | ` +
       `${Math.min(...fps).toFixed(1)}–${(fps.reduce((a, b) => a + b, 0) / n).toFixed(1)} | ` +
-      (stack ? `${perConn(stackCpu, wall, n)} = ${Object.entries(d).filter(([k]) => k !== "bench client").map(([, v]) => perConn(v, wall, n)).join(" + ")}; client ${perConn(d["bench client"]!, wall, n)}` : `client ${perConn(d["bench client"]!, wall, n)}`) +
+      (stack
+        ? `${perConn(stackCpu, wall, n)} = ${Object.entries(d)
+            .filter(([k]) => k !== "bench client")
+            .map(([, v]) => perConn(v, wall, n))
+            .join(" + ")}; client ${perConn(d["bench client"]!, wall, n)}`
+        : `client ${perConn(d["bench client"]!, wall, n)}`) +
       ` | ${codes}${idle ? ` | ${idle} idle frames (audio gaps ≥ 200 ms)` : ""}`,
   );
-  if (stack) detail.push(`${n} connections, ${wall.toFixed(1)} s: ${Object.entries(d).map(([k, v]) => `${k} ${((v / wall) * 100).toFixed(1)} %`).join(", ")}; busiest workerd thread ${((busiest / wall) * 100).toFixed(1)} % of a core`);
+  if (stack)
+    detail.push(
+      `${n} connections, ${wall.toFixed(1)} s: ${Object.entries(d)
+        .map(([k, v]) => `${k} ${((v / wall) * 100).toFixed(1)} %`)
+        .join(", ")}; busiest workerd thread ${((busiest / wall) * 100).toFixed(1)} % of a core`,
+    );
   await new Promise((r) => setTimeout(r, 1000));
 }
 for (const line of detail) console.log(line);

@@ -61,15 +61,28 @@ function arg(name: keyof typeof opts, def?: string): string | undefined {
 }
 
 /** "512" → 512×512, "1280x720" → 1280×720. */
-const parseSize = (s: string) => (s.includes("x") ? s.split("x").map(Number) : [Number(s), Number(s)]) as [number, number];
+const parseSize = (s: string) =>
+  (s.includes("x") ? s.split("x").map(Number) : [Number(s), Number(s)]) as [number, number];
 
-async function loadAvatar(work: string): Promise<{ portraitPng: Buffer; rig: AvatarRig; matte?: Buffer; label: string }> {
+async function loadAvatar(
+  work: string,
+): Promise<{ portraitPng: Buffer; rig: AvatarRig; matte?: Buffer; label: string }> {
   const p = arg("portrait");
   const r = arg("rig");
   const m = arg("matte");
-  if (p && r) return { portraitPng: readFileSync(p), rig: JSON.parse(readFileSync(r, "utf8")), matte: m ? readFileSync(m) : undefined, label: arg("label") ?? p };
+  if (p && r)
+    return {
+      portraitPng: readFileSync(p),
+      rig: JSON.parse(readFileSync(r, "utf8")),
+      matte: m ? readFileSync(m) : undefined,
+      label: arg("label") ?? p,
+    };
   const dir = join(import.meta.dirname, "..", "test", "fixtures", "portraits");
-  const files = existsSync(dir) ? readdirSync(dir).filter((f) => /\.(jpe?g|png)$/i.test(f)).sort() : [];
+  const files = existsSync(dir)
+    ? readdirSync(dir)
+        .filter((f) => /\.(jpe?g|png)$/i.test(f))
+        .sort()
+    : [];
   if (!files.length) throw new Error("no portrait: pass --portrait and --rig, or add test/fixtures/portraits/*");
   const file = arg("fixture") ?? (files.includes("single-phone.jpg") ? "single-phone.jpg" : files[0]);
   // Preprocess in a child process so this process (whose memory is reported) never loads the face models.
@@ -89,7 +102,12 @@ async function loadAvatar(work: string): Promise<{ portraitPng: Buffer; rig: Ava
   const res = spawnSync(process.execPath, [...process.execArgv, script], { stdio: "inherit" });
   if (res.status !== 0) throw new Error("avatar preprocessing failed");
   const matte = existsSync(mattePath) ? readFileSync(mattePath) : undefined;
-  return { portraitPng: readFileSync(portraitPath), rig: JSON.parse(readFileSync(rigPath, "utf8")), matte, label: file };
+  return {
+    portraitPng: readFileSync(portraitPath),
+    rig: JSON.parse(readFileSync(rigPath, "utf8")),
+    matte,
+    label: file,
+  };
 }
 
 const mb = (b: number) => `${(b / 1048576).toFixed(0)} MB`;
@@ -111,7 +129,8 @@ const cpuSince = (a: { self: number; children: number }) => {
 };
 
 async function main() {
-  if (opts.compare) return compareRefs(opts.compare, argsForEachSide(process.argv.slice(2)), Number(arg("rounds", "2")));
+  if (opts.compare)
+    return compareRefs(opts.compare, argsForEachSide(process.argv.slice(2)), Number(arg("rounds", "2")));
   const seconds = Number(arg("seconds", "60"));
   if (!(seconds > 0)) throw new Error("--seconds must be a positive number");
   const sizes = (opts.size ? [opts.size] : (arg("sizes") ?? "").split(",")).map(parseSize);
@@ -123,9 +142,26 @@ async function main() {
     // At most 60 s are synthesized (in memory); longer clips repeat them (ffmpeg, streamed).
     const base = join(work, "speech-base.wav");
     await encodeAudio(synthSpeech(speechLike(Math.min(seconds, 60), 3), 24_000), 24_000, base, "wav");
-    const looped = await run(ffmpegPath(), ["-v", "error", "-y", "-stream_loop", "-1", "-i", base, "-t", String(seconds), "-c:a", "aac", "-b:a", "96k", audioPath]);
+    const looped = await run(ffmpegPath(), [
+      "-v",
+      "error",
+      "-y",
+      "-stream_loop",
+      "-1",
+      "-i",
+      base,
+      "-t",
+      String(seconds),
+      "-c:a",
+      "aac",
+      "-b:a",
+      "96k",
+      audioPath,
+    ]);
     if (looped.code !== 0) throw new Error(`audio loop failed: ${looped.stderr}`);
-    console.log(`portrait ${avatar.label} (${avatar.rig.portrait.width}×${avatar.rig.portrait.height}), audio ${seconds} s speech-like, ${cpus().length} cores, ffmpeg ${ffmpegChoice().version} (${ffmpegChoice().source})`);
+    console.log(
+      `portrait ${avatar.label} (${avatar.rig.portrait.width}×${avatar.rig.portrait.height}), audio ${seconds} s speech-like, ${cpus().length} cores, ffmpeg ${ffmpegChoice().version} (${ffmpegChoice().source})`,
+    );
     // One render at a size, with its wall time and CPU (this process and its ffmpeg children).
     const timedRender = async (width: number, height: number, alpha = false) => {
       const t0 = performance.now();
@@ -135,7 +171,16 @@ async function main() {
         rig: avatar.rig,
         matte: avatar.matte,
         audioPath,
-        settings: { width, height, fit: "crop", backgroundColor: "#000000", backgroundFit: "cover", leadInSeconds: 0, leadOutSeconds: 0, alpha },
+        settings: {
+          width,
+          height,
+          fit: "crop",
+          backgroundColor: "#000000",
+          backgroundFit: "cover",
+          leadInSeconds: 0,
+          leadOutSeconds: 0,
+          alpha,
+        },
         workDir: work,
         threads: arg("threads") ? Number(arg("threads")) : undefined,
       });
@@ -154,7 +199,9 @@ async function main() {
           [
             `${width}×${height}: ${r.frames} frames (${r.durationSeconds.toFixed(2)} s), output ${mb(size)}`,
             `  wall time ${(ms / 1000).toFixed(1)} s → real-time factor ${(r.durationSeconds / (ms / 1000)).toFixed(2)}`,
-            `  CPU ${(cpu.node + cpu.ffmpeg).toFixed(1)} s (node ${cpu.node.toFixed(1)}, ffmpeg ${cpu.ffmpeg.toFixed(1)}); load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}`,
+            `  CPU ${(cpu.node + cpu.ffmpeg).toFixed(1)} s (node ${cpu.node.toFixed(1)}, ffmpeg ${cpu.ffmpeg.toFixed(1)}); load average ${loadavg()
+              .map((x) => x.toFixed(1))
+              .join(" ")}`,
             `  peak RSS: bench process ${mb(process.resourceUsage().maxRSS * 1024)} (render's samples ${mb(r.memory.nodePeakRss)}), ffmpeg ${mb(r.memory.ffmpegPeakRss)}`,
             `  timings ${JSON.stringify(r.timings)}`,
           ].join("\n"),
@@ -175,10 +222,15 @@ async function main() {
       const floor = await floorRun({ ...floorInput, out: join(work, `floor-${width}x${height}.mp4`) });
       const floorCpu = cpuSince(c);
       c = cpuNow();
-      const pngFloorMs = await pngLoopFloor({ ...floorInput, out: join(work, `floor-png-${width}x${height}.mp4`), work });
+      const pngFloorMs = await pngLoopFloor({
+        ...floorInput,
+        out: join(work, `floor-png-${width}x${height}.mp4`),
+        work,
+      });
       const pngCpu = cpuSince(c);
       const { r, ms, cpu: renderCpu } = await timedRender(width, height);
-      const cpuStr = (x: { node: number; ffmpeg: number }) => `${(x.node + x.ffmpeg).toFixed(2)} s (node ${x.node.toFixed(2)}, ffmpeg ${x.ffmpeg.toFixed(2)})`;
+      const cpuStr = (x: { node: number; ffmpeg: number }) =>
+        `${(x.node + x.ffmpeg).toFixed(2)} s (node ${x.node.toFixed(2)}, ffmpeg ${x.ffmpeg.toFixed(2)})`;
       const rtf = r.durationSeconds / (ms / 1000);
       console.log(
         [
@@ -187,7 +239,9 @@ async function main() {
           `  encode floor (identical raw frames piped): ${(floor.ms / 1000).toFixed(2)} s (RTF ${(r.durationSeconds / (floor.ms / 1000)).toFixed(2)}) → ratio ${(ms / floor.ms).toFixed(2)}×`,
           `  encode floor (ffmpeg -loop 1 still.png): ${(pngFloorMs / 1000).toFixed(2)} s (RTF ${(r.durationSeconds / (pngFloorMs / 1000)).toFixed(2)}) → ratio ${(ms / pngFloorMs).toFixed(2)}×`,
           `  CPU: render ${cpuStr(renderCpu)}; raw floor ${cpuStr(floorCpu)} → ${((renderCpu.node + renderCpu.ffmpeg) / (floorCpu.node + floorCpu.ffmpeg)).toFixed(2)}×; png floor ${cpuStr(pngCpu)}`,
-          `  load average during the run: ${loadavg().map((x) => x.toFixed(1)).join(" ")}`,
+          `  load average during the run: ${loadavg()
+            .map((x) => x.toFixed(1))
+            .join(" ")}`,
           `  peak RSS node ${mb(r.memory.nodePeakRss)}, ffmpeg ${mb(r.memory.ffmpegPeakRss)} (floor ffmpeg ${mb(floor.ffmpegPeak)}), sum ${mb(r.memory.nodePeakRss + r.memory.ffmpegPeakRss)}`,
           `  re-rendered frames ${r.renderedFrames}/${r.frames}; timings ${JSON.stringify(r.timings)}`,
         ].join("\n"),
@@ -198,7 +252,11 @@ async function main() {
   }
 }
 
-type TimedRender = (w: number, h: number, alpha?: boolean) => Promise<{ r: Awaited<ReturnType<typeof renderVideo>>; ms: number; cpu: { node: number; ffmpeg: number } }>;
+type TimedRender = (
+  w: number,
+  h: number,
+  alpha?: boolean,
+) => Promise<{ r: Awaited<ReturnType<typeof renderVideo>>; ms: number; cpu: { node: number; ffmpeg: number } }>;
 
 /** The same job without and with the alpha video, alternated over two rounds: wall, CPU, outputs, ratio. */
 async function alphaCost(width: number, height: number, timedRender: TimedRender): Promise<void> {
@@ -214,7 +272,9 @@ async function alphaCost(width: number, height: number, timedRender: TimedRender
     }
   }
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-  console.log(`${width}×${height}: alpha: true takes ${(mean(walls.with) / mean(walls.without)).toFixed(2)}× the wall time of the same job without it (mean of 2 rounds each)`);
+  console.log(
+    `${width}×${height}: alpha: true takes ${(mean(walls.with) / mean(walls.without)).toFixed(2)}× the wall time of the same job without it (mean of 2 rounds each)`,
+  );
 }
 
 main().catch((e) => {

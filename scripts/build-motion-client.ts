@@ -38,7 +38,11 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     // first build
   }
   if (values.check) {
-    console.log(current === next ? "motion-client bundle is up to date" : "motion-client bundle is stale: run npm run build:motion-client");
+    console.log(
+      current === next
+        ? "motion-client bundle is up to date"
+        : "motion-client bundle is stale: run npm run build:motion-client",
+    );
     process.exit(current === next ? 0 : 1);
   }
   writeFileSync(BUNDLE_MODULE, next);

@@ -40,8 +40,16 @@ function main() {
   for (const voice of VOICES) {
     const words = wordsAudio(voice);
     const passage = speak(voice, PASSAGE);
-    for (const [path, run] of [["live", live], ["rendered", rendered]] as const) {
-      const row = { voice: voiceLabel(voice), path, ...wordFigures(words.pcm, words.spans, run(words.pcm)), ...passageFigures(passage, run(passage)) };
+    for (const [path, run] of [
+      ["live", live],
+      ["rendered", rendered],
+    ] as const) {
+      const row = {
+        voice: voiceLabel(voice),
+        path,
+        ...wordFigures(words.pcm, words.spans, run(words.pcm)),
+        ...passageFigures(passage, run(passage)),
+      };
       rows.push(row);
       console.log(
         `${row.voice.padEnd(20)} ${path.padEnd(8)}  seal ${pc(row.seal)} (none ${pc(row.sealNone)})  tuck ${pc(row.tuck)}  round AUC ${f2(row.roundAuc)} Δ ${f2(row.roundDelta)}  wide AUC ${f2(row.wideAuc)}  open AUC ${f2(row.openAuc)}  still ${pc(row.still)}  p20/p90 ${f2(row.p20p90)}  3–7 Hz ${pc(row.modulation)}`,

@@ -26,7 +26,17 @@ import { parseArgs } from "node:util";
 import { analyzeFaces } from "../container/src/face/analyze";
 import { ffmpegPath, ffprobePath, run } from "../container/src/video/ffmpeg";
 import { SILHOUETTE } from "@avatar-video/face-rig";
-import { alignOffset, envelopeDb, fillPolygon, innerLipGap, maskedSsim, pearson, percentile, perEyeBlinkEvents, similarity } from "./quality/metrics";
+import {
+  alignOffset,
+  envelopeDb,
+  fillPolygon,
+  innerLipGap,
+  maskedSsim,
+  pearson,
+  percentile,
+  perEyeBlinkEvents,
+  similarity,
+} from "./quality/metrics";
 import { RefinedMesh } from "./quality/refined-mesh";
 import { refineSimilarity } from "./quality/register";
 
@@ -34,13 +44,27 @@ const RATE = 16_000;
 const STABLE = [33, 133, 362, 263, 168, 6, 197, 195, 5];
 
 async function decodePcm(path: string): Promise<Float32Array> {
-  const r = await run(ffmpegPath(), ["-v", "error", "-i", path, "-vn", "-ac", "1", "-ar", String(RATE), "-f", "f32le", "pipe:1"], { maxStdout: 1 << 30 });
+  const r = await run(
+    ffmpegPath(),
+    ["-v", "error", "-i", path, "-vn", "-ac", "1", "-ar", String(RATE), "-f", "f32le", "pipe:1"],
+    { maxStdout: 1 << 30 },
+  );
   if (r.code !== 0) throw new Error(`cannot decode audio of ${path}: ${r.stderr}`);
   return new Float32Array(r.stdout.buffer.slice(r.stdout.byteOffset, r.stdout.byteOffset + r.stdout.byteLength));
 }
 
 async function videoInfo(path: string): Promise<{ width: number; height: number; fps: number }> {
-  const r = await run(ffprobePath(), ["-v", "error", "-select_streams", "v:0", "-show_entries", "stream=width,height,r_frame_rate", "-of", "json", path]);
+  const r = await run(ffprobePath(), [
+    "-v",
+    "error",
+    "-select_streams",
+    "v:0",
+    "-show_entries",
+    "stream=width,height,r_frame_rate",
+    "-of",
+    "json",
+    path,
+  ]);
   const s = JSON.parse(r.stdout.toString()).streams[0];
   const [a, b] = String(s.r_frame_rate).split("/").map(Number);
   return { width: s.width, height: s.height, fps: a / (b || 1) };
@@ -48,7 +72,9 @@ async function videoInfo(path: string): Promise<{ width: number; height: number;
 
 /** RGB frames of a video, one at a time (the decoder is paused while a frame is analysed). */
 async function* frames(path: string, W: number, H: number): AsyncGenerator<Buffer> {
-  const child = spawn(ffmpegPath(), ["-v", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"], { stdio: ["ignore", "pipe", "ignore"] });
+  const child = spawn(ffmpegPath(), ["-v", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"], {
+    stdio: ["ignore", "pipe", "ignore"],
+  });
   const size = W * H * 3;
   let buf: Buffer = Buffer.alloc(0);
   for await (const chunk of child.stdout) {
@@ -95,7 +121,15 @@ async function measure(video: string, voice: Float32Array, refinedMesh: RefinedM
   const record = (v: Partial<Record<keyof Readings, number>>) => READINGS.forEach((k) => r[k].push(v[k] ?? NaN));
   const ssim: number[] = [];
   let lost = 0;
-  let ref: { luma: Uint8Array; mesh: number[][]; mask: Uint8Array; box: { x0: number; y0: number; x1: number; y1: number }; iod: number } | undefined;
+  let ref:
+    | {
+        luma: Uint8Array;
+        mesh: number[][];
+        mask: Uint8Array;
+        box: { x0: number; y0: number; x1: number; y1: number };
+        iod: number;
+      }
+    | undefined;
   for await (const rgb of frames(video, W, H)) {
     const faces = await analyzeFaces({ data: rgb, width: W, height: H });
     const q = await refinedMesh.detect(rgb, W, H);
@@ -130,16 +164,27 @@ async function measure(video: string, voice: Float32Array, refinedMesh: RefinedM
       const cy = (m[2][1] + m[152][1]) / 2;
       const ry = ((m[152][1] - m[2][1]) / 2) * 1.15;
       const rx = 0.85 * mw;
-      const ell: Array<[number, number]> = Array.from({ length: 48 }, (_, k) => [cx + rx * Math.cos((k / 48) * 2 * Math.PI), cy + ry * Math.sin((k / 48) * 2 * Math.PI)]);
+      const ell: Array<[number, number]> = Array.from({ length: 48 }, (_, k) => [
+        cx + rx * Math.cos((k / 48) * 2 * Math.PI),
+        cy + ry * Math.sin((k / 48) * 2 * Math.PI),
+      ]);
       fillPolygon(mask, W, H, ell, 0);
       const xs = oval.map((p) => p[0]);
       const ys = oval.map((p) => p[1]);
-      const box = { x0: Math.floor(Math.min(...xs)), y0: Math.floor(Math.min(...ys)), x1: Math.ceil(Math.max(...xs)), y1: Math.ceil(Math.max(...ys)) };
+      const box = {
+        x0: Math.floor(Math.min(...xs)),
+        y0: Math.floor(Math.min(...ys)),
+        x1: Math.ceil(Math.max(...xs)),
+        y1: Math.ceil(Math.max(...ys)),
+      };
       ref = { luma, mesh: m, mask, box, iod };
       ssim.push(1);
       continue;
     }
-    const T0 = similarity(STABLE.map((i) => [ref!.mesh[i][0], ref!.mesh[i][1]]), STABLE.map((i) => [m[i][0], m[i][1]]));
+    const T0 = similarity(
+      STABLE.map((i) => [ref!.mesh[i][0], ref!.mesh[i][1]]),
+      STABLE.map((i) => [m[i][0], m[i][1]]),
+    );
     // Landmarks start the alignment, the pixels of the face outside the mouth finish it (register.ts).
     const T = process.env.QUALITY_LANDMARK_ALIGN ? T0 : refineSimilarity(ref.luma, luma, W, H, ref.mask, ref.box, T0);
     ssim.push(maskedSsim(ref.luma, luma, W, H, ref.mask, ref.box, T));
@@ -180,10 +225,11 @@ async function measure(video: string, voice: Float32Array, refinedMesh: RefinedM
     const b: number[] = [];
     const lo = Math.max(0, first - Math.round(0.3 * fps));
     const hi = Math.min(n - 1, last + Math.round(0.3 * fps));
-    for (let i = lo; i <= hi; i++) if (i + s >= 0 && i + s < n && ok(i + s)) {
-      a.push(gap[i + s]);
-      b.push(loud[i]);
-    }
+    for (let i = lo; i <= hi; i++)
+      if (i + s >= 0 && i + s < n && ok(i + s)) {
+        a.push(gap[i + s]);
+        b.push(loud[i]);
+      }
     return pearson(a, b);
   };
   let lag = 0;
@@ -210,7 +256,10 @@ async function measure(video: string, voice: Float32Array, refinedMesh: RefinedM
 }
 
 async function main() {
-  const { values, positionals } = parseArgs({ allowPositionals: true, options: { voice: { type: "string" }, json: { type: "string" } } });
+  const { values, positionals } = parseArgs({
+    allowPositionals: true,
+    options: { voice: { type: "string" }, json: { type: "string" } },
+  });
   if (!positionals.length || !values.voice) {
     console.error("usage: npm run quality -- <video.mp4> [more.mp4 …] --voice <voice.wav> [--json out.json]");
     process.exit(2);
@@ -218,13 +267,17 @@ async function main() {
   const voice = await decodePcm(values.voice);
   const results: QualityResult[] = [];
   const refinedMesh = await RefinedMesh.open();
-  console.log("video | frames | gain | corr | rest | blinks/min | blink ms | ssim | lag | lost | gain·unrefined | blinks·unrefined");
+  console.log(
+    "video | frames | gain | corr | rest | blinks/min | blink ms | ssim | lag | lost | gain·unrefined | blinks·unrefined",
+  );
   try {
     for (const v of positionals) {
       const r = await measure(v, voice, refinedMesh);
       results.push(r);
       const f = (x: number, d = 3) => x.toFixed(d);
-      console.log(`${v} | ${r.frames} | ${f(r.gain)} | ${f(r.corr, 2)} | ${f(r.rest * 100, 1)} % | ${f(r.blinksPerMin, 1)} | ${f(r.blinkMs, 0)} | ${f(r.ssim)} | ${r.lag} | ${r.lost} | ${f(r.gainUnrefined)} | ${f(r.blinksPerMinUnrefined, 1)}`);
+      console.log(
+        `${v} | ${r.frames} | ${f(r.gain)} | ${f(r.corr, 2)} | ${f(r.rest * 100, 1)} % | ${f(r.blinksPerMin, 1)} | ${f(r.blinkMs, 0)} | ${f(r.ssim)} | ${r.lag} | ${r.lost} | ${f(r.gainUnrefined)} | ${f(r.blinksPerMinUnrefined, 1)}`,
+      );
     }
   } finally {
     await refinedMesh.close();

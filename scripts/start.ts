@@ -16,7 +16,9 @@ const stack = await startStack({
   vars,
   inheritOutput: true,
 });
-console.log(`Ready: ${stack.baseUrl}/v1/open (API reference ${stack.baseUrl}/v1/open/docs) — admin token ${vars.ADMIN_TOKEN}`);
+console.log(
+  `Ready: ${stack.baseUrl}/v1/open (API reference ${stack.baseUrl}/v1/open/docs) — admin token ${vars.ADMIN_TOKEN}`,
+);
 console.log(`Demo media: ${demo.origin}/portrait.jpg and ${demo.origin}/voice.wav`);
 for (const signal of ["SIGINT", "SIGTERM"] as const) {
   process.on(signal, async () => {

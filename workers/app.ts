@@ -28,6 +28,16 @@ app.notFound((c) => methodNotAllowedOrNotFound(c, app));
 
 app.onError((err, c) => {
   if (err instanceof ApiError) return errorResponse(c, err);
-  logEvent("request_failed", { requestId: c.get("requestId"), method: c.req.method, path: c.req.path, error: String(err), stack: (err as Error).stack }, "error");
+  logEvent(
+    "request_failed",
+    {
+      requestId: c.get("requestId"),
+      method: c.req.method,
+      path: c.req.path,
+      error: String(err),
+      stack: (err as Error).stack,
+    },
+    "error",
+  );
   return errorResponse(c, internalError());
 });

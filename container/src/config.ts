@@ -78,7 +78,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): RendererConfig
   const token = env.RENDERER_TOKEN ?? "";
   if (token.length < 16) throw new Error("RENDERER_TOKEN is required (at least 16 characters)");
   const heartbeatMs = int(env, "HEARTBEAT_MS", 5_000, 10);
-  if (heartbeatMs > 10_000) throw new Error("HEARTBEAT_MS must be at most 10000 (the Worker expects a beat every 10 s)");
+  if (heartbeatMs > 10_000)
+    throw new Error("HEARTBEAT_MS must be at most 10000 (the Worker expects a beat every 10 s)");
   return {
     port: int(env, "PORT", 8790),
     host: env.HOST || "0.0.0.0",

@@ -1,7 +1,8 @@
 import { failureEntry, UNEXPECTED_FAILURE_CODE, type JobKind } from "@avatar-video/contract";
 
 /** The table's `retryable` for a code of either kind (the codes of the two kinds are distinct). */
-const defaultRetryable = (code: string) => (failureEntry("avatar", code) ?? failureEntry("video", code))?.retryable ?? false;
+const defaultRetryable = (code: string) =>
+  (failureEntry("avatar", code) ?? failureEntry("video", code))?.retryable ?? false;
 
 export interface JobFailureOptions {
   /** Only where this failure differs from the table's default for its code (e.g. a 404 from a source). */

@@ -46,7 +46,8 @@ function line(event: string, level: Level, fields: Fields, minLevel: Level): str
   if (LEVELS[level] < LEVELS[minLevel]) return null;
   const entry: Fields = { time: new Date().toISOString(), level, event };
   for (const [k, v] of Object.entries(fields)) {
-    if (v !== undefined) entry[k] = typeof v === "string" ? redactText(v) : v instanceof Error ? redactText(v.message) : v;
+    if (v !== undefined)
+      entry[k] = typeof v === "string" ? redactText(v) : v instanceof Error ? redactText(v.message) : v;
   }
   try {
     return JSON.stringify(entry);
@@ -85,5 +86,9 @@ export function createLogger(base: Fields = {}, sink: Sink = stdout, minLevel: L
 export function redactedSources(d: Dispatch): Fields {
   return d.kind === "avatar"
     ? { imageUrl: redactUrl(d.imageUrl) }
-    : { audioUrl: redactUrl(d.audioUrl), backgroundUrl: d.backgroundUrl ? redactUrl(d.backgroundUrl) : undefined, settings: d.settings };
+    : {
+        audioUrl: redactUrl(d.audioUrl),
+        backgroundUrl: d.backgroundUrl ? redactUrl(d.backgroundUrl) : undefined,
+        settings: d.settings,
+      };
 }

@@ -35,10 +35,14 @@ export interface Connection {
 
 /** Base URL: --base-url, $BASE_URL, http://127.0.0.1:8787. Token: --token, $ADMIN_TOKEN, ADMIN_TOKEN of ./.dev.vars. */
 export function connection(options: Parsed["options"]): Connection {
-  const baseUrl = String(options.get("base-url") ?? process.env.BASE_URL ?? "http://127.0.0.1:8787").replace(/\/+$/, "");
+  const baseUrl = String(options.get("base-url") ?? process.env.BASE_URL ?? "http://127.0.0.1:8787").replace(
+    /\/+$/,
+    "",
+  );
   let token = options.get("token") ?? process.env.ADMIN_TOKEN;
   if (!token && existsSync(".dev.vars")) token = parseDevVars(readFileSync(".dev.vars", "utf8")).ADMIN_TOKEN;
-  if (!token || token === true) throw new UsageError("No admin token: pass --token, set ADMIN_TOKEN, or run `npm start` once to create .dev.vars");
+  if (!token || token === true)
+    throw new UsageError("No admin token: pass --token, set ADMIN_TOKEN, or run `npm start` once to create .dev.vars");
   return { baseUrl, token };
 }
 
@@ -64,7 +68,10 @@ export const print = (value: unknown) => process.stdout.write(`${JSON.stringify(
 export async function call(cfg: Connection, method: string, path: string, body?: unknown) {
   const res = await fetch(`${cfg.baseUrl}/v1/admin${path}`, {
     method,
-    headers: { Authorization: `Bearer ${cfg.token}`, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },
+    headers: {
+      Authorization: `Bearer ${cfg.token}`,
+      ...(body === undefined ? {} : { "Content-Type": "application/json" }),
+    },
     body: body === undefined ? undefined : JSON.stringify(body),
   });
   const text = await res.text();
@@ -85,12 +92,20 @@ export async function call(cfg: Connection, method: string, path: string, body?:
 export function shortDuration(seconds: number): string {
   if (seconds < 60) return `${seconds}s`;
   if (seconds < 3600) return `${Math.floor(seconds / 60)}m${String(seconds % 60).padStart(2, "0")}s`;
-  if (seconds < 86400) return `${Math.floor(seconds / 3600)}h${String(Math.floor(seconds / 60) % 60).padStart(2, "0")}m`;
+  if (seconds < 86400)
+    return `${Math.floor(seconds / 3600)}h${String(Math.floor(seconds / 60) % 60).padStart(2, "0")}m`;
   return `${Math.floor(seconds / 86400)}d${String(Math.floor(seconds / 3600) % 24).padStart(2, "0")}h`;
 }
 
 /** Left-aligned columns separated by two spaces. */
 export function table(header: string[], rows: string[][]): string {
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i].length)));
-  return `${[header, ...rows].map((r) => r.map((cell, i) => cell.padEnd(widths[i])).join("  ").trimEnd()).join("\n")}\n`;
+  return `${[header, ...rows]
+    .map((r) =>
+      r
+        .map((cell, i) => cell.padEnd(widths[i]))
+        .join("  ")
+        .trimEnd(),
+    )
+    .join("\n")}\n`;
 }

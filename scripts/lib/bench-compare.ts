@@ -38,7 +38,10 @@ export function parseBenchOutput(text: string): RunFigures {
 
 function runBench(cwd: string, args: string[]): Promise<string> {
   return new Promise((ok, fail) => {
-    const child = spawn(process.execPath, ["--import", "tsx", "scripts/bench-render.ts", ...args], { cwd, stdio: ["ignore", "pipe", "inherit"] });
+    const child = spawn(process.execPath, ["--import", "tsx", "scripts/bench-render.ts", ...args], {
+      cwd,
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     let text = "";
     child.stdout.on("data", (d: Buffer) => {
       text += d;
@@ -61,7 +64,11 @@ export async function compareRefs(ref: string, benchArgs: string[], rounds: numb
   try {
     for (let round = 1; round <= rounds; round++) {
       for (const side of ["A", "B"] as const) {
-        console.log(`\n── round ${round}/${rounds}, ${side} (${side === "A" ? "this tree" : `${ref} = ${tree.sha.slice(0, 12)}`}); load average ${loadavg().map((x) => x.toFixed(1)).join(" ")}`);
+        console.log(
+          `\n── round ${round}/${rounds}, ${side} (${side === "A" ? "this tree" : `${ref} = ${tree.sha.slice(0, 12)}`}); load average ${loadavg()
+            .map((x) => x.toFixed(1))
+            .join(" ")}`,
+        );
         runs[side].push(parseBenchOutput(await runBench(side === "A" ? root : tree.dir, benchArgs)));
       }
     }
@@ -69,7 +76,8 @@ export async function compareRefs(ref: string, benchArgs: string[], rounds: numb
     tree.remove();
   }
   const sizes = [...new Set(runs.A.flatMap((r) => Object.keys(r)))];
-  const pick = (side: "A" | "B", size: string, key: keyof SizeFigures) => median(runs[side].map((r) => r[size]?.[key] ?? Number.NaN).filter(Number.isFinite));
+  const pick = (side: "A" | "B", size: string, key: keyof SizeFigures) =>
+    median(runs[side].map((r) => r[size]?.[key] ?? Number.NaN).filter(Number.isFinite));
   console.log(`\nA = this tree, B = ${ref} (${tree.sha.slice(0, 12)}); medians of ${rounds} alternated runs each`);
   console.log("| Size | RTF A | RTF B | A/B | Ratio to raw floor A | B | CPU ratio to floor A | B |");
   console.log("|---|---|---|---|---|---|---|---|");

@@ -37,7 +37,13 @@ export async function run(name: string, count: number, concurrency: number, make
  * Like run(), in rounds of `concurrency` requests; `afterRound(indices)` runs between rounds (not timed), and
  * throughput is over the rounds' own time.
  */
-export async function runInRounds(name: string, count: number, concurrency: number, make: MakeRequest, afterRound: (indices: number[]) => Promise<unknown>): Promise<Result> {
+export async function runInRounds(
+  name: string,
+  count: number,
+  concurrency: number,
+  make: MakeRequest,
+  afterRound: (indices: number[]) => Promise<unknown>,
+): Promise<Result> {
   const latencies: number[] = [];
   const statuses = new Map<number, number>();
   let seconds = 0;
@@ -51,7 +57,8 @@ export async function runInRounds(name: string, count: number, concurrency: numb
   return { name, count, seconds, latencies, statuses };
 }
 
-const percentile = (sorted: number[], p: number) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
+const percentile = (sorted: number[], p: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)]!;
 
 export function stats(r: Result) {
   const sorted = [...r.latencies].sort((a, b) => a - b);

@@ -30,7 +30,8 @@ export function prepareWorktree(ref: string): Worktree {
   linkModules(join(root, "node_modules"), join(dir, "node_modules"));
   // The renderer workspace's own modules (e.g. its sharp build), when the ref has none of its own.
   const containerModules = join(root, "container", "node_modules");
-  if (existsSync(containerModules) && !existsSync(join(dir, "container", "node_modules"))) symlinkSync(containerModules, join(dir, "container", "node_modules"));
+  if (existsSync(containerModules) && !existsSync(join(dir, "container", "node_modules")))
+    symlinkSync(containerModules, join(dir, "container", "node_modules"));
   return { dir, sha, remove };
 }
 

@@ -44,7 +44,9 @@ export const DEV_SETTINGS = {
 export function ensureDevVars(path: string): DevVars {
   const existing = existsSync(path) ? parseDevVars(readFileSync(path, "utf8")) : {};
   const merged = { ...generateDevVars(), ...DEV_SETTINGS, ...existing } as DevVars & Record<string, string>;
-  const text = `${Object.entries(merged).map(([k, v]) => `${k}="${v}"`).join("\n")}\n`;
+  const text = `${Object.entries(merged)
+    .map(([k, v]) => `${k}="${v}"`)
+    .join("\n")}\n`;
   if (!existsSync(path) || readFileSync(path, "utf8") !== text) writeFileSync(path, text, { mode: 0o600 });
   return merged;
 }

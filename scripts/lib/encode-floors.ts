@@ -74,7 +74,11 @@ export async function floorRun(opts: FloorOptions): Promise<{ ms: number; ffmpeg
 export async function pngLoopFloor(opts: FloorOptions & { work: string }): Promise<number> {
   const rgb = await stillCanvas(opts);
   const png = join(opts.work, `still-${opts.width}x${opts.height}.png`);
-  await sharp(Buffer.from(rgb.buffer, rgb.byteOffset, rgb.byteLength), { raw: { width: opts.width, height: opts.height, channels: 3 } }).png().toFile(png);
+  await sharp(Buffer.from(rgb.buffer, rgb.byteOffset, rgb.byteLength), {
+    raw: { width: opts.width, height: opts.height, channels: 3 },
+  })
+    .png()
+    .toFile(png);
   const args = encoderArgs(floorEncoding(opts));
   // Replace the raw pipe input by the looped PNG.
   const i = args.indexOf("pipe:0");

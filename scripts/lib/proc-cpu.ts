@@ -18,7 +18,12 @@ function readStat(path: string): { name: string; ppid: number; ticks: number; th
     const st = readFileSync(path, "utf8");
     const close = st.lastIndexOf(")");
     const f = st.slice(close + 2).split(" ");
-    return { name: st.slice(st.indexOf("(") + 1, close), ppid: Number(f[1]), ticks: Number(f[11]) + Number(f[12]), threads: Number(f[17]) };
+    return {
+      name: st.slice(st.indexOf("(") + 1, close),
+      ppid: Number(f[1]),
+      ticks: Number(f[11]) + Number(f[12]),
+      threads: Number(f[17]),
+    };
   } catch {
     return undefined; // exited
   }
@@ -72,9 +77,16 @@ export type Roles = Record<string, number[]>;
 export function stackRoles(publicPort: number): Roles {
   const procs = descendants();
   const inode = listeningInode(publicPort);
-  const roles: Roles = { "workerd: Worker + objects": [], "workerd: wrangler dev proxy": [], "node: wrangler + renderer": [] };
+  const roles: Roles = {
+    "workerd: Worker + objects": [],
+    "workerd: wrangler dev proxy": [],
+    "node: wrangler + renderer": [],
+  };
   for (const p of procs) {
-    if (p.name.startsWith("workerd")) roles[inode && holdsSocket(p.pid, inode) ? "workerd: wrangler dev proxy" : "workerd: Worker + objects"]!.push(p.pid);
+    if (p.name.startsWith("workerd"))
+      roles[inode && holdsSocket(p.pid, inode) ? "workerd: wrangler dev proxy" : "workerd: Worker + objects"]!.push(
+        p.pid,
+      );
     else if (p.name === "node" || p.name.startsWith("node")) roles["node: wrangler + renderer"]!.push(p.pid);
   }
   return roles;
@@ -83,7 +95,8 @@ export function stackRoles(publicPort: number): Roles {
 /** CPU seconds (user + system) used so far by each role, and by this process as "bench client". */
 export function cpuByRole(roles: Roles): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const [role, pids] of Object.entries(roles)) out[role] = pids.reduce((s, pid) => s + (readStat(`/proc/${pid}/stat`)?.ticks ?? 0) / TICK, 0);
+  for (const [role, pids] of Object.entries(roles))
+    out[role] = pids.reduce((s, pid) => s + (readStat(`/proc/${pid}/stat`)?.ticks ?? 0) / TICK, 0);
   const self = process.cpuUsage();
   out["bench client"] = (self.user + self.system) / 1e6;
   return out;

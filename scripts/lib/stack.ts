@@ -44,7 +44,13 @@ export interface Stack {
 
 const root = new URL("../..", import.meta.url).pathname;
 
-function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, quiet: boolean, onLine?: (line: string) => void): ChildProcess {
+function run(
+  cmd: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  quiet: boolean,
+  onLine?: (line: string) => void,
+): ChildProcess {
   // Own process group, so stop() ends the whole tree (wrangler spawns workerd).
   const stdout = onLine ? "pipe" : quiet ? "ignore" : "inherit";
   const child = spawn(cmd, args, { cwd: root, env, detached: true, stdio: ["ignore", stdout, "inherit"] });
@@ -89,11 +95,15 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     X_LOCAL_OBSERVABILITY: process.env.X_LOCAL_OBSERVABILITY ?? "false",
   };
 
-  const migrate = spawnSync(bin("wrangler"), ["d1", "migrations", "apply", "DB", "--local", "--persist-to", opts.persistTo], {
-    cwd: root,
-    env: { ...env, CI: "true" },
-    encoding: "utf8",
-  });
+  const migrate = spawnSync(
+    bin("wrangler"),
+    ["d1", "migrations", "apply", "DB", "--local", "--persist-to", opts.persistTo],
+    {
+      cwd: root,
+      env: { ...env, CI: "true" },
+      encoding: "utf8",
+    },
+  );
   if (migrate.status !== 0) throw new Error(`D1 migrations failed:\n${migrate.stdout}\n${migrate.stderr}`);
 
   const baseUrl = `http://127.0.0.1:${opts.port}`;
@@ -114,7 +124,8 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     };
     return supervise({
       name: instances > 1 ? `renderer-${i}` : "renderer",
-      spawn: () => run(process.execPath, ["--import", "tsx", "container/src/server.ts"], rendererEnv, quiet, opts.onRendererLog),
+      spawn: () =>
+        run(process.execPath, ["--import", "tsx", "container/src/server.ts"], rendererEnv, quiet, opts.onRendererLog),
       log: opts.onSupervisorLog ?? (quiet ? undefined : (line) => console.error(line)),
     });
   });
@@ -124,18 +135,26 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     bin("wrangler"),
     [
       "dev",
-      "--ip", "127.0.0.1",
-      "--port", String(opts.port),
-      "--persist-to", opts.persistTo,
+      "--ip",
+      "127.0.0.1",
+      "--port",
+      String(opts.port),
+      "--persist-to",
+      opts.persistTo,
       "--test-scheduled",
       "--show-interactive-dev-session=false",
       // The local stack is development: lets the Worker dispatch to the renderer on loopback (renderer-target.ts).
-      "--var", "ENVIRONMENT:development",
+      "--var",
+      "ENVIRONMENT:development",
       // The Worker's pool hands each render one of these instances (workers/pipeline/renderer/pool.ts).
-      "--var", `RENDERER_URL:${rendererUrls.join(",")}`,
-      "--var", `RENDERER_INSTANCES:${instances}`,
-      "--var", `SOURCE_ALLOWLIST:${sourceAllowlist}`,
-      "--var", `PUBLIC_BASE_URL:${baseUrl}`,
+      "--var",
+      `RENDERER_URL:${rendererUrls.join(",")}`,
+      "--var",
+      `RENDERER_INSTANCES:${instances}`,
+      "--var",
+      `SOURCE_ALLOWLIST:${sourceAllowlist}`,
+      "--var",
+      `PUBLIC_BASE_URL:${baseUrl}`,
       ...Object.entries(opts.workerVars ?? {}).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
     ],
     env,
@@ -148,11 +167,16 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     await Promise.all(renderers.map((r) => r.stop()));
   };
   const sweep = async () => {
-    await fetch(`${baseUrl}/__scheduled?cron=*+*+*+*+*`).then((r) => r.arrayBuffer()).catch(() => undefined);
+    await fetch(`${baseUrl}/__scheduled?cron=*+*+*+*+*`)
+      .then((r) => r.arrayBuffer())
+      .catch(() => undefined);
   };
   let sweepTimer: NodeJS.Timeout | undefined;
   try {
-    await Promise.all([...rendererUrls.map((u) => waitForHttp(`${u}/health`, 60_000)), waitForHttp(`${baseUrl}/health`, 120_000)]);
+    await Promise.all([
+      ...rendererUrls.map((u) => waitForHttp(`${u}/health`, 60_000)),
+      waitForHttp(`${baseUrl}/health`, 120_000),
+    ]);
   } catch (err) {
     await stop();
     throw err;

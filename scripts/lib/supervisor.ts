@@ -86,7 +86,9 @@ export function supervise(opts: SupervisorOptions): Supervisor {
       const delay = restartDelay(quickDeaths, base, maxDelay);
       restarts++;
       const how = signal ?? `code ${code}`;
-      log(`[supervisor] ${opts.name} exited (${how}) after ${(uptime / 1000).toFixed(1)} s; restart ${restarts} in ${(delay / 1000).toFixed(1)} s`);
+      log(
+        `[supervisor] ${opts.name} exited (${how}) after ${(uptime / 1000).toFixed(1)} s; restart ${restarts} in ${(delay / 1000).toFixed(1)} s`,
+      );
       timer = setTimeout(start, delay);
     });
     // A spawn failure (e.g. missing binary) surfaces as "error" then "exit"; the exit handler restarts it.

@@ -13,13 +13,29 @@ import { ffmpegPath, run } from "../../container/src/video/ffmpeg";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
-  options: { rig: { type: "string" }, portrait: { type: "string" }, size: { type: "string", default: "768x768" }, frames: { type: "string" }, out: { type: "string" }, region: { type: "string", default: "mouth" } },
+  options: {
+    rig: { type: "string" },
+    portrait: { type: "string" },
+    size: { type: "string", default: "768x768" },
+    frames: { type: "string" },
+    out: { type: "string" },
+    region: { type: "string", default: "mouth" },
+  },
 });
 const rig = JSON.parse(readFileSync(values.rig!, "utf8"));
 const [W, H] = values.size!.split("x").map(Number);
 const meta = await sharp(readFileSync(values.portrait!)).metadata();
-const place = placePortrait(rig, meta.width!, meta.height!, { width: W, height: H, fit: "crop", backgroundColor: "#000000", backgroundFit: "cover" });
-const P = (i: number) => [rig.landmarks[i][0] * place.scaleX * (meta.width! / rig.portrait.width) + place.offsetX, rig.landmarks[i][1] * place.scaleY * (meta.height! / rig.portrait.height) + place.offsetY];
+const place = placePortrait(rig, meta.width!, meta.height!, {
+  width: W,
+  height: H,
+  fit: "crop",
+  backgroundColor: "#000000",
+  backgroundFit: "cover",
+});
+const P = (i: number) => [
+  rig.landmarks[i][0] * place.scaleX * (meta.width! / rig.portrait.width) + place.offsetX,
+  rig.landmarks[i][1] * place.scaleY * (meta.height! / rig.portrait.height) + place.offsetY,
+];
 const mw = Math.hypot(P(291)[0] - P(61)[0], P(291)[1] - P(61)[1]);
 let cx: number, cy: number, side: number;
 if (values.region === "eyes") {
@@ -43,7 +59,21 @@ const k = values.region === "face" ? 1 : 2;
 const rows: Buffer[] = [];
 for (const v of positionals) {
   const sel = frames.map((f) => `eq(n\\,${f})`).join("+");
-  const r = await run(ffmpegPath(), ["-v", "error", "-i", v, "-vf", `select='${sel}',crop=${s}:${s}:${x}:${y},scale=${s * k}:${s * k}:flags=neighbor,tile=${frames.length}x1:padding=4`, "-frames:v", "1", "-f", "image2", "-c:v", "png", "pipe:1"]);
+  const r = await run(ffmpegPath(), [
+    "-v",
+    "error",
+    "-i",
+    v,
+    "-vf",
+    `select='${sel}',crop=${s}:${s}:${x}:${y},scale=${s * k}:${s * k}:flags=neighbor,tile=${frames.length}x1:padding=4`,
+    "-frames:v",
+    "1",
+    "-f",
+    "image2",
+    "-c:v",
+    "png",
+    "pipe:1",
+  ]);
   if (r.code !== 0) throw new Error(r.stderr);
   rows.push(r.stdout);
 }
@@ -56,5 +86,8 @@ const comps = rows.map((b, i) => {
   top += metas[i].height! + 4;
   return c;
 });
-await sharp({ create: { width: tw, height: th, channels: 3, background: "#ffffff" } }).composite(comps).png().toFile(values.out!);
+await sharp({ create: { width: tw, height: th, channels: 3, background: "#ffffff" } })
+  .composite(comps)
+  .png()
+  .toFile(values.out!);
 console.log(`${values.out}: crop ${s}px at (${x}, ${y}) ×${k}`);

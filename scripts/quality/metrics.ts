@@ -49,10 +49,11 @@ export function alignOffset(track: Float64Array, voice: Float64Array): number {
   for (let off = 0; off + voice.length <= track.length + 5; off++) {
     const a: number[] = [];
     const b: number[] = [];
-    for (let k = 0; k < voice.length; k++) if (k + off < track.length) {
-      a.push(clip(track[k + off]));
-      b.push(clip(voice[k]));
-    }
+    for (let k = 0; k < voice.length; k++)
+      if (k + off < track.length) {
+        a.push(clip(track[k + off]));
+        b.push(clip(voice[k]));
+      }
     const c = pearson(a, b);
     if (c > bestC) {
       bestC = c;
@@ -87,7 +88,8 @@ export function rollingMedian(v: ArrayLike<number>, half: number): Float64Array 
   const out = new Float64Array(v.length);
   for (let i = 0; i < v.length; i++) {
     const w: number[] = [];
-    for (let j = Math.max(0, i - half); j <= Math.min(v.length - 1, i + half); j++) if (Number.isFinite(v[j])) w.push(v[j]);
+    for (let j = Math.max(0, i - half); j <= Math.min(v.length - 1, i + half); j++)
+      if (Number.isFinite(v[j])) w.push(v[j]);
     out[i] = w.length ? percentile(w, 0.5) : NaN;
   }
   return out;
@@ -106,7 +108,13 @@ export interface PerEyeBlinkRule {
   minFrames: number;
 }
 
-export const PER_EYE_BLINKS: PerEyeBlinkRule = { frac: 0.67, soft: 0.8, medianHalfSeconds: 1, maxSeconds: 0.6, minFrames: 2 };
+export const PER_EYE_BLINKS: PerEyeBlinkRule = {
+  frac: 0.67,
+  soft: 0.8,
+  medianHalfSeconds: 1,
+  maxSeconds: 0.6,
+  minFrames: 2,
+};
 
 /**
  * Each eye's opening divided by its own rolling median, and the smallest of those ratios per frame. `eyes`
@@ -115,7 +123,11 @@ export const PER_EYE_BLINKS: PerEyeBlinkRule = { frac: 0.67, soft: 0.8, medianHa
  * "Why blinks are counted per eye", "Why blinks are read by both meshes"), so the mean hides a blink that
  * one reading sees clearly.
  */
-export function eyeClosure(eyes: Array<ArrayLike<number>>, fps: number, rule: PerEyeBlinkRule = PER_EYE_BLINKS): Float64Array {
+export function eyeClosure(
+  eyes: Array<ArrayLike<number>>,
+  fps: number,
+  rule: PerEyeBlinkRule = PER_EYE_BLINKS,
+): Float64Array {
   const half = Math.round(rule.medianHalfSeconds * fps);
   const out = new Float64Array(eyes[0]?.length ?? 0).fill(Infinity);
   for (const eye of eyes) {
@@ -134,24 +146,46 @@ export function eyeClosure(eyes: Array<ArrayLike<number>>, fps: number, rule: Pe
  * when the run goes below `rule.frac` somewhere and lasts `minFrames`…`maxSeconds`. Hysteresis, because a
  * detector's opening wobbles inside one blink (0.38 → 0.69 → 0.51 of open on one closed eye). Returns [start, end).
  */
-export function perEyeBlinkEvents(eyes: Array<ArrayLike<number>>, fps: number, rule: PerEyeBlinkRule = PER_EYE_BLINKS): Array<[number, number]> {
+export function perEyeBlinkEvents(
+  eyes: Array<ArrayLike<number>>,
+  fps: number,
+  rule: PerEyeBlinkRule = PER_EYE_BLINKS,
+): Array<[number, number]> {
   const closure = eyeClosure(eyes, fps, rule);
   return runsBelow(closure, rule.soft).filter(
-    ([a, b]) => b - a >= rule.minFrames && b - a <= rule.maxSeconds * fps && Math.min(...closure.subarray(a, b)) < rule.frac,
+    ([a, b]) =>
+      b - a >= rule.minFrames && b - a <= rule.maxSeconds * fps && Math.min(...closure.subarray(a, b)) < rule.frac,
   );
 }
 
 /** 2×3 similarity transform (least squares) mapping points `from` onto points `to`. */
-export function similarity(from: Array<[number, number]>, to: Array<[number, number]>): [number, number, number, number, number, number] {
+export function similarity(
+  from: Array<[number, number]>,
+  to: Array<[number, number]>,
+): [number, number, number, number, number, number] {
   const n = from.length;
-  let fx = 0, fy = 0, tx = 0, ty = 0;
+  let fx = 0,
+    fy = 0,
+    tx = 0,
+    ty = 0;
   for (let i = 0; i < n; i++) {
-    fx += from[i][0]; fy += from[i][1]; tx += to[i][0]; ty += to[i][1];
+    fx += from[i][0];
+    fy += from[i][1];
+    tx += to[i][0];
+    ty += to[i][1];
   }
-  fx /= n; fy /= n; tx /= n; ty /= n;
-  let a = 0, b = 0, d = 0;
+  fx /= n;
+  fy /= n;
+  tx /= n;
+  ty /= n;
+  let a = 0,
+    b = 0,
+    d = 0;
   for (let i = 0; i < n; i++) {
-    const x = from[i][0] - fx, y = from[i][1] - fy, u = to[i][0] - tx, v = to[i][1] - ty;
+    const x = from[i][0] - fx,
+      y = from[i][1] - fy,
+      u = to[i][0] - tx,
+      v = to[i][1] - ty;
     a += x * u + y * v;
     b += x * v - y * u;
     d += x * x + y * y;
@@ -166,21 +200,40 @@ export function similarity(from: Array<[number, number]>, to: Array<[number, num
  * Mean SSIM (7×7 box windows) between reference luma `ref` and luma `img` resampled through `T`
  * (reference pixel → image pixel), over the pixels where `mask` is set (reference coordinates).
  */
-export function maskedSsim(ref: Uint8Array, img: Uint8Array, W: number, H: number, mask: Uint8Array, box: { x0: number; y0: number; x1: number; y1: number }, T: number[]): number {
+export function maskedSsim(
+  ref: Uint8Array,
+  img: Uint8Array,
+  W: number,
+  H: number,
+  mask: Uint8Array,
+  box: { x0: number; y0: number; x1: number; y1: number },
+  T: number[],
+): number {
   const R = 3;
-  const x0 = Math.max(R, box.x0), y0 = Math.max(R, box.y0), x1 = Math.min(W - R - 1, box.x1), y1 = Math.min(H - R - 1, box.y1);
-  const w = x1 - x0 + 2 * R, h = y1 - y0 + 2 * R;
+  const x0 = Math.max(R, box.x0),
+    y0 = Math.max(R, box.y0),
+    x1 = Math.min(W - R - 1, box.x1),
+    y1 = Math.min(H - R - 1, box.y1);
+  const w = x1 - x0 + 2 * R,
+    h = y1 - y0 + 2 * R;
   if (w <= 2 * R || h <= 2 * R) return NaN;
-  const A = new Float64Array(w * h), B = new Float64Array(w * h);
-  for (let y = 0; y < h; y++) for (let x = 0; x < w; x++) {
-    const px = x + x0 - R, py = y + y0 - R;
-    A[y * w + x] = ref[py * W + px];
-    const qx = T[0] * px + T[1] * py + T[2], qy = T[3] * px + T[4] * py + T[5];
-    const ix = Math.max(0, Math.min(W - 2, Math.floor(qx))), iy = Math.max(0, Math.min(H - 2, Math.floor(qy)));
-    const fx = Math.min(1, Math.max(0, qx - ix)), fy = Math.min(1, Math.max(0, qy - iy));
-    const o = iy * W + ix;
-    B[y * w + x] = (img[o] * (1 - fx) + img[o + 1] * fx) * (1 - fy) + (img[o + W] * (1 - fx) + img[o + W + 1] * fx) * fy;
-  }
+  const A = new Float64Array(w * h),
+    B = new Float64Array(w * h);
+  for (let y = 0; y < h; y++)
+    for (let x = 0; x < w; x++) {
+      const px = x + x0 - R,
+        py = y + y0 - R;
+      A[y * w + x] = ref[py * W + px];
+      const qx = T[0] * px + T[1] * py + T[2],
+        qy = T[3] * px + T[4] * py + T[5];
+      const ix = Math.max(0, Math.min(W - 2, Math.floor(qx))),
+        iy = Math.max(0, Math.min(H - 2, Math.floor(qy)));
+      const fx = Math.min(1, Math.max(0, qx - ix)),
+        fy = Math.min(1, Math.max(0, qy - iy));
+      const o = iy * W + ix;
+      B[y * w + x] =
+        (img[o] * (1 - fx) + img[o + 1] * fx) * (1 - fy) + (img[o + W] * (1 - fx) + img[o + W + 1] * fx) * fy;
+    }
   // Integral images of a, b, a², b², ab.
   const I = (f: (k: number) => number) => {
     const s = new Float64Array((w + 1) * (h + 1));
@@ -193,27 +246,43 @@ export function maskedSsim(ref: Uint8Array, img: Uint8Array, W: number, H: numbe
     }
     return s;
   };
-  const Sa = I((k) => A[k]), Sb = I((k) => B[k]), Saa = I((k) => A[k] * A[k]), Sbb = I((k) => B[k] * B[k]), Sab = I((k) => A[k] * B[k]);
+  const Sa = I((k) => A[k]),
+    Sb = I((k) => B[k]),
+    Saa = I((k) => A[k] * A[k]),
+    Sbb = I((k) => B[k] * B[k]),
+    Sab = I((k) => A[k] * B[k]);
   const sum = (s: Float64Array, x: number, y: number) => {
-    const a0 = x - R, b0 = y - R, a1 = x + R + 1, b1 = y + R + 1;
+    const a0 = x - R,
+      b0 = y - R,
+      a1 = x + R + 1,
+      b1 = y + R + 1;
     return s[b1 * (w + 1) + a1] - s[b0 * (w + 1) + a1] - s[b1 * (w + 1) + a0] + s[b0 * (w + 1) + a0];
   };
-  const N = (2 * R + 1) ** 2, C1 = (0.01 * 255) ** 2, C2 = (0.03 * 255) ** 2;
-  let acc = 0, cnt = 0;
-  for (let py = y0; py < y1; py++) for (let px = x0; px < x1; px++) {
-    if (!mask[py * W + px]) continue;
-    const x = px - x0 + R, y = py - y0 + R;
-    const ma = sum(Sa, x, y) / N, mb = sum(Sb, x, y) / N;
-    const va = sum(Saa, x, y) / N - ma * ma, vb = sum(Sbb, x, y) / N - mb * mb, cab = sum(Sab, x, y) / N - ma * mb;
-    acc += ((2 * ma * mb + C1) * (2 * cab + C2)) / ((ma * ma + mb * mb + C1) * (va + vb + C2));
-    cnt++;
-  }
+  const N = (2 * R + 1) ** 2,
+    C1 = (0.01 * 255) ** 2,
+    C2 = (0.03 * 255) ** 2;
+  let acc = 0,
+    cnt = 0;
+  for (let py = y0; py < y1; py++)
+    for (let px = x0; px < x1; px++) {
+      if (!mask[py * W + px]) continue;
+      const x = px - x0 + R,
+        y = py - y0 + R;
+      const ma = sum(Sa, x, y) / N,
+        mb = sum(Sb, x, y) / N;
+      const va = sum(Saa, x, y) / N - ma * ma,
+        vb = sum(Sbb, x, y) / N - mb * mb,
+        cab = sum(Sab, x, y) / N - ma * mb;
+      acc += ((2 * ma * mb + C1) * (2 * cab + C2)) / ((ma * ma + mb * mb + C1) * (va + vb + C2));
+      cnt++;
+    }
   return cnt ? acc / cnt : NaN;
 }
 
 /** Rasterise a polygon (even-odd) into `mask` with value `v`. */
 export function fillPolygon(mask: Uint8Array, W: number, H: number, pts: Array<[number, number]>, v: number): void {
-  let ymin = Infinity, ymax = -Infinity;
+  let ymin = Infinity,
+    ymax = -Infinity;
   for (const p of pts) {
     ymin = Math.min(ymin, p[1]);
     ymax = Math.max(ymax, p[1]);
@@ -224,11 +293,12 @@ export function fillPolygon(mask: Uint8Array, W: number, H: number, pts: Array<[
     for (let i = 0; i < pts.length; i++) {
       const [ax, ay] = pts[i];
       const [bx, by] = pts[(i + 1) % pts.length];
-      if ((ay <= yc) !== (by <= yc)) xs.push(ax + ((yc - ay) / (by - ay)) * (bx - ax));
+      if (ay <= yc !== by <= yc) xs.push(ax + ((yc - ay) / (by - ay)) * (bx - ax));
     }
     xs.sort((a, b) => a - b);
     for (let k = 0; k + 1 < xs.length; k += 2) {
-      for (let x = Math.max(0, Math.ceil(xs[k] - 0.5)); x <= Math.min(W - 1, Math.floor(xs[k + 1] - 0.5)); x++) mask[y * W + x] = v;
+      for (let x = Math.max(0, Math.ceil(xs[k] - 0.5)); x <= Math.min(W - 1, Math.floor(xs[k + 1] - 0.5)); x++)
+        mask[y * W + x] = v;
     }
   }
 }

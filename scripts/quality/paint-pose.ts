@@ -9,7 +9,13 @@ import { FramePainter } from "../../container/src/video/painter";
 import { rgbToYuv420, yuv420ToRgb } from "../../container/src/video/yuv";
 
 export const POSE_SIZE = 768;
-const SETTINGS = { width: POSE_SIZE, height: POSE_SIZE, fit: "crop", backgroundColor: "#000000", backgroundFit: "cover" } as const;
+const SETTINGS = {
+  width: POSE_SIZE,
+  height: POSE_SIZE,
+  fit: "crop",
+  backgroundColor: "#000000",
+  backgroundFit: "cover",
+} as const;
 
 export interface PosePainter {
   model: FaceModel;
@@ -22,7 +28,10 @@ export async function posePainter(portraitPng: Buffer, rig: AvatarRig): Promise<
   const S = POSE_SIZE;
   const { rgb, placement } = await composeCanvas(portraitPng, rig, undefined, SETTINGS);
   const model = buildFaceModel(rig, placement);
-  const painter = await FramePainter.create(model, photoMouthColors(rgb, S, S, model), rgbToYuv420(rgb, S, S), S, S, { threads: 1, poolSize: 1 });
+  const painter = await FramePainter.create(model, photoMouthColors(rgb, S, S, model), rgbToYuv420(rgb, S, S), S, S, {
+    threads: 1,
+    poolSize: 1,
+  });
   return {
     model,
     paint(pose) {

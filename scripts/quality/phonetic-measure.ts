@@ -3,7 +3,13 @@
  * (definitions there and in docs/animation.md "Phonetic mouth shapes"): words joined by silences, the live
  * stream's channels and the renderer's track of the same audio.
  */
-import { analyzeLipSync, LIP_LEAD_SECONDS, MotionStream, sampleTrack, type MotionFrame } from "@avatar-video/motion-model";
+import {
+  analyzeLipSync,
+  LIP_LEAD_SECONDS,
+  MotionStream,
+  sampleTrack,
+  type MotionFrame,
+} from "@avatar-video/motion-model";
 import { envelopeDb, percentile } from "./metrics";
 import { auc, bandShare, mean } from "./phonetic-figures";
 import * as W from "./phonetic-words";
@@ -15,7 +21,10 @@ const GAP = 0.7;
 export type Channels = Pick<MotionFrame, "mouthOpen" | "mouthWide" | "mouthRound" | "lipsClosed" | "lipTuck">;
 
 /** `words` spoken one by one, joined by 0.7 s silences, and where each is. */
-export function wordsAudio(voice: Voice, words: readonly string[] = W.ALL_WORDS): { pcm: Float32Array; spans: Map<string, [number, number]> } {
+export function wordsAudio(
+  voice: Voice,
+  words: readonly string[] = W.ALL_WORDS,
+): { pcm: Float32Array; spans: Map<string, [number, number]> } {
   const parts: Float32Array[] = [new Float32Array(GAP * RATE)];
   const spans = new Map<string, [number, number]>();
   let at = GAP * RATE;
@@ -27,7 +36,7 @@ export function wordsAudio(voice: Voice, words: readonly string[] = W.ALL_WORDS)
   }
   const pcm = new Float32Array(at);
   let o = 0;
-  for (const p of parts) (pcm.set(p, o), (o += p.length));
+  for (const p of parts) pcm.set(p, o), (o += p.length);
   return { pcm, spans };
 }
 
@@ -51,7 +60,10 @@ export function rendered(pcm: Float32Array): Channels[] {
 
 /** Frames showing audio times [a, b] (the mouth leads the sound). */
 function framesOf(ch: Channels[], a: number, b: number): Channels[] {
-  return ch.slice(Math.max(0, Math.ceil((a - LIP_LEAD_SECONDS) * FPS)), Math.max(0, Math.floor((b - LIP_LEAD_SECONDS) * FPS) + 1));
+  return ch.slice(
+    Math.max(0, Math.ceil((a - LIP_LEAD_SECONDS) * FPS)),
+    Math.max(0, Math.floor((b - LIP_LEAD_SECONDS) * FPS) + 1),
+  );
 }
 
 export function wordFigures(pcm: Float32Array, spans: Map<string, [number, number]>, ch: Channels[]) {
@@ -59,7 +71,8 @@ export function wordFigures(pcm: Float32Array, spans: Map<string, [number, numbe
     const [a, b] = spans.get(w)!;
     return framesOf(ch, a + 0.2 * (b - a), b - 0.2 * (b - a));
   };
-  const rate = (words: string[], hit: (f: Channels) => boolean) => words.filter((w) => interior(w).some(hit)).length / words.length;
+  const rate = (words: string[], hit: (f: Channels) => boolean) =>
+    words.filter((w) => interior(w).some(hit)).length / words.length;
   const sealed = (f: Channels) => f.lipsClosed >= 0.5 || f.mouthOpen <= 0.08;
   const env = envelopeDb(pcm, RATE / 100, 400);
   const vowel = (w: string, key: keyof Channels) => {
@@ -68,7 +81,8 @@ export function wordFigures(pcm: Float32Array, spans: Map<string, [number, numbe
     const i1 = Math.ceil(b * 100);
     const peak = Math.max(...env.subarray(i0, i1));
     const vals: number[] = [];
-    for (let i = i0; i < i1; i++) if (env[i] > peak - 10) vals.push(...framesOf(ch, i / 100, (i + 1) / 100).map((f) => f[key]));
+    for (let i = i0; i < i1; i++)
+      if (env[i] > peak - 10) vals.push(...framesOf(ch, i / 100, (i + 1) / 100).map((f) => f[key]));
     return mean(vals);
   };
   const by = (words: string[], key: keyof Channels) => words.map((w) => vowel(w, key));
@@ -85,7 +99,10 @@ export function wordFigures(pcm: Float32Array, spans: Map<string, [number, numbe
     roundDelta: mean(rnd) - mean(spr),
     wideAuc: auc(by(W.SPREAD, "mouthWide"), by(W.ROUNDED, "mouthWide")),
     openAuc: auc(by(W.OPEN, "mouthOpen"), by(W.CLOSE, "mouthOpen")),
-    still: silent.filter((f) => f.mouthOpen === 0 && f.mouthWide === 0 && f.mouthRound === 0 && f.lipsClosed === 0 && f.lipTuck === 0).length / silent.length,
+    still:
+      silent.filter(
+        (f) => f.mouthOpen === 0 && f.mouthWide === 0 && f.mouthRound === 0 && f.lipsClosed === 0 && f.lipTuck === 0,
+      ).length / silent.length,
   };
 }
 

@@ -17,8 +17,16 @@ import { innerLipGap } from "./metrics";
 import { POSE_SIZE as S, posePainter } from "./paint-pose";
 import { RefinedMesh } from "./refined-mesh";
 
-const { values } = parseArgs({ options: { inputs: { type: "string" }, portrait: { type: "string" }, opens: { type: "string", default: "0.3,0.6,1" }, png: { type: "string" } } });
-if (!values.inputs || !values.portrait) throw new Error("usage: pose-gap.ts --inputs DIR --portrait NAME [--opens 0.3,0.6,1] [--png out.png]");
+const { values } = parseArgs({
+  options: {
+    inputs: { type: "string" },
+    portrait: { type: "string" },
+    opens: { type: "string", default: "0.3,0.6,1" },
+    png: { type: "string" },
+  },
+});
+if (!values.inputs || !values.portrait)
+  throw new Error("usage: pose-gap.ts --inputs DIR --portrait NAME [--opens 0.3,0.6,1] [--png out.png]");
 const rig = JSON.parse(readFileSync(join(values.inputs, `${values.portrait}.rig.json`), "utf8"));
 const painter = await posePainter(readFileSync(join(values.inputs, `${values.portrait}.png`)), rig);
 const { model } = painter;
@@ -34,17 +42,38 @@ for (const open of opens) {
   const [f] = await analyzeFaces({ data: frame, width: S, height: S });
   const refined = await refinedMesh.detect(frame, S, S);
   const meshPoints = Array.from({ length: model.count }, (_, i) => [pos[i * 2], pos[i * 2 + 1]]);
-  rows.push({ open, mesh: innerLipGap(meshPoints), detector: f ? innerLipGap(f.mesh) : NaN, refined: refined ? innerLipGap(refined) : NaN });
+  rows.push({
+    open,
+    mesh: innerLipGap(meshPoints),
+    detector: f ? innerLipGap(f.mesh) : NaN,
+    refined: refined ? innerLipGap(refined) : NaN,
+  });
   if (values.png) {
     const [cx, cy] = mid(13, 14);
     const w = Math.round(model.interocular * 0.9);
     const [x0, y0] = [Math.round(cx - w / 2), Math.round(cy - w / 2)];
     // The detectors' inner-lip points on the 2× crop: Human's upper red, lower blue; the refined mesh's upper yellow, lower cyan.
     const dots = (m: number[][] | null | undefined, up: string, low: string) =>
-      m ? [82, 13, 312, 87, 14, 317].map((i, k) => `<circle cx="${(m[i][0] - x0) * 2}" cy="${(m[i][1] - y0) * 2}" r="3" fill="${k < 3 ? up : low}"/>`).join("") : "";
+      m
+        ? [82, 13, 312, 87, 14, 317]
+            .map(
+              (i, k) =>
+                `<circle cx="${(m[i][0] - x0) * 2}" cy="${(m[i][1] - y0) * 2}" r="3" fill="${k < 3 ? up : low}"/>`,
+            )
+            .join("")
+        : "";
     const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${w * 2}" height="${w * 2}">${dots(f?.mesh, "red", "blue")}${dots(refined, "yellow", "cyan")}</svg>`;
-    const crop = await sharp(frame, { raw: { width: S, height: S, channels: 3 } }).extract({ left: x0, top: y0, width: w, height: w }).resize(w * 2, w * 2, { kernel: "nearest" }).png().toBuffer();
-    tiles.push(await sharp(crop).composite([{ input: Buffer.from(svg) }]).png().toBuffer());
+    const crop = await sharp(frame, { raw: { width: S, height: S, channels: 3 } })
+      .extract({ left: x0, top: y0, width: w, height: w })
+      .resize(w * 2, w * 2, { kernel: "nearest" })
+      .png()
+      .toBuffer();
+    tiles.push(
+      await sharp(crop)
+        .composite([{ input: Buffer.from(svg) }])
+        .png()
+        .toBuffer(),
+    );
   }
 }
 painter.close();
@@ -55,7 +84,9 @@ for (const r of rows.slice(1)) {
   const m = r.mesh - rest.mesh;
   const d = r.detector - rest.detector;
   const q = r.refined - rest.refined;
-  console.log(`${r.open} | ${m.toFixed(3)} | ${d.toFixed(3)} | ${(d / m).toFixed(2)} | ${q.toFixed(3)} | ${(q / m).toFixed(2)}`);
+  console.log(
+    `${r.open} | ${m.toFixed(3)} | ${d.toFixed(3)} | ${(d / m).toFixed(2)} | ${q.toFixed(3)} | ${(q / m).toFixed(2)}`,
+  );
 }
 if (values.png && tiles.length) {
   const side = (await sharp(tiles[0]).metadata()).width!;

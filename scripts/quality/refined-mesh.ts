@@ -22,7 +22,9 @@ const PAGE = `<!doctype html><canvas id="c"></canvas><script src="/face_mesh.js"
 async function startInPage(): Promise<void> {
   type Landmark = { x: number; y: number };
   const w = window as unknown as Record<string, unknown>;
-  const FaceMesh = w.FaceMesh as new (o: object) => {
+  const FaceMesh = w.FaceMesh as new (
+    o: object,
+  ) => {
     setOptions(o: object): void;
     onResults(cb: (r: { multiFaceLandmarks?: Landmark[][] }) => void): void;
     initialize(): Promise<void>;
@@ -30,7 +32,13 @@ async function startInPage(): Promise<void> {
   };
   const fm = new FaceMesh({ locateFile: (f: string) => `/${f}` });
   // CPU inference (WebAssembly): headless Chromium has only a software GPU.
-  fm.setOptions({ maxNumFaces: 1, refineLandmarks: true, useCpuInference: true, minDetectionConfidence: 0.5, minTrackingConfidence: 0.5 });
+  fm.setOptions({
+    maxNumFaces: 1,
+    refineLandmarks: true,
+    useCpuInference: true,
+    minDetectionConfidence: 0.5,
+    minTrackingConfidence: 0.5,
+  });
   let found: Landmark[] | null = null;
   fm.onResults((r) => (found = r.multiFaceLandmarks?.[0] ?? null));
   await fm.initialize();
@@ -70,7 +78,11 @@ export class RefinedMesh {
       if (name === "") return res.setHeader("content-type", "text/html").end(PAGE);
       if (name === "frame") return res.end(self?.frame);
       if (!/^face_mesh[\w.]*$/.test(name)) return res.writeHead(404).end();
-      const type = name.endsWith(".js") ? "text/javascript" : name.endsWith(".wasm") ? "application/wasm" : "application/octet-stream";
+      const type = name.endsWith(".js")
+        ? "text/javascript"
+        : name.endsWith(".wasm")
+          ? "application/wasm"
+          : "application/octet-stream";
       res.setHeader("content-type", type).end(readFileSync(join(PACKAGE, name)));
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
@@ -87,7 +99,10 @@ export class RefinedMesh {
   /** The 478 landmarks ([x, y] in pixels) of the face in an RGB24 frame, or null when none is found. */
   async detect(rgb: Buffer, width: number, height: number): Promise<number[][] | null> {
     this.frame = rgb;
-    return this.page.evaluate(([w, h]) => (window as unknown as { detect(w: number, h: number): Promise<number[][] | null> }).detect(w, h), [width, height]);
+    return this.page.evaluate(
+      ([w, h]) => (window as unknown as { detect(w: number, h: number): Promise<number[][] | null> }).detect(w, h),
+      [width, height],
+    );
   }
 
   async close(): Promise<void> {

@@ -58,24 +58,33 @@ export function refineSimilarity(
 ): Similarity {
   // Work on the face's neighbourhood only (the transform moves it a few pixels at most).
   const m = 24;
-  const x0 = Math.max(0, box.x0 - m), y0 = Math.max(0, box.y0 - m);
-  const x1 = Math.min(W, box.x1 + m), y1 = Math.min(H, box.y1 + m);
-  const w = x1 - x0, h = y1 - y0;
+  const x0 = Math.max(0, box.x0 - m),
+    y0 = Math.max(0, box.y0 - m);
+  const x1 = Math.min(W, box.x1 + m),
+    y1 = Math.min(H, box.y1 + m);
+  const w = x1 - x0,
+    h = y1 - y0;
   const R0 = crop(ref, W, x0, y0, w, h);
   const I0 = crop(img, W, x0, y0, w, h);
-  const cx = (box.x0 + box.x1) / 2, cy = (box.y0 + box.y1) / 2;
+  const cx = (box.x0 + box.x1) / 2,
+    cy = (box.y0 + box.y1) / 2;
   // Parameters around the box centre: q = [a, b, tx, ty] with p' = [a −b; b a](p − c) + c + t.
-  let a = T0[0], b = T0[3];
-  let tx = T0[0] * cx + T0[1] * cy + T0[2] - cx, ty = T0[3] * cx + T0[4] * cy + T0[5] - cy;
+  let a = T0[0],
+    b = T0[3];
+  let tx = T0[0] * cx + T0[1] * cy + T0[2] - cx,
+    ty = T0[3] * cx + T0[4] * cy + T0[5] - cy;
   const pts: number[] = [];
   for (let y = box.y0; y < box.y1; y += 2) for (let x = box.x0; x < box.x1; x += 2) if (mask[y * W + x]) pts.push(x, y);
   for (const r of [3, 1]) {
     const Rb = blur(R0, w, h, r);
     const Ib = blur(I0, w, h, r);
     const at = (x: number, y: number) => {
-      const lx = x - x0, ly = y - y0;
-      const ix = Math.max(0, Math.min(w - 2, Math.floor(lx))), iy = Math.max(0, Math.min(h - 2, Math.floor(ly)));
-      const fx = Math.min(1, Math.max(0, lx - ix)), fy = Math.min(1, Math.max(0, ly - iy));
+      const lx = x - x0,
+        ly = y - y0;
+      const ix = Math.max(0, Math.min(w - 2, Math.floor(lx))),
+        iy = Math.max(0, Math.min(h - 2, Math.floor(ly)));
+      const fx = Math.min(1, Math.max(0, lx - ix)),
+        fy = Math.min(1, Math.max(0, ly - iy));
       const o = iy * w + ix;
       return (Ib[o] * (1 - fx) + Ib[o + 1] * fx) * (1 - fy) + (Ib[o + w] * (1 - fx) + Ib[o + w + 1] * fx) * fy;
     };
@@ -83,11 +92,13 @@ export function refineSimilarity(
       const A = new Float64Array(16);
       const g = new Float64Array(4);
       for (let k = 0; k < pts.length; k += 2) {
-        const px = pts[k] - cx, py = pts[k + 1] - cy;
-        const qx = a * px - b * py + cx + tx, qy = b * px + a * py + cy + ty;
+        const px = pts[k] - cx,
+          py = pts[k + 1] - cy;
+        const qx = a * px - b * py + cx + tx,
+          qy = b * px + a * py + cy + ty;
         const v = at(qx, qy);
-        const ix = (at(qx + 0.5, qy) - at(qx - 0.5, qy));
-        const iy = (at(qx, qy + 0.5) - at(qx, qy - 0.5));
+        const ix = at(qx + 0.5, qy) - at(qx - 0.5, qy);
+        const iy = at(qx, qy + 0.5) - at(qx, qy - 0.5);
         let res = v - Rb[(pts[k + 1] - y0) * w + pts[k] - x0];
         res = Math.max(-20, Math.min(20, res)); // blinks and the jaw edge must not pull the face
         const J = [ix * px + iy * py, -ix * py + iy * px, ix, iy];

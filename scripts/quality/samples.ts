@@ -50,7 +50,10 @@ async function glasses(src: Buffer): Promise<Buffer> {
     <line x1="${L[0] + w / 2}" y1="${L[1] - h * 0.2}" x2="${m[454][0] - 2}" y2="${m[454][1] - h * 0.5}" stroke="#1d1612" stroke-width="${t * 0.8}"/>
   </svg>`;
   const blurred = await sharp(Buffer.from(svg)).blur(0.8).png().toBuffer();
-  return sharp(src).composite([{ input: blurred }]).jpeg({ quality: 92 }).toBuffer();
+  return sharp(src)
+    .composite([{ input: blurred }])
+    .jpeg({ quality: 92 })
+    .toBuffer();
 }
 
 async function portraits(dir: string): Promise<Record<string, string>> {
@@ -62,17 +65,31 @@ async function portraits(dir: string): Promise<Record<string, string>> {
   };
   const g4 = join(FIX, "group-four.jpg");
   await make("phone", async () => readFileSync(join(FIX, "single-phone.jpg")));
-  await make("medium", () => sharp(join(FIX, "single-camera.jpg")).extract({ left: 0, top: 20, width: 680, height: 680 }).resize(512, 512, { kernel: "lanczos3" }).jpeg({ quality: 90 }).toBuffer());
-  await make("teeth", () => sharp(g4).extract({ left: 340, top: 150, width: 360, height: 420 }).jpeg({ quality: 92 }).toBuffer());
-  await make("glasses", async () => glasses(await sharp(g4).extract({ left: 930, top: 80, width: 350, height: 440 }).jpeg({ quality: 95 }).toBuffer()));
+  await make("medium", () =>
+    sharp(join(FIX, "single-camera.jpg"))
+      .extract({ left: 0, top: 20, width: 680, height: 680 })
+      .resize(512, 512, { kernel: "lanczos3" })
+      .jpeg({ quality: 90 })
+      .toBuffer(),
+  );
+  await make("teeth", () =>
+    sharp(g4).extract({ left: 340, top: 150, width: 360, height: 420 }).jpeg({ quality: 92 }).toBuffer(),
+  );
+  await make("glasses", async () =>
+    glasses(await sharp(g4).extract({ left: 930, top: 80, width: 350, height: 440 }).jpeg({ quality: 95 }).toBuffer()),
+  );
   return out;
 }
 
 async function voices(dir: string): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
-  for (const [name, voice, speed] of [["male", "en-us", "150"], ["fast", "en-us+f3", "220"]] as const) {
+  for (const [name, voice, speed] of [
+    ["male", "en-us", "150"],
+    ["fast", "en-us+f3", "220"],
+  ] as const) {
     const p = join(dir, `${name}.wav`);
-    if (!existsSync(p)) execFileSync("espeak-ng", ["-m", "-v", voice, "-s", speed, "-w", p, `<speak>${TEXTS[name]}</speak>`]);
+    if (!existsSync(p))
+      execFileSync("espeak-ng", ["-m", "-v", voice, "-s", speed, "-w", p, `<speak>${TEXTS[name]}</speak>`]);
     out[name] = p;
   }
   const p = join(dir, "synth.wav");
@@ -82,14 +99,23 @@ async function voices(dir: string): Promise<Record<string, string>> {
 }
 
 async function main() {
-  const { values } = parseArgs({ options: { out: { type: "string" }, root: { type: "string" }, size: { type: "string", default: "768x768" }, only: { type: "string" } } });
+  const { values } = parseArgs({
+    options: {
+      out: { type: "string" },
+      root: { type: "string" },
+      size: { type: "string", default: "768x768" },
+      only: { type: "string" },
+    },
+  });
   const out = resolve(values.out ?? "quality-out");
   const inputs = join(out, "..", "inputs");
   mkdirSync(out, { recursive: true });
   mkdirSync(inputs, { recursive: true });
   const root = resolve(values.root ?? join(import.meta.dirname, "..", ".."));
   const { renderVideo } = await import(join(root, "container/src/video/render.ts"));
-  const { createAvatarAssets } = await import(join(import.meta.dirname, "..", "..", "container/src/avatar/preprocess.ts"));
+  const { createAvatarAssets } = await import(
+    join(import.meta.dirname, "..", "..", "container/src/avatar/preprocess.ts")
+  );
   const [width, height] = values.size!.split("x").map(Number);
   const ps = await portraits(inputs);
   const vs = await voices(inputs);
@@ -111,7 +137,15 @@ async function main() {
         portraitPng: readFileSync(pngPath),
         rig: JSON.parse(readFileSync(rigPath, "utf8")),
         audioPath: vp,
-        settings: { width, height, fit: "crop", backgroundColor: "#000000", backgroundFit: "cover", leadInSeconds: 0.6, leadOutSeconds: 0.6 },
+        settings: {
+          width,
+          height,
+          fit: "crop",
+          backgroundColor: "#000000",
+          backgroundFit: "cover",
+          leadInSeconds: 0.6,
+          leadOutSeconds: 0.6,
+        },
         workDir,
         seed: 1234,
       });

@@ -15,9 +15,17 @@ const CLASS: Record<Viseme, string[]> = {
   tongue: ["t", "d", "n", "l", "s", "z", "k", "g", "ng", "hh", "th", "dh", "dx", "el", "en"],
   sh: ["sh", "zh", "ch", "jh", "r"],
 };
-const LOOKUP = new Map<string, number>(Object.entries(CLASS).flatMap(([v, names]) => names.map((n) => [n, VISEMES.indexOf(v as Viseme)] as [string, number])));
+const LOOKUP = new Map<string, number>(
+  Object.entries(CLASS).flatMap(([v, names]) =>
+    names.map((n) => [n, VISEMES.indexOf(v as Viseme)] as [string, number]),
+  ),
+);
 const c = (v: Viseme) => VISEMES.indexOf(v);
-const DIPHTHONGS: Record<string, [number, number]> = { ay: [c("open"), c("spread")], aw: [c("open"), c("round")], oy: [c("round"), c("spread")] };
+const DIPHTHONGS: Record<string, [number, number]> = {
+  ay: [c("open"), c("spread")],
+  aw: [c("open"), c("round")],
+  oy: [c("round"), c("spread")],
+};
 
 export function arpabetVisemes(phone: string): [number, number] {
   const k = LOOKUP.get(phone);

@@ -15,9 +15,15 @@ export interface Corpus {
   utterances: Array<{ voice: string; frames: number }>;
 }
 
-const bytes = (parts: ArrayBufferView[]) => Buffer.concat(parts.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength)));
+const bytes = (parts: ArrayBufferView[]) =>
+  Buffer.concat(parts.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength)));
 
-export function writeCorpus(dir: string, frames: Float32Array[], labels: Int8Array[], utterances: Corpus["utterances"]): void {
+export function writeCorpus(
+  dir: string,
+  frames: Float32Array[],
+  labels: Int8Array[],
+  utterances: Corpus["utterances"],
+): void {
   writeFileSync(join(dir, "frames.f32"), bytes(frames));
   writeFileSync(join(dir, "labels.i8"), bytes(labels));
   writeFileSync(join(dir, "utterances.json"), JSON.stringify(utterances));

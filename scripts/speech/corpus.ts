@@ -27,7 +27,34 @@ import { englishSentence, LANGUAGES, pseudoSentence } from "./texts";
 import { RATE } from "./tts";
 
 /** Voice variants (espeak-ng-data/voices/!v) — not m1 (the plain voices' default) nor f3 (measured). */
-const VARIANTS = ["m2", "m3", "m4", "m5", "m6", "m7", "f1", "f2", "f4", "f5", "klatt", "klatt2", "klatt3", "Alex", "Annie", "Andy", "Lee", "michel", "linda", "max", "anika", "aunty", "ed", "john", "norbert", "antonio"];
+const VARIANTS = [
+  "m2",
+  "m3",
+  "m4",
+  "m5",
+  "m6",
+  "m7",
+  "f1",
+  "f2",
+  "f4",
+  "f5",
+  "klatt",
+  "klatt2",
+  "klatt3",
+  "Alex",
+  "Annie",
+  "Andy",
+  "Lee",
+  "michel",
+  "linda",
+  "max",
+  "anika",
+  "aunty",
+  "ed",
+  "john",
+  "norbert",
+  "antonio",
+];
 const ENGLISHES = ["en-us", "en", "en-gb-x-rp", "en-gb-scotland", "en-029"];
 const FLITE_VOICES = ["kal16", "awb", "slt"];
 
@@ -46,20 +73,27 @@ interface Speech {
 
 function espeakTool(dir: string): string {
   const tool = join(dir, "espeak-events");
-  if (!existsSync(tool)) execFileSync("cc", ["-O2", join(import.meta.dirname, "espeak-events.c"), "-o", tool, "-lespeak-ng"]);
+  if (!existsSync(tool))
+    execFileSync("cc", ["-O2", join(import.meta.dirname, "espeak-events.c"), "-o", tool, "-lespeak-ng"]);
   return tool;
 }
 
 function espeak(tool: string, dir: string, voice: string, wpm: number, text: string): Speech {
   const raw = join(dir, "utt.raw");
-  const out = execFileSync(tool, [voice, String(wpm), text, raw]).toString().trim().split("\n");
+  const out = execFileSync(tool, [voice, String(wpm), text, raw])
+    .toString()
+    .trim()
+    .split("\n");
   const rate = Number(out[0].split(" ")[1]);
   const end = Number(out[out.length - 1].split(" ")[1]) / rate;
   const events = out.slice(1, -1).map((l) => {
     const [s, name = ""] = l.split("\t");
     return { t: Number(s) / rate, name };
   });
-  const segments = events.map((e, k) => ({ end: k + 1 < events.length ? events[k + 1].t : end, classes: visemesOf(e.name) }));
+  const segments = events.map((e, k) => ({
+    end: k + 1 < events.length ? events[k + 1].t : end,
+    classes: visemesOf(e.name),
+  }));
   return { input: ["-f", "s16le", "-ar", String(rate), "-ac", "1", "-i", raw], segments, voice };
 }
 
@@ -75,8 +109,34 @@ function flite(dir: string, voice: string, text: string): Speech {
 
 /** Decoded at 16 kHz with every frequency ×`warp` (and time ÷`warp`), silent margins of `pad` samples. */
 function decodeWarped(s: Speech, warp: number, pad: number): { pcm: Float32Array; labels: Int8Array } {
-  const rate = Number(execFileSync("ffprobe", ["-v", "error", ...s.input.slice(0, -2), "-show_entries", "stream=sample_rate", "-of", "csv=p=0", s.input[s.input.length - 1]]).toString().trim());
-  const out = execFileSync("ffmpeg", ["-v", "error", ...s.input, "-af", `asetrate=${Math.round(rate * warp)},aresample=${RATE}`, "-f", "f32le", "pipe:1"], { maxBuffer: 1 << 28 });
+  const rate = Number(
+    execFileSync("ffprobe", [
+      "-v",
+      "error",
+      ...s.input.slice(0, -2),
+      "-show_entries",
+      "stream=sample_rate",
+      "-of",
+      "csv=p=0",
+      s.input[s.input.length - 1],
+    ])
+      .toString()
+      .trim(),
+  );
+  const out = execFileSync(
+    "ffmpeg",
+    [
+      "-v",
+      "error",
+      ...s.input,
+      "-af",
+      `asetrate=${Math.round(rate * warp)},aresample=${RATE}`,
+      "-f",
+      "f32le",
+      "pipe:1",
+    ],
+    { maxBuffer: 1 << 28 },
+  );
   const speech = new Float32Array(out.buffer.slice(out.byteOffset, out.byteOffset + out.byteLength));
   const pcm = new Float32Array(speech.length + 2 * pad);
   pcm.set(speech, pad);
@@ -134,7 +194,13 @@ function features(pcm: Float32Array): Float32Array {
 }
 
 function main() {
-  const { values } = parseArgs({ options: { out: { type: "string", default: ".local/speech" }, utterances: { type: "string", default: "1500" }, seed: { type: "string", default: "1" } } });
+  const { values } = parseArgs({
+    options: {
+      out: { type: "string", default: ".local/speech" },
+      utterances: { type: "string", default: "1500" },
+      seed: { type: "string", default: "1" },
+    },
+  });
   const dir = resolve(values.out!);
   mkdirSync(dir, { recursive: true });
   const tool = espeakTool(dir);
@@ -150,8 +216,17 @@ function main() {
       kind < 0.25
         ? flite(dir, pick(FLITE_VOICES), `${englishSentence(rng)} ${englishSentence(rng)}`)
         : kind < 0.65
-          ? espeak(tool, dir, `${pick(ENGLISHES)}+${pick(VARIANTS)}`, Math.round(120 + 110 * rng()), `${englishSentence(rng)} ${englishSentence(rng)}`)
-          : ((lang) => espeak(tool, dir, `${lang}+${pick(VARIANTS)}`, Math.round(120 + 110 * rng()), pseudoSentence(rng, lang)))(pick(LANGUAGES));
+          ? espeak(
+              tool,
+              dir,
+              `${pick(ENGLISHES)}+${pick(VARIANTS)}`,
+              Math.round(120 + 110 * rng()),
+              `${englishSentence(rng)} ${englishSentence(rng)}`,
+            )
+          : ((lang) =>
+              espeak(tool, dir, `${lang}+${pick(VARIANTS)}`, Math.round(120 + 110 * rng()), pseudoSentence(rng, lang)))(
+              pick(LANGUAGES),
+            );
     const u = decodeWarped(speech, 0.85 + 0.4 * rng(), Math.round(RATE * (0.2 + 0.5 * rng())));
     degrade(u.pcm, rng);
     frames.push(features(u.pcm));
@@ -162,7 +237,9 @@ function main() {
   writeCorpus(dir, frames, labels, index);
   const all = new Int32Array(VISEMES.length + 1);
   for (const l of labels) for (const c of l) all[c + 1]++;
-  console.log(`${all.reduce((a, b) => a + b, 0)} frames; unlabelled ${all[0]}; ${VISEMES.map((v, c) => `${v} ${all[c + 1]}`).join(", ")}`);
+  console.log(
+    `${all.reduce((a, b) => a + b, 0)} frames; unlabelled ${all[0]}; ${VISEMES.map((v, c) => `${v} ${all[c + 1]}`).join(", ")}`,
+  );
 }
 
 main();

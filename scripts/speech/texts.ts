@@ -7,7 +7,8 @@
 import { ALL_WORDS } from "../quality/phonetic-words";
 import type { Rng } from "./rng";
 
-const VOCABULARY = `the a an and but or if when then because after before while of to in on at for with from by about over under
+const VOCABULARY =
+  `the a an and but or if when then because after before while of to in on at for with from by about over under
 between through into onto off out up down near far here there where what which who's whose why how this that those
 some many much more most few less each every all both either neither other another same such very quite rather
 I you we they she it me us them her him his its our your their my mine yours ours
@@ -42,9 +43,21 @@ const ENGLISH = VOCABULARY.filter((w) => !ALL_WORDS.includes(w));
 
 /** Pseudo-word syllables: onsets, vowels and codas, spelled as the language reads them. */
 const SYLLABLES: Record<string, { on: string[]; v: string[]; coda: string[] }> = {
-  es: { on: ["", "p", "b", "m", "f", "t", "d", "n", "l", "s", "k", "g", "ch", "r", "ll", "j", "pl", "br", "tr", "fl"], v: ["a", "e", "i", "o", "u", "ue", "ia", "ai", "au"], coda: ["", "", "", "n", "s", "l", "r"] },
-  it: { on: ["", "p", "b", "m", "f", "v", "t", "d", "n", "l", "s", "c", "g", "r", "pr", "gr", "st", "sp", "z", "sc"], v: ["a", "e", "i", "o", "u", "uo", "ie"], coda: ["", "", "", "n", "l", "r"] },
-  de: { on: ["", "p", "b", "m", "f", "w", "t", "d", "n", "l", "s", "k", "g", "sch", "r", "h", "z", "pf", "kn", "schw"], v: ["a", "e", "i", "o", "u", "ä", "ö", "ü", "ei", "au", "eu", "ie", "oo", "uh"], coda: ["", "", "n", "s", "l", "r", "m", "t", "ch", "ng"] },
+  es: {
+    on: ["", "p", "b", "m", "f", "t", "d", "n", "l", "s", "k", "g", "ch", "r", "ll", "j", "pl", "br", "tr", "fl"],
+    v: ["a", "e", "i", "o", "u", "ue", "ia", "ai", "au"],
+    coda: ["", "", "", "n", "s", "l", "r"],
+  },
+  it: {
+    on: ["", "p", "b", "m", "f", "v", "t", "d", "n", "l", "s", "c", "g", "r", "pr", "gr", "st", "sp", "z", "sc"],
+    v: ["a", "e", "i", "o", "u", "uo", "ie"],
+    coda: ["", "", "", "n", "l", "r"],
+  },
+  de: {
+    on: ["", "p", "b", "m", "f", "w", "t", "d", "n", "l", "s", "k", "g", "sch", "r", "h", "z", "pf", "kn", "schw"],
+    v: ["a", "e", "i", "o", "u", "ä", "ö", "ü", "ei", "au", "eu", "ie", "oo", "uh"],
+    coda: ["", "", "n", "s", "l", "r", "m", "t", "ch", "ng"],
+  },
 };
 
 export const LANGUAGES = Object.keys(SYLLABLES);
@@ -61,6 +74,7 @@ export function englishSentence(rng: Rng): string {
 export function pseudoSentence(rng: Rng, lang: string): string {
   const s = SYLLABLES[lang];
   const pick = (a: string[]) => a[Math.floor(rng() * a.length)];
-  const word = () => Array.from({ length: 1 + Math.floor(rng() * 4) }, () => pick(s.on) + pick(s.v)).join("") + pick(s.coda);
+  const word = () =>
+    Array.from({ length: 1 + Math.floor(rng() * 4) }, () => pick(s.on) + pick(s.v)).join("") + pick(s.coda);
   return `${Array.from({ length: 4 + Math.floor(rng() * 6) }, word).join(" ")}.`;
 }

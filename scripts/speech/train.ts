@@ -35,7 +35,15 @@ interface Frames {
 
 const rawFrame = (c: Corpus, i: number) => {
   const o = i * RAW_VALUES;
-  return { mel: c.frames.subarray(o, o + MEL_BANDS), db: c.frames[o + MEL_BANDS], ref: c.frames[o + MEL_BANDS + 1], low: 0, mid: 0, hi: 0, vhi: 0 };
+  return {
+    mel: c.frames.subarray(o, o + MEL_BANDS),
+    db: c.frames[o + MEL_BANDS],
+    ref: c.frames[o + MEL_BANDS + 1],
+    low: 0,
+    mid: 0,
+    hi: 0,
+    vhi: 0,
+  };
 };
 
 /**
@@ -188,7 +196,14 @@ function foldScaling(l: DenseLayer, mu: Float32Array, sd: Float32Array): DenseLa
 }
 
 function main() {
-  const { values } = parseArgs({ options: { corpus: { type: "string", default: ".local/speech" }, epochs: { type: "string", default: "12" }, hidden: { type: "string", default: "64,48" }, seed: { type: "string", default: "1" } } });
+  const { values } = parseArgs({
+    options: {
+      corpus: { type: "string", default: ".local/speech" },
+      epochs: { type: "string", default: "12" },
+      hidden: { type: "string", default: "64,48" },
+      seed: { type: "string", default: "1" },
+    },
+  });
   const rng = makeRng(Number(values.seed));
   const c = frameValuesOf(readCorpus(resolve(values.corpus!)), rng);
   const train: number[] = [];
@@ -197,7 +212,8 @@ function main() {
   const mu = new Float32Array(FRAME_VALUES);
   const sd = new Float32Array(FRAME_VALUES);
   for (const i of train) for (let v = 0; v < FRAME_VALUES; v++) mu[v] += c.values[i * FRAME_VALUES + v] / train.length;
-  for (const i of train) for (let v = 0; v < FRAME_VALUES; v++) sd[v] += (c.values[i * FRAME_VALUES + v] - mu[v]) ** 2 / train.length;
+  for (const i of train)
+    for (let v = 0; v < FRAME_VALUES; v++) sd[v] += (c.values[i * FRAME_VALUES + v] - mu[v]) ** 2 / train.length;
   for (let v = 0; v < FRAME_VALUES; v++) sd[v] = Math.sqrt(sd[v]) || 1;
   const share = new Float64Array(CLASSES);
   for (const i of train) share[c.labels[i]] += 1 / train.length;
@@ -234,8 +250,12 @@ function main() {
       confusion[c.labels[i]][p.indexOf(Math.max(...p))]++;
     }
     const correct = confusion.reduce((a, row, k) => a + row[k], 0);
-    const recall = confusion.map((row, k) => `${VISEMES[k]} ${Math.round((100 * row[k]) / (row.reduce((a, b) => a + b, 0) || 1))}`);
-    console.log(`epoch ${e + 1}: loss ${(loss / train.length).toFixed(3)}, held-out accuracy ${((100 * correct) / held.length).toFixed(1)} %; recall ${recall.join(", ")}`);
+    const recall = confusion.map(
+      (row, k) => `${VISEMES[k]} ${Math.round((100 * row[k]) / (row.reduce((a, b) => a + b, 0) || 1))}`,
+    );
+    console.log(
+      `epoch ${e + 1}: loss ${(loss / train.length).toFixed(3)}, held-out accuracy ${((100 * correct) / held.length).toFixed(1)} %; recall ${recall.join(", ")}`,
+    );
     const rows = confusion.map((row, k) => `${VISEMES[k].padEnd(7)} ${row.map((n) => String(n).padStart(6)).join("")}`);
     if (e === epochs - 1) console.log(`confusions (rows = true class):\n${rows.join("\n")}`);
   }

@@ -18,11 +18,16 @@ export interface Voice {
   wpm?: number;
 }
 
-export const voiceLabel = (v: Voice) => `${v.engine === "espeak" ? "espeak" : "flite"} ${v.name}${v.wpm ? ` ${v.wpm}` : ""}`;
+export const voiceLabel = (v: Voice) =>
+  `${v.engine === "espeak" ? "espeak" : "flite"} ${v.name}${v.wpm ? ` ${v.wpm}` : ""}`;
 
 /** Decode any audio file to mono 16 kHz float. */
 export function decode16k(path: string): Float32Array {
-  const out = execFileSync("ffmpeg", ["-v", "error", "-i", path, "-ac", "1", "-ar", String(RATE), "-f", "f32le", "pipe:1"], { maxBuffer: 1 << 30 });
+  const out = execFileSync(
+    "ffmpeg",
+    ["-v", "error", "-i", path, "-ac", "1", "-ar", String(RATE), "-f", "f32le", "pipe:1"],
+    { maxBuffer: 1 << 30 },
+  );
   return new Float32Array(out.buffer.slice(out.byteOffset, out.byteOffset + out.byteLength));
 }
 
@@ -31,7 +36,8 @@ export function speak(voice: Voice, text: string): Float32Array {
   const dir = mkdtempSync(join(tmpdir(), "tts-"));
   const wav = join(dir, "speech.wav");
   try {
-    if (voice.engine === "espeak") execFileSync("espeak-ng", ["-m", "-v", voice.name, "-s", String(voice.wpm ?? 160), "-w", wav, text]);
+    if (voice.engine === "espeak")
+      execFileSync("espeak-ng", ["-m", "-v", voice.name, "-s", String(voice.wpm ?? 160), "-w", wav, text]);
     else execFileSync("flite", ["-voice", voice.name, "-t", text, "-o", wav]);
     return decode16k(wav);
   } finally {

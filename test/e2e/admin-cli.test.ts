@@ -6,12 +6,28 @@ import { baseUrl } from "./helpers";
 // The operator CLI (scripts/admin.ts) against the e2e stack: help for every command, JSON answers, jobs --active.
 const run = promisify(execFile);
 const admin = (...args: string[]) =>
-  run("node_modules/.bin/tsx", ["scripts/admin.ts", ...args, "--base-url", baseUrl, "--token", inject("adminToken")], { env: { ...process.env, NO_COLOR: "1" } });
+  run("node_modules/.bin/tsx", ["scripts/admin.ts", ...args, "--base-url", baseUrl, "--token", inject("adminToken")], {
+    env: { ...process.env, NO_COLOR: "1" },
+  });
 
 describe("npm run admin", () => {
   it("--help lists every command; each command has its own --help", async () => {
     const { stdout } = await admin("--help");
-    const commands = ["create-account", "get-account", "set-flags", "set-limits", "grant-units", "set-units", "create-app", "list-apps", "revoke-app", "avatar-access", "reconcile", "invite-user", "jobs"];
+    const commands = [
+      "create-account",
+      "get-account",
+      "set-flags",
+      "set-limits",
+      "grant-units",
+      "set-units",
+      "create-app",
+      "list-apps",
+      "revoke-app",
+      "avatar-access",
+      "reconcile",
+      "invite-user",
+      "jobs",
+    ];
     for (const c of commands) expect(stdout).toContain(c);
     expect((await admin("jobs", "--help")).stdout).toMatch(/--active[\s\S]*--limit[\s\S]*--json/);
   });
@@ -19,7 +35,12 @@ describe("npm run admin", () => {
   it("create-account prints the JSON answer; a usage mistake exits 1 with the command's usage", async () => {
     const { stdout } = await admin("create-account", "--name", "CLI test", "--units", "3", "--enable-all");
     const { account } = JSON.parse(stdout);
-    expect(account).toMatchObject({ name: "CLI test", avatarUnits: 3, openApiAccess: true, videoCreationEnabled: true });
+    expect(account).toMatchObject({
+      name: "CLI test",
+      avatarUnits: 3,
+      openApiAccess: true,
+      videoCreationEnabled: true,
+    });
     const err = await admin("grant-units", account.id, "x").catch((e) => e);
     expect(err.code).toBe(1);
     expect(err.stderr).toMatch(/^N must be an integer\n\n[\s\S]*grant-units/);

@@ -14,15 +14,28 @@ describe("POST /avatar-checks", () => {
     expect(ok.body.face!.widthPx).toBeGreaterThan(150);
 
     const medium = await mediumShot("single-camera", { faceWidth: 93, canvas: { width: 512, height: 512 } });
-    expect((await api(account, "/avatar-checks", { imageUrl: publish("check-93.jpg", medium) })).body).toMatchObject({ acceptable: true });
+    expect((await api(account, "/avatar-checks", { imageUrl: publish("check-93.jpg", medium) })).body).toMatchObject({
+      acceptable: true,
+    });
 
     const small = await mediumShot("single-camera", { faceWidth: 58, canvas: { width: 512, height: 512 } });
     const tooSmall = await api(account, "/avatar-checks", { imageUrl: publish("check-58.jpg", small) });
-    expect(tooSmall.body).toMatchObject({ acceptable: false, code: "image_quality_rejected", reason: "face_too_small" });
-    expect(tooSmall.body.detail).toBe(`The face is ${tooSmall.body.face!.widthPx} px wide; at least 64 px is needed. Use a closer or larger photo.`);
+    expect(tooSmall.body).toMatchObject({
+      acceptable: false,
+      code: "image_quality_rejected",
+      reason: "face_too_small",
+    });
+    expect(tooSmall.body.detail).toBe(
+      `The face is ${tooSmall.body.face!.widthPx} px wide; at least 64 px is needed. Use a closer or larger photo.`,
+    );
 
     const group = await api(account, "/avatar-checks", { imageUrl: publish("check-group.jpg", fixture("group-four")) });
-    expect(group.body).toMatchObject({ acceptable: false, reason: "multiple_faces", detail: "4 faces were found; exactly one is needed. Crop the photo to one person.", face: null });
+    expect(group.body).toMatchObject({
+      acceptable: false,
+      reason: "multiple_faces",
+      detail: "4 faces were found; exactly one is needed. Crop the photo to one person.",
+      face: null,
+    });
 
     const { account: a } = await admin(`/accounts/${account.accountId}`);
     expect({ total: a.avatarUnits, reserved: a.reservedAvatarUnits }).toEqual({ total: 2, reserved: 0 });

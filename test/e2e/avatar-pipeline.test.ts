@@ -1,7 +1,17 @@
 import sharp from "sharp";
 import { describe, expect, it } from "vitest";
 import { fixture, rgbaPng, withShortSide } from "../fixtures/portraits/derive";
-import { admin, api, control, createAccount, errorOf, mediaUrl, publish, type TestAccount, waitForJob } from "./helpers";
+import {
+  admin,
+  api,
+  control,
+  createAccount,
+  errorOf,
+  mediaUrl,
+  publish,
+  type TestAccount,
+  waitForJob,
+} from "./helpers";
 
 // Avatar creation over real HTTP: POST /avatars → queue → renderer (real face models) → D1/R2 → reads.
 
@@ -50,8 +60,16 @@ describe("Avatar creation pipeline", () => {
   const rejected: [string, () => Promise<string>, string][] = [
     ["a group photo", async () => publish("group.jpg", fixture("group-four")), "image_quality_rejected"],
     ["an image without a face", async () => publish("noface.jpg", fixture("no-face-stairs")), "image_quality_rejected"],
-    ["a PNG with transparency", async () => publish("alpha.png", await rgbaPng(fixture("single-camera"), 0, 5000)), "invalid_image"],
-    ["a 339 px shorter side", async () => publish("small.jpg", await withShortSide(fixture("single-camera"), 339)), "invalid_image"],
+    [
+      "a PNG with transparency",
+      async () => publish("alpha.png", await rgbaPng(fixture("single-camera"), 0, 5000)),
+      "invalid_image",
+    ],
+    [
+      "a 339 px shorter side",
+      async () => publish("small.jpg", await withShortSide(fixture("single-camera"), 339)),
+      "invalid_image",
+    ],
     [
       "5 MiB + 1 byte",
       async () => {
@@ -67,11 +85,24 @@ describe("Avatar creation pipeline", () => {
       "invalid_image",
     ],
     ["a 404", async () => `${mediaUrl}/files/missing.jpg`, "source_download_failed"],
-    ["a server that waits 4 s", async () => `${mediaUrl}/slow/4000/${publish("slow.jpg", fixture("single-camera")).split("/").pop()}`, "source_download_failed"],
+    [
+      "a server that waits 4 s",
+      async () => `${mediaUrl}/slow/4000/${publish("slow.jpg", fixture("single-camera")).split("/").pop()}`,
+      "source_download_failed",
+    ],
     // To the renderer's own loopback port (the local stack allowlists only the media server and the Worker's
     // own address, for console uploads: docs/console.md).
-    ["a redirect to 127.0.0.1", async () => `${mediaUrl}/redirect?to=${encodeURIComponent(`http://127.0.0.1:${Number(new URL(mediaUrl).port) + 2}/health`)}`, "source_download_failed"],
-    ["a redirect to 169.254.169.254", async () => `${mediaUrl}/redirect?to=${encodeURIComponent("http://169.254.169.254/latest/meta-data/")}`, "source_download_failed"],
+    [
+      "a redirect to 127.0.0.1",
+      async () =>
+        `${mediaUrl}/redirect?to=${encodeURIComponent(`http://127.0.0.1:${Number(new URL(mediaUrl).port) + 2}/health`)}`,
+      "source_download_failed",
+    ],
+    [
+      "a redirect to 169.254.169.254",
+      async () => `${mediaUrl}/redirect?to=${encodeURIComponent("http://169.254.169.254/latest/meta-data/")}`,
+      "source_download_failed",
+    ],
   ];
 
   it.each(rejected)("fails %s with the spec's code and releases the unit", async (_label, source, code) => {

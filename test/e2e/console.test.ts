@@ -52,7 +52,15 @@ beforeAll(async () => {
     executablePath: "/usr/bin/chromium",
     headless: true,
     viewport: { width: 1280, height: 860 },
-    args: ["--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+    args: [
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+    ],
   });
   page = context.pages()[0] ?? (await context.newPage());
   page.on("console", (m) => {
@@ -77,7 +85,21 @@ describe("web console in Chromium", () => {
     const email = `e2e-${Date.now()}@example.com`;
 
     // The operator's CLI prints one line with the invite link.
-    const cli = spawnSync("node_modules/.bin/tsx", ["scripts/admin.ts", "invite-user", account.accountId, "--email", email, "--base-url", baseUrl, "--token", inject("adminToken")], { encoding: "utf8" });
+    const cli = spawnSync(
+      "node_modules/.bin/tsx",
+      [
+        "scripts/admin.ts",
+        "invite-user",
+        account.accountId,
+        "--email",
+        email,
+        "--base-url",
+        baseUrl,
+        "--token",
+        inject("adminToken"),
+      ],
+      { encoding: "utf8" },
+    );
     expect(cli.status, cli.stderr).toBe(0);
     const lines = cli.stdout.trim().split("\n");
     expect(lines).toHaveLength(1);
@@ -89,7 +111,9 @@ describe("web console in Chromium", () => {
     await page.getByLabel("Confirm password").fill("a long console passphrase");
     await page.getByRole("button", { name: "Set password" }).click();
     await page.waitForURL(/\/console\/avatars/, { timeout: 10_000 }).catch(async (err) => {
-      throw new Error(`${err.message}\n${page.url()}\n${(await page.content()).slice(0, 1500)}\n${problems.join("\n")}`);
+      throw new Error(
+        `${err.message}\n${page.url()}\n${(await page.content()).slice(0, 1500)}\n${problems.join("\n")}`,
+      );
     });
     await expect(page.getByRole("heading", { name: "Avatars", level: 1 }).isVisible()).resolves.toBe(true);
 
@@ -119,7 +143,9 @@ describe("web console in Chromium", () => {
     await page.waitForURL(/\/console\/avatars\/[0-9a-f-]{36}$/);
     const avatarId = page.url().split("/").pop()!;
     const background = join(work, "background.png");
-    await sharp({ create: { width: 1280, height: 720, channels: 3, background: { r: 30, g: 90, b: 160 } } }).png().toFile(background);
+    await sharp({ create: { width: 1280, height: 720, channels: 3, background: { r: 30, g: 90, b: 160 } } })
+      .png()
+      .toFile(background);
     await page.getByLabel("Background image").setInputFiles(background);
     await page.getByRole("button", { name: "Save background" }).click();
     await page.waitForURL(/notice=background-saved/);
@@ -142,11 +168,15 @@ describe("web console in Chromium", () => {
     await page.waitForURL(/notice=video-created/, { timeout: 60_000 });
     const video = page.locator("video").first();
     await video.waitFor({ timeout: 170_000 });
-    await page.waitForFunction(() => (document.querySelector("video")?.readyState ?? 0) >= 2, undefined, { timeout: 30_000 });
+    await page.waitForFunction(() => (document.querySelector("video")?.readyState ?? 0) >= 2, undefined, {
+      timeout: 30_000,
+    });
     const duration = await video.evaluate((v: HTMLVideoElement) => v.duration);
     expect(Math.abs(duration - (LEAD_IN + OPENING + AUDIO_SECONDS + CLOSING + LEAD_OUT))).toBeLessThanOrEqual(0.1);
     await expect(page.getByRole("link", { name: "Download" }).first().isVisible()).resolves.toBe(true);
-    await expect(page.getByRole("link", { name: "Download WebM (transparent)" }).first().isVisible()).resolves.toBe(true);
+    await expect(page.getByRole("link", { name: "Download WebM (transparent)" }).first().isVisible()).resolves.toBe(
+      true,
+    );
     await shoot("videos");
 
     // An App: its key is shown once and works on the Open API, where the console's Avatar is listed.
@@ -158,12 +188,16 @@ describe("web console in Chromium", () => {
     await shoot("apps");
     const res = await fetch(`${baseUrl}/v1/open/avatars`, { headers: { "X-App-ID": appId, "X-API-Key": apiKey } });
     expect(res.status).toBe(200);
-    const listed = ((await res.json()) as { avatars: { id: string; name: string; backgroundImageUrl?: string }[] }).avatars;
+    const listed = ((await res.json()) as { avatars: { id: string; name: string; backgroundImageUrl?: string }[] })
+      .avatars;
     const mine = listed.find((a) => a.id === avatarId);
     expect(mine?.name).toBe(AVATAR_NAME);
     expect(mine?.backgroundImageUrl).toMatch(/^http/);
     const jobs = await fetch(`${baseUrl}/v1/open/video-jobs`, { headers: { "X-App-ID": appId, "X-API-Key": apiKey } });
-    expect(((await jobs.json()) as { jobs: { avatarId: string; status: string }[] }).jobs[0]).toMatchObject({ avatarId, status: "succeeded" });
+    expect(((await jobs.json()) as { jobs: { avatarId: string; status: string }[] }).jobs[0]).toMatchObject({
+      avatarId,
+      status: "succeeded",
+    });
 
     await page.getByRole("link", { name: "Usage" }).click();
     await expect(page.getByText("Avatar Creations left").isVisible()).resolves.toBe(true);

@@ -23,17 +23,27 @@ const WHITESPACE: Record<string, string> = {
  */
 function get(path: string, headers: Record<string, string>): Promise<{ status: number; body: unknown }> {
   const url = new URL(path, baseUrl);
-  const head = [`GET ${url.pathname} HTTP/1.1`, `Host: ${url.host}`, "Connection: close", ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`)];
+  const head = [
+    `GET ${url.pathname} HTTP/1.1`,
+    `Host: ${url.host}`,
+    "Connection: close",
+    ...Object.entries(headers).map(([k, v]) => `${k}: ${v}`),
+  ];
   return new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    const socket = net.connect(Number(url.port), url.hostname, () => socket.end(Buffer.from(`${head.join("\r\n")}\r\n\r\n`, "utf8")));
-    socket.on("data", (c) => chunks.push(c)).on("error", reject).on("end", () => {
-      const raw = Buffer.concat(chunks).toString("utf8");
-      const [top, rest = ""] = raw.split("\r\n\r\n", 2);
-      // Chunked or not, the JSON object is the only thing between the first "{" and the last "}".
-      const body = rest.slice(rest.indexOf("{"), rest.lastIndexOf("}") + 1);
-      resolve({ status: Number(top.split(" ")[1]), body: body ? JSON.parse(body) : null });
-    });
+    const socket = net.connect(Number(url.port), url.hostname, () =>
+      socket.end(Buffer.from(`${head.join("\r\n")}\r\n\r\n`, "utf8")),
+    );
+    socket
+      .on("data", (c) => chunks.push(c))
+      .on("error", reject)
+      .on("end", () => {
+        const raw = Buffer.concat(chunks).toString("utf8");
+        const [top, rest = ""] = raw.split("\r\n\r\n", 2);
+        // Chunked or not, the JSON object is the only thing between the first "{" and the last "}".
+        const body = rest.slice(rest.indexOf("{"), rest.lastIndexOf("}") + 1);
+        resolve({ status: Number(top.split(" ")[1]), body: body ? JSON.parse(body) : null });
+      });
   });
 }
 
@@ -42,7 +52,14 @@ describe("exact credentials over HTTP", () => {
     const acct = await createAccount(0);
     const admin = inject("adminToken");
     expect((await get("/v1/open/avatars", acct.headers)).status).toBe(200);
-    expect((await get("/v1/open/avatars", { "X-App-ID": ` ${acct.appId}\t`, "X-API-Key": `\t${acct.headers["X-API-Key"]} ` })).status).toBe(200);
+    expect(
+      (
+        await get("/v1/open/avatars", {
+          "X-App-ID": ` ${acct.appId}\t`,
+          "X-API-Key": `\t${acct.headers["X-API-Key"]} `,
+        })
+      ).status,
+    ).toBe(200);
     expect((await get(`/v1/admin/accounts/${acct.accountId}`, { Authorization: `Bearer ${admin} ` })).status).toBe(200);
     for (const [name, ch] of Object.entries(WHITESPACE)) {
       for (const wrap of [(v: string) => v + ch, (v: string) => ch + v]) {

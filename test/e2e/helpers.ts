@@ -52,7 +52,10 @@ type OpenAnswer<P extends string, Posted extends boolean> = P extends `/avatar-j
 /** The error of a refused request (its body is the error envelope). */
 export const errorOf = (res: { body: unknown }) => (res.body as ErrorBody).error;
 
-export async function admin<P extends string>(path: P, init: { method?: string; body?: unknown } = {}): Promise<AdminAnswer<P>> {
+export async function admin<P extends string>(
+  path: P,
+  init: { method?: string; body?: unknown } = {},
+): Promise<AdminAnswer<P>> {
   const res = await fetch(`${baseUrl}/v1/admin${path}`, {
     method: init.method ?? (init.body ? "POST" : "GET"),
     headers: { Authorization: `Bearer ${adminToken}`, "Content-Type": "application/json" },
@@ -70,7 +73,14 @@ export interface TestAccount {
 
 /** A fresh account with every access flag on, explicit video limits and `avatarUnits` Avatar Creations. */
 export async function createAccount(avatarUnits = 20): Promise<TestAccount> {
-  const ceilings = { perMinute: 20, perHour: 200, perDay: 2000, readsPerSecond: 20, readBurst: 40, readsPerMinute: 1200 };
+  const ceilings = {
+    perMinute: 20,
+    perHour: 200,
+    perDay: 2000,
+    readsPerSecond: 20,
+    readBurst: 40,
+    readsPerMinute: 1200,
+  };
   const { account } = await admin("/accounts", {
     body: {
       name: `e2e ${Date.now()}`,
@@ -86,9 +96,20 @@ export async function createAccount(avatarUnits = 20): Promise<TestAccount> {
   return { accountId: account.id, appId: app.id, headers: { "X-App-ID": app.id, "X-API-Key": apiKey } };
 }
 
-export function api<P extends string>(account: TestAccount, path: P): Promise<{ status: number; body: OpenAnswer<P, false>; headers: Headers }>;
-export function api<P extends string>(account: TestAccount, path: P, body: unknown): Promise<{ status: number; body: OpenAnswer<P, true>; headers: Headers }>;
-export async function api(account: TestAccount, path: string, body?: unknown): Promise<{ status: number; body: unknown; headers: Headers }> {
+export function api<P extends string>(
+  account: TestAccount,
+  path: P,
+): Promise<{ status: number; body: OpenAnswer<P, false>; headers: Headers }>;
+export function api<P extends string>(
+  account: TestAccount,
+  path: P,
+  body: unknown,
+): Promise<{ status: number; body: OpenAnswer<P, true>; headers: Headers }>;
+export async function api(
+  account: TestAccount,
+  path: string,
+  body?: unknown,
+): Promise<{ status: number; body: unknown; headers: Headers }> {
   const res = await fetch(`${baseUrl}/v1/open${path}`, {
     method: body === undefined ? "GET" : "POST",
     headers: { ...account.headers, ...(body === undefined ? {} : { "Content-Type": "application/json" }) },

@@ -17,8 +17,15 @@ export function startMediaServer(
   controls: Record<string, () => Promise<void>> = {},
 ): Promise<Server> {
   const types: Record<string, string> = {
-    jpg: "image/jpeg", jpeg: "image/jpeg", png: "image/png", webp: "image/webp", gif: "image/gif",
-    mp3: "audio/mpeg", wav: "audio/wav", m4a: "audio/mp4", ogg: "audio/ogg",
+    jpg: "image/jpeg",
+    jpeg: "image/jpeg",
+    png: "image/png",
+    webp: "image/webp",
+    gif: "image/gif",
+    mp3: "audio/mpeg",
+    wav: "audio/wav",
+    m4a: "audio/mp4",
+    ogg: "audio/ogg",
   };
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://media.local");

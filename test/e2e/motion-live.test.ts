@@ -43,10 +43,20 @@ beforeAll(async () => {
     executablePath: "/usr/bin/chromium",
     headless: true,
     args: [
-      "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run", "--disable-background-networking",
-      "--disable-component-update", "--disable-sync",
-      "--use-angle=swiftshader", "--enable-unsafe-swiftshader", "--autoplay-policy=no-user-gesture-required",
-      "--use-fake-ui-for-media-stream", "--use-fake-device-for-media-stream", `--use-file-for-fake-audio-capture=${join(dir, "speech-then-silence.wav")}`,
+      "--headless",
+      "--no-sandbox",
+      "--disable-gpu",
+      "--disable-quic",
+      "--no-first-run",
+      "--disable-background-networking",
+      "--disable-component-update",
+      "--disable-sync",
+      "--use-angle=swiftshader",
+      "--enable-unsafe-swiftshader",
+      "--autoplay-policy=no-user-gesture-required",
+      "--use-fake-ui-for-media-stream",
+      "--use-fake-device-for-media-stream",
+      `--use-file-for-fake-audio-capture=${join(dir, "speech-then-silence.wav")}`,
     ],
   });
 });
@@ -67,7 +77,9 @@ async function talk(account: Awaited<ReturnType<typeof createAccount>>, avatarId
   await expect.poll(() => page.getByLabel("Avatar", { exact: true }).inputValue()).toBe(avatarId);
   if (transparent) await page.getByLabel("Transparent background (the person alone over the page)").check();
   await page.getByRole("button", { name: "Talk into the microphone" }).click();
-  await page.waitForFunction(() => window.__live?.()?.avatar && window.__live!()!.framesReceived > 10, undefined, { timeout: 20_000 });
+  await page.waitForFunction(() => window.__live?.()?.avatar && window.__live!()!.framesReceived > 10, undefined, {
+    timeout: 20_000,
+  });
   return { page, problems };
 }
 
@@ -105,7 +117,8 @@ describe("/console/live in Chromium", () => {
           ctx.drawImage(live.avatar!.canvas, box.x, box.y, box.width, box.height, 0, 0, box.width, box.height);
           const d = ctx.getImageData(0, 0, box.width, box.height).data;
           const gray: number[] = [];
-          for (let i = 0; i < d.length; i += 4) gray.push(Math.round(0.299 * d[i]! + 0.587 * d[i + 1]! + 0.114 * d[i + 2]!));
+          for (let i = 0; i < d.length; i += 4)
+            gray.push(Math.round(0.299 * d[i]! + 0.587 * d[i + 1]! + 0.114 * d[i + 2]!));
           const still = f.mouthOpen === 0 && f.mouthWide === 0 && f.mouthRound === 0 && f.lipsClosed === 0;
           return { at: performance.now(), open: f.mouthOpen, mouthStill: still, gray };
         }),
@@ -113,7 +126,10 @@ describe("/console/live in Chromium", () => {
       const last = samples.at(-1)!;
       const settled = samples.length > 2 && samples.slice(-3).every((x) => x.mouthStill); // drawn a frame later
       if (SHOTS && (last.open > (samples.widest ?? 0.3) || (settled && !samples.restShot))) {
-        await page.locator("canvas").first().screenshot({ path: join(SHOTS, last.mouthStill ? "live-rest.png" : "live-open.png") });
+        await page
+          .locator("canvas")
+          .first()
+          .screenshot({ path: join(SHOTS, last.mouthStill ? "live-rest.png" : "live-open.png") });
         if (last.mouthStill) samples.restShot = true;
         else samples.widest = last.open;
       }
@@ -131,19 +147,25 @@ describe("/console/live in Chromium", () => {
     // animation frame, so the first "still" sample after speech can still show the closing mouth)
     const silentPairs: number[] = [];
     for (let i = 2; i < samples.length; i++) {
-      if (samples[i]!.mouthStill && samples[i - 1]!.mouthStill && samples[i - 2]!.mouthStill) silentPairs.push(diff(samples[i]!, samples[i - 1]!));
+      if (samples[i]!.mouthStill && samples[i - 1]!.mouthStill && samples[i - 2]!.mouthStill)
+        silentPairs.push(diff(samples[i]!, samples[i - 1]!));
     }
     const silentMax = Math.max(...silentPairs);
     // …while an open mouth differs clearly from the mouth at rest.
     const reference = rest[Math.floor(rest.length / 2)]!;
     const speakingDiffs = speaking.map((s) => diff(s, reference)).sort((a, b) => a - b);
     const speakingMedian = speakingDiffs[Math.floor(speakingDiffs.length / 2)]!;
-    expect(silentMax, `silent max ${silentMax.toFixed(2)} vs speaking median ${speakingMedian.toFixed(2)}`).toBeLessThan(2);
+    expect(
+      silentMax,
+      `silent max ${silentMax.toFixed(2)} vs speaking median ${speakingMedian.toFixed(2)}`,
+    ).toBeLessThan(2);
     expect(speakingMedian).toBeGreaterThan(3 * Math.max(0.5, silentMax));
     // At rest the mouth is the photograph's own (its darkest lip pixels are ≈ 50): no painted cavity or
     // teeth between the lips; open, the painted throat is dark.
     const darkShare = (s: Sample) => s.gray.filter((g) => g < 45).length / s.gray.length;
-    const settled = samples.filter((x, i) => i > 1 && x.mouthStill && samples[i - 1]!.mouthStill && samples[i - 2]!.mouthStill);
+    const settled = samples.filter(
+      (x, i) => i > 1 && x.mouthStill && samples[i - 1]!.mouthStill && samples[i - 2]!.mouthStill,
+    );
     expect(Math.max(...settled.map(darkShare)), "dark share at rest").toBeLessThan(0.001);
     expect(Math.max(...speaking.map(darkShare)), "dark share while speaking").toBeGreaterThan(0.01);
     expect(problems).toEqual([]);
@@ -168,7 +190,12 @@ describe("/console/live in Chromium", () => {
         ctx.drawImage(canvas, 0, 0);
         const a = (x: number, y: number) => ctx.getImageData(Math.round(x), Math.round(y), 1, 1).data[3]!;
         const box = live.avatar!.mouthBox;
-        return { corners: [a(4, 4), a(canvas.width - 5, 4)], nose: a(canvas.width / 2, canvas.height * 0.45), mouth: a(box.x + box.width / 2, box.y + box.height / 2), open: live.frame!.mouthOpen };
+        return {
+          corners: [a(4, 4), a(canvas.width - 5, 4)],
+          nose: a(canvas.width / 2, canvas.height * 0.45),
+          mouth: a(box.x + box.width / 2, box.y + box.height / 2),
+          open: live.frame!.mouthOpen,
+        };
       });
     let opened = false;
     const t0 = Date.now();
@@ -183,7 +210,11 @@ describe("/console/live in Chromium", () => {
       await new Promise((r) => setTimeout(r, 60));
     }
     expect(opened, "the mouth opened while sampling").toBe(true);
-    if (SHOTS) await page.locator("canvas").first().screenshot({ path: join(SHOTS, "live-transparent.png") });
+    if (SHOTS)
+      await page
+        .locator("canvas")
+        .first()
+        .screenshot({ path: join(SHOTS, "live-transparent.png") });
     expect(problems).toEqual([]);
     await page.close();
   }, 240_000);

@@ -27,18 +27,35 @@ beforeAll(async () => {
   avatarId = job.avatarId!;
   await admin(`/avatars/${avatarId}/access`, { method: "PUT", body: { allowAccountIds: [b.accountId] } });
   const path = join(mkdtempSync(join(tmpdir(), "e2e-scale-")), "speech.wav");
-  await encodeAudio(synthSpeech([{ kind: "silence", seconds: 0.3 }, { kind: "vowel", vowel: "AA", seconds: 1.2 }, { kind: "silence", seconds: 0.5 }]), 24_000, path, "wav");
+  await encodeAudio(
+    synthSpeech([
+      { kind: "silence", seconds: 0.3 },
+      { kind: "vowel", vowel: "AA", seconds: 1.2 },
+      { kind: "silence", seconds: 0.5 },
+    ]),
+    24_000,
+    path,
+    "wav",
+  );
   audioUrl = publish("scale-speech.wav", await readFile(path));
 });
 
-const health = async (url: string) => (await (await fetch(`${url}/health`)).json()) as { activeJobs: number; waitingJobs: number };
+const health = async (url: string) =>
+  (await (await fetch(`${url}/health`)).json()) as { activeJobs: number; waitingJobs: number };
 
 describe("renderer pool: three instances, two accounts", () => {
   it("keeps every instance busy while renders wait, one render per instance, and serves both accounts", async () => {
     expect(rendererUrls).toHaveLength(3);
     const video = { width: 512, height: 512, leadOutSeconds: 14 }; // ≈ 17 s of video per render
     const jobs: { who: TestAccount; name: string; id: string }[] = [];
-    for (const [who, name] of [[a, "A1"], [a, "A2"], [a, "A3"], [a, "A4"], [b, "B1"], [b, "B2"]] as const) {
+    for (const [who, name] of [
+      [a, "A1"],
+      [a, "A2"],
+      [a, "A3"],
+      [a, "A4"],
+      [b, "B1"],
+      [b, "B2"],
+    ] as const) {
       const res = await api(who, "/videos", { avatarId, audioUrl, video });
       expect(res.status, JSON.stringify(res.body)).toBe(200);
       jobs.push({ who, name, id: res.body.jobId });
@@ -73,7 +90,9 @@ describe("renderer pool: three instances, two accounts", () => {
       }
       await new Promise((r) => setTimeout(r, 500));
     }
-    const order = Object.entries(started).sort((x, y) => x[1] - y[1]).map(([name, at]) => `${name}@${((at - t0) / 1000).toFixed(1)}s`);
+    const order = Object.entries(started)
+      .sort((x, y) => x[1] - y[1])
+      .map(([name, at]) => `${name}@${((at - t0) / 1000).toFixed(1)}s`);
     const detail = JSON.stringify({ ended, order, idleGaps, maxPerInstance });
     console.log(`renderer pool e2e: ${detail}`);
     expect(Object.values(ended), detail).toEqual(Array(6).fill("succeeded"));

@@ -6,7 +6,15 @@ import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { analyzeFaces } from "../../container/src/face/analyze";
 import { fixture } from "../fixtures/portraits/derive";
-import { type AudioFormat, encodeAudio, extractFramesRgb, ffprobeJson, type Probe, type Segment, synthSpeech } from "../renderer/helpers/media-audio";
+import {
+  type AudioFormat,
+  encodeAudio,
+  extractFramesRgb,
+  ffprobeJson,
+  type Probe,
+  type Segment,
+  synthSpeech,
+} from "../renderer/helpers/media-audio";
 import { admin, api, control, createAccount, mediaUrl, publish, type TestAccount, waitForJob } from "./helpers";
 
 // Video rendering over real HTTP: POST /videos → queue → renderer → R2 → signed link, watched by a face model.
@@ -67,25 +75,39 @@ beforeAll(async () => {
   const job = (await waitForJob(account, `/avatar-jobs/${res.body.jobId}`)).job;
   expect(job.status).toBe("succeeded");
   avatarId = job.avatarId!;
-  for (const format of ["mp3", "wav", "m4a", "ogg"] as const) audio[format] = publish(`speech-${format}.${format}`, await speechFile(format));
+  for (const format of ["mp3", "wav", "m4a", "ogg"] as const)
+    audio[format] = publish(`speech-${format}.${format}`, await speechFile(format));
 });
 
 describe("video rendering pipeline", () => {
-  it.each(["mp3", "wav", "m4a", "ogg"] as const)("renders %s speech into an H.264/AAC MP4 of the documented length", async (format) => {
-    const detail = await renderJob({ audioUrl: audio[format], video: { width: 320, height: 240, leadInSeconds: 0.4, leadOutSeconds: 0.3 } });
-    expect(detail.job.status, JSON.stringify(detail.job)).toBe("succeeded");
-    expect(detail.job.progress).toEqual({ stage: "completed" });
-    expect(Date.parse(detail.videoUrlExpiresAt!) - Date.now()).toBeLessThanOrEqual(15 * 60_000);
-    const probe: Probe = await ffprobeJson(await download(detail.videoUrl!));
-    const v = probe.streams.find((s) => s.codec_type === "video")!;
-    const a = probe.streams.find((s) => s.codec_type === "audio")!;
-    expect([v.codec_name, v.pix_fmt, v.width, v.height, v.r_frame_rate, v.avg_frame_rate]).toEqual(["h264", "yuv420p", 320, 240, "25/1", "25/1"]);
-    expect(a.codec_name).toBe("aac");
-    const expected = Math.round((0.4 + OPENING + AUDIO_SECONDS + CLOSING + 0.3) * FPS) / FPS;
-    expect(Math.abs(Number(v.duration) - expected)).toBeLessThanOrEqual(1 / FPS + 1e-6);
-    expect(Math.abs(Number(a.duration) - expected)).toBeLessThanOrEqual(2 / FPS);
-    expect(Math.abs(Number(a.start_time) - Number(v.start_time))).toBeLessThanOrEqual(1 / FPS);
-  });
+  it.each(["mp3", "wav", "m4a", "ogg"] as const)(
+    "renders %s speech into an H.264/AAC MP4 of the documented length",
+    async (format) => {
+      const detail = await renderJob({
+        audioUrl: audio[format],
+        video: { width: 320, height: 240, leadInSeconds: 0.4, leadOutSeconds: 0.3 },
+      });
+      expect(detail.job.status, JSON.stringify(detail.job)).toBe("succeeded");
+      expect(detail.job.progress).toEqual({ stage: "completed" });
+      expect(Date.parse(detail.videoUrlExpiresAt!) - Date.now()).toBeLessThanOrEqual(15 * 60_000);
+      const probe: Probe = await ffprobeJson(await download(detail.videoUrl!));
+      const v = probe.streams.find((s) => s.codec_type === "video")!;
+      const a = probe.streams.find((s) => s.codec_type === "audio")!;
+      expect([v.codec_name, v.pix_fmt, v.width, v.height, v.r_frame_rate, v.avg_frame_rate]).toEqual([
+        "h264",
+        "yuv420p",
+        320,
+        240,
+        "25/1",
+        "25/1",
+      ]);
+      expect(a.codec_name).toBe("aac");
+      const expected = Math.round((0.4 + OPENING + AUDIO_SECONDS + CLOSING + 0.3) * FPS) / FPS;
+      expect(Math.abs(Number(v.duration) - expected)).toBeLessThanOrEqual(1 / FPS + 1e-6);
+      expect(Math.abs(Number(a.duration) - expected)).toBeLessThanOrEqual(2 / FPS);
+      expect(Math.abs(Number(a.start_time) - Number(v.start_time))).toBeLessThanOrEqual(1 / FPS);
+    },
+  );
 
   it("opens the mouth for the loud vowel and keeps it at rest in silence", async () => {
     const size = 512;
@@ -95,7 +117,11 @@ describe("video rendering pipeline", () => {
     const at = (seconds: number) => Math.round((OPENING + seconds) * FPS); // speech starts after the opening
     const frames = { rest: at(0.5), vowel: at(1.35), pause: at(2.2) };
     const [rest, vowel, pause] = await extractFramesRgb(mp4, size, size, [frames.rest, frames.vowel, frames.pause]);
-    const open = { rest: await mouthOpening(rest, size), vowel: await mouthOpening(vowel, size), pause: await mouthOpening(pause, size) };
+    const open = {
+      rest: await mouthOpening(rest, size),
+      vowel: await mouthOpening(vowel, size),
+      pause: await mouthOpening(pause, size),
+    };
     expect(open.vowel, JSON.stringify(open)).toBeGreaterThan(open.rest + 0.08);
     expect(Math.abs(open.pause - open.rest), JSON.stringify(open)).toBeLessThan(0.03);
   });
@@ -113,14 +139,41 @@ describe("video rendering pipeline", () => {
   });
 
   const failures: [string, () => Promise<Record<string, unknown>>, string][] = [
-    ["application/octet-stream", async () => ({ audioUrl: `${audio.mp3}?type=application/octet-stream` }), "unsupported_media_type"],
-    ["raw PCM", async () => ({ audioUrl: publish("raw.pcm", Buffer.alloc(48_000), "audio/L16") }), "unsupported_media_type"],
+    [
+      "application/octet-stream",
+      async () => ({ audioUrl: `${audio.mp3}?type=application/octet-stream` }),
+      "unsupported_media_type",
+    ],
+    [
+      "raw PCM",
+      async () => ({ audioUrl: publish("raw.pcm", Buffer.alloc(48_000), "audio/L16") }),
+      "unsupported_media_type",
+    ],
     ["an empty file", async () => ({ audioUrl: publish("empty.mp3", Buffer.alloc(0)) }), "empty_media"],
-    ["a declared size over 500 MiB", async () => ({ audioUrl: `${mediaUrl}/declare/${600 * 1024 * 1024}` }), "media_too_large"],
+    [
+      "a declared size over 500 MiB",
+      async () => ({ audioUrl: `${mediaUrl}/declare/${600 * 1024 * 1024}` }),
+      "media_too_large",
+    ],
     ["a 404", async () => ({ audioUrl: `${mediaUrl}/status/404` }), "source_unavailable"],
-    ["a redirect to a private address", async () => ({ audioUrl: `${mediaUrl}/redirect?to=${encodeURIComponent("http://10.0.0.1/a.mp3")}` }), "source_unavailable"],
-    ["bytes that are not audio", async () => ({ audioUrl: publish("noise.mp3", Buffer.from("this is not an mp3 at all".repeat(400))) }), "unsupported_media_type"],
-    ["a background of the wrong type", async () => ({ audioUrl: audio.mp3, backgroundUrl: publish("bg.gif", await sharp(fixture("no-face-stairs")).gif().toBuffer()) }), "unsupported_media_type"],
+    [
+      "a redirect to a private address",
+      async () => ({ audioUrl: `${mediaUrl}/redirect?to=${encodeURIComponent("http://10.0.0.1/a.mp3")}` }),
+      "source_unavailable",
+    ],
+    [
+      "bytes that are not audio",
+      async () => ({ audioUrl: publish("noise.mp3", Buffer.from("this is not an mp3 at all".repeat(400))) }),
+      "unsupported_media_type",
+    ],
+    [
+      "a background of the wrong type",
+      async () => ({
+        audioUrl: audio.mp3,
+        backgroundUrl: publish("bg.gif", await sharp(fixture("no-face-stairs")).gif().toBuffer()),
+      }),
+      "unsupported_media_type",
+    ],
   ];
 
   it.each(failures)("fails %s with the spec's code", async (_label, body, code) => {
@@ -157,7 +210,11 @@ describe("video rendering pipeline", () => {
 
   it("finishes the job when the renderer is killed mid-render", async () => {
     const long = publish("long.wav", await speechFile("wav"));
-    const res = await api(account, "/videos", { avatarId, audioUrl: long, video: { width: 1024, height: 1024, leadOutSeconds: 40 } });
+    const res = await api(account, "/videos", {
+      avatarId,
+      audioUrl: long,
+      video: { width: 1024, height: 1024, leadOutSeconds: 40 },
+    });
     // Wait until the renderer is drawing frames, then kill it (SIGKILL) and start a fresh one.
     for (let stage = ""; !["rendering", "encoding"].includes(stage); ) {
       await new Promise((r) => setTimeout(r, 100));

@@ -29,7 +29,12 @@ describe("POST /checks", () => {
   it("an acceptable portrait: acceptable, no reason, the face measured", async () => {
     const { status, body } = await check(h.sources.file("phone.jpg", fixture("single-phone"), "image/jpeg"));
     expect(status).toBe(200);
-    expect(body).toMatchObject({ acceptable: true, code: null, reason: null, detail: "The image meets every Avatar image rule." });
+    expect(body).toMatchObject({
+      acceptable: true,
+      code: null,
+      reason: null,
+      detail: "The image meets every Avatar image rule.",
+    });
     expect(body.face!.widthPx).toBeGreaterThan(200);
     expect(body.face!.box.width).toBeCloseTo(body.face!.widthPx, -1);
     expect(body.face!.sharpness).toBeGreaterThan(0.016);
@@ -40,16 +45,29 @@ describe("POST /checks", () => {
     const shot = await mediumShot("single-camera", { faceWidth: 58, canvas: { width: 512, height: 512 } });
     const { body } = await check(h.sources.file("small.jpg", shot, "image/jpeg"));
     expect(body).toMatchObject({ acceptable: false, code: "image_quality_rejected", reason: "face_too_small" });
-    expect(body.detail).toBe(`The face is ${body.face!.widthPx} px wide; at least 64 px is needed. Use a closer or larger photo.`);
+    expect(body.detail).toBe(
+      `The face is ${body.face!.widthPx} px wide; at least 64 px is needed. Use a closer or larger photo.`,
+    );
   });
 
   it("file and download refusals are answers too, with their reasons", async () => {
     const gif = await sharp(fixture("single-phone")).gif().toBuffer();
-    expect((await check(h.sources.file("x.gif", gif, "image/jpeg"))).body).toMatchObject({ acceptable: false, code: "invalid_image", reason: "unsupported_format", face: null });
-    expect((await check(h.sources.url("/status/404"))).body).toMatchObject({ acceptable: false, code: "source_download_failed", reason: "source_http_error" });
+    expect((await check(h.sources.file("x.gif", gif, "image/jpeg"))).body).toMatchObject({
+      acceptable: false,
+      code: "invalid_image",
+      reason: "unsupported_format",
+      face: null,
+    });
+    expect((await check(h.sources.url("/status/404"))).body).toMatchObject({
+      acceptable: false,
+      code: "source_download_failed",
+      reason: "source_http_error",
+    });
     // The same SSRF rules as jobs: loopback outside the allowlist is refused without being fetched.
     expect((await check("http://127.0.0.1:1/x.jpg")).body).toMatchObject({ reason: "source_refused" });
-    expect((await check(h.sources.file("group.jpg", fixture("group-four"), "image/jpeg"))).body).toMatchObject({ reason: "multiple_faces" });
+    expect((await check(h.sources.file("group.jpg", fixture("group-four"), "image/jpeg"))).body).toMatchObject({
+      reason: "multiple_faces",
+    });
   });
 
   it("needs the renderer token and a body with imageUrl", async () => {

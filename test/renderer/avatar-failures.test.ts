@@ -23,7 +23,8 @@ vi.mock("../../container/src/face/human", async (importOriginal) => {
 vi.mock("../../container/src/avatar/crop", async (importOriginal) => {
   const real = await importOriginal<typeof import("../../container/src/avatar/crop")>();
   return {
-    cropPortrait: (...args: Parameters<typeof real.cropPortrait>) => (fake.cropError ? Promise.reject(fake.cropError) : real.cropPortrait(...args)),
+    cropPortrait: (...args: Parameters<typeof real.cropPortrait>) =>
+      fake.cropError ? Promise.reject(fake.cropError) : real.cropPortrait(...args),
   };
 });
 
@@ -44,7 +45,11 @@ async function failure(bytes: Buffer) {
 describe("failures after validation", () => {
   it("face models that fail to load: internal_error, retryable", async () => {
     fake.loadError = new Error("ENOENT: blazeface.json");
-    expect(await failure(fixture("single-phone"))).toMatchObject({ code: "internal_error", message: AVATAR_FAILURES.internal_error.message, retryable: true });
+    expect(await failure(fixture("single-phone"))).toMatchObject({
+      code: "internal_error",
+      message: AVATAR_FAILURES.internal_error.message,
+      retryable: true,
+    });
   });
 
   it("file rules are still checked first: a bad file is invalid_image even without models", async () => {
@@ -55,7 +60,11 @@ describe("failures after validation", () => {
   it("a crop/encode error: preprocess_failed, not retryable", async () => {
     fake.cropError = new Error("extract_area: bad extract area");
     const err = await failure(fixture("single-phone"));
-    expect(err).toMatchObject({ code: "preprocess_failed", message: "The source image could not be preprocessed.", retryable: false });
+    expect(err).toMatchObject({
+      code: "preprocess_failed",
+      message: "The source image could not be preprocessed.",
+      retryable: false,
+    });
     expect(err.detail).toContain("bad extract area");
   });
 

@@ -11,8 +11,16 @@ import { exifRotated, fixture, pngOfSize, rgbPngWithTrns, rgbaPng, withShortSide
 import { mediumShot } from "../fixtures/portraits/small-face";
 
 const MiB = 1024 * 1024;
-const INVALID = { code: "invalid_image", message: "The source image is not a supported opaque JPEG or PNG of sufficient size.", retryable: false };
-const REJECTED = { code: "image_quality_rejected", message: "The source image did not pass Avatar image requirements.", retryable: false };
+const INVALID = {
+  code: "invalid_image",
+  message: "The source image is not a supported opaque JPEG or PNG of sufficient size.",
+  retryable: false,
+};
+const REJECTED = {
+  code: "image_quality_rejected",
+  message: "The source image did not pass Avatar image requirements.",
+  retryable: false,
+};
 
 async function failure(bytes: Buffer): Promise<JobFailure> {
   const err = await createAvatarAssets(bytes).then(
@@ -84,7 +92,9 @@ describe("single-face portraits", () => {
       await expectGoodAssets(a);
       expect(a.rig.version).toBe(1);
       expect(a.rig.portrait.width).toBe(512); // ~500 px of source around the face: upscaled to the 512 floor
-      console.info(`[avatar] ${name}: ${JSON.stringify(a.timings)} portrait ${a.portraitPng.length} B, rig ${JSON.stringify(a.rig).length} B, cover ${a.coverJpeg.length} B`);
+      console.info(
+        `[avatar] ${name}: ${JSON.stringify(a.timings)} portrait ${a.portraitPng.length} B, rig ${JSON.stringify(a.rig).length} B, cover ${a.coverJpeg.length} B`,
+      );
     });
   }
 
@@ -109,10 +119,14 @@ describe("single-face portraits", () => {
 
   it("fills the square with blurred edge pixels, not black, when the face is near the border", async () => {
     // Cut the photo 10 px left of the face: the square reaches ~150 px past the left edge.
-    const src = await sharp(fixture("single-camera")).extract({ left: 228, top: 0, width: 452, height: 760 }).toBuffer();
+    const src = await sharp(fixture("single-camera"))
+      .extract({ left: 228, top: 0, width: 452, height: 760 })
+      .toBuffer();
     const a = await createAvatarAssets(src);
     await expectGoodAssets(a);
-    const strip = await sharp(a.portraitPng).extract({ left: 0, top: 0, width: 40, height: a.rig.portrait.height }).stats();
+    const strip = await sharp(a.portraitPng)
+      .extract({ left: 0, top: 0, width: 40, height: a.rig.portrait.height })
+      .stats();
     for (const ch of strip.channels.slice(0, 3)) expect(ch.mean).toBeGreaterThan(40);
   });
 
@@ -182,7 +196,9 @@ describe("invalid_image", () => {
     const one = await failure(await rgbaPng(phone, 254, 1));
     expect(one).toMatchObject({ ...INVALID, reason: "image_transparent" });
     expect(one.clientDetail).toBe("The PNG has 1 transparent or translucent pixel; it must be fully opaque.");
-    const palette = await sharp(await rgbaPng(phone, 0, 1000)).png({ palette: true }).toBuffer();
+    const palette = await sharp(await rgbaPng(phone, 0, 1000))
+      .png({ palette: true })
+      .toBuffer();
     expect(await failure(palette)).toMatchObject(INVALID);
     expect(await failure(await rgbPngWithTrns(phone, true))).toMatchObject(INVALID);
   });
@@ -208,7 +224,9 @@ describe("image_quality_rejected", () => {
   it("a blurred portrait", async () => {
     const err = await failure(await sharp(fixture("single-phone")).blur(5).jpeg().toBuffer());
     expect(err).toMatchObject({ ...REJECTED, reason: "face_blurred" });
-    expect(err.clientDetail).toMatch(/^The face is blurred \(sharpness 0\.0\d\d; at least 0\.016 is needed\)\. Use a sharp, in-focus photo\.$/);
+    expect(err.clientDetail).toMatch(
+      /^The face is blurred \(sharpness 0\.0\d\d; at least 0\.016 is needed\)\. Use a sharp, in-focus photo\.$/,
+    );
   });
 });
 
@@ -230,7 +248,9 @@ describe("small faces (512² medium shots)", () => {
   it("a 58 px face is refused as face_too_small, with its width and the rule", async () => {
     const err = await failure(await shot(58));
     expect(err).toMatchObject({ ...REJECTED, reason: "face_too_small" });
-    expect(err.clientDetail).toMatch(/^The face is 5\d px wide; at least 64 px is needed\. Use a closer or larger photo\.$/);
+    expect(err.clientDetail).toMatch(
+      /^The face is 5\d px wide; at least 64 px is needed\. Use a closer or larger photo\.$/,
+    );
   });
 });
 

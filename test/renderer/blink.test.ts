@@ -33,7 +33,10 @@ beforeAll(async () => {
     const { rgb, placement } = await composeCanvas(a.portraitPng, a.rig, undefined, settings);
     const model = buildFaceModel(a.rig, placement);
     const still = rgbToYuv420(rgb, S, S);
-    const painter = await FramePainter.create(model, mouthColors([200, 160, 140], [160, 80, 80]), still, S, S, { threads: 1, poolSize: 1 });
+    const painter = await FramePainter.create(model, mouthColors([200, 160, 140], [160, 80, 80]), still, S, S, {
+      threads: 1,
+      poolSize: 1,
+    });
     scenes[name] = { model, painter, still };
   }
 }, 120_000);
@@ -54,7 +57,11 @@ function inside(sc: Scene, luma: Uint8Array, ids: number[]): number[] {
     for (let x = Math.floor(Math.min(...xs)); x <= Math.ceil(Math.max(...xs)); x++) {
       let inPoly = false;
       for (let i = 0, j = P.length - 1; i < P.length; j = i++) {
-        if (P[i][1] > y + 0.5 !== P[j][1] > y + 0.5 && x + 0.5 < ((P[j][0] - P[i][0]) * (y + 0.5 - P[i][1])) / (P[j][1] - P[i][1]) + P[i][0]) inPoly = !inPoly;
+        if (
+          P[i][1] > y + 0.5 !== P[j][1] > y + 0.5 &&
+          x + 0.5 < ((P[j][0] - P[i][0]) * (y + 0.5 - P[i][1])) / (P[j][1] - P[i][1]) + P[i][0]
+        )
+          inPoly = !inPoly;
       }
       if (inPoly) out.push(luma[y * S + x]);
     }
@@ -62,7 +69,8 @@ function inside(sc: Scene, luma: Uint8Array, ids: number[]): number[] {
   return out;
 }
 
-const quantile = (v: number[], q: number) => [...v].sort((a, b) => a - b)[Math.min(v.length - 1, Math.floor(q * v.length))];
+const quantile = (v: number[], q: number) =>
+  [...v].sort((a, b) => a - b)[Math.min(v.length - 1, Math.floor(q * v.length))];
 
 describe.each(["single-phone", "single-camera"])("blink on %s", (name) => {
   it("rest is the photograph in the eye region", () => {
@@ -75,14 +83,17 @@ describe.each(["single-phone", "single-camera"])("blink on %s", (name) => {
     const { model } = scenes[name];
     const area = (p: Float32Array, t: number) => {
       const [a, b, c] = [model.tris[t], model.tris[t + 1], model.tris[t + 2]];
-      return (p[b * 2] - p[a * 2]) * (p[c * 2 + 1] - p[a * 2 + 1]) - (p[c * 2] - p[a * 2]) * (p[b * 2 + 1] - p[a * 2 + 1]);
+      return (
+        (p[b * 2] - p[a * 2]) * (p[c * 2 + 1] - p[a * 2 + 1]) - (p[c * 2] - p[a * 2]) * (p[b * 2 + 1] - p[a * 2 + 1])
+      );
     };
     const out = new Float32Array(model.count * 2);
     for (const c of [0.25, 0.5, 0.75, 0.95, 1]) {
       deform(model, { ...NEUTRAL_POSE, blinkR: c, blinkL: c }, out);
       let flipped = 0;
       // (Collapsed triangles have zero area, give or take float rounding.)
-      for (let t = 0; t < model.tris.length; t += 3) if (Math.sign(area(model.base, t)) * area(out, t) < -0.01) flipped++;
+      for (let t = 0; t < model.tris.length; t += 3)
+        if (Math.sign(area(model.base, t)) * area(out, t) < -0.01) flipped++;
       expect(flipped, `c=${c}`).toBe(0);
     }
   });
@@ -115,7 +126,8 @@ describe.each(["single-phone", "single-camera"])("moving lid edge on %s", (name)
     const sc = scenes[name];
     for (const c of [0.3, 0.6]) {
       const f = paint(sc, c);
-      for (const ids of OPENINGS) expect(edgeStep(sc, f, ids), `c=${c}`).toBeLessThanOrEqual(1.1 * edgeStep(sc, sc.still, ids));
+      for (const ids of OPENINGS)
+        expect(edgeStep(sc, f, ids), `c=${c}`).toBeLessThanOrEqual(1.1 * edgeStep(sc, sc.still, ids));
     }
   });
 });
@@ -128,12 +140,16 @@ describe.each(["single-phone", "single-camera"])("closed lid on %s", (name) => {
     // Darkest luma in a short vertical window at each middle upper-lid point (159 … / 386 …): at rest
     // around the lid line, at closure just above the seam those points now lie on.
     const darkest = (luma: Uint8Array, p: Float32Array, i: number, y0: number, y1: number) => {
-      const x = Math.round(p[i * 2]), y = Math.round(p[i * 2 + 1]);
+      const x = Math.round(p[i * 2]),
+        y = Math.round(p[i * 2 + 1]);
       let d = 255;
       for (let k = y0; k <= y1; k++) d = Math.min(d, luma[(y + k) * S + x]);
       return d;
     };
-    for (const ids of [[160, 159, 158], [387, 386, 385]]) {
+    for (const ids of [
+      [160, 159, 158],
+      [387, 386, 385],
+    ]) {
       const rest = ids.map((i) => darkest(sc.still, sc.model.base, i, -2, 2));
       const seam = ids.map((i) => darkest(closed, pos, i, -3, 0));
       const mean = (v: number[]) => v.reduce((a, b) => a + b, 0) / v.length;

@@ -34,11 +34,24 @@ interface Cost {
 }
 
 async function cost(kind: "background" | "audio", file: string): Promise<Cost> {
-  const { stdout, stderr } = await run("/usr/bin/time", ["-f", "TREE_MAX_RSS_KB %M", process.execPath, "--import", "tsx", "test/renderer/helpers/bomb-child.ts", kind, file], {
-    cwd: root,
-    timeout: 60_000,
-    maxBuffer: 1 << 20,
-  });
+  const { stdout, stderr } = await run(
+    "/usr/bin/time",
+    [
+      "-f",
+      "TREE_MAX_RSS_KB %M",
+      process.execPath,
+      "--import",
+      "tsx",
+      "test/renderer/helpers/bomb-child.ts",
+      kind,
+      file,
+    ],
+    {
+      cwd: root,
+      timeout: 60_000,
+      maxBuffer: 1 << 20,
+    },
+  );
   const tree = Number(/TREE_MAX_RSS_KB (\d+)/.exec(stderr)?.[1] ?? Number.NaN);
   const result = JSON.parse(stdout.trim().split("\n").pop()!) as Omit<Cost, "treeMaxRssMiB">;
   const out = { ...result, treeMaxRssMiB: Math.round(tree / 1024) };
@@ -62,12 +75,19 @@ function pngBomb(): Buffer {
   ihdr.writeUInt32BE(40_000, 4);
   ihdr.set([8, 2, 0, 0, 0], 8);
   const rows = zlib.deflateSync(Buffer.alloc(40_000 * 3 * 8 + 8), { level: 9 });
-  return Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), chunk("IHDR", ihdr), chunk("IDAT", rows), chunk("IEND", Buffer.alloc(0))]);
+  return Buffer.concat([
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+    chunk("IHDR", ihdr),
+    chunk("IDAT", rows),
+    chunk("IEND", Buffer.alloc(0)),
+  ]);
 }
 
 /** A real 64×64 JPEG whose frame header then claims 40000×40000. */
 async function jpegBomb(): Promise<Buffer> {
-  const small = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#808080" } }).jpeg().toBuffer();
+  const small = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#808080" } })
+    .jpeg()
+    .toBuffer();
   const sof = small.indexOf(Buffer.from([0xff, 0xc0]));
   small.writeUInt16BE(40_000, sof + 5); // height
   small.writeUInt16BE(40_000, sof + 7); // width
@@ -76,7 +96,9 @@ async function jpegBomb(): Promise<Buffer> {
 
 /** A real 64×64 lossless WebP whose bitstream header then claims 16383×16383 (268 MP: just under sharp's default cap). */
 async function webpBomb(): Promise<Buffer> {
-  const small = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#808080" } }).webp({ lossless: true }).toBuffer();
+  const small = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#808080" } })
+    .webp({ lossless: true })
+    .toBuffer();
   const at = small.indexOf(Buffer.from("VP8L", "latin1")) + 8;
   expect(small[at]).toBe(0x2f);
   const bits = small.readUInt32LE(at + 1);
@@ -112,7 +134,11 @@ describe("decompression bombs end failed, fast, with bounded memory", () => {
   it("a valid 16000×16000 PNG (256 MP, under sharp's default cap; 800 KB) is media_too_large, not decoded", async () => {
     // Before the cap it decoded: ~200 MiB peak and 0.2 s of CPU for every render that used it.
     const file = path.join(dir, "valid-256mp.png");
-    await run(ffmpegPath(), ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=gray:s=16000x16000", "-frames:v", "1", "-c:v", "png", file], { timeout: 60_000 });
+    await run(
+      ffmpegPath(),
+      ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=gray:s=16000x16000", "-frames:v", "1", "-c:v", "png", file],
+      { timeout: 60_000 },
+    );
     const c = await cost("background", file);
     expect(c.code).toBe("media_too_large");
     expect(c.ms).toBeLessThan(3000);

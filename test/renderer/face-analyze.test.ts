@@ -22,13 +22,17 @@ beforeAll(async () => {
   camera = await rgb(fixture("single-camera"));
 });
 
-const inside = (img: RgbImage, pts: number[][]) => pts.every(([x, y]) => x >= 0 && y >= 0 && x <= img.width && y <= img.height);
+const inside = (img: RgbImage, pts: number[][]) =>
+  pts.every(([x, y]) => x >= 0 && y >= 0 && x <= img.width && y <= img.height);
 
 describe("face models", () => {
   it("run on the WASM backend with only BlazeFace, FaceMesh and iris loaded", async () => {
     const human = await getHuman();
     expect(human.tf.getBackend()).toBe("wasm");
-    const loaded = Object.entries(human.models.models).filter(([, m]) => m).map(([name]) => name).sort();
+    const loaded = Object.entries(human.models.models)
+      .filter(([, m]) => m)
+      .map(([name]) => name)
+      .sort();
     expect(loaded).toEqual(["blazeface", "facemesh", "iris"]);
     expect(await getHuman()).toBe(human); // singleton
   });
@@ -105,7 +109,10 @@ describe("checkFaces (one visible face, and clear)", () => {
   });
 
   it("a group photo, a photo without a face, a second face cut by the frame", async () => {
-    expect(await refusal(fixture("group-four"))).toMatchObject({ reason: "multiple_faces", detail: "4 faces were found; exactly one is needed. Crop the photo to one person." });
+    expect(await refusal(fixture("group-four"))).toMatchObject({
+      reason: "multiple_faces",
+      detail: "4 faces were found; exactly one is needed. Crop the photo to one person.",
+    });
     expect(await refusal(fixture("no-face-stairs"))).toMatchObject({ reason: "no_face" });
     const edge = await refusal(fixture("second-face-at-edge"));
     expect(edge).toMatchObject({ reason: "multiple_faces", a: { visibleFaces: 2 } });
@@ -114,7 +121,9 @@ describe("checkFaces (one visible face, and clear)", () => {
   it("face_blurred (Gaussian σ = 4 px on a 224 px face), with the measured sharpness", async () => {
     const r = await refusal(await sharp(fixture("single-phone")).blur(4).toBuffer());
     expect(r.reason).toBe("face_blurred");
-    expect(r.detail).toBe(`The face is blurred (sharpness ${r.a.measurements!.sharpness.toFixed(3)}; at least 0.016 is needed). Use a sharp, in-focus photo.`);
+    expect(r.detail).toBe(
+      `The face is blurred (sharpness ${r.a.measurements!.sharpness.toFixed(3)}; at least 0.016 is needed). Use a sharp, in-focus photo.`,
+    );
   });
 
   it("face_blurred on a small face too: blur is judged relative to the face (64 px face, σ = 1.5 px)", async () => {
@@ -125,9 +134,13 @@ describe("checkFaces (one visible face, and clear)", () => {
   });
 
   it("face_too_small: 58 px refused with its width and the rule; 64 px accepted", async () => {
-    const small = await refusal(await mediumShot("single-camera", { faceWidth: 58, canvas: { width: 512, height: 512 } }));
+    const small = await refusal(
+      await mediumShot("single-camera", { faceWidth: 58, canvas: { width: 512, height: 512 } }),
+    );
     expect(small.reason).toBe("face_too_small");
-    expect(small.detail).toBe(`The face is ${Math.round(small.a.measurements!.widthPx)} px wide; at least 64 px is needed. Use a closer or larger photo.`);
+    expect(small.detail).toBe(
+      `The face is ${Math.round(small.a.measurements!.widthPx)} px wide; at least 64 px is needed. Use a closer or larger photo.`,
+    );
     expect(small.a.measurements!.widthPx).toBeLessThan(62);
     const ok = await check(await mediumShot("single-camera", { faceWidth: 66, canvas: { width: 512, height: 512 } }));
     expect(ok.measurements!.widthPx).toBeGreaterThanOrEqual(64);
@@ -135,7 +148,9 @@ describe("checkFaces (one visible face, and clear)", () => {
   });
 
   it("finds an 80 px face in a 1600×1200 photo and a 100 px face in a 4000×3000 photo (tiles, then a full-resolution look)", async () => {
-    const mid = await check(await mediumShot("single-camera", { faceWidth: 80, canvas: { width: 1600, height: 1200 } }));
+    const mid = await check(
+      await mediumShot("single-camera", { faceWidth: 80, canvas: { width: 1600, height: 1200 } }),
+    );
     expect(mid.ok).toBe(true);
     expect(Math.abs(mid.measurements!.widthPx - 80)).toBeLessThan(5);
     const big = await rgb(await mediumShot("single-camera", { faceWidth: 100, canvas: { width: 4000, height: 3000 } }));
@@ -148,10 +163,14 @@ describe("checkFaces (one visible face, and clear)", () => {
 
   it("face_cut_off: the face cut just below the nose", async () => {
     const [f] = await analyzeFaces(phone);
-    const cut = await sharp(fixture("single-phone")).extract({ left: 0, top: 0, width: phone.width, height: Math.round(f.mesh[2][1]) }).toBuffer();
+    const cut = await sharp(fixture("single-phone"))
+      .extract({ left: 0, top: 0, width: phone.width, height: Math.round(f.mesh[2][1]) })
+      .toBuffer();
     const r = await refusal(cut);
     expect(r.reason).toBe("face_cut_off");
-    expect(r.detail).toMatch(/^The face reaches \d+ px past the bottom edge of the image; the whole face must be inside the photo\.$/);
+    expect(r.detail).toMatch(
+      /^The face reaches \d+ px past the bottom edge of the image; the whole face must be inside the photo\.$/,
+    );
   });
 
   it("face_tilted: a head rolled 50°", async () => {
@@ -163,15 +182,19 @@ describe("checkFaces (one visible face, and clear)", () => {
   it("face_occluded: half the face painted over (the detector is sure, FaceMesh cannot trace it)", async () => {
     const [f] = await analyzeFaces(phone);
     const m = f.mesh;
-    const x0 = Math.round(m[234][0]) - 4, y0 = Math.round(m[10][1]) - 4;
-    const width = Math.round(m[1][0]) + 4 - x0, height = Math.round(m[152][1]) + 4 - y0;
+    const x0 = Math.round(m[234][0]) - 4,
+      y0 = Math.round(m[10][1]) - 4;
+    const width = Math.round(m[1][0]) + 4 - x0,
+      height = Math.round(m[152][1]) + 4 - y0;
     const covered = await sharp(fixture("single-phone"))
       .composite([{ input: { create: { width, height, channels: 3, background: "#808080" } }, left: x0, top: y0 }])
       .jpeg({ quality: 92 })
       .toBuffer();
     const r = await refusal(covered);
     expect(r.reason).toBe("face_occluded");
-    expect(r.detail).toMatch(/^A face was found but its features could not be traced \(landmark confidence 0\.\d\d; at least 0\.90 is needed\)\./);
+    expect(r.detail).toMatch(
+      /^A face was found but its features could not be traced \(landmark confidence 0\.\d\d; at least 0\.90 is needed\)\./,
+    );
   });
 
   it("face_turned: the turn is measured from the mesh (a yaw beyond 30° is refused with its angle)", async () => {
@@ -179,7 +202,9 @@ describe("checkFaces (one visible face, and clear)", () => {
     const [f] = await analyzeFaces(camera);
     const a = await assessPortrait(camera, [{ ...f, pose: { ...f.pose, yaw: -41 } }]);
     expect(a.rejection?.reason).toBe("face_turned");
-    expect(a.rejection?.clientDetail).toBe("The head is turned 41° to the side; at most 30° is accepted. Use a photo looking at the camera.");
+    expect(a.rejection?.clientDetail).toBe(
+      "The head is turned 41° to the side; at most 30° is accepted. Use a photo looking at the camera.",
+    );
   });
 });
 

@@ -1,15 +1,17 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import {
-  checkUrlSyntax,
-  classifyAddress,
-  hostPortKey,
-  isPublicAddress,
-  parseAllowlist,
-} from "@avatar-video/contract";
+import { checkUrlSyntax, classifyAddress, hostPortKey, isPublicAddress, parseAllowlist } from "@avatar-video/contract";
 import { NON_PUBLIC } from "./helpers/fetch-samples";
 
-const PUBLIC = ["8.8.8.8", "1.1.1.1", "93.184.216.34", "172.32.0.1", "100.128.0.1", "2606:4700:4700::1111", "2a00:1450:4001::200e"];
+const PUBLIC = [
+  "8.8.8.8",
+  "1.1.1.1",
+  "93.184.216.34",
+  "172.32.0.1",
+  "100.128.0.1",
+  "2606:4700:4700::1111",
+  "2a00:1450:4001::200e",
+];
 
 describe("classifyAddress", () => {
   it.each(NON_PUBLIC)("%s is %s", (ip, cls) => {
@@ -53,13 +55,25 @@ describe("checkUrlSyntax", () => {
   it("limits the length to 1..4096 characters", () => {
     const base = "https://example.com/";
     expect(checkUrlSyntax(base + "a".repeat(4096 - base.length)).ok).toBe(true);
-    expect(checkUrlSyntax(base + "a".repeat(4097 - base.length))).toMatchObject({ ok: false, rule: "must be 1 to 4096 characters" });
+    expect(checkUrlSyntax(base + "a".repeat(4097 - base.length))).toMatchObject({
+      ok: false,
+      rule: "must be 1 to 4096 characters",
+    });
     expect(checkUrlSyntax("")).toMatchObject({ ok: false, rule: "must be 1 to 4096 characters" });
   });
 
   it("requires an absolute http or https URL", () => {
-    expect(checkUrlSyntax("/relative.png")).toMatchObject({ ok: false, rule: "must be an absolute URL", kind: "syntax" });
-    for (const u of ["ftp://example.com/a.mp3", "file:///etc/passwd", "gopher://example.com/", "data:audio/wav;base64,AA=="]) {
+    expect(checkUrlSyntax("/relative.png")).toMatchObject({
+      ok: false,
+      rule: "must be an absolute URL",
+      kind: "syntax",
+    });
+    for (const u of [
+      "ftp://example.com/a.mp3",
+      "file:///etc/passwd",
+      "gopher://example.com/",
+      "data:audio/wav;base64,AA==",
+    ]) {
       expect(checkUrlSyntax(u)).toMatchObject({ ok: false, rule: "must use http or https", kind: "syntax" });
     }
   });
@@ -102,7 +116,11 @@ describe("checkUrlSyntax", () => {
 
 describe("allowlist", () => {
   it("parses exact host:port entries with the URL parser's normalisation", () => {
-    expect([...parseAllowlist(" 127.0.0.1:9001, MinIO:9000 ,[::1]:8080,,")]).toEqual(["127.0.0.1:9001", "minio:9000", "[::1]:8080"]);
+    expect([...parseAllowlist(" 127.0.0.1:9001, MinIO:9000 ,[::1]:8080,,")]).toEqual([
+      "127.0.0.1:9001",
+      "minio:9000",
+      "[::1]:8080",
+    ]);
     expect(parseAllowlist("").size).toBe(0);
     expect(parseAllowlist(undefined).size).toBe(0);
   });
@@ -152,7 +170,10 @@ describe("Worker compatibility", () => {
       const src = readFileSync(new URL(file, dir), "utf8");
       expect(src, file).not.toMatch(/from\s+["']node:|require\(|from\s+["'](fs|net|dns|http|https|os|path)["']/);
       const imports = [...src.matchAll(/from\s+["']([^"']+)["']/g)].map((m) => m[1]);
-      expect(imports.filter((m) => !m.startsWith("./") && m !== "zod" && m !== "ipaddr.js"), file).toEqual([]);
+      expect(
+        imports.filter((m) => !m.startsWith("./") && m !== "zod" && m !== "ipaddr.js"),
+        file,
+      ).toEqual([]);
     }
   });
 });

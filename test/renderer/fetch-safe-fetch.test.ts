@@ -5,7 +5,13 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllowlist } from "@avatar-video/contract";
-import { FetchError, type ResolveAll, safeFetch, type SafeFetchOptions, USER_AGENT } from "../../container/src/fetch/safe-fetch";
+import {
+  FetchError,
+  type ResolveAll,
+  safeFetch,
+  type SafeFetchOptions,
+  USER_AGENT,
+} from "../../container/src/fetch/safe-fetch";
 import { NON_PUBLIC } from "./helpers/fetch-samples";
 import { closedPort, patternHash, startRawServer, startServer, type TestServer } from "./helpers/fetch-servers";
 
@@ -79,7 +85,11 @@ describe("success", () => {
     const file = path.join(tmp, "big.wav");
     const chunks = 320;
     const size = 64 * 1024;
-    const r = await safeFetch(`${a.origin}/big?chunks=${chunks}&size=${size}`, { ...base(), maxBytes: 25 * 1024 * 1024, toFile: file });
+    const r = await safeFetch(`${a.origin}/big?chunks=${chunks}&size=${size}`, {
+      ...base(),
+      maxBytes: 25 * 1024 * 1024,
+      toFile: file,
+    });
     expect(r).toMatchObject({ status: 200, path: file, bytes: chunks * size, contentType: "audio/wav" });
     expect(statSync(file).size).toBe(chunks * size);
     expect(createHash("sha256").update(readFileSync(file)).digest("hex")).toBe(patternHash(chunks, size));
@@ -92,7 +102,9 @@ describe("destination checks", () => {
       const allowlist = allowlistFor(name);
       const resolve = fakeDns({});
       const host = ip.includes(":") ? `[${ip}]` : ip;
-      const err = await failure(safeFetch(`http://${host}:${b.port}/x`, base({ allowlist, resolve, totalTimeoutMs: 2000 })));
+      const err = await failure(
+        safeFetch(`http://${host}:${b.port}/x`, base({ allowlist, resolve, totalTimeoutMs: 2000 })),
+      );
       expect(err.kind).toBe("refused_destination");
       expect(resolve.asked).toEqual([]); // literal hosts are checked directly, not via lookup
       expect(b.seen).toEqual([]);
@@ -101,7 +113,9 @@ describe("destination checks", () => {
     it.each(NON_PUBLIC)("refuses a name resolving to %s (%s)", async (ip, cls) => {
       const allowlist = allowlistFor(name);
       const resolve = fakeDns({ "evil.test": [ip] });
-      const err = await failure(safeFetch(`http://evil.test:${b.port}/x`, base({ allowlist, resolve, totalTimeoutMs: 2000 })));
+      const err = await failure(
+        safeFetch(`http://evil.test:${b.port}/x`, base({ allowlist, resolve, totalTimeoutMs: 2000 })),
+      );
       expect(err.kind).toBe("refused_destination");
       expect(err.message).toContain(`(${cls})`);
       expect(resolve.asked).toEqual(["evil.test"]);
@@ -114,7 +128,9 @@ describe("destination checks", () => {
     ["private first", ["10.0.0.1", "93.184.216.34"]],
     ["IPv6 loopback among IPv4", ["93.184.216.34", "::1"]],
   ])("refuses a name when any answer is non-public (%s)", async (_n, answers) => {
-    const err = await failure(safeFetch(`http://mixed.test:${b.port}/`, base({ resolve: fakeDns({ "mixed.test": answers }) })));
+    const err = await failure(
+      safeFetch(`http://mixed.test:${b.port}/`, base({ resolve: fakeDns({ "mixed.test": answers }) })),
+    );
     expect(err.kind).toBe("refused_destination");
   });
 
@@ -135,7 +151,10 @@ describe("destination checks", () => {
   it("connects to the checked answer of an allowlisted name, resolving once", async () => {
     a.seen.length = 0;
     const resolve = fakeDns({ "media.test": ["127.0.0.1"] });
-    const r = await safeFetch(`http://media.test:${a.port}/ok`, base({ allowlist: parseAllowlist(`media.test:${a.port}`), resolve }));
+    const r = await safeFetch(
+      `http://media.test:${a.port}/ok`,
+      base({ allowlist: parseAllowlist(`media.test:${a.port}`), resolve }),
+    );
     expect(r.body.toString()).toBe("hello");
     expect(resolve.asked).toEqual(["media.test"]);
     expect(a.seen[0].headers.host).toBe(`media.test:${a.port}`);
@@ -144,9 +163,14 @@ describe("destination checks", () => {
   it("matches the allowlist exactly: another port, another name for the same address, do not pass", async () => {
     const allowlist = parseAllowlist(a.hostPort);
     expect((await safeFetch(`${a.origin}/ok`, base({ allowlist }))).status).toBe(200);
-    const viaName = safeFetch(`http://localhost:${a.port}/ok`, base({ allowlist, resolve: fakeDns({ localhost: ["127.0.0.1"] }) }));
+    const viaName = safeFetch(
+      `http://localhost:${a.port}/ok`,
+      base({ allowlist, resolve: fakeDns({ localhost: ["127.0.0.1"] }) }),
+    );
     expect((await failure(viaName)).kind).toBe("refused_destination");
-    expect((await failure(safeFetch(`http://127.0.0.1:${b.port}/ok`, base({ allowlist })))).kind).toBe("refused_destination");
+    expect((await failure(safeFetch(`http://127.0.0.1:${b.port}/ok`, base({ allowlist })))).kind).toBe(
+      "refused_destination",
+    );
     expect(b.seen).toEqual([]);
   });
 
@@ -155,13 +179,18 @@ describe("destination checks", () => {
     const refused = await failure(safeFetch(`http://localhost:${a.port}/ok`, base()));
     expect(refused.kind).toBe("refused_destination");
     expect(a.seen).toEqual([]);
-    const r = await safeFetch(`http://localhost:${a.port}/ok`, base({ allowlist: parseAllowlist(`localhost:${a.port}`) }));
+    const r = await safeFetch(
+      `http://localhost:${a.port}/ok`,
+      base({ allowlist: parseAllowlist(`localhost:${a.port}`) }),
+    );
     expect(r.body.toString()).toBe("hello");
   });
 
   it("reports an unresolvable name as dns_failed", async () => {
     expect((await failure(safeFetch(`http://nowhere.test/`, base({ resolve: fakeDns({}) })))).kind).toBe("dns_failed");
-    expect((await failure(safeFetch(`http://void.test/`, base({ resolve: fakeDns({ "void.test": [] }) })))).kind).toBe("dns_failed");
+    expect((await failure(safeFetch(`http://void.test/`, base({ resolve: fakeDns({ "void.test": [] }) })))).kind).toBe(
+      "dns_failed",
+    );
   });
 
   it("refuses bad URLs as bad_url, even on an allowlisted host", async () => {
@@ -217,7 +246,9 @@ describe("redirects", () => {
   it("follows at most maxRedirects hops", async () => {
     expect((await safeFetch(`${a.origin}/chain/5`, base())).body.toString()).toBe("end");
     expect((await failure(safeFetch(`${a.origin}/chain/6`, base()))).kind).toBe("too_many_redirects");
-    expect((await failure(safeFetch(`${a.origin}/chain/1`, base({ maxRedirects: 0 })))).kind).toBe("too_many_redirects");
+    expect((await failure(safeFetch(`${a.origin}/chain/1`, base({ maxRedirects: 0 })))).kind).toBe(
+      "too_many_redirects",
+    );
   });
 
   it("stops a redirect loop", async () => {
@@ -232,7 +263,10 @@ describe("redirects", () => {
 
 describe("status and body", () => {
   it.each([404, 500, 403])("%i is http_status", async (status) => {
-    expect(await failure(safeFetch(`${a.origin}/status/${status}`, base()))).toMatchObject({ kind: "http_status", status });
+    expect(await failure(safeFetch(`${a.origin}/status/${status}`, base()))).toMatchObject({
+      kind: "http_status",
+      status,
+    });
   });
 
   it("keeps signed query strings and credentials out of error messages (they end up in logs)", async () => {
@@ -258,9 +292,13 @@ describe("status and body", () => {
 
   it("a body without Content-Length is counted: over the limit is too_large", async () => {
     expect((await safeFetch(`${a.origin}/chunked?bytes=1000`, base({ maxBytes: 1000 }))).bytes).toBe(1000);
-    expect((await failure(safeFetch(`${a.origin}/chunked?bytes=1001`, base({ maxBytes: 1000 })))).kind).toBe("too_large");
+    expect((await failure(safeFetch(`${a.origin}/chunked?bytes=1001`, base({ maxBytes: 1000 })))).kind).toBe(
+      "too_large",
+    );
     const file = path.join(tmp, "big.mp3");
-    const err = await failure(safeFetch(`${a.origin}/chunked?bytes=300000`, { ...base({ maxBytes: 100_000 }), toFile: file }));
+    const err = await failure(
+      safeFetch(`${a.origin}/chunked?bytes=300000`, { ...base({ maxBytes: 100_000 }), toFile: file }),
+    );
     expect(err.kind).toBe("too_large");
     expect(existsSync(file)).toBe(false); // no partial file left behind
   });
@@ -272,7 +310,9 @@ describe("status and body", () => {
     });
     try {
       const allowlist = parseAllowlist(raw.hostPort);
-      expect((await failure(safeFetch(`${raw.origin}/`, base({ allowlist, maxBytes: 10_000 })))).kind).toBe("too_large");
+      expect((await failure(safeFetch(`${raw.origin}/`, base({ allowlist, maxBytes: 10_000 })))).kind).toBe(
+        "too_large",
+      );
     } finally {
       await raw.close();
     }
@@ -304,7 +344,9 @@ describe("status and body", () => {
   it("a truncated body or a refused connection is transfer_failed", async () => {
     expect((await failure(safeFetch(`${a.origin}/truncated`, base()))).kind).toBe("transfer_failed");
     const port = await closedPort();
-    const err = await failure(safeFetch(`http://127.0.0.1:${port}/`, base({ allowlist: parseAllowlist(`127.0.0.1:${port}`) })));
+    const err = await failure(
+      safeFetch(`http://127.0.0.1:${port}/`, base({ allowlist: parseAllowlist(`127.0.0.1:${port}`) })),
+    );
     expect(err.kind).toBe("transfer_failed");
   });
 });
@@ -312,7 +354,9 @@ describe("status and body", () => {
 describe("deadlines", () => {
   it("headers after 4 s with a 3 s first-byte timeout is timeout, at about 3 s", async () => {
     const started = Date.now();
-    const err = await failure(safeFetch(`${a.origin}/slow-headers?ms=4000`, base({ firstByteTimeoutMs: 3000, totalTimeoutMs: 10_000 })));
+    const err = await failure(
+      safeFetch(`${a.origin}/slow-headers?ms=4000`, base({ firstByteTimeoutMs: 3000, totalTimeoutMs: 10_000 })),
+    );
     expect(err.kind).toBe("timeout");
     expect(Date.now() - started).toBeGreaterThanOrEqual(2900);
     expect(Date.now() - started).toBeLessThan(3990); // the server answers at 4 s
@@ -327,7 +371,10 @@ describe("deadlines", () => {
   });
 
   it("the first-byte timeout does not cut a body that keeps flowing", async () => {
-    const r = await safeFetch(`${a.origin}/trickle?chunks=8&interval=100`, base({ firstByteTimeoutMs: 300, totalTimeoutMs: 5000 }));
+    const r = await safeFetch(
+      `${a.origin}/trickle?chunks=8&interval=100`,
+      base({ firstByteTimeoutMs: 300, totalTimeoutMs: 5000 }),
+    );
     expect(r.body.toString()).toBe("x".repeat(8));
   });
 

@@ -7,7 +7,10 @@ import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
 import { type ChoiceInputs, chooseFfmpeg, ffmpegChoice, parseVersion } from "../../container/src/video/ffmpeg";
 
-const NPM = { ffmpeg: "/app/node_modules/@ffmpeg-installer/linux-x64/ffmpeg", ffprobe: "/app/node_modules/@ffprobe-installer/linux-x64/ffprobe" };
+const NPM = {
+  ffmpeg: "/app/node_modules/@ffmpeg-installer/linux-x64/ffmpeg",
+  ffprobe: "/app/node_modules/@ffprobe-installer/linux-x64/ffprobe",
+};
 const LINES: Record<string, string> = {
   [NPM.ffmpeg]: "ffmpeg version N-47683-g0e8eb07980-static https://johnvansickle.com/ffmpeg/  Copyright (c) 2000-2018",
   "/usr/bin/ffmpeg": "ffmpeg version 5.1.6-0+deb12u1 Copyright (c) 2000-2024 the FFmpeg developers",
@@ -28,23 +31,49 @@ describe("ffmpeg selection", () => {
   });
 
   it("FFMPEG_PATH/FFPROBE_PATH win (the production image sets them)", () => {
-    const c = chooseFfmpeg(inputs({ FFMPEG_PATH: "/usr/bin/ffmpeg", FFPROBE_PATH: "/usr/bin/ffprobe", PATH: "/opt/new" }, []));
-    expect(c).toEqual({ ffmpeg: "/usr/bin/ffmpeg", ffprobe: "/usr/bin/ffprobe", source: "env", version: "5.1.6-0+deb12u1" });
+    const c = chooseFfmpeg(
+      inputs({ FFMPEG_PATH: "/usr/bin/ffmpeg", FFPROBE_PATH: "/usr/bin/ffprobe", PATH: "/opt/new" }, []),
+    );
+    expect(c).toEqual({
+      ffmpeg: "/usr/bin/ffmpeg",
+      ffprobe: "/usr/bin/ffprobe",
+      source: "env",
+      version: "5.1.6-0+deb12u1",
+    });
     expect(chooseFfmpeg(inputs({ FFMPEG_PATH: "/usr/bin/ffmpeg" }, [])).ffprobe).toBe("/usr/bin/ffprobe");
   });
 
   it("prefers the first system ffmpeg on PATH when it is 5 or newer and has an ffprobe beside it", () => {
     const present = ["/usr/bin/ffmpeg", "/usr/bin/ffprobe", "/opt/new/ffmpeg", "/opt/new/ffprobe"];
-    expect(chooseFfmpeg(inputs({ PATH: "/nowhere:/usr/bin" }, present))).toMatchObject({ ffmpeg: "/usr/bin/ffmpeg", source: "system", version: "5.1.6-0+deb12u1" });
-    expect(chooseFfmpeg(inputs({ PATH: "/opt/new:/usr/bin" }, present))).toMatchObject({ ffmpeg: "/opt/new/ffmpeg", ffprobe: "/opt/new/ffprobe", source: "system" });
+    expect(chooseFfmpeg(inputs({ PATH: "/nowhere:/usr/bin" }, present))).toMatchObject({
+      ffmpeg: "/usr/bin/ffmpeg",
+      source: "system",
+      version: "5.1.6-0+deb12u1",
+    });
+    expect(chooseFfmpeg(inputs({ PATH: "/opt/new:/usr/bin" }, present))).toMatchObject({
+      ffmpeg: "/opt/new/ffmpeg",
+      ffprobe: "/opt/new/ffprobe",
+      source: "system",
+    });
   });
 
   it("falls back to the npm build when the system ffmpeg is older than 5, has no ffprobe, or there is none", () => {
     const npm = { ...NPM, source: "npm", version: "N-47683-g0e8eb07980-static" };
-    expect(chooseFfmpeg(inputs({ PATH: "/opt/old:/usr/bin" }, ["/opt/old/ffmpeg", "/opt/old/ffprobe", "/usr/bin/ffmpeg", "/usr/bin/ffprobe"]))).toEqual(npm);
+    expect(
+      chooseFfmpeg(
+        inputs({ PATH: "/opt/old:/usr/bin" }, [
+          "/opt/old/ffmpeg",
+          "/opt/old/ffprobe",
+          "/usr/bin/ffmpeg",
+          "/usr/bin/ffprobe",
+        ]),
+      ),
+    ).toEqual(npm);
     expect(chooseFfmpeg(inputs({ PATH: "/usr/bin" }, ["/usr/bin/ffmpeg"]))).toEqual(npm);
     expect(chooseFfmpeg(inputs({ PATH: "/usr/bin" }, []))).toEqual(npm);
-    expect(chooseFfmpeg(inputs({ PATH: "relative/bin" }, ["relative/bin/ffmpeg", "relative/bin/ffprobe"]))).toEqual(npm);
+    expect(chooseFfmpeg(inputs({ PATH: "relative/bin" }, ["relative/bin/ffmpeg", "relative/bin/ffprobe"]))).toEqual(
+      npm,
+    );
   });
 
   it("on this machine the choice matches what the chosen binary reports", () => {

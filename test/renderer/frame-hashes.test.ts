@@ -36,7 +36,13 @@ const BASE: RenderSettings = SMALL_SQUARE;
 /** The fixture renders: the default crop, and a contained portrait on a colour with a lead-in. */
 const CASES: Record<string, Partial<RenderSettings>> = {
   "crop-256": {},
-  "contain-320x240-colour-lead": { width: 320, height: 240, fit: "contain", backgroundColor: "#2a6f97", leadInSeconds: 0.2 },
+  "contain-320x240-colour-lead": {
+    width: 320,
+    height: 240,
+    fit: "contain",
+    backgroundColor: "#2a6f97",
+    leadInSeconds: 0.2,
+  },
 };
 
 let dir: string;
@@ -59,14 +65,19 @@ function frameDigest(mp4: string): Promise<{ frames: number; sha256: string }> {
     child.on("error", reject);
     child.on("close", (code) => {
       if (code !== 0) return reject(new Error(`ffmpeg framemd5 exited ${code}`));
-      const md5s = out.split("\n").filter((l) => l && !l.startsWith("#")).map((l) => l.split(",").at(-1)!.trim());
+      const md5s = out
+        .split("\n")
+        .filter((l) => l && !l.startsWith("#"))
+        .map((l) => l.split(",").at(-1)!.trim());
       resolve({ frames: md5s.length, sha256: createHash("sha256").update(md5s.join("\n")).digest("hex") });
     });
   });
 }
 
 describe("fixture renders, frame by frame", () => {
-  const expected: Record<string, { frames: number; sha256: string }> = UPDATE ? {} : JSON.parse(readFileSync(HASHES, "utf8"));
+  const expected: Record<string, { frames: number; sha256: string }> = UPDATE
+    ? {}
+    : JSON.parse(readFileSync(HASHES, "utf8"));
   const seen: Record<string, { frames: number; sha256: string }> = {};
 
   for (const [name, settings] of Object.entries(CASES)) {

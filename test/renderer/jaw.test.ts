@@ -23,7 +23,12 @@ describe("jaw drop", () => {
       const chinY = model.base[152 * 2 + 1];
       const area = (p: Float32Array, t: number) => {
         const [i, j, k] = [model.tris[t], model.tris[t + 1], model.tris[t + 2]];
-        return Math.abs((p[j * 2] - p[i * 2]) * (p[k * 2 + 1] - p[i * 2 + 1]) - (p[k * 2] - p[i * 2]) * (p[j * 2 + 1] - p[i * 2 + 1])) / 2;
+        return (
+          Math.abs(
+            (p[j * 2] - p[i * 2]) * (p[k * 2 + 1] - p[i * 2 + 1]) -
+              (p[k * 2] - p[i * 2]) * (p[j * 2 + 1] - p[i * 2 + 1]),
+          ) / 2
+        );
       };
       // Triangles of the ring strips that lie below the chin line (the oval's lowest point).
       let worst = Infinity;

@@ -10,7 +10,9 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { JobFailure } from "../../container/src/job-failure";
 import { AVATAR_FAILURES } from "@avatar-video/contract";
 
-const AVATAR_MESSAGES = Object.fromEntries(Object.entries(AVATAR_FAILURES).map(([code, e]) => [code, e.message])) as Record<keyof typeof AVATAR_FAILURES, string>;
+const AVATAR_MESSAGES = Object.fromEntries(
+  Object.entries(AVATAR_FAILURES).map(([code, e]) => [code, e.message]),
+) as Record<keyof typeof AVATAR_FAILURES, string>;
 import { type Harness, type FakeEngines, startHarness, fakeEngines, until } from "./helpers/renderer-harness";
 
 const PORTRAITS = path.resolve(__dirname, "../fixtures/portraits");
@@ -66,7 +68,10 @@ describe("avatar job: source download", () => {
 
   it("HTTP 5xx and 429 → source_download_failed, retryable", async () => {
     for (const status of [500, 503, 429]) {
-      expect(await failWith(h.sources.url(`/status/${status}`))).toMatchObject({ code: "source_download_failed", retryable: true });
+      expect(await failWith(h.sources.url(`/status/${status}`))).toMatchObject({
+        code: "source_download_failed",
+        retryable: true,
+      });
     }
   });
 
@@ -99,7 +104,10 @@ describe("avatar job: source download", () => {
     expect(await failWith(toLoopback)).toMatchObject({ code: "source_download_failed", retryable: false });
     const toMetadata = h.sources.url(`/redirect?to=${encodeURIComponent("http://169.254.169.254/latest/meta-data/")}`);
     expect(await failWith(toMetadata)).toMatchObject({ code: "source_download_failed", retryable: false });
-    expect(await failWith("ftp://example.com/x.jpg")).toMatchObject({ code: "source_download_failed", retryable: false });
+    expect(await failWith("ftp://example.com/x.jpg")).toMatchObject({
+      code: "source_download_failed",
+      retryable: false,
+    });
   });
 
   it("5 MiB + 1 byte → invalid_image (detected while streaming); exactly 5 MiB reaches the analysis", async () => {
@@ -120,17 +128,25 @@ describe("avatar job: source download", () => {
   });
 
   it("an empty body → invalid_image", async () => {
-    expect(await failWith(h.sources.url("/empty?type=image/png"))).toMatchObject({ code: "invalid_image", retryable: false });
+    expect(await failWith(h.sources.url("/empty?type=image/png"))).toMatchObject({
+      code: "invalid_image",
+      retryable: false,
+    });
   });
 });
 
 describe("avatar job: the spec's 3-second response rule, unshrunk", () => {
   it("a source that answers after 4 s → source_download_failed at 3 s", async () => {
-    const d3 = await startHarness({ engines: fakeEngines(), env: { AVATAR_FIRST_BYTE_MS: "", AVATAR_TRANSFER_DEADLINE_MS: "" } });
+    const d3 = await startHarness({
+      engines: fakeEngines(),
+      env: { AVATAR_FIRST_BYTE_MS: "", AVATAR_TRANSFER_DEADLINE_MS: "" },
+    });
     try {
       expect(d3.config.avatar.firstByteMs).toBe(3000);
       const t0 = Date.now();
-      const end = await d3.run(d3.avatarDispatch({ imageUrl: d3.sources.url("/slow-headers/four?ms=4000&type=image/jpeg") }));
+      const end = await d3.run(
+        d3.avatarDispatch({ imageUrl: d3.sources.url("/slow-headers/four?ms=4000&type=image/jpeg") }),
+      );
       const took = Date.now() - t0;
       expect(end.body.error).toEqual({
         code: "source_download_failed",
@@ -149,7 +165,10 @@ describe("avatar job: the spec's 3-second response rule, unshrunk", () => {
 
 describe("avatar job: stages, artifacts, failures after download", () => {
   it("reports downloading → analyzing → preprocessed → generating, uploads after preprocessed, then succeeded", async () => {
-    const d = h.avatarDispatch({ imageUrl: h.sources.file("p.jpg", Buffer.from("jpeg bytes"), "image/jpeg"), attempt: 3 });
+    const d = h.avatarDispatch({
+      imageUrl: h.sources.file("p.jpg", Buffer.from("jpeg bytes"), "image/jpeg"),
+      attempt: 3,
+    });
     d.callbackUrl = h.worker.callbackUrl(d.jobId, 3);
     const end = await h.run(d);
     expect(end.body.type).toBe("succeeded");
@@ -166,7 +185,11 @@ describe("avatar job: stages, artifacts, failures after download", () => {
     expect(h.worker.objects.get(`avatars/${d.jobId}/rig.json`)?.contentType).toBe("application/json");
     expect(h.worker.objects.get(`avatars/${d.jobId}/cover.jpg`)?.contentType).toBe("image/jpeg");
     expect(end.body.result).toMatchObject({
-      portrait: { width: 256, height: 256, bytes: h.worker.objects.get(`avatars/${d.jobId}/portrait.png`)!.body.length },
+      portrait: {
+        width: 256,
+        height: 256,
+        bytes: h.worker.objects.get(`avatars/${d.jobId}/portrait.png`)!.body.length,
+      },
       rig: { bytes: h.worker.objects.get(`avatars/${d.jobId}/rig.json`)!.body.length },
       cover: { bytes: h.worker.objects.get(`avatars/${d.jobId}/cover.jpg`)!.body.length },
       face: { pose: { yaw: 0, pitch: 0, roll: 0 } },
@@ -174,15 +197,25 @@ describe("avatar job: stages, artifacts, failures after download", () => {
   });
 
   it("a JobFailure from the analysis is the job's failure, as is", async () => {
-    engines.avatarError = new JobFailure("image_quality_rejected", AVATAR_MESSAGES.image_quality_rejected, { detail: "2 faces" });
+    engines.avatarError = new JobFailure("image_quality_rejected", AVATAR_MESSAGES.image_quality_rejected, {
+      detail: "2 faces",
+    });
     const end = await h.run(h.avatarDispatch({ imageUrl: h.sources.file("q.jpg", Buffer.from("x"), "image/jpeg") }));
-    expect(end.body.error).toEqual({ code: "image_quality_rejected", message: AVATAR_MESSAGES.image_quality_rejected, retryable: false });
+    expect(end.body.error).toEqual({
+      code: "image_quality_rejected",
+      message: AVATAR_MESSAGES.image_quality_rejected,
+      retryable: false,
+    });
   });
 
   it("an unexpected exception → internal_error, retryable", async () => {
     engines.avatarError = new TypeError("boom");
     const end = await h.run(h.avatarDispatch({ imageUrl: h.sources.file("r.jpg", Buffer.from("x"), "image/jpeg") }));
-    expect(end.body.error).toEqual({ code: "internal_error", message: AVATAR_MESSAGES.internal_error, retryable: true });
+    expect(end.body.error).toEqual({
+      code: "internal_error",
+      message: AVATAR_MESSAGES.internal_error,
+      retryable: true,
+    });
   });
 
   it("object PUTs are retried on 5xx; a PUT that keeps failing → internal_error (after preprocessed)", async () => {
@@ -257,7 +290,9 @@ describe("avatar job with the real face engine", () => {
     const original = engines.createAvatarAssets;
     engines.createAvatarAssets = realCreate!;
     try {
-      const end = await h.run(h.avatarDispatch({ imageUrl: h.sources.file("group.jpg", readFileSync(group), "image/jpeg") }));
+      const end = await h.run(
+        h.avatarDispatch({ imageUrl: h.sources.file("group.jpg", readFileSync(group), "image/jpeg") }),
+      );
       expect(end.body.error).toEqual({
         code: "image_quality_rejected",
         message: AVATAR_MESSAGES.image_quality_rejected,

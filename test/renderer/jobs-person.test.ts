@@ -6,7 +6,15 @@
  */
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { type FakeEngines, type Harness, fakeEngines, startHarness, syntheticAvatar, syntheticMatte, until } from "./helpers/renderer-harness";
+import {
+  type FakeEngines,
+  type Harness,
+  fakeEngines,
+  startHarness,
+  syntheticAvatar,
+  syntheticMatte,
+  until,
+} from "./helpers/renderer-harness";
 
 let h: Harness;
 let engines: FakeEngines;
@@ -47,7 +55,9 @@ describe("avatar job: the matte", () => {
     expect(stored.contentType).toBe("image/png");
     expect(stored.body.equals(engines.avatarAssets.mattePng!)).toBe(true);
     expect(end.body.result.matte).toEqual({ bytes: stored.body.length, contentType: "image/png" });
-    expect(h.worker.log.indexOf(`put:avatars/${d.jobId}/matte.png`)).toBeGreaterThan(h.worker.log.indexOf("event:progress:preprocessed"));
+    expect(h.worker.log.indexOf(`put:avatars/${d.jobId}/matte.png`)).toBeGreaterThan(
+      h.worker.log.indexOf("event:progress:preprocessed"),
+    );
   });
 
   it("a dispatch without a matte URL stores none (a Worker from before mattes)", async () => {
@@ -70,7 +80,9 @@ describe("video job: the matte", () => {
   });
 
   it("an Avatar without one (404): made once from the stored portrait, stored, and rendered with", async () => {
-    const { d, key } = await personDispatch({ settings: { ...(await h.videoDispatch()).settings, replaceBackground: true } });
+    const { d, key } = await personDispatch({
+      settings: { ...(await h.videoDispatch()).settings, replaceBackground: true },
+    });
     const end = await h.run(d);
     expect(end.body.type, JSON.stringify(end.body.error)).toBe("succeeded");
     expect(engines.calls.computeMatte).toBe(1);
@@ -90,7 +102,9 @@ describe("video job: the matte", () => {
   });
 
   it("a stored matte that does not fit the portrait is made again and replaced", async () => {
-    const png = await sharp({ create: { width: 64, height: 36, channels: 3, background: "#00ff00" } }).png().toBuffer();
+    const png = await sharp({ create: { width: 64, height: 36, channels: 3, background: "#00ff00" } })
+      .png()
+      .toBuffer();
     const { d, key } = await personDispatch({ backgroundUrl: h.sources.file("bg.png", png, "image/png") });
     h.worker.objects.set(key, { body: await syntheticMatte(100, 100), contentType: "image/png" });
     const end = await h.run(d);

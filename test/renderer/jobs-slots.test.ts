@@ -11,7 +11,16 @@ import type net from "node:net";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { JobFailure } from "../../container/src/job-failure";
-import { type FakeEngines, type Harness, type TestDispatch, type TestVideoDispatch, fakeEngines, makeWav, startHarness, until } from "./helpers/renderer-harness";
+import {
+  type FakeEngines,
+  type Harness,
+  type TestDispatch,
+  type TestVideoDispatch,
+  fakeEngines,
+  makeWav,
+  startHarness,
+  until,
+} from "./helpers/renderer-harness";
 
 let h: Harness;
 let engines: FakeEngines;
@@ -75,18 +84,24 @@ function failEngineOf(a: TestDispatch, err: unknown): void {
   const { renderVideo, createAvatarAssets } = originals;
   let first = true; // an Avatar run has no work dir in its engine call: the first call is A's
   engines.renderVideo = async (input) => (input.workDir.includes(a.jobId) ? Promise.reject(err) : renderVideo(input));
-  engines.createAvatarAssets = async (bytes, o) => (first ? ((first = false), Promise.reject(err)) : createAvatarAssets(bytes, o));
+  engines.createAvatarAssets = async (bytes, o) =>
+    first ? ((first = false), Promise.reject(err)) : createAvatarAssets(bytes, o);
 }
 
 const slowAudio = (tag: string) => h.sources.url(`/trickle/${tag}?interval=50&chunks=40&type=audio/wav`);
-const terminalsOf = (d: TestDispatch) => h.worker.eventsOf(d.jobId, d.attempt).filter((e) => e.body.type !== "progress");
-const stageSeen = (d: TestDispatch, stage: string) => h.worker.waitFor((e) => e.jobId === d.jobId && e.urlAttempt === d.attempt && e.body.stage === stage);
+const terminalsOf = (d: TestDispatch) =>
+  h.worker.eventsOf(d.jobId, d.attempt).filter((e) => e.body.type !== "progress");
+const stageSeen = (d: TestDispatch, stage: string) =>
+  h.worker.waitFor((e) => e.jobId === d.jobId && e.urlAttempt === d.attempt && e.body.stage === stage);
 
 async function avatarDispatch(over: Record<string, unknown> = {}): Promise<TestDispatch> {
-  const jpeg = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#808080" } }).jpeg().toBuffer();
+  const jpeg = await sharp({ create: { width: 64, height: 64, channels: 3, background: "#808080" } })
+    .jpeg()
+    .toBuffer();
   return h.avatarDispatch({ imageUrl: h.sources.file(`${randomUUID()}.jpg`, jpeg, "image/jpeg"), ...over });
 }
-const dispatchOf = (kind: "video" | "avatar", over: Record<string, unknown> = {}) => (kind === "video" ? h.videoDispatch(over) : avatarDispatch(over));
+const dispatchOf = (kind: "video" | "avatar", over: Record<string, unknown> = {}) =>
+  kind === "video" ? h.videoDispatch(over) : avatarDispatch(over);
 
 /** Counts back to zero, and a new job of this kind is accepted straight into a slot and succeeds. */
 async function idleThenNextStartsAtOnce(kind: "video" | "avatar"): Promise<void> {
@@ -104,7 +119,12 @@ type Outcome = { type: "succeeded" } | { type: "failed"; code: string } | { type
  * Job A runs, job B waits behind it; `end(a)` makes A end; A ends as `outcome`, B then runs to success,
  * and the renderer is idle with a free slot.
  */
-async function throughEnd(kind: "video" | "avatar", a: TestDispatch, outcome: Outcome, end: (a: TestDispatch) => Promise<void> = async () => {}): Promise<void> {
+async function throughEnd(
+  kind: "video" | "avatar",
+  a: TestDispatch,
+  outcome: Outcome,
+  end: (a: TestDispatch) => Promise<void> = async () => {},
+): Promise<void> {
   const b = await dispatchOf(kind);
   expect((await h.post(a)).body.state).toBe("running");
   expect((await h.post(b)).body.state).toBe("waiting");
@@ -129,7 +149,10 @@ describe("every end of a video job gives its slot back", () => {
 
   const failures: Array<[string, (d: D) => void | Promise<void>]> = [
     ["source_unavailable", (d) => void (d.audioUrl = h.sources.url("/status/404"))],
-    ["unsupported_media_type", (d) => void (d.audioUrl = h.sources.file(`${d.jobId}.txt`, Buffer.from("hello"), "text/plain"))],
+    [
+      "unsupported_media_type",
+      (d) => void (d.audioUrl = h.sources.file(`${d.jobId}.txt`, Buffer.from("hello"), "text/plain")),
+    ],
     ["empty_media", (d) => void (d.audioUrl = h.sources.file(`${d.jobId}.wav`, Buffer.alloc(0), "audio/wav"))],
     ["media_too_large", (d) => void (d.audioUrl = h.sources.file(`${d.jobId}.wav`, makeWav(10), "audio/wav"))],
     ["preparation_timeout", (d) => void (d.audioUrl = slowAudio(d.jobId))],
@@ -137,7 +160,10 @@ describe("every end of a video job gives its slot back", () => {
     ["render_failed", (d) => failEngineOf(d, new Error("encoder crashed"))],
     ["renderer_rejected", (d) => failEngineOf(d, new JobFailure("renderer_rejected", "The audio is too long."))],
     // An upload that keeps failing is our fault: a video's unexpected-failure code (the shared table's).
-    ["render_failed (upload keeps failing)", (d) => void (h.worker.onObject = (method, key) => (method === "PUT" && key.includes(d.jobId) ? 500 : undefined))],
+    [
+      "render_failed (upload keeps failing)",
+      (d) => void (h.worker.onObject = (method, key) => (method === "PUT" && key.includes(d.jobId) ? 500 : undefined)),
+    ],
   ];
   for (const [label, arrange] of failures) {
     it(`failure: ${label}`, async () => {
@@ -149,7 +175,10 @@ describe("every end of a video job gives its slot back", () => {
 
   it("an {abort} answer from the Worker (access revoked)", async () => {
     const a = await h.videoDispatch();
-    h.worker.onEvent = (e) => (e.jobId === a.jobId && e.body.stage === "rendering" ? { body: { abort: { code: "app_access_revoked", message: "x", retryable: false } } } : undefined);
+    h.worker.onEvent = (e) =>
+      e.jobId === a.jobId && e.body.stage === "rendering"
+        ? { body: { abort: { code: "app_access_revoked", message: "x", retryable: false } } }
+        : undefined;
     await throughEnd("video", a, { type: "silent" });
   });
 
@@ -175,7 +204,8 @@ describe("fencing by a newer attempt, at each stage", () => {
       await arrange(a);
       await throughEnd("video", a, { type: "silent" }, async () => {
         await stageSeen(a, stage);
-        if (stage === "uploading") await until(() => peer.seen.includes(`PUT /silent/${a.jobId}.mp4`), 5000, "upload started");
+        if (stage === "uploading")
+          await until(() => peer.seen.includes(`PUT /silent/${a.jobId}.mp4`), 5000, "upload started");
         engines.renderMs = 20;
         const newer = await h.videoDispatch({ jobId: a.jobId, attempt: 2 });
         expect((await h.post(newer)).status).toBe(202);
@@ -201,9 +231,22 @@ describe("fencing by a newer attempt, at each stage", () => {
 
 describe("fencing answers from the Worker (stale attempt)", () => {
   const cases: Array<[string, (a: D) => void]> = [
-    ["a progress event", (a) => void (h.worker.onEvent = (e) => (e.jobId === a.jobId && e.body.stage === "preparing_media" ? { status: 409 } : undefined))],
-    ["the portrait/rig downloads", (a) => void (h.worker.onObject = (method, key) => (method === "GET" && key.startsWith(`avatars/${a.avatarId}/`) ? 409 : undefined))],
-    ["the video upload", (a) => void (h.worker.onObject = (method, key) => (method === "PUT" && key.includes(a.jobId) ? 409 : undefined))],
+    [
+      "a progress event",
+      (a) =>
+        void (h.worker.onEvent = (e) =>
+          e.jobId === a.jobId && e.body.stage === "preparing_media" ? { status: 409 } : undefined),
+    ],
+    [
+      "the portrait/rig downloads",
+      (a) =>
+        void (h.worker.onObject = (method, key) =>
+          method === "GET" && key.startsWith(`avatars/${a.avatarId}/`) ? 409 : undefined),
+    ],
+    [
+      "the video upload",
+      (a) => void (h.worker.onObject = (method, key) => (method === "PUT" && key.includes(a.jobId) ? 409 : undefined)),
+    ],
   ];
   for (const [what, arrange] of cases) {
     it(`409 to ${what}`, async () => {
@@ -246,7 +289,10 @@ describe("the Worker's link fails", () => {
   });
 
   it("never answers (each request times out), or answers 500 to everything: the next job starts while the terminal event is still retried", async () => {
-    for (const callback of [(id: string) => `${peer.origin}/silent/${id}`, (id: string) => h.worker.callbackUrl(id, 1)]) {
+    for (const callback of [
+      (id: string) => `${peer.origin}/silent/${id}`,
+      (id: string) => h.worker.callbackUrl(id, 1),
+    ]) {
       const a = await h.videoDispatch();
       a.callbackUrl = callback(a.jobId);
       const b = await h.videoDispatch();
@@ -273,7 +319,10 @@ describe("every end of an Avatar job gives its slot back", () => {
     await throughEnd("avatar", await avatarDispatch(), { type: "succeeded" });
   });
   it("failure: source_download_failed", async () => {
-    await throughEnd("avatar", h.avatarDispatch({ imageUrl: h.sources.url("/status/404") }), { type: "failed", code: "source_download_failed" });
+    await throughEnd("avatar", h.avatarDispatch({ imageUrl: h.sources.url("/status/404") }), {
+      type: "failed",
+      code: "source_download_failed",
+    });
   });
   it("failure: an exception in the analysis → internal_error", async () => {
     const a = await avatarDispatch();

@@ -11,7 +11,16 @@ import { probeAudio } from "../../container/src/audio/probe";
 import { loadConfig } from "../../container/src/config";
 import { JobFailure } from "../../container/src/job-failure";
 import { AUDIO_TYPES } from "@avatar-video/contract";
-import { type Harness, RENDERER_TOKEN, type FakeEngines, makeWav, startHarness, fakeEngines, syntheticAvatar, until } from "./helpers/renderer-harness";
+import {
+  type Harness,
+  RENDERER_TOKEN,
+  type FakeEngines,
+  makeWav,
+  startHarness,
+  fakeEngines,
+  syntheticAvatar,
+  until,
+} from "./helpers/renderer-harness";
 import type { SeenEvent } from "./helpers/renderer-worker";
 
 let h: Harness;
@@ -74,7 +83,14 @@ describe("video job: success", () => {
     const end = await h.run(d);
     expect(end.body.type, JSON.stringify(end.body)).toBe("succeeded");
     expect(stages(d.jobId)).toEqual(["preparing_media", "rendering", "encoding", "uploading"]);
-    expect(end.body.result).toMatchObject({ durationSeconds: 2.4, frames: 60, fps: 25, bytes: 3000, width: 128, height: 128 });
+    expect(end.body.result).toMatchObject({
+      durationSeconds: 2.4,
+      frames: 60,
+      fps: 25,
+      bytes: 3000,
+      width: 128,
+      height: 128,
+    });
     expect(end.body.result.audioDurationSeconds).toBeCloseTo(0.5, 1);
     for (const e of h.worker.eventsOf(d.jobId)) expect(e.body).toMatchObject({ jobId: d.jobId, attempt: 2 });
     expect(h.worker.eventsOf(d.jobId).every((e) => e.urlAttempt === 2)).toBe(true);
@@ -118,13 +134,25 @@ describe("video job: success", () => {
     h.worker.onEvent = () => (n++ < 2 ? { status: 503 } : undefined);
     const end = await videoWith({});
     expect(end.body.type).toBe("succeeded");
-    expect(h.worker.events.slice(0, 3).map((e) => e.body.stage)).toEqual(["preparing_media", "preparing_media", "preparing_media"]);
+    expect(h.worker.events.slice(0, 3).map((e) => e.body.stage)).toEqual([
+      "preparing_media",
+      "preparing_media",
+      "preparing_media",
+    ]);
   });
 });
 
 describe("video job: audio source failures", () => {
   it("a Content-Type outside the list → unsupported_media_type (octet-stream, raw PCM, none, …)", async () => {
-    const types = ["application/octet-stream", "audio/L16; rate=16000", "audio/pcm", "audio/flac", "video/mp4", "text/html", null];
+    const types = [
+      "application/octet-stream",
+      "audio/L16; rate=16000",
+      "audio/pcm",
+      "audio/flac",
+      "video/mp4",
+      "text/html",
+      null,
+    ];
     for (const [i, type] of types.entries()) {
       const err = await failure({ audioUrl: h.sources.file(`type-${i}.wav`, WAV, type) });
       expect(err, String(type)).toMatchObject({ code: "unsupported_media_type", retryable: false });
@@ -133,7 +161,9 @@ describe("video job: audio source failures", () => {
   });
 
   it("content that does not decode as audio → unsupported_media_type, whatever the Content-Type said", async () => {
-    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#fff" } }).png().toBuffer();
+    const png = await sharp({ create: { width: 8, height: 8, channels: 3, background: "#fff" } })
+      .png()
+      .toBuffer();
     for (const body of [Buffer.from("this is not audio at all, just text ".repeat(50)), png]) {
       const err = await failure({ audioUrl: h.sources.file(`nd-${body.length}`, body, "audio/mpeg") });
       expect(err).toMatchObject({ code: "unsupported_media_type", retryable: false });
@@ -141,7 +171,10 @@ describe("video job: audio source failures", () => {
   });
 
   it("an empty body → empty_media", async () => {
-    expect(await failure({ audioUrl: h.sources.url("/empty?type=audio/wav") })).toMatchObject({ code: "empty_media", retryable: false });
+    expect(await failure({ audioUrl: h.sources.url("/empty?type=audio/wav") })).toMatchObject({
+      code: "empty_media",
+      retryable: false,
+    });
   });
 
   it("over the size limit, declared or streamed → media_too_large", async () => {
@@ -153,15 +186,27 @@ describe("video job: audio source failures", () => {
   });
 
   it("HTTP 4xx/5xx → source_unavailable (5xx retryable)", async () => {
-    expect(await failure({ audioUrl: h.sources.url("/status/404") })).toMatchObject({ code: "source_unavailable", retryable: false });
-    expect(await failure({ audioUrl: h.sources.url("/status/503") })).toMatchObject({ code: "source_unavailable", retryable: true });
+    expect(await failure({ audioUrl: h.sources.url("/status/404") })).toMatchObject({
+      code: "source_unavailable",
+      retryable: false,
+    });
+    expect(await failure({ audioUrl: h.sources.url("/status/503") })).toMatchObject({
+      code: "source_unavailable",
+      retryable: true,
+    });
   });
 
   it("a refused destination (127.0.0.1 on a port outside the allowlist, a redirect to link-local) → source_unavailable", async () => {
-    expect(await failure({ audioUrl: "http://127.0.0.1:1/a.mp3" })).toMatchObject({ code: "source_unavailable", retryable: false });
+    expect(await failure({ audioUrl: "http://127.0.0.1:1/a.mp3" })).toMatchObject({
+      code: "source_unavailable",
+      retryable: false,
+    });
     const hop = h.sources.url(`/redirect?to=${encodeURIComponent("http://169.254.169.254/a.mp3")}`);
     expect(await failure({ audioUrl: hop })).toMatchObject({ code: "source_unavailable", retryable: false });
-    expect(await failure({ audioUrl: "http://user:pw@example.com/a.mp3" })).toMatchObject({ code: "source_unavailable", retryable: false });
+    expect(await failure({ audioUrl: "http://user:pw@example.com/a.mp3" })).toMatchObject({
+      code: "source_unavailable",
+      retryable: false,
+    });
   });
 
   it("no response headers in time → source_unavailable; a transfer past its deadline → preparation_timeout", async () => {
@@ -178,7 +223,9 @@ describe("video job: audio source failures", () => {
 describe("video job: background image", () => {
   let png: Buffer;
   beforeAll(async () => {
-    png = await sharp({ create: { width: 64, height: 36, channels: 3, background: "#00ff00" } }).png().toBuffer();
+    png = await sharp({ create: { width: 64, height: 36, channels: 3, background: "#00ff00" } })
+      .png()
+      .toBuffer();
   });
 
   it("a valid background is downloaded and handed to the renderer; it wins over the Avatar's stored background", async () => {
@@ -203,8 +250,12 @@ describe("video job: background image", () => {
 
   it("background failures map like audio ones", async () => {
     const bg = (url: string) => failure({ backgroundUrl: url });
-    expect(await bg(h.sources.file("bg.gif", Buffer.from("GIF89a...."), "image/gif"))).toMatchObject({ code: "unsupported_media_type" });
-    expect(await bg(h.sources.file("fake.png", Buffer.from("not a png at all"), "image/png"))).toMatchObject({ code: "unsupported_media_type" });
+    expect(await bg(h.sources.file("bg.gif", Buffer.from("GIF89a...."), "image/gif"))).toMatchObject({
+      code: "unsupported_media_type",
+    });
+    expect(await bg(h.sources.file("fake.png", Buffer.from("not a png at all"), "image/png"))).toMatchObject({
+      code: "unsupported_media_type",
+    });
     expect(await bg(h.sources.url("/empty?type=image/png"))).toMatchObject({ code: "empty_media" });
     expect(await bg(h.sources.url("/chunked?bytes=150000&type=image/png"))).toMatchObject({ code: "media_too_large" });
     expect(await bg(h.sources.url("/status/404"))).toMatchObject({ code: "source_unavailable" });
@@ -221,12 +272,18 @@ describe("video job: the Avatar's stored data", () => {
     expect((await h.run(missing)).body.error).toMatchObject({ code: "invalid_manifest", retryable: false });
 
     const broken = await h.videoDispatch();
-    h.worker.objects.set(`avatars/${broken.avatarId}/rig.json`, { body: Buffer.from('{"version":1,"landmarks":[]}'), contentType: "application/json" });
+    h.worker.objects.set(`avatars/${broken.avatarId}/rig.json`, {
+      body: Buffer.from('{"version":1,"landmarks":[]}'),
+      contentType: "application/json",
+    });
     expect((await h.run(broken)).body.error).toMatchObject({ code: "invalid_manifest" });
 
     const mismatch = await h.videoDispatch();
     const other = await syntheticAvatar(200);
-    h.worker.objects.set(`avatars/${mismatch.avatarId}/portrait.png`, { body: other.portraitPng, contentType: "image/png" });
+    h.worker.objects.set(`avatars/${mismatch.avatarId}/portrait.png`, {
+      body: other.portraitPng,
+      contentType: "image/png",
+    });
     expect((await h.run(mismatch)).body.error).toMatchObject({ code: "invalid_manifest" });
     expect(engines.calls.renderVideo).toHaveLength(0);
   });
@@ -235,14 +292,24 @@ describe("video job: the Avatar's stored data", () => {
 describe("video job: rendering", () => {
   it("an exception while rendering → render_failed (retryable); a JobFailure from the renderer is kept", async () => {
     engines.renderError = new Error("ffmpeg exploded");
-    expect((await videoWith({})).body.error).toEqual({ code: "render_failed", message: "The video could not be rendered.", retryable: true });
+    expect((await videoWith({})).body.error).toEqual({
+      code: "render_failed",
+      message: "The video could not be rendered.",
+      retryable: true,
+    });
     engines.renderError = new JobFailure("renderer_rejected", "The audio is too long.");
-    expect((await videoWith({})).body.error).toEqual({ code: "renderer_rejected", message: "The audio is too long.", retryable: false });
+    expect((await videoWith({})).body.error).toEqual({
+      code: "renderer_rejected",
+      message: "The audio is too long.",
+      retryable: false,
+    });
   });
 
   it("an {abort} answer to `rendering` (access revoked) stops the job before rendering; nothing more is sent", async () => {
     h.worker.onEvent = (e) =>
-      e.body.stage === "rendering" ? { body: { abort: { code: "app_access_revoked", message: "revoked", retryable: false } } } : undefined;
+      e.body.stage === "rendering"
+        ? { body: { abort: { code: "app_access_revoked", message: "revoked", retryable: false } } }
+        : undefined;
     const d = await h.videoDispatch();
     expect((await h.post(d)).status).toBe(202);
     await h.worker.waitFor((e) => e.jobId === d.jobId && e.body.stage === "rendering");
@@ -251,7 +318,9 @@ describe("video job: rendering", () => {
     expect(stages(d.jobId)).toEqual(["preparing_media", "rendering"]);
     expect(h.worker.eventsOf(d.jobId).filter((e) => e.body.type !== "progress")).toEqual([]);
     expect(engines.calls.renderVideo).toHaveLength(0);
-    expect(h.logs.some((l) => l.includes('"event":"job_stopped"') && l.includes(d.jobId) && l.includes("worker_abort"))).toBe(true);
+    expect(
+      h.logs.some((l) => l.includes('"event":"job_stopped"') && l.includes(d.jobId) && l.includes("worker_abort")),
+    ).toBe(true);
   });
 
   it("an {abort} answer to a heartbeat during the render aborts the render's signal", async () => {
@@ -259,7 +328,9 @@ describe("video job: rendering", () => {
     engines.renderStages = ["encoding"];
     let beats = 0;
     h.worker.onEvent = (e) =>
-      e.body.stage === "encoding" && ++beats === 3 ? { body: { abort: { code: "avatar_forbidden", message: "no", retryable: false } } } : undefined;
+      e.body.stage === "encoding" && ++beats === 3
+        ? { body: { abort: { code: "avatar_forbidden", message: "no", retryable: false } } }
+        : undefined;
     const d = await h.videoDispatch();
     const t0 = Date.now();
     expect((await h.post(d)).status).toBe(202);
@@ -299,7 +370,9 @@ describe("video job with the real renderer", () => {
     const original = engines.renderVideo;
     engines.renderVideo = (input) => renderVideo(input);
     try {
-      const png = await sharp({ create: { width: 64, height: 36, channels: 3, background: "#3050a0" } }).png().toBuffer();
+      const png = await sharp({ create: { width: 64, height: 36, channels: 3, background: "#3050a0" } })
+        .png()
+        .toBuffer();
       const d = await h.videoDispatch({ backgroundUrl: h.sources.file("real-bg.png", png, "image/png") });
       d.settings = { ...d.settings, fit: "contain", leadInSeconds: 0.2 };
       const end = await h.run(d);
@@ -357,4 +430,3 @@ describe("configuration", () => {
     expect(() => loadConfig({ RENDERER_TOKEN, SOURCE_ALLOWLIST: "127.0.0.1" })).toThrow(/host:port/);
   });
 });
-

@@ -29,28 +29,46 @@ function withGlasses(m: FaceModel, still: Uint8Array): { frame: Uint8Array; rim:
   const frame = Uint8Array.from(still);
   const rim = new Uint8Array(S * S);
   const P = (i: number) => [m.base[i * 2], m.base[i * 2 + 1]];
-  const eyes = [[33, 133], [263, 362]].map(([o, i]) => {
-    const [ox, oy] = P(o), [ix, iy] = P(i);
+  const eyes = [
+    [33, 133],
+    [263, 362],
+  ].map(([o, i]) => {
+    const [ox, oy] = P(o),
+      [ix, iy] = P(i);
     const w = Math.hypot(ix - ox, iy - oy);
     return { cx: (ox + ix) / 2, cy: (oy + iy) / 2, a: 0.75 * w, b: 0.55 * w, outer: ox, w };
   });
   const seg = (x: number, y: number, x0: number, y0: number, x1: number, y1: number) => {
-    const t = Math.max(0, Math.min(1, ((x - x0) * (x1 - x0) + (y - y0) * (y1 - y0)) / ((x1 - x0) ** 2 + (y1 - y0) ** 2)));
+    const t = Math.max(
+      0,
+      Math.min(1, ((x - x0) * (x1 - x0) + (y - y0) * (y1 - y0)) / ((x1 - x0) ** 2 + (y1 - y0) ** 2)),
+    );
     return Math.hypot(x - x0 - t * (x1 - x0), y - y0 - t * (y1 - y0));
   };
-  for (let y = 0; y < S; y++) for (let x = 0; x < S; x++) {
-    let d = Infinity;
-    for (const e of eyes) {
-      d = Math.min(d, Math.abs(Math.hypot((x - e.cx) / e.a, (y - e.cy) / e.b) - 1) * e.b);
-      const side = Math.sign(e.outer - e.cx);
-      d = Math.min(d, seg(x, y, e.cx + side * e.a, e.cy, e.cx + side * (e.a + 1.5 * e.w), e.cy - 0.1 * e.w));
+  for (let y = 0; y < S; y++)
+    for (let x = 0; x < S; x++) {
+      let d = Infinity;
+      for (const e of eyes) {
+        d = Math.min(d, Math.abs(Math.hypot((x - e.cx) / e.a, (y - e.cy) / e.b) - 1) * e.b);
+        const side = Math.sign(e.outer - e.cx);
+        d = Math.min(d, seg(x, y, e.cx + side * e.a, e.cy, e.cx + side * (e.a + 1.5 * e.w), e.cy - 0.1 * e.w));
+      }
+      d = Math.min(
+        d,
+        seg(
+          x,
+          y,
+          eyes[0].cx + Math.sign(eyes[1].cx - eyes[0].cx) * eyes[0].a,
+          eyes[0].cy,
+          eyes[1].cx - Math.sign(eyes[1].cx - eyes[0].cx) * eyes[1].a,
+          eyes[1].cy,
+        ),
+      );
+      const k = Math.max(0, Math.min(1, 3 - d));
+      if (k <= 0) continue;
+      frame[y * S + x] = Math.round(frame[y * S + x] + k * (25 - frame[y * S + x]));
+      if (k >= 1) rim[y * S + x] = 1;
     }
-    d = Math.min(d, seg(x, y, eyes[0].cx + Math.sign(eyes[1].cx - eyes[0].cx) * eyes[0].a, eyes[0].cy, eyes[1].cx - Math.sign(eyes[1].cx - eyes[0].cx) * eyes[1].a, eyes[1].cy));
-    const k = Math.max(0, Math.min(1, 3 - d));
-    if (k <= 0) continue;
-    frame[y * S + x] = Math.round(frame[y * S + x] + k * (25 - frame[y * S + x]));
-    if (k >= 1) rim[y * S + x] = 1;
-  }
   return { frame, rim };
 }
 
@@ -72,12 +90,20 @@ describe("occluders in front of the lids", () => {
     const moved = new Float32Array(S * S);
     for (let t = 0; t < plan.tris.length / 3; t++) {
       const [a, b, c] = [plan.tris[t * 3], plan.tris[t * 3 + 1], plan.tris[t * 3 + 2]];
-      if ([a, b, c].some((v) => Math.hypot(closedPos[v * 2] - model.base[v * 2], closedPos[v * 2 + 1] - model.base[v * 2 + 1]) > 2)) rasterMax(moved, 0, 0, S, S, model.base, 1, a, b, c, 1);
+      if (
+        [a, b, c].some(
+          (v) => Math.hypot(closedPos[v * 2] - model.base[v * 2], closedPos[v * 2 + 1] - model.base[v * 2 + 1]) > 2,
+        )
+      )
+        rasterMax(moved, 0, 0, S, S, model.base, 1, a, b, c, 1);
     }
     const watched: number[] = [];
     for (let i = 0; i < S * S; i++) if (rim[i] && moved[i]) watched.push(i);
     expect(watched.length).toBeGreaterThan(100);
-    const painter = await FramePainter.create(model, mouthColors([200, 160, 140], [160, 80, 80]), glasses, S, S, { threads: 1, poolSize: 1 });
+    const painter = await FramePainter.create(model, mouthColors([200, 160, 140], [160, 80, 80]), glasses, S, S, {
+      threads: 1,
+      poolSize: 1,
+    });
     try {
       for (const c of [0, 0.5, 1]) {
         const pose = { ...NEUTRAL_POSE, blinkR: c, blinkL: c };
@@ -92,7 +118,14 @@ describe("occluders in front of the lids", () => {
       painter.paint(deform(model, head, new Float32Array(model.count * 2)), head, 0);
       const open = Uint8Array.from(painter.pool[0].subarray(0, S * S));
       // The rims there: where the turned head with spectacles is far darker than without them.
-      const plain = await FramePainter.create(model, mouthColors([200, 160, 140], [160, 80, 80]), stills["single-camera"].still, S, S, { threads: 1, poolSize: 1 });
+      const plain = await FramePainter.create(
+        model,
+        mouthColors([200, 160, 140], [160, 80, 80]),
+        stills["single-camera"].still,
+        S,
+        S,
+        { threads: 1, poolSize: 1 },
+      );
       plain.paint(deform(model, head, new Float32Array(model.count * 2)), head, 0);
       const bare = plain.pool[0];
       plain.close();
@@ -103,7 +136,10 @@ describe("occluders in front of the lids", () => {
         const pose = { ...head, blinkR: c, blinkL: c };
         painter.paint(deform(model, pose, new Float32Array(model.count * 2)), pose, 0);
         const f = painter.pool[0];
-        expect(rims.filter((i) => Math.abs(f[i] - open[i]) > 6).length / rims.length, `turned head, c=${c}`).toBeLessThan(0.03);
+        expect(
+          rims.filter((i) => Math.abs(f[i] - open[i]) > 6).length / rims.length,
+          `turned head, c=${c}`,
+        ).toBeLessThan(0.03);
       }
     } finally {
       painter.close();

@@ -13,7 +13,13 @@ const S = 768;
 let model: FaceModel;
 beforeAll(async () => {
   const a = await testAvatar("single-camera");
-  const { placement } = await composeCanvas(a.portraitPng, a.rig, undefined, { width: S, height: S, fit: "crop", backgroundColor: "#000000", backgroundFit: "cover" });
+  const { placement } = await composeCanvas(a.portraitPng, a.rig, undefined, {
+    width: S,
+    height: S,
+    fit: "crop",
+    backgroundColor: "#000000",
+    backgroundFit: "cover",
+  });
   model = buildFaceModel(a.rig, placement);
 }, 120_000);
 
@@ -26,7 +32,8 @@ function stripes(): Uint8Array {
 
 /** Mean |horizontal step| of the luma over a box. */
 function streakEnergy(f: Uint8Array, x0: number, y0: number, x1: number, y1: number): number {
-  let s = 0, n = 0;
+  let s = 0,
+    n = 0;
   for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++, n++) s += Math.abs(f[y * S + x + 1] - f[y * S + x]);
   return s / n;
 }
@@ -87,6 +94,9 @@ describe("misplaced eye guard", () => {
     // Back to a full-size eye near where the real one is: a mirror of the other eye is only as good as the
     // face's symmetry (corners within 0.34 eye widths on this turned face; docs/animation.md).
     expect(w(263, 362, base) / w(33, 133, base)).toBeGreaterThan(0.9);
-    for (const i of [263, 362]) expect(Math.hypot(base[i * 2] - model.base[i * 2], base[i * 2 + 1] - model.base[i * 2 + 1])).toBeLessThan(0.4 * w(263, 362, model.base));
+    for (const i of [263, 362])
+      expect(Math.hypot(base[i * 2] - model.base[i * 2], base[i * 2 + 1] - model.base[i * 2 + 1])).toBeLessThan(
+        0.4 * w(263, 362, model.base),
+      );
   });
 });

@@ -69,7 +69,11 @@ describe("mouth shapes from audio", () => {
   it("is exactly closed and still in silence", () => {
     // Leading silence and each pause once the release has settled (~250 ms), up to the next onset
     // (minus the half analysis window).
-    for (const [a, b] of [[0, 0.55], [sp[2][0] + 0.3, sp[2][1] - 0.02], [sp[6][0] + 0.3, sp[6][1]]] as Array<[number, number]>) {
+    for (const [a, b] of [
+      [0, 0.55],
+      [sp[2][0] + 0.3, sp[2][1] - 0.02],
+      [sp[6][0] + 0.3, sp[6][1]],
+    ] as Array<[number, number]>) {
       for (let i = Math.floor(a * 100); i < Math.floor(b * 100); i++) {
         expect(track.open[i]).toBe(0);
         expect(track.spread[i]).toBe(0);
@@ -192,7 +196,11 @@ it("decodes wav, mp3, m4a and ogg to the same mouth timing", async () => {
     expect(info.channels).toBe(1);
     expect(info.durationSeconds).toBeGreaterThan(1.1);
     let first = -1;
-    for (let i = 0; i < track.length; i++) if (track.open[i] > 0.3) { first = i; break; }
+    for (let i = 0; i < track.length; i++)
+      if (track.open[i] > 0.3) {
+        first = i;
+        break;
+      }
     results[f] = first;
   }
   // Encoder delay is compensated by ffmpeg for all four: onsets agree within 30 ms.
@@ -210,7 +218,22 @@ describe("probeAudio failures", () => {
     expect(await failureCode(decodeMono(txt, ANALYSIS_RATE))).toBe("unsupported_media_type");
     // An image is decodable media but has no audio stream.
     const png = join(dir, "image.wav");
-    spawnSync(FFMPEG, ["-v", "error", "-y", "-f", "lavfi", "-i", "color=c=red:s=32x32:d=0.04", "-frames:v", "1", "-f", "image2", "-c:v", "png", png]);
+    spawnSync(FFMPEG, [
+      "-v",
+      "error",
+      "-y",
+      "-f",
+      "lavfi",
+      "-i",
+      "color=c=red:s=32x32:d=0.04",
+      "-frames:v",
+      "1",
+      "-f",
+      "image2",
+      "-c:v",
+      "png",
+      png,
+    ]);
     expect(await failureCode(probeAudio(png))).toBe("unsupported_media_type");
   });
 
@@ -222,7 +245,20 @@ describe("probeAudio failures", () => {
 
   it(`rejects audio longer than ${MAX_AUDIO_SECONDS} s with renderer_rejected`, async () => {
     const long = join(dir, "long.wav");
-    spawnSync(FFMPEG, ["-v", "error", "-y", "-f", "lavfi", "-i", `anullsrc=r=8000:cl=mono`, "-t", String(MAX_AUDIO_SECONDS + 5), "-c:a", "pcm_u8", long]);
+    spawnSync(FFMPEG, [
+      "-v",
+      "error",
+      "-y",
+      "-f",
+      "lavfi",
+      "-i",
+      `anullsrc=r=8000:cl=mono`,
+      "-t",
+      String(MAX_AUDIO_SECONDS + 5),
+      "-c:a",
+      "pcm_u8",
+      long,
+    ]);
     expect(await failureCode(probeAudio(long))).toBe("renderer_rejected");
   });
 });

@@ -17,9 +17,16 @@ describe("renderer log lines", () => {
   it("redacts query strings and credentials from text fields and errors", () => {
     const lines: string[] = [];
     const log = createLogger({}, (l) => lines.push(l));
-    log.warn("object_transfer_retry", { note: "GET https://u:p@host/a?sig=secret failed", error: new Error("at https://h/b?token=t") });
+    log.warn("object_transfer_retry", {
+      note: "GET https://u:p@host/a?sig=secret failed",
+      error: new Error("at https://h/b?token=t"),
+    });
     expect(lines[0]).not.toMatch(/secret|token=t|u:p@/);
-    expect(JSON.parse(lines[0])).toMatchObject({ event: "object_transfer_retry", level: "warn", note: "GET https://host/a failed" });
+    expect(JSON.parse(lines[0])).toMatchObject({
+      event: "object_transfer_retry",
+      level: "warn",
+      note: "GET https://host/a failed",
+    });
   });
 
   it("drops events below the minimum level; logEvent writes one line", () => {

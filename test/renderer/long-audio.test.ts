@@ -22,13 +22,29 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** A silent mono WAV of `seconds` (8 kHz, 8 bit: 8 kB per second). */
 function silentWav(name: string, seconds: number): string {
   const file = join(dir, name);
-  const r = spawnSync(ffmpegPath(), ["-v", "error", "-y", "-f", "lavfi", "-i", "anullsrc=r=8000:cl=mono", "-t", String(seconds), "-c:a", "pcm_u8", file]);
+  const r = spawnSync(ffmpegPath(), [
+    "-v",
+    "error",
+    "-y",
+    "-f",
+    "lavfi",
+    "-i",
+    "anullsrc=r=8000:cl=mono",
+    "-t",
+    String(seconds),
+    "-c:a",
+    "pcm_u8",
+    file,
+  ]);
   expect(r.status).toBe(0);
   return file;
 }
 
 async function rejection(p: Promise<unknown>): Promise<JobFailure> {
-  const err = await p.then(() => undefined, (e: unknown) => e);
+  const err = await p.then(
+    () => undefined,
+    (e: unknown) => e,
+  );
   expect(err).toBeInstanceOf(JobFailure);
   return err as JobFailure;
 }

@@ -15,8 +15,12 @@ describe("guided filter", () => {
     for (let i = 0; i < W * W; i++) rgb.fill(i % W < edge ? 40 : 220, i * 3, i * 3 + 3);
     // The model's guess on a 32² grid (4 px cells): centred 2 px right of the edge, ramping over 12 px.
     const G = 32;
-    const mask = Float32Array.from({ length: G * G }, (_, i) => Math.min(1, Math.max(0, ((edge + 2 - ((i % G) * 4 + 2)) / 12) + 0.5)));
-    const guide = [0, 1, 2].map(() => Float32Array.from({ length: G * G }, (_, i) => ((i % G) * 4 + 2 < edge ? 40 : 220) / 255)) as Planes;
+    const mask = Float32Array.from({ length: G * G }, (_, i) =>
+      Math.min(1, Math.max(0, (edge + 2 - ((i % G) * 4 + 2)) / 12 + 0.5)),
+    );
+    const guide = [0, 1, 2].map(() =>
+      Float32Array.from({ length: G * G }, (_, i) => ((i % G) * 4 + 2 < edge ? 40 : 220) / 255),
+    ) as Planes;
     const q = applyGuided(guidedCoefficients(guide, mask, G, G, 2, 1e-3), rgb, W, W);
     const row = Array.from(q.subarray(64 * W, 65 * W));
     const steps = row.slice(1).map((v, x) => row[x] - v);
@@ -35,7 +39,11 @@ describe("foreground colours under a matte", () => {
   const photo = new Uint8Array(W * W * 3);
   for (let i = 0; i < W * W; i++) {
     const a = alpha[i] / 255;
-    [photo[i * 3], photo[i * 3 + 1], photo[i * 3 + 2]] = [Math.round(200 * a + 20 * (1 - a)), 40, Math.round(40 * a + 220 * (1 - a))];
+    [photo[i * 3], photo[i * 3 + 1], photo[i * 3 + 2]] = [
+      Math.round(200 * a + 20 * (1 - a)),
+      40,
+      Math.round(40 * a + 220 * (1 - a)),
+    ];
   }
 
   it("the mixed pixels get the person's colour back (within 8 % once composited), the interior is the photo", () => {
@@ -44,9 +52,14 @@ describe("foreground colours under a matte", () => {
     for (let x = 148; x < 160; x++) {
       const i = 128 * W + x;
       const a = alpha[i] / 255;
-      for (const c of [0, 2]) expect(Math.abs(a * fg[i * 3 + c] - a * [200, 40, 40][c]), `x ${x} channel ${c}: ${fg.subarray(i * 3, i * 3 + 3)}`).toBeLessThan(20);
+      for (const c of [0, 2])
+        expect(
+          Math.abs(a * fg[i * 3 + c] - a * [200, 40, 40][c]),
+          `x ${x} channel ${c}: ${fg.subarray(i * 3, i * 3 + 3)}`,
+        ).toBeLessThan(20);
     }
-    for (let x = 0; x < 120; x++) expect([...fg.subarray((128 * W + x) * 3, (128 * W + x) * 3 + 3)]).toEqual([200, 40, 40]);
+    for (let x = 0; x < 120; x++)
+      expect([...fg.subarray((128 * W + x) * 3, (128 * W + x) * 3 + 3)]).toEqual([200, 40, 40]);
   });
 
   it("an opaque rim with the backdrop's hue (chroma bleed) takes the interior's hue at its own brightness", () => {

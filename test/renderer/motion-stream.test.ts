@@ -63,7 +63,10 @@ function agreement(frames: MotionFrame[], pcm16k: Float32Array) {
     const n = xs.length;
     const mx = xs.reduce((a, b) => a + b, 0) / n;
     const my = ys.reduce((a, b) => a + b, 0) / n;
-    let sxy = 0, sxx = 0, syy = 0, mae = 0;
+    let sxy = 0,
+      sxx = 0,
+      syy = 0,
+      mae = 0;
     for (let i = 0; i < n; i++) {
       sxy += (xs[i] - mx) * (ys[i] - my);
       sxx += (xs[i] - mx) ** 2;
@@ -125,7 +128,12 @@ describe("streamed motion matches the renderer's analysis of the same audio", ()
       const h = head(f.t, m.energy, m.emphasis, 1);
       expect(f.blink).toBeCloseTo(blinkAmount(blinks, f.t), 3);
       // Head motion grows a little with speech energy and nods on emphasis: near-equal, not identical.
-      worst = Math.max(worst, Math.abs(f.head.yaw - h.yaw), Math.abs(f.head.pitch - h.pitch), Math.abs(f.head.roll - h.roll));
+      worst = Math.max(
+        worst,
+        Math.abs(f.head.yaw - h.yaw),
+        Math.abs(f.head.pitch - h.pitch),
+        Math.abs(f.head.roll - h.roll),
+      );
       if (f.blink > 0.5) blinking++;
     }
     expect(blinking).toBeGreaterThan(0);

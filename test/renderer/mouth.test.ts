@@ -166,9 +166,21 @@ describe("blinks", () => {
 describe("framing", () => {
   it("keeps the whole head with headroom on a 16:9 canvas (tall portrait)", () => {
     // 620×720 portrait, face mesh 200 px tall starting 180 px down: the head starts ≈ 80 px down.
-    const rig = { portrait: { width: 620, height: 720 }, faceBox: { x: 210, y: 180, width: 190, height: 200 } } as AvatarRig;
-    for (const [w, h] of [[1920, 1080], [1280, 720]]) {
-      const p = placePortrait(rig, 620, 720, { width: w, height: h, fit: "crop", backgroundColor: "#000000", backgroundFit: "cover" });
+    const rig = {
+      portrait: { width: 620, height: 720 },
+      faceBox: { x: 210, y: 180, width: 190, height: 200 },
+    } as AvatarRig;
+    for (const [w, h] of [
+      [1920, 1080],
+      [1280, 720],
+    ]) {
+      const p = placePortrait(rig, 620, 720, {
+        width: w,
+        height: h,
+        fit: "crop",
+        backgroundColor: "#000000",
+        backgroundFit: "cover",
+      });
       const headTop = (180 - 0.5 * 200) * p.scaleY + p.offsetY;
       const chin = (180 + 200) * p.scaleY + p.offsetY;
       expect(headTop).toBeGreaterThanOrEqual(0.05 * h);

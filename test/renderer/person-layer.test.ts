@@ -30,20 +30,49 @@ beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), "person-test-"));
   avatar = await testAvatar("single-phone");
   audioPath = join(dir, "speech.wav");
-  const speech = synthSpeech([{ kind: "silence", seconds: 0.2 }, { kind: "vowel", vowel: "AA", seconds: 0.6 }, { kind: "plosive" }, { kind: "vowel", vowel: "EH", seconds: 0.5 }, { kind: "silence", seconds: 0.3 }], 24_000);
+  const speech = synthSpeech(
+    [
+      { kind: "silence", seconds: 0.2 },
+      { kind: "vowel", vowel: "AA", seconds: 0.6 },
+      { kind: "plosive" },
+      { kind: "vowel", vowel: "EH", seconds: 0.5 },
+      { kind: "silence", seconds: 0.3 },
+    ],
+    24_000,
+  );
   await encodeAudio(speech, 24_000, audioPath, "wav");
 }, 120_000);
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 function render(settings: Partial<RenderSettings>, extra: Partial<RenderInput> = {}) {
-  return renderVideo({ portraitPng: avatar.portraitPng, rig: avatar.rig, audioPath, matte: avatar.mattePng, settings: { ...base, ...settings }, workDir: mkdtempSync(join(dir, "job-")), seed: 42, ...extra });
+  return renderVideo({
+    portraitPng: avatar.portraitPng,
+    rig: avatar.rig,
+    audioPath,
+    matte: avatar.mattePng,
+    settings: { ...base, ...settings },
+    workDir: mkdtempSync(join(dir, "job-")),
+    seed: 42,
+    ...extra,
+  });
 }
 
 /** Every frame of a video as raw pixels (rgb24, or rgba for the WebM, decoded by libvpx so its alpha is kept). */
 function frames(path: string, channels: 3 | 4): Promise<Buffer[]> {
-  const args = [...(channels === 4 ? ["-c:v", "libvpx-vp9"] : []), "-i", path, "-f", "rawvideo", "-pix_fmt", channels === 4 ? "rgba" : "rgb24", "pipe:1"];
+  const args = [
+    ...(channels === 4 ? ["-c:v", "libvpx-vp9"] : []),
+    "-i",
+    path,
+    "-f",
+    "rawvideo",
+    "-pix_fmt",
+    channels === 4 ? "rgba" : "rgb24",
+    "pipe:1",
+  ];
   return new Promise((resolve, reject) => {
-    const p = spawn(ffmpegPath(), ["-hide_banner", "-loglevel", "error", ...args], { stdio: ["ignore", "pipe", "inherit"] });
+    const p = spawn(ffmpegPath(), ["-hide_banner", "-loglevel", "error", ...args], {
+      stdio: ["ignore", "pipe", "inherit"],
+    });
     const chunks: Buffer[] = [];
     p.stdout.on("data", (b: Buffer) => chunks.push(b));
     p.on("error", reject);
@@ -59,7 +88,8 @@ function frames(path: string, channels: 3 | 4): Promise<Buffer[]> {
 /** Mean of each channel over a w×h patch at (x, y). */
 function patch(f: Buffer, channels: number, x: number, y: number, w = 8, h = 8): number[] {
   const sum = new Array(channels).fill(0);
-  for (let j = y; j < y + h; j++) for (let i = x; i < x + w; i++) for (let c = 0; c < channels; c++) sum[c] += f[(j * S + i) * channels + c];
+  for (let j = y; j < y + h; j++)
+    for (let i = x; i < x + w; i++) for (let c = 0; c < channels; c++) sum[c] += f[(j * S + i) * channels + c];
   return sum.map((v) => v / (w * h));
 }
 
@@ -80,7 +110,8 @@ describe("the matte made at Avatar creation", () => {
     const at = (x: number, y: number) => alpha[Math.round(y) * width + Math.round(x)];
     expect(at(4, 4)).toBe(0);
     expect(at(width - 5, 4)).toBe(0);
-    for (const i of [1, 6, 152, 234, 454, 13]) expect(at(avatar.rig.landmarks[i][0], avatar.rig.landmarks[i][1]), `landmark ${i}`).toBe(255);
+    for (const i of [1, 6, 152, 234, 454, 13])
+      expect(at(avatar.rig.landmarks[i][0], avatar.rig.landmarks[i][1]), `landmark ${i}`).toBe(255);
   });
 });
 
@@ -97,7 +128,8 @@ describe("the person in front of a background", () => {
 
   it("replaceBackground: the top corners (the photo's backdrop) are the colour in every frame; without it they are the photo", () => {
     for (const [k, f] of green.entries()) {
-      for (const x of [0, S - 8]) expect(near(patch(f, 3, x, 0), GREEN, 4), `frame ${k} x ${x}: ${patch(f, 3, x, 0)}`).toBe(true);
+      for (const x of [0, S - 8])
+        expect(near(patch(f, 3, x, 0), GREEN, 4), `frame ${k} x ${x}: ${patch(f, 3, x, 0)}`).toBe(true);
     }
     expect(near(patch(plain[0], 3, 0, 0), GREEN, 40)).toBe(false);
   });
@@ -106,7 +138,9 @@ describe("the person in front of a background", () => {
     const b = faceBox();
     for (const k of [0, Math.floor(plain.length / 2), plain.length - 1]) {
       let diff = 0;
-      for (let y = b.y0; y < b.y1; y++) for (let x = b.x0; x < b.x1; x++) for (let c = 0; c < 3; c++) diff += Math.abs(plain[k][(y * S + x) * 3 + c] - green[k][(y * S + x) * 3 + c]);
+      for (let y = b.y0; y < b.y1; y++)
+        for (let x = b.x0; x < b.x1; x++)
+          for (let c = 0; c < 3; c++) diff += Math.abs(plain[k][(y * S + x) * 3 + c] - green[k][(y * S + x) * 3 + c]);
       expect(diff / ((b.x1 - b.x0) * (b.y1 - b.y0) * 3), `frame ${k}`).toBeLessThan(2.5);
     }
   });
@@ -115,10 +149,21 @@ describe("the person in front of a background", () => {
     const pose = { ...NEUTRAL_POSE, open: 0.8, yaw: 2, roll: 1, ty: 3, blinkR: 0.5, blinkL: 0.5 };
     const painted = await Promise.all(
       [{}, { replaceBackground: true }, { alpha: true }].map(async (extra) => {
-        const input = { portraitPng: avatar.portraitPng, rig: avatar.rig, audioPath, matte: avatar.mattePng, settings: { ...base, ...extra, leadInSeconds: 0, leadOutSeconds: 0 }, workDir: dir };
+        const input = {
+          portraitPng: avatar.portraitPng,
+          rig: avatar.rig,
+          audioPath,
+          matte: avatar.mattePng,
+          settings: { ...base, ...extra, leadInSeconds: 0, leadOutSeconds: 0 },
+          workDir: dir,
+        };
         const still = await staticFrames(input);
         const model = buildFaceModel(avatar.rig, still.placement);
-        const painter = await FramePainter.create(model, mouthColors([200, 160, 140], [160, 80, 80]), still.yuv, S, S, { threads: 1, poolSize: 1, person: still });
+        const painter = await FramePainter.create(model, mouthColors([200, 160, 140], [160, 80, 80]), still.yuv, S, S, {
+          threads: 1,
+          poolSize: 1,
+          person: still,
+        });
         painter.paint(deform(model, pose, new Float32Array(model.count * 2)), pose, 0);
         painter.close();
         return { frame: painter.pool[0], person: painter.personPool[0] };
@@ -126,7 +171,10 @@ describe("the person in front of a background", () => {
     );
     const [plainFrame, over, beside] = painted;
     const b = faceBox();
-    for (let y = b.y0; y < b.y1; y++) expect(over.frame.subarray(y * S + b.x0, y * S + b.x1)).toEqual(plainFrame.frame.subarray(y * S + b.x0, y * S + b.x1));
+    for (let y = b.y0; y < b.y1; y++)
+      expect(over.frame.subarray(y * S + b.x0, y * S + b.x1)).toEqual(
+        plainFrame.frame.subarray(y * S + b.x0, y * S + b.x1),
+      );
     // Beside the unchanged video most of the layer is copied from it (person-tris.ts): the same bytes as warping it all.
     expect(beside.frame).toEqual(plainFrame.frame);
     expect(Buffer.compare(Buffer.from(beside.person), Buffer.from(over.person))).toBe(0);
@@ -138,7 +186,8 @@ describe("the person in front of a background", () => {
       for (let y = 2; y < S - 2; y++) {
         for (let x = 2; x < S - 2; x++) {
           let clear = true; // transparent in a 5×5 neighbourhood (codec ringing stays near edges)
-          for (let j = -2; j <= 2 && clear; j++) for (let i = -2; i <= 2 && clear; i++) clear = cutout[k][((y + j) * S + x + i) * 4 + 3] < 8;
+          for (let j = -2; j <= 2 && clear; j++)
+            for (let i = -2; i <= 2 && clear; i++) clear = cutout[k][((y + j) * S + x + i) * 4 + 3] < 8;
           if (clear && !near([...green[k].subarray((y * S + x) * 3, (y * S + x) * 3 + 3)], GREEN, 24)) stray++;
         }
       }
@@ -165,7 +214,9 @@ describe("over a photo, and the MP4 without a background", () => {
     // A left-to-right ramp, so a wrong offset or a warped background shows.
     const ramp = Buffer.alloc(S * S * 3);
     for (let i = 0; i < S * S; i++) [ramp[i * 3], ramp[i * 3 + 1], ramp[i * 3 + 2]] = [i % S, 255 - (i % S), 128];
-    const background = await sharp(ramp, { raw: { width: S, height: S, channels: 3 } }).png().toBuffer();
+    const background = await sharp(ramp, { raw: { width: S, height: S, channels: 3 } })
+      .png()
+      .toBuffer();
     const [withPhoto, without] = await Promise.all([render({}, { background }), render({})]);
     const [f, g] = await Promise.all([frames(withPhoto.mp4Path, 3), frames(without.mp4Path, 3)]);
     for (const k of [0, Math.floor(f.length / 2)]) {
@@ -184,6 +235,9 @@ describe("over a photo, and the MP4 without a background", () => {
   });
 
   it("a layer without a usable matte is refused (render_failed, not retryable)", async () => {
-    await expect(render({ replaceBackground: true }, { matte: undefined })).rejects.toMatchObject({ code: "render_failed", retryable: false });
+    await expect(render({ replaceBackground: true }, { matte: undefined })).rejects.toMatchObject({
+      code: "render_failed",
+      retryable: false,
+    });
   });
 });

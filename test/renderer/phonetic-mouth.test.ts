@@ -17,7 +17,10 @@ const VOICES: Voice[] = [
 
 describe.each(VOICES)("words spoken by $engine $name", (voice) => {
   const words = wordsAudio(voice);
-  for (const [path, channels] of [["live", live], ["rendered", rendered]] as const) {
+  for (const [path, channels] of [
+    ["live", live],
+    ["rendered", rendered],
+  ] as const) {
     it(`${path}: seals on m/b/p, tucks on f/v, rounds on oo, opens on ah, still in silence`, () => {
       const f = wordFigures(words.pcm, words.spans, channels(words.pcm));
       expect(f.seal).toBeGreaterThanOrEqual(0.75);

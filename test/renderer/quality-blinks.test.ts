@@ -11,7 +11,10 @@ const OPEN_L = 0.11;
 /** Open eyes with a small deterministic wobble (the detector is never perfectly still). */
 function openEyes(): { r: number[]; l: number[] } {
   const wobble = (i: number, k: number) => 1 + 0.03 * Math.sin(i * 0.7 + k) * Math.cos(i * 0.23);
-  return { r: Array.from({ length: N }, (_, i) => OPEN_R * wobble(i, 0)), l: Array.from({ length: N }, (_, i) => OPEN_L * wobble(i, 2)) };
+  return {
+    r: Array.from({ length: N }, (_, i) => OPEN_R * wobble(i, 0)),
+    l: Array.from({ length: N }, (_, i) => OPEN_L * wobble(i, 2)),
+  };
 }
 
 /** Multiply `eye` from frame `at` by a closing profile (fractions of open). */
@@ -43,7 +46,10 @@ describe("per-eye blink counting (scripts/quality/metrics.ts)", () => {
     const { r, l } = openEyes();
     dip(l, 100, REFINED);
     dip(l, 109, REFINED);
-    expect(perEyeBlinkEvents([r, l], FPS)).toEqual([[100, 105], [109, 114]]);
+    expect(perEyeBlinkEvents([r, l], FPS)).toEqual([
+      [100, 105],
+      [109, 114],
+    ]);
   });
 
   it("wobble inside one blink (0.38 → 0.69 → 0.51 of open) is still one blink", () => {

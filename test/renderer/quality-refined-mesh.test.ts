@@ -18,9 +18,18 @@ describe("inner-lip gap", () => {
     const m: number[][] = Array.from({ length: 478 }, () => [0, 0]);
     m[33] = [0, 0];
     m[263] = [200, 0];
-    [m[82], m[87]] = [[90, 100], [90, 110]];
-    [m[13], m[14]] = [[100, 100], [100, 130]];
-    [m[312], m[317]] = [[110, 100], [110, 120]];
+    [m[82], m[87]] = [
+      [90, 100],
+      [90, 110],
+    ];
+    [m[13], m[14]] = [
+      [100, 100],
+      [100, 130],
+    ];
+    [m[312], m[317]] = [
+      [110, 100],
+      [110, 120],
+    ];
     expect(innerLipGap(m)).toBeCloseTo(20 / 200, 6);
   });
 });
@@ -44,7 +53,9 @@ describe("refined face mesh in Chromium", () => {
         const read = await mesh.detect(rgb, POSE_SIZE, POSE_SIZE);
         expect(read, `a face at open ${open}`).not.toBeNull();
         expect(read!.length).toBe(478);
-        const painted = innerLipGap(Array.from({ length: painter.model.count }, (_, i) => [positions[i * 2], positions[i * 2 + 1]]));
+        const painted = innerLipGap(
+          Array.from({ length: painter.model.count }, (_, i) => [positions[i * 2], positions[i * 2 + 1]]),
+        );
         gaps.push({ painted, read: innerLipGap(read!) });
       }
       const [rest, wide] = gaps;
@@ -63,14 +74,19 @@ describe("refined face mesh in Chromium", () => {
     const painter = await posePainter(a.portraitPng, a.rig);
     try {
       const eyes = async (blink: number) => {
-        const m = (await mesh.detect(painter.paint({ ...NEUTRAL_POSE, blinkR: blink, blinkL: blink }).rgb, POSE_SIZE, POSE_SIZE))!;
+        const m = (await mesh.detect(
+          painter.paint({ ...NEUTRAL_POSE, blinkR: blink, blinkL: blink }).rgb,
+          POSE_SIZE,
+          POSE_SIZE,
+        ))!;
         const d = (i: number, j: number) => Math.hypot(m[i][0] - m[j][0], m[i][1] - m[j][1]);
         return [d(159, 145), d(386, 374)];
       };
       const open = await eyes(0);
       const closed = await eyes(1);
       // The quality script counts a blink below 0.67 of the eye's own open reading.
-      for (const k of [0, 1]) expect(closed[k] / open[k], `eye ${k}: ${closed[k].toFixed(1)} of ${open[k].toFixed(1)} px`).toBeLessThan(0.67);
+      for (const k of [0, 1])
+        expect(closed[k] / open[k], `eye ${k}: ${closed[k].toFixed(1)} of ${open[k].toFixed(1)} px`).toBeLessThan(0.67);
     } finally {
       painter.close();
     }

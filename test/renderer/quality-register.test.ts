@@ -34,7 +34,13 @@ describe("quality alignment", () => {
     const start: Similarity = [1.006, 0, -1.5, 0, 1.006, 2.5]; // landmarks: 3–4 px and 0.6 % off
     const T = refineSimilarity(ref, img, W, H, mask, box, start);
     const at = (t: Similarity, x: number, y: number) => [t[0] * x + t[1] * y + t[2], t[3] * x + t[4] * y + t[5]];
-    for (const [x, y] of [[40, 40], [120, 40], [40, 120], [120, 120], [80, 80]]) {
+    for (const [x, y] of [
+      [40, 40],
+      [120, 40],
+      [40, 120],
+      [120, 120],
+      [80, 80],
+    ]) {
       const [ax, ay] = at(T, x, y);
       const [bx, by] = at(truth, x, y);
       expect(Math.hypot(ax - bx, ay - by)).toBeLessThan(0.15);

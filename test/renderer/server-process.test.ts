@@ -25,7 +25,16 @@ interface Proc {
 async function startProcess(env: Record<string, string>): Promise<Proc> {
   const child = spawn(process.execPath, ["--import", "tsx", "container/src/server.ts"], {
     cwd: root,
-    env: { ...process.env, ...FAST_ENV, RENDERER_TOKEN, PORT: "0", HOST: "127.0.0.1", WARM_MODELS: "0", SOURCE_ALLOWLIST: sources.hostPort, ...env },
+    env: {
+      ...process.env,
+      ...FAST_ENV,
+      RENDERER_TOKEN,
+      PORT: "0",
+      HOST: "127.0.0.1",
+      WARM_MODELS: "0",
+      SOURCE_ALLOWLIST: sources.hostPort,
+      ...env,
+    },
     stdio: ["ignore", "pipe", "pipe"],
   });
   const lines: string[] = [];
@@ -39,8 +48,14 @@ async function startProcess(env: Record<string, string>): Promise<Proc> {
     }
   });
   child.stderr!.on("data", (d: Buffer) => lines.push(`stderr: ${d.toString()}`));
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) => child.once("exit", (code, signal) => r({ code, signal })));
-  await until(() => lines.some((l) => l.includes('"event":"renderer_listening"')) || child.exitCode !== null, 30_000, "renderer listening");
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((r) =>
+    child.once("exit", (code, signal) => r({ code, signal })),
+  );
+  await until(
+    () => lines.some((l) => l.includes('"event":"renderer_listening"')) || child.exitCode !== null,
+    30_000,
+    "renderer listening",
+  );
   const listening = lines.find((l) => l.includes('"event":"renderer_listening"'));
   if (!listening) throw new Error(`renderer did not start:\n${lines.join("\n")}`);
   return { child, url: `http://127.0.0.1:${JSON.parse(listening).port}`, lines, exited };
@@ -67,7 +82,10 @@ async function videoJob(audioPath: string): Promise<Record<string, unknown> & { 
   const jobId = randomUUID();
   const avatar = await syntheticAvatar(128);
   worker.objects.set(`a/${jobId}/portrait.png`, { body: avatar.portraitPng, contentType: "image/png" });
-  worker.objects.set(`a/${jobId}/rig.json`, { body: Buffer.from(JSON.stringify(avatar.rig)), contentType: "application/json" });
+  worker.objects.set(`a/${jobId}/rig.json`, {
+    body: Buffer.from(JSON.stringify(avatar.rig)),
+    contentType: "application/json",
+  });
   return {
     kind: "video",
     jobId,
@@ -123,7 +141,11 @@ describe("renderer process", () => {
     const job = await videoJob(`/trickle/${randomUUID()}?interval=50&type=audio/wav`);
     expect(await dispatch(first, job)).toBe(202);
     await worker.waitFor((e) => e.jobId === job.jobId && e.body.stage === "preparing_media");
-    await until(async () => (await readdir(workDir)).some((n) => n.startsWith(`job-${first.child.pid}-video-`)), 5000, "job dir created");
+    await until(
+      async () => (await readdir(workDir)).some((n) => n.startsWith(`job-${first.child.pid}-video-`)),
+      5000,
+      "job dir created",
+    );
     first.child.kill("SIGKILL");
     await first.exited;
     expect(worker.eventsOf(job.jobId).filter((e) => e.body.type !== "progress")).toHaveLength(0);
@@ -133,7 +155,12 @@ describe("renderer process", () => {
     procs.push(second);
     expect(await readdir(workDir)).toEqual([]);
     // The re-dispatched job (a new attempt) runs on the new process; its source is gone now → failed.
-    const retry = { ...job, attempt: 2, callbackUrl: worker.callbackUrl(job.jobId, 2), audioUrl: sources.url("/status/404") };
+    const retry = {
+      ...job,
+      attempt: 2,
+      callbackUrl: worker.callbackUrl(job.jobId, 2),
+      audioUrl: sources.url("/status/404"),
+    };
     expect(await dispatch(second, retry)).toBe(202);
     const end = await worker.terminal(job.jobId, 2);
     expect(end.body).toMatchObject({ type: "failed", attempt: 2, error: { code: "source_unavailable" } });
@@ -141,4 +168,3 @@ describe("renderer process", () => {
     expect((await second.exited).code).toBe(0);
   });
 });
-

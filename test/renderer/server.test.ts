@@ -5,19 +5,33 @@
 import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { bearerMatches } from "../../container/src/server";
-import { RENDERER_TOKEN, type Harness, type FakeEngines, startHarness, fakeEngines, until } from "./helpers/renderer-harness";
+import {
+  RENDERER_TOKEN,
+  type Harness,
+  type FakeEngines,
+  startHarness,
+  fakeEngines,
+  until,
+} from "./helpers/renderer-harness";
 
 let h: Harness;
 let engines: FakeEngines;
 
 beforeAll(async () => {
   engines = fakeEngines();
-  h = await startHarness({ engines, env: { MAX_CONCURRENT_VIDEO_JOBS: "1", MAX_QUEUED_JOBS: "1", HEARTBEAT_MS: "100" } });
+  h = await startHarness({
+    engines,
+    env: { MAX_CONCURRENT_VIDEO_JOBS: "1", MAX_QUEUED_JOBS: "1", HEARTBEAT_MS: "100" },
+  });
 });
 afterAll(() => h.close());
 afterEach(async () => {
   // Every test leaves the renderer idle for the next one.
-  await until(() => h.renderer.manager.activeJobs === 0 && h.renderer.manager.waitingJobs === 0, 10_000, "renderer idle");
+  await until(
+    () => h.renderer.manager.activeJobs === 0 && h.renderer.manager.waitingJobs === 0,
+    10_000,
+    "renderer idle",
+  );
   h.worker.reset();
 });
 
@@ -39,7 +53,11 @@ describe("POST /jobs authentication and validation", () => {
     expect((await h.post(body, null)).status).toBe(401);
     expect((await h.post(body, "wrong-token")).status).toBe(401);
     expect((await h.post(body, `${RENDERER_TOKEN}x`)).status).toBe(401);
-    const basic = await fetch(`${h.url}/jobs`, { method: "POST", headers: { authorization: `Basic ${RENDERER_TOKEN}` }, body: JSON.stringify(body) });
+    const basic = await fetch(`${h.url}/jobs`, {
+      method: "POST",
+      headers: { authorization: `Basic ${RENDERER_TOKEN}` },
+      body: JSON.stringify(body),
+    });
     expect(basic.status).toBe(401);
     expect(h.worker.events).toHaveLength(0);
   });
@@ -122,7 +140,9 @@ describe("POST /jobs acceptance", () => {
     await h.worker.terminal(d.jobId);
     expect(h.sources.seen.filter((p) => p === `/trickle/${d.jobId}`)).toHaveLength(1);
     expect(h.worker.eventsOf(d.jobId).filter((e) => e.body.stage === "preparing_media")[0]).toBeTruthy();
-    expect(h.worker.eventsOf(d.jobId).filter((e) => e.body.type === "failed" || e.body.type === "succeeded")).toHaveLength(1);
+    expect(
+      h.worker.eventsOf(d.jobId).filter((e) => e.body.type === "failed" || e.body.type === "succeeded"),
+    ).toHaveLength(1);
   });
 
   it("a newer attempt aborts the running older one, which reports nothing more; an older attempt is refused", async () => {

@@ -46,8 +46,14 @@ describe("renderer supervisor", () => {
     const lines: string[] = [];
     let n = 0;
     // First child exits with code 3, the second aborts (SIGABRT, as V8 does when the heap is exhausted), then it stays up.
-    const spawnNext = () => node(["process.exit(3)", "process.abort()", "setInterval(() => {}, 1000)"][Math.min(n++, 2)])();
-    const sup = (current = supervise({ name: "renderer", spawn: spawnNext, log: (l) => lines.push(l), restartDelayMs: 50 }));
+    const spawnNext = () =>
+      node(["process.exit(3)", "process.abort()", "setInterval(() => {}, 1000)"][Math.min(n++, 2)])();
+    const sup = (current = supervise({
+      name: "renderer",
+      spawn: spawnNext,
+      log: (l) => lines.push(l),
+      restartDelayMs: 50,
+    }));
     for (let i = 0; i < 100 && sup.restarts < 2; i++) await new Promise((r) => setTimeout(r, 50));
     expect(sup.restarts).toBe(2);
     expect(lines[0]).toContain("(code 3)");

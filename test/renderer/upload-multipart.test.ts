@@ -30,7 +30,16 @@ function link(): { link: WorkerLink; controller: AbortController } {
   const controller = new AbortController();
   const cfg = { requestTimeoutMs: 2000, objectIdleTimeoutMs: 2000, retries: 2, backoffMs: 5, backoffMaxMs: 10 };
   const job = { jobId, attempt: 1, callbackUrl: fw.callbackUrl(jobId, 1), token: JOB_TOKEN };
-  return { link: new WorkerLink(job, controller, cfg, 1000, createLogger({ service: "test" }, () => {})), controller };
+  return {
+    link: new WorkerLink(
+      job,
+      controller,
+      cfg,
+      1000,
+      createLogger({ service: "test" }, () => {}),
+    ),
+    controller,
+  };
 }
 
 function file(bytes: number): { path: string; data: Buffer } {
@@ -78,7 +87,10 @@ describe("video upload", () => {
   it("a part answered 503 is retried alone; the object is still whole", async () => {
     fw.reset();
     let failures = 0;
-    fw.onObject = (method) => (method === "PUT" && fw.requests.filter((r) => r.method === "PUT").length === 2 && failures++ < 1 ? 503 : undefined);
+    fw.onObject = (method) =>
+      method === "PUT" && fw.requests.filter((r) => r.method === "PUT").length === 2 && failures++ < 1
+        ? 503
+        : undefined;
     const f = file(200 * KiB);
     const key = `videos/${randomUUID()}.mp4`;
     await link().link.putObject(fw.objectUrl(key), { file: f.path }, "video/mp4", SMALL);
@@ -92,7 +104,9 @@ describe("video upload", () => {
     fw.onObject = (method) => (method === "PUT" && fw.requests.at(-1)?.query.includes("partNumber") ? 400 : undefined);
     const f = file(200 * KiB);
     const key = `videos/${randomUUID()}.mp4`;
-    const err = await link().link.putObject(fw.objectUrl(key), { file: f.path }, "video/mp4", SMALL).catch((e: unknown) => e);
+    const err = await link()
+      .link.putObject(fw.objectUrl(key), { file: f.path }, "video/mp4", SMALL)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LinkError);
     expect(fw.log).toContain(`abort:${key}`);
     expect(fw.objects.has(key)).toBe(false);
@@ -100,7 +114,9 @@ describe("video upload", () => {
     fw.reset();
     fw.onObject = (method) => (method === "PUT" ? 409 : undefined);
     const l = link();
-    const stop = await l.link.putObject(fw.objectUrl(key), { file: f.path }, "video/mp4", SMALL).catch((e: unknown) => e);
+    const stop = await l.link
+      .putObject(fw.objectUrl(key), { file: f.path }, "video/mp4", SMALL)
+      .catch((e: unknown) => e);
     expect(stop).toBeInstanceOf(JobStop);
     expect(l.controller.signal.aborted).toBe(true);
     expect(fw.requests.map((r) => r.method)).toEqual(["POST", "PUT"]);

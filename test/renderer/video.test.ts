@@ -12,7 +12,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blinkSchedule } from "@avatar-video/motion-model";
 import { composeCanvas, placePortrait } from "../../container/src/video/compose";
 import { renderVideo, RENDER_STAGES, type RenderInput, type RenderSettings } from "../../container/src/video/render";
-import { encodeAudio, extractAllGray, extractFramesRgb, FFMPEG, ffprobeJson, type Probe, synthSpeech, type Segment } from "./helpers/media-audio";
+import {
+  encodeAudio,
+  extractAllGray,
+  extractFramesRgb,
+  FFMPEG,
+  ffprobeJson,
+  type Probe,
+  synthSpeech,
+  type Segment,
+} from "./helpers/media-audio";
 import { featureBox, SMALL_SQUARE, testAvatar, type TestAvatar } from "./helpers/media-avatar";
 import { failureCode } from "./helpers/failure-code";
 
@@ -73,7 +82,21 @@ function topLevelBoxes(path: string): string[] {
 /** Decode the output's audio to mono float PCM at 48 kHz. */
 function decodeAudio(path: string): Promise<Float32Array> {
   return new Promise((resolve, reject) => {
-    const p = spawn(FFMPEG, ["-v", "error", "-i", path, "-map", "0:a:0", "-ac", "1", "-ar", "48000", "-f", "f32le", "pipe:1"]);
+    const p = spawn(FFMPEG, [
+      "-v",
+      "error",
+      "-i",
+      path,
+      "-map",
+      "0:a:0",
+      "-ac",
+      "1",
+      "-ar",
+      "48000",
+      "-f",
+      "f32le",
+      "pipe:1",
+    ]);
     const chunks: Buffer[] = [];
     p.stdout.on("data", (b: Buffer) => chunks.push(b));
     p.on("error", reject);
@@ -97,7 +120,13 @@ const meanAbsDiff = (a: Buffer, b: Buffer, W: number, r: { x0: number; y0: numbe
   return s / n;
 };
 /** Pixels that became much darker than in the reference frame (the opened mouth's cavity). */
-const darkened = (a: Buffer, ref: Buffer, W: number, r: { x0: number; y0: number; x1: number; y1: number }, by: number) => {
+const darkened = (
+  a: Buffer,
+  ref: Buffer,
+  W: number,
+  r: { x0: number; y0: number; x1: number; y1: number },
+  by: number,
+) => {
   let n = 0;
   for (let y = r.y0; y < r.y1; y++) for (let x = r.x0; x < r.x1; x++) if (ref[y * W + x] - a[y * W + x] > by) n++;
   return n;
@@ -116,7 +145,11 @@ describe("output file", () => {
       "mp3",
     );
     const stages: string[] = [];
-    const r = await render(audio, { width: 320, height: 240, leadInSeconds: 0.3, leadOutSeconds: 0.25 }, { onStage: (s) => stages.push(s) });
+    const r = await render(
+      audio,
+      { width: 320, height: 240, leadInSeconds: 0.3, leadOutSeconds: 0.25 },
+      { onStage: (s) => stages.push(s) },
+    );
     expect(stages).toEqual([...RENDER_STAGES]);
 
     const probe: Probe = await ffprobeJson(r.mp4Path);
@@ -189,7 +222,8 @@ describe("animation", () => {
     for (let f = 1; f < at(0.65); f++) expect(meanAbsDiff(frames[f], frames[f - 1], 256, mouth)).toBeLessThan(0.05);
     // (until 0.2 s before the next vowel: x264 codes the frames before an onset as B-frames predicted from it, so
     // identical input frames there decode up to ~0.3 grey levels apart; the repeat count below covers them exactly)
-    for (let f = at(sil[0] + 0.35); f < at(sil[1] - 0.2); f++) expect(meanAbsDiff(frames[f], frames[f - 1], 256, mouth)).toBeLessThan(0.05);
+    for (let f = at(sil[0] + 0.35); f < at(sil[1] - 0.2); f++)
+      expect(meanAbsDiff(frames[f], frames[f - 1], 256, mouth)).toBeLessThan(0.05);
     // The renderer itself re-sends the previous frame, byte for byte, through every settled silence.
     const repeats = at(0.65) - 1 + (at(sil[1] - 0.1) - at(sil[0] + 0.35));
     expect(r.frames - r.renderedFrames).toBeGreaterThanOrEqual(repeats);
@@ -223,7 +257,9 @@ describe("animation", () => {
     // A blink changes the eye region a lot for a few frames (close 0.1 s, hold 0.05 s, open 0.15 s).
     const blinkFrames = eyeDiff.filter((d) => d > 6).length;
     expect(blinkFrames).toBeGreaterThanOrEqual(2);
-    const expectedBlinks = blinkSchedule(r.durationSeconds, 1234).filter((t) => t > 0.5 && t + 0.3 < r.durationSeconds - 0.5);
+    const expectedBlinks = blinkSchedule(r.durationSeconds, 1234).filter(
+      (t) => t > 0.5 && t + 0.3 < r.durationSeconds - 0.5,
+    );
     expect(expectedBlinks.length).toBeGreaterThanOrEqual(1);
     for (const t of expectedBlinks) expect(eyeDiff[Math.round((t + 0.12) * 25)]).toBeGreaterThan(6);
     // Between blinks the eyes are back open: most frames show no eye change.
@@ -242,7 +278,12 @@ describe("animation", () => {
     const face = featureBox(avatar.rig, place, [10, 152, 234, 454], 0);
     // The first frame is the still portrait (neutral pose)…
     const { rgb } = await composeCanvas(avatar.portraitPng, avatar.rig, undefined, base);
-    const stillGray = Buffer.from((await sharp(Buffer.from(rgb), { raw: { width: 256, height: 256, channels: 3 } }).greyscale().raw().toBuffer()));
+    const stillGray = Buffer.from(
+      await sharp(Buffer.from(rgb), { raw: { width: 256, height: 256, channels: 3 } })
+        .greyscale()
+        .raw()
+        .toBuffer(),
+    );
     expect(meanAbsDiff(frames[0], stillGray, 256, face)).toBeLessThan(2.5);
     // …then idle motion: frames are not frozen, yet differences stay small.
     const diffs = frames.map((f) => meanAbsDiff(f, frames[0], 256, face));
@@ -273,7 +314,9 @@ describe("composition", () => {
         const blue = x >= 25 && x < 75;
         raw.set(blue ? [0, 0, 255] : [255, 0, 0], (y * 100 + x) * 3);
       }
-    bgStripe = await sharp(raw, { raw: { width: 100, height: 50, channels: 3 } }).png().toBuffer();
+    bgStripe = await sharp(raw, { raw: { width: 100, height: 50, channels: 3 } })
+      .png()
+      .toBuffer();
   });
 
   it("crop covers the whole canvas with the portrait", async () => {
@@ -294,11 +337,23 @@ describe("composition", () => {
     const W = 96;
     const H = 192;
     const bg = { background: bgStripe };
-    const stretch = await render(audio, { width: W, height: H, fit: "contain", backgroundColor: MAGENTA, backgroundFit: "stretch" }, bg);
+    const stretch = await render(
+      audio,
+      { width: W, height: H, fit: "contain", backgroundColor: MAGENTA, backgroundFit: "stretch" },
+      bg,
+    );
     for (const c of await corners(stretch.mp4Path, W, H)) expect(near(c, [255, 0, 0], 30)).toBe(true);
-    const cover = await render(audio, { width: W, height: H, fit: "contain", backgroundColor: MAGENTA, backgroundFit: "cover" }, bg);
+    const cover = await render(
+      audio,
+      { width: W, height: H, fit: "contain", backgroundColor: MAGENTA, backgroundFit: "cover" },
+      bg,
+    );
     for (const c of await corners(cover.mp4Path, W, H)) expect(near(c, [0, 0, 255], 30)).toBe(true);
-    const contain = await render(audio, { width: W, height: H, fit: "contain", backgroundColor: MAGENTA, backgroundFit: "contain" }, bg);
+    const contain = await render(
+      audio,
+      { width: W, height: H, fit: "contain", backgroundColor: MAGENTA, backgroundFit: "contain" },
+      bg,
+    );
     for (const c of await corners(contain.mp4Path, W, H)) expect(near(c, [255, 0, 255])).toBe(true);
   });
 });
@@ -317,7 +372,11 @@ describe("failures", () => {
     const audio = await audioFile([{ kind: "vowel", vowel: "AA", seconds: 20 }], "wav");
     const ac = new AbortController();
     const t0 = performance.now();
-    const p = render(audio, {}, { signal: ac.signal, onStage: (s) => s === "rendering" && setTimeout(() => ac.abort(new Error("stop")), 100) });
+    const p = render(
+      audio,
+      {},
+      { signal: ac.signal, onStage: (s) => s === "rendering" && setTimeout(() => ac.abort(new Error("stop")), 100) },
+    );
     await expect(p).rejects.toThrow("stop");
     expect(performance.now() - t0).toBeLessThan(8000);
   });

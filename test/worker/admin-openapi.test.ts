@@ -16,7 +16,9 @@ describe("admin OpenAPI document", () => {
     expect(doc.openapi).toBe("3.1.0");
     expect(doc.servers[0].url).toBe("http://x/v1/admin");
     expect(doc.components.securitySchemes.AdminToken).toMatchObject({ type: "http", scheme: "bearer" });
-    const documented = Object.entries(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m} /v1/admin${p}`));
+    const documented = Object.entries(doc.paths).flatMap(([p, item]) =>
+      Object.keys(item).map((m) => `${m} /v1/admin${p}`),
+    );
     const mounted = new Set(
       app.routes
         .filter((r) => r.method !== "ALL" && r.path.startsWith("/v1/admin/"))
@@ -32,18 +34,29 @@ describe("admin OpenAPI document", () => {
     }
     const patch = doc.paths["/accounts/{accountId}"].patch;
     expect(patch.parameters[0]).toMatchObject({ name: "accountId", in: "path", required: true });
-    expect(patch.requestBody!.content["application/json"].schema.properties.avatarUnits).toMatchObject({ type: "integer", minimum: 0 });
-    expect(doc.components.responses.E400.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Error" });
-    expect(doc.paths["/accounts/{accountId}"].get.responses["200"].headers["X-Request-ID"]).toEqual({ $ref: "#/components/headers/X-Request-ID" });
+    expect(patch.requestBody!.content["application/json"].schema.properties.avatarUnits).toMatchObject({
+      type: "integer",
+      minimum: 0,
+    });
+    expect(doc.components.responses.E400.content["application/json"].schema).toEqual({
+      $ref: "#/components/schemas/Error",
+    });
+    expect(doc.paths["/accounts/{accountId}"].get.responses["200"].headers["X-Request-ID"]).toEqual({
+      $ref: "#/components/headers/X-Request-ID",
+    });
   });
 
   it("every $ref of the admin and the open document resolves inside its document", async () => {
-    const docs = [await json<OpenApiDocument>(await adminFetch("/openapi.json")), await json<OpenApiDocument>(await SELF.fetch("http://x/v1/open/openapi.json"))];
+    const docs = [
+      await json<OpenApiDocument>(await adminFetch("/openapi.json")),
+      await json<OpenApiDocument>(await SELF.fetch("http://x/v1/open/openapi.json")),
+    ];
     for (const doc of docs) {
       const refs: string[] = [];
       const walk = (v: unknown): void => {
         if (Array.isArray(v)) v.forEach(walk);
-        else if (v && typeof v === "object") for (const [k, x] of Object.entries(v)) k === "$ref" && typeof x === "string" ? refs.push(x) : walk(x);
+        else if (v && typeof v === "object")
+          for (const [k, x] of Object.entries(v)) k === "$ref" && typeof x === "string" ? refs.push(x) : walk(x);
       };
       walk(doc);
       expect(refs.length).toBeGreaterThan(20);

@@ -71,7 +71,11 @@ describe("admin authorisation", () => {
 
   it("the token is byte-exact: SP/HTAB around it and any case of `Bearer` pass, every other whitespace → 401", async () => {
     const send = (authorization: string) =>
-      worker.fetch(requestWithHeaders(`http://x/v1/admin/accounts/${crypto.randomUUID()}`, { Authorization: authorization }), env, createExecutionContext());
+      worker.fetch(
+        requestWithHeaders(`http://x/v1/admin/accounts/${crypto.randomUUID()}`, { Authorization: authorization }),
+        env,
+        createExecutionContext(),
+      );
     // 404: authenticated, the account just does not exist.
     for (const ok of ["Bearer test-admin-token", " \tbearer \t test-admin-token\t ", "BEARER\ttest-admin-token"]) {
       expect((await send(ok)).status, JSON.stringify(ok)).toBe(404);
@@ -87,7 +91,11 @@ describe("admin authorisation", () => {
 
   it("no account is created without the token", async () => {
     const before = await env.DB.prepare("select count(*) as n from accounts").first<{ n: number }>();
-    await adminFetch("/accounts", { method: "POST", body: { name: "sneaky" }, headers: { Authorization: "Bearer nope" } });
+    await adminFetch("/accounts", {
+      method: "POST",
+      body: { name: "sneaky" },
+      headers: { Authorization: "Bearer nope" },
+    });
     const after = await env.DB.prepare("select count(*) as n from accounts").first<{ n: number }>();
     expect(after!.n).toBe(before!.n);
   });
@@ -116,7 +124,15 @@ describe("accounts", () => {
 
   it("creates with every field given", async () => {
     const limits = {
-      avatar: { perMinute: 5, perHour: 50, perDay: 500, concurrent: 2, readsPerSecond: 5, readBurst: 10, readsPerMinute: 300 },
+      avatar: {
+        perMinute: 5,
+        perHour: 50,
+        perDay: 500,
+        concurrent: 2,
+        readsPerSecond: 5,
+        readBurst: 10,
+        readsPerMinute: 300,
+      },
       video: { perMinute: 1, perHour: 10, perDay: 100, readsPerSecond: 2, readBurst: 4, readsPerMinute: 60 },
     };
     const account = await newAccount({
@@ -146,21 +162,61 @@ describe("accounts", () => {
       ["unknown field", { name: "a", superuser: true }, /superuser is not a known field/],
       ["negative units", { name: "a", avatarUnits: -1 }, /avatarUnits must be at least 0/],
       ["fractional units", { name: "a", avatarUnits: 1.5 }, /avatarUnits must be an integer/],
-      ["avatar perMinute over the ceiling", { name: "a", limits: { avatar: { perMinute: 21 } } }, /limits\.avatar\.perMinute must be at most 20 \(the hard ceiling\)/],
-      ["avatar concurrent over the ceiling", { name: "a", limits: { avatar: { concurrent: 11 } } }, /limits\.avatar\.concurrent must be at most 10/],
-      ["avatar perDay over the ceiling", { name: "a", limits: { avatar: { perDay: 2001 } } }, /limits\.avatar\.perDay must be at most 2000/],
-      ["avatar readBurst over the ceiling", { name: "a", limits: { avatar: { readBurst: 41 } } }, /limits\.avatar\.readBurst must be at most 40/],
+      [
+        "avatar perMinute over the ceiling",
+        { name: "a", limits: { avatar: { perMinute: 21 } } },
+        /limits\.avatar\.perMinute must be at most 20 \(the hard ceiling\)/,
+      ],
+      [
+        "avatar concurrent over the ceiling",
+        { name: "a", limits: { avatar: { concurrent: 11 } } },
+        /limits\.avatar\.concurrent must be at most 10/,
+      ],
+      [
+        "avatar perDay over the ceiling",
+        { name: "a", limits: { avatar: { perDay: 2001 } } },
+        /limits\.avatar\.perDay must be at most 2000/,
+      ],
+      [
+        "avatar readBurst over the ceiling",
+        { name: "a", limits: { avatar: { readBurst: 41 } } },
+        /limits\.avatar\.readBurst must be at most 40/,
+      ],
       [
         "video readsPerMinute over the ceiling",
         { name: "a", limits: { video: { ...LIMIT_CEILINGS.video, readsPerMinute: 1201 } } },
         /limits\.video\.readsPerMinute must be at most 1200/,
       ],
-      ["video perHour over the ceiling", { name: "a", limits: { video: { ...LIMIT_CEILINGS.video, perHour: 201 } } }, /limits\.video\.perHour must be at most 200/],
-      ["negative limit", { name: "a", limits: { avatar: { perHour: -1 } } }, /limits\.avatar\.perHour must be at least 0/],
-      ["fractional limit", { name: "a", limits: { avatar: { readsPerSecond: 2.5 } } }, /limits\.avatar\.readsPerSecond must be an integer/],
-      ["unknown limit", { name: "a", limits: { avatar: { perWeek: 1 } } }, /limits\.avatar\.perWeek is not a known field/],
-      ["concurrent on video", { name: "a", limits: { video: { ...LIMIT_CEILINGS.video, concurrent: 1 } } }, /limits\.video\.concurrent is not a known field/],
-      ["incomplete first video limits", { name: "a", limits: { video: { perMinute: 1 } } }, /limits\.video\.perHour is required/],
+      [
+        "video perHour over the ceiling",
+        { name: "a", limits: { video: { ...LIMIT_CEILINGS.video, perHour: 201 } } },
+        /limits\.video\.perHour must be at most 200/,
+      ],
+      [
+        "negative limit",
+        { name: "a", limits: { avatar: { perHour: -1 } } },
+        /limits\.avatar\.perHour must be at least 0/,
+      ],
+      [
+        "fractional limit",
+        { name: "a", limits: { avatar: { readsPerSecond: 2.5 } } },
+        /limits\.avatar\.readsPerSecond must be an integer/,
+      ],
+      [
+        "unknown limit",
+        { name: "a", limits: { avatar: { perWeek: 1 } } },
+        /limits\.avatar\.perWeek is not a known field/,
+      ],
+      [
+        "concurrent on video",
+        { name: "a", limits: { video: { ...LIMIT_CEILINGS.video, concurrent: 1 } } },
+        /limits\.video\.concurrent is not a known field/,
+      ],
+      [
+        "incomplete first video limits",
+        { name: "a", limits: { video: { perMinute: 1 } } },
+        /limits\.video\.perHour is required/,
+      ],
     ];
     for (const [what, body, message] of cases) {
       it(what, async () => {
@@ -169,22 +225,40 @@ describe("accounts", () => {
     }
 
     it("malformed JSON", async () => {
-      await expectError(await adminFetch("/accounts", { method: "POST", body: "{name:" }), 400, "invalid_request", "valid JSON");
+      await expectError(
+        await adminFetch("/accounts", { method: "POST", body: "{name:" }),
+        400,
+        "invalid_request",
+        "valid JSON",
+      );
     });
 
     it("wrong content type", async () => {
-      const res = await adminFetch("/accounts", { method: "POST", body: '{"name":"a"}', headers: { "Content-Type": "text/plain" } });
+      const res = await adminFetch("/accounts", {
+        method: "POST",
+        body: '{"name":"a"}',
+        headers: { "Content-Type": "text/plain" },
+      });
       await expectError(res, 400, "invalid_request", "Content-Type must be application/json");
     });
 
     it("invalid UUID in the path", async () => {
       await expectError(await adminFetch("/accounts/not-a-uuid"), 400, "invalid_request", /accountId must be a UUID/);
-      await expectError(await adminFetch("/apps/123", { method: "DELETE" }), 400, "invalid_request", /appId must be a UUID/);
+      await expectError(
+        await adminFetch("/apps/123", { method: "DELETE" }),
+        400,
+        "invalid_request",
+        /appId must be a UUID/,
+      );
     });
 
     it("unknown account → 404", async () => {
       await expectError(await adminFetch(`/accounts/${crypto.randomUUID()}`), 404, "not_found");
-      await expectError(await adminFetch(`/accounts/${crypto.randomUUID()}`, { method: "PATCH", body: { name: "z" } }), 404, "not_found");
+      await expectError(
+        await adminFetch(`/accounts/${crypto.randomUUID()}`, { method: "PATCH", body: { name: "z" } }),
+        404,
+        "not_found",
+      );
     });
   });
 
@@ -223,7 +297,10 @@ describe("accounts", () => {
 
     it("video limits set earlier allow enabling later; a partial video patch merges", async () => {
       const account = await newAccount({ name: "v", limits: { video: LIMIT_CEILINGS.video } });
-      const res = await adminFetch(`/accounts/${account.id}`, { method: "PATCH", body: { videoAccess: true, limits: { video: { perDay: 10 } } } });
+      const res = await adminFetch(`/accounts/${account.id}`, {
+        method: "PATCH",
+        body: { videoAccess: true, limits: { video: { perDay: 10 } } },
+      });
       expect(res.status).toBe(200);
       expect((await accountOf(res)).limits.video).toEqual({ ...LIMIT_CEILINGS.video, perDay: 10 });
     });
@@ -236,7 +313,10 @@ describe("accounts", () => {
         "invalid_request",
         "Video access requires explicit account limits",
       );
-      const off = await adminFetch(`/accounts/${account.id}`, { method: "PATCH", body: { videoAccess: false, limits: { video: null } } });
+      const off = await adminFetch(`/accounts/${account.id}`, {
+        method: "PATCH",
+        body: { videoAccess: false, limits: { video: null } },
+      });
       expect(await accountOf(off)).toMatchObject({ videoAccess: false, limits: { video: null } });
     });
   });
@@ -260,7 +340,10 @@ describe("accounts", () => {
   it("PATCH validates like create (ceilings)", async () => {
     const account = await newAccount();
     await expectError(
-      await adminFetch(`/accounts/${account.id}`, { method: "PATCH", body: { limits: { avatar: { readsPerSecond: 21 } } } }),
+      await adminFetch(`/accounts/${account.id}`, {
+        method: "PATCH",
+        body: { limits: { avatar: { readsPerSecond: 21 } } },
+      }),
       400,
       "invalid_request",
       /limits\.avatar\.readsPerSecond must be at most 20/,
@@ -276,8 +359,15 @@ describe("Avatar Creation units", () => {
     expect((await accountOf(patched)).avatarUnits).toBe(12);
     const granted = await adminFetch(`/accounts/${account.id}/avatar-units`, { method: "POST", body: { delta: 8 } });
     expect(granted.status).toBe(200);
-    expect(await accountOf(granted)).toMatchObject({ avatarUnits: 20, reservedAvatarUnits: 0, availableAvatarUnits: 20 });
-    const withdrawn = await adminFetch(`/accounts/${account.id}/avatar-units`, { method: "POST", body: { delta: -20 } });
+    expect(await accountOf(granted)).toMatchObject({
+      avatarUnits: 20,
+      reservedAvatarUnits: 0,
+      availableAvatarUnits: 20,
+    });
+    const withdrawn = await adminFetch(`/accounts/${account.id}/avatar-units`, {
+      method: "POST",
+      body: { delta: -20 },
+    });
     expect((await accountOf(withdrawn)).avatarUnits).toBe(0);
     await expectError(
       await adminFetch(`/accounts/${account.id}/avatar-units`, { method: "POST", body: { delta: -1 } }),
@@ -296,7 +386,9 @@ describe("Avatar Creation units", () => {
   it("parallel grants add up exactly", async () => {
     const account = await newAccount({ name: "g" });
     const results = await Promise.all(
-      Array.from({ length: 25 }, () => adminFetch(`/accounts/${account.id}/avatar-units`, { method: "POST", body: { delta: 2 } })),
+      Array.from({ length: 25 }, () =>
+        adminFetch(`/accounts/${account.id}/avatar-units`, { method: "POST", body: { delta: 2 } }),
+      ),
     );
     expect(results.every((r) => r.status === 200)).toBe(true);
     expect((await getAccount(account.id)).avatarUnits).toBe(50);
@@ -307,7 +399,11 @@ describe("Avatar Creation units", () => {
     const limiter = env.ACCOUNT_LIMITER.getByName(account.id);
     expect((await limiter.admitAvatarCreation(crypto.randomUUID(), LIMIT_CEILINGS.avatar, Date.now())).ok).toBe(true);
     expect((await limiter.admitAvatarCreation(crypto.randomUUID(), LIMIT_CEILINGS.avatar, Date.now())).ok).toBe(true);
-    expect(await getAccount(account.id)).toMatchObject({ avatarUnits: 3, reservedAvatarUnits: 2, availableAvatarUnits: 1 });
+    expect(await getAccount(account.id)).toMatchObject({
+      avatarUnits: 3,
+      reservedAvatarUnits: 2,
+      availableAvatarUnits: 1,
+    });
     await expectError(
       await adminFetch(`/accounts/${account.id}`, { method: "PATCH", body: { avatarUnits: 1 } }),
       400,
@@ -339,17 +435,30 @@ describe("apps", () => {
 
   it("a body is optional; the name defaults; each App gets its own key", async () => {
     const account = await newAccount();
-    const a = await json<{ app: App; apiKey: string }>(await adminFetch(`/accounts/${account.id}/apps`, { method: "POST" }));
-    const b = await json<{ app: App; apiKey: string }>(await adminFetch(`/accounts/${account.id}/apps`, { method: "POST", body: {} }));
+    const a = await json<{ app: App; apiKey: string }>(
+      await adminFetch(`/accounts/${account.id}/apps`, { method: "POST" }),
+    );
+    const b = await json<{ app: App; apiKey: string }>(
+      await adminFetch(`/accounts/${account.id}/apps`, { method: "POST", body: {} }),
+    );
     expect(a.app.name).toMatch(/^App /);
     expect(a.apiKey).not.toBe(b.apiKey);
     expect(a.app.id).not.toBe(b.app.id);
   });
 
   it("unknown account → 404; invalid name → 400", async () => {
-    await expectError(await adminFetch(`/accounts/${crypto.randomUUID()}/apps`, { method: "POST", body: {} }), 404, "not_found");
+    await expectError(
+      await adminFetch(`/accounts/${crypto.randomUUID()}/apps`, { method: "POST", body: {} }),
+      404,
+      "not_found",
+    );
     const account = await newAccount();
-    await expectError(await adminFetch(`/accounts/${account.id}/apps`, { method: "POST", body: { name: 5 } }), 400, "invalid_request", /name/);
+    await expectError(
+      await adminFetch(`/accounts/${account.id}/apps`, { method: "POST", body: { name: 5 } }),
+      400,
+      "invalid_request",
+      /name/,
+    );
   });
 
   it("DELETE revokes: 204, revokedAt set, repeat is 204, unknown 404", async () => {
@@ -376,9 +485,17 @@ describe("Avatar access", () => {
     expect(await canUseAvatar(env.DB, other.id, avatarId)).toBe("forbidden");
     expect(await canUseAvatar(env.DB, other.id, crypto.randomUUID())).toBe("not_found");
 
-    let res = await adminFetch(`/avatars/${avatarId}/access`, { method: "PUT", body: { allowAccountIds: [other.id, third.id] } });
+    let res = await adminFetch(`/avatars/${avatarId}/access`, {
+      method: "PUT",
+      body: { allowAccountIds: [other.id, third.id] },
+    });
     expect(res.status).toBe(200);
-    expect(await avatarOf(res)).toEqual({ id: avatarId, accountId: owner.id, public: false, allowAccountIds: [other.id, third.id].sort() });
+    expect(await avatarOf(res)).toEqual({
+      id: avatarId,
+      accountId: owner.id,
+      public: false,
+      allowAccountIds: [other.id, third.id].sort(),
+    });
     expect(await canUseAvatar(env.DB, other.id, avatarId)).toBe("ok");
     expect(await canUseAvatar(env.DB, third.id, avatarId)).toBe("ok");
 
@@ -390,7 +507,10 @@ describe("Avatar access", () => {
     expect(await avatarOf(res)).toMatchObject({ public: true, allowAccountIds: [third.id] });
     expect(await canUseAvatar(env.DB, other.id, avatarId)).toBe("ok");
 
-    res = await adminFetch(`/avatars/${avatarId}/access`, { method: "PUT", body: { public: false, allowAccountIds: [] } });
+    res = await adminFetch(`/avatars/${avatarId}/access`, {
+      method: "PUT",
+      body: { public: false, allowAccountIds: [] },
+    });
     expect(await avatarOf(res)).toMatchObject({ public: false, allowAccountIds: [] });
     expect(await canUseAvatar(env.DB, third.id, avatarId)).toBe("forbidden");
   });
@@ -398,8 +518,17 @@ describe("Avatar access", () => {
   it("unknown Avatar → 404; invalid UUIDs → 400; unknown account → 400", async () => {
     const owner = await newAccount();
     const avatarId = await insertAvatar(owner.id);
-    await expectError(await adminFetch(`/avatars/${crypto.randomUUID()}/access`, { method: "PUT", body: { public: true } }), 404, "not_found");
-    await expectError(await adminFetch(`/avatars/nope/access`, { method: "PUT", body: { public: true } }), 400, "invalid_request", /avatarId must be a UUID/);
+    await expectError(
+      await adminFetch(`/avatars/${crypto.randomUUID()}/access`, { method: "PUT", body: { public: true } }),
+      404,
+      "not_found",
+    );
+    await expectError(
+      await adminFetch(`/avatars/nope/access`, { method: "PUT", body: { public: true } }),
+      400,
+      "invalid_request",
+      /avatarId must be a UUID/,
+    );
     await expectError(
       await adminFetch(`/avatars/${avatarId}/access`, { method: "PUT", body: { allowAccountIds: ["x"] } }),
       400,
@@ -443,7 +572,14 @@ describe("active jobs (GET /jobs/active, `npm run admin -- jobs --active`)", () 
     const mine = body.jobs.filter((j) => j.accountId === acct.accountId);
     expect(mine.map((j) => j.id)).toEqual([avatarJob, videoJob]);
     // The test env's stub renderer answered "busy" and handed the job back (pipeline.createAvatarJob waits for it).
-    expect(mine[0]).toMatchObject({ kind: "avatar", status: "queued", stage: "waiting_for_renderer", attempt: 0, heartbeatAt: null, heartbeatAgeSeconds: null });
+    expect(mine[0]).toMatchObject({
+      kind: "avatar",
+      status: "queued",
+      stage: "waiting_for_renderer",
+      attempt: 0,
+      heartbeatAt: null,
+      heartbeatAgeSeconds: null,
+    });
     expect(mine[1]).toMatchObject({ kind: "video", status: "processing", attempt: 4 });
     expect(typeof mine[1].stage).toBe("string");
     expect(mine[1].heartbeatAgeSeconds).toBeGreaterThanOrEqual(12);
@@ -466,11 +602,20 @@ describe("active jobs (GET /jobs/active, `npm run admin -- jobs --active`)", () 
 
     const body = await json<{ jobs: Json[] }>(await adminFetch("/jobs/active"));
     const stage = (id: string) => body.jobs.find((j) => j.id === id)?.stage;
-    expect([stage(fresh), stage(handedBack), stage(silent), stage(alive)]).toEqual(["queued", "waiting_for_renderer", "waiting_for_renderer", "processing"]);
+    expect([stage(fresh), stage(handedBack), stage(silent), stage(alive)]).toEqual([
+      "queued",
+      "waiting_for_renderer",
+      "waiting_for_renderer",
+      "processing",
+    ]);
   });
 
   it("requires the admin token; limit is 1–500", async () => {
-    await expectError(await adminFetch("/jobs/active", { headers: { Authorization: "Bearer nope" } }), 401, "unauthorized");
+    await expectError(
+      await adminFetch("/jobs/active", { headers: { Authorization: "Bearer nope" } }),
+      401,
+      "unauthorized",
+    );
     await expectError(await adminFetch("/jobs/active?limit=0"), 400, "invalid_request", "limit");
     expect((await adminFetch("/jobs/active?limit=500")).status).toBe(200);
   });

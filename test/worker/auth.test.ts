@@ -12,7 +12,9 @@ async function expectUnauthorized(res: Response) {
   expect(res.status).toBe(401);
   const body = (await res.json()) as Json;
   // The same body whatever was wrong: never says which part failed.
-  expect(body).toEqual({ error: { code: "unauthorized", message: "Unauthorized.", requestId: res.headers.get("X-Request-ID") } });
+  expect(body).toEqual({
+    error: { code: "unauthorized", message: "Unauthorized.", requestId: res.headers.get("X-Request-ID") },
+  });
 }
 
 describe("header credentials: what can travel", () => {
@@ -49,7 +51,9 @@ describe("App authentication (X-App-ID + X-API-Key)", () => {
     const acc = await createAccount();
     const padded = { "X-App-ID": ` \t${acc.appId}\t `, "X-API-Key": `\t ${acc.apiKey} \t` };
     expect((await probe("/v1/open/avatars", { headers: padded })).status).toBe(200);
-    await expectUnauthorized(await probe("/v1/open/avatars", { headers: { ...acc.headers, "X-App-ID": acc.appId.toUpperCase() } }));
+    await expectUnauthorized(
+      await probe("/v1/open/avatars", { headers: { ...acc.headers, "X-App-ID": acc.appId.toUpperCase() } }),
+    );
   });
 
   it("any other whitespace before or after the App ID or the key → the same 401 as a wrong key", async () => {
@@ -104,7 +108,9 @@ describe("App authentication (X-App-ID + X-API-Key)", () => {
     expect((await probe("/v1/open/avatars", { headers: acc.headers })).status).toBe(200);
     expect((await adminFetch(`/apps/${acc.appId}`, { method: "DELETE" })).status).toBe(204);
     await expectUnauthorized(await probe("/v1/open/avatars", { headers: acc.headers }));
-    await expectUnauthorized(await probe("/v1/console/session-tokens", { method: "POST", headers: { "X-API-Key": acc.apiKey } }));
+    await expectUnauthorized(
+      await probe("/v1/console/session-tokens", { method: "POST", headers: { "X-API-Key": acc.apiKey } }),
+    );
     expect((await probe("/v1/open/avatars", { headers: sibling.headers })).status).toBe(200);
   });
 
@@ -113,7 +119,9 @@ describe("App authentication (X-App-ID + X-API-Key)", () => {
     await patchAccount(acc.accountId, { active: false });
     await expectUnauthorized(await probe("/v1/open/avatars", { headers: acc.headers }));
     await expectUnauthorized(await probe("/v1/open/video-jobs", { headers: acc.headers }));
-    await expectUnauthorized(await probe("/v1/console/session-tokens", { method: "POST", headers: { "X-API-Key": acc.apiKey } }));
+    await expectUnauthorized(
+      await probe("/v1/console/session-tokens", { method: "POST", headers: { "X-API-Key": acc.apiKey } }),
+    );
     await patchAccount(acc.accountId, { active: true });
     expect((await probe("/v1/open/avatars", { headers: acc.headers })).status).toBe(200);
   });
@@ -125,8 +133,12 @@ describe("App authentication (X-App-ID + X-API-Key)", () => {
 
   it("keys are stored hashed: the stored value does not authenticate", async () => {
     const acc = await createAccount();
-    const row = await env.DB.prepare("select key_hash from apps where id = ?").bind(acc.appId).first<{ key_hash: string }>();
-    await expectUnauthorized(await probe("/v1/open/avatars", { headers: { "X-App-ID": acc.appId, "X-API-Key": row!.key_hash } }));
+    const row = await env.DB.prepare("select key_hash from apps where id = ?")
+      .bind(acc.appId)
+      .first<{ key_hash: string }>();
+    await expectUnauthorized(
+      await probe("/v1/open/avatars", { headers: { "X-App-ID": acc.appId, "X-API-Key": row!.key_hash } }),
+    );
   });
 });
 
@@ -140,7 +152,9 @@ describe("console authentication (X-API-Key only)", () => {
 
   it("missing or unknown key → 401", async () => {
     await expectUnauthorized(await probe("/v1/console/session-tokens", { method: "POST" }));
-    await expectUnauthorized(await probe("/v1/console/session-tokens", { method: "POST", headers: { "X-API-Key": "avk_nope" } }));
+    await expectUnauthorized(
+      await probe("/v1/console/session-tokens", { method: "POST", headers: { "X-API-Key": "avk_nope" } }),
+    );
   });
 });
 
@@ -159,7 +173,10 @@ describe("access flags → 403 forbidden with the spec's messages", () => {
 
   it("Avatar creation disabled: POST /avatars is 403, Avatar reads keep working", async () => {
     const acc = await createAccount({ avatarCreationEnabled: false });
-    await expectForbidden(await probe("/v1/open/avatars", { method: "POST", headers: acc.headers }), "API Avatar creation is disabled");
+    await expectForbidden(
+      await probe("/v1/open/avatars", { method: "POST", headers: acc.headers }),
+      "API Avatar creation is disabled",
+    );
     expect((await probe("/v1/open/avatars", { headers: acc.headers })).status).toBe(200);
     expect((await probe("/v1/open/avatar-jobs", { headers: acc.headers })).status).toBe(200);
     // Video is independent of Avatar creation.
@@ -170,8 +187,14 @@ describe("access flags → 403 forbidden with the spec's messages", () => {
     const acc = await createAccount();
     expect((await probe("/v1/open/video-jobs", { headers: acc.headers })).status).toBe(200);
     await patchAccount(acc.accountId, { videoAccess: false });
-    await expectForbidden(await probe("/v1/open/video-jobs", { headers: acc.headers }), "Video API access is not configured.");
-    await expectForbidden(await probe("/v1/open/videos", { method: "POST", headers: acc.headers }), "Video API access is not configured.");
+    await expectForbidden(
+      await probe("/v1/open/video-jobs", { headers: acc.headers }),
+      "Video API access is not configured.",
+    );
+    await expectForbidden(
+      await probe("/v1/open/videos", { method: "POST", headers: acc.headers }),
+      "Video API access is not configured.",
+    );
     expect((await probe("/v1/open/avatars", { headers: acc.headers })).status).toBe(200);
     expect((await probe("/v1/open/avatars", { method: "POST", headers: acc.headers })).status).toBe(200);
   });
@@ -203,7 +226,14 @@ describe("on the real routes", () => {
       headers: { ...headers, "Content-Type": "application/json" },
       body: JSON.stringify({ expireAt: Math.floor(Date.now() / 1000) + 600 }),
     });
-  const reads = ["/avatars", "/avatar-jobs", "/video-jobs", `/avatars/${crypto.randomUUID()}`, `/avatar-jobs/${crypto.randomUUID()}`, `/video-jobs/${crypto.randomUUID()}`];
+  const reads = [
+    "/avatars",
+    "/avatar-jobs",
+    "/video-jobs",
+    `/avatars/${crypto.randomUUID()}`,
+    `/avatar-jobs/${crypto.randomUUID()}`,
+    `/video-jobs/${crypto.randomUUID()}`,
+  ];
 
   it("every /v1/open route: bad credentials → 401 (before validation and access checks)", async () => {
     const acc = await createAccount({ openApiAccess: false });
@@ -230,20 +260,36 @@ describe("on the real routes", () => {
 
   it("403 messages: API access, Avatar creation (reads kept), video access (reads blocked), video creation (reads kept)", async () => {
     const noApi = await createAccount({ openApiAccess: false });
-    for (const path of reads) await expectForbidden(await openFetch(path, { headers: noApi.headers }), "Open API access is not configured");
-    await expectForbidden(await openFetch("/avatars", { headers: noApi.headers, body: { imageUrl: IMAGE } }), "Open API access is not configured");
+    for (const path of reads)
+      await expectForbidden(await openFetch(path, { headers: noApi.headers }), "Open API access is not configured");
+    await expectForbidden(
+      await openFetch("/avatars", { headers: noApi.headers, body: { imageUrl: IMAGE } }),
+      "Open API access is not configured",
+    );
 
     const noCreation = await createAccount({ avatarCreationEnabled: false });
-    await expectForbidden(await openFetch("/avatars", { headers: noCreation.headers, body: { imageUrl: IMAGE } }), "API Avatar creation is disabled");
+    await expectForbidden(
+      await openFetch("/avatars", { headers: noCreation.headers, body: { imageUrl: IMAGE } }),
+      "API Avatar creation is disabled",
+    );
     expect((await openFetch("/avatars", { headers: noCreation.headers })).status).toBe(200);
     expect((await openFetch("/avatar-jobs", { headers: noCreation.headers })).status).toBe(200);
 
     const video = await createAccount();
     expect((await openFetch("/video-jobs", { headers: video.headers })).status).toBe(200);
     await patchAccount(video.accountId, { videoAccess: false });
-    await expectForbidden(await openFetch("/video-jobs", { headers: video.headers }), "Video API access is not configured.");
-    await expectForbidden(await openFetch(`/video-jobs/${crypto.randomUUID()}`, { headers: video.headers }), "Video API access is not configured.");
-    await expectForbidden(await openFetch("/videos", { headers: video.headers, body: {} }), "Video API access is not configured.");
+    await expectForbidden(
+      await openFetch("/video-jobs", { headers: video.headers }),
+      "Video API access is not configured.",
+    );
+    await expectForbidden(
+      await openFetch(`/video-jobs/${crypto.randomUUID()}`, { headers: video.headers }),
+      "Video API access is not configured.",
+    );
+    await expectForbidden(
+      await openFetch("/videos", { headers: video.headers, body: {} }),
+      "Video API access is not configured.",
+    );
     expect((await openFetch("/avatars", { headers: video.headers })).status).toBe(200);
 
     const noVideoCreation = await createAccount({ videoCreationEnabled: false });

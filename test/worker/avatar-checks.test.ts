@@ -13,7 +13,9 @@ const check = (headers: Record<string, string>, body: unknown) => openFetch("/av
 const IMAGE = "https://media.example.com/portrait.jpg";
 const SMALL = "https://media.example.com/small-face.jpg";
 const avatarJobCount = async (accountId: string) =>
-  (await env.DB.prepare("select count(*) as n from avatar_jobs where account_id = ?").bind(accountId).first<{ n: number }>())!.n;
+  (await env.DB.prepare("select count(*) as n from avatar_jobs where account_id = ?")
+    .bind(accountId)
+    .first<{ n: number }>())!.n;
 
 describe("POST /avatar-checks", () => {
   it("answers the verdict and the face measurements; creates no job, reserves no unit", async () => {
@@ -24,7 +26,14 @@ describe("POST /avatar-checks", () => {
       code: null,
       reason: null,
       detail: "The image meets every Avatar image rule.",
-      face: { box: { x: 200, y: 120, width: 220, height: 70 }, widthPx: 220, sharpness: 0.04, yawDeg: 3, pitchDeg: -2, rollDeg: 1 },
+      face: {
+        box: { x: 200, y: 120, width: 220, height: 70 },
+        widthPx: 220,
+        sharpness: 0.04,
+        yawDeg: 3,
+        pitchDeg: -2,
+        rollDeg: 1,
+      },
     });
     const small = await json(await check(acct.headers, { imageUrl: SMALL }));
     expect(small).toMatchObject({
@@ -45,7 +54,12 @@ describe("POST /avatar-checks", () => {
     const acct = await createAccount();
     await expectError(await check({ ...acct.headers, "X-API-Key": "wrong" }, { imageUrl: IMAGE }), 401, "unauthorized");
     const noAccess = await createAccount({ openApiAccess: false });
-    await expectError(await check(noAccess.headers, { imageUrl: IMAGE }), 403, "forbidden", "Open API access is not configured");
+    await expectError(
+      await check(noAccess.headers, { imageUrl: IMAGE }),
+      403,
+      "forbidden",
+      "Open API access is not configured",
+    );
     const paused = await createAccount({ avatarCreationEnabled: false });
     expect((await json(await check(paused.headers, { imageUrl: IMAGE }))).acceptable).toBe(true);
   });
@@ -53,10 +67,30 @@ describe("POST /avatar-checks", () => {
   it("the URL rules of POST /avatars, in the error envelope; refused requests count nowhere", async () => {
     const acct = await createAccount({ limits: { avatar: { perMinute: 1 } } });
     await expectError(await check(acct.headers, {}), 400, "invalid_request", "imageUrl");
-    await expectError(await check(acct.headers, { imageUrl: "ftp://example.com/x.jpg" }), 400, "invalid_request", "imageUrl");
-    await expectError(await check(acct.headers, { imageUrl: "http://169.254.169.254/latest/meta-data/" }), 400, "invalid_request", "imageUrl");
-    await expectError(await check(acct.headers, { imageUrl: "http://10.0.0.7/x.jpg" }), 400, "invalid_request", "imageUrl");
-    await expectError(await check(acct.headers, { imageUrl: "https://user:pw@example.com/x.jpg" }), 400, "invalid_request", "imageUrl");
+    await expectError(
+      await check(acct.headers, { imageUrl: "ftp://example.com/x.jpg" }),
+      400,
+      "invalid_request",
+      "imageUrl",
+    );
+    await expectError(
+      await check(acct.headers, { imageUrl: "http://169.254.169.254/latest/meta-data/" }),
+      400,
+      "invalid_request",
+      "imageUrl",
+    );
+    await expectError(
+      await check(acct.headers, { imageUrl: "http://10.0.0.7/x.jpg" }),
+      400,
+      "invalid_request",
+      "imageUrl",
+    );
+    await expectError(
+      await check(acct.headers, { imageUrl: "https://user:pw@example.com/x.jpg" }),
+      400,
+      "invalid_request",
+      "imageUrl",
+    );
     await expectError(await check(acct.headers, { imageUrl: IMAGE, extra: 1 }), 400, "invalid_request");
     await expectError(await check(acct.headers, "{not json"), 400, "invalid_request");
     // None of those used the one slot of the minute.
@@ -69,17 +103,35 @@ describe("POST /avatar-checks", () => {
     // Two checks used two of the three slots of the minute, none of the single daily creation.
     expect((await openFetch("/avatars", { headers: acct.headers, body: { imageUrl: IMAGE } })).status).toBe(200);
     const res = await check(acct.headers, { imageUrl: IMAGE });
-    await expectError(res, 429, "rate_limit_exceeded", /^Avatar creation limit exceeded: 3 per minute\. Retry after \d+ seconds\. Image checks count toward this limit\.$/);
+    await expectError(
+      res,
+      429,
+      "rate_limit_exceeded",
+      /^Avatar creation limit exceeded: 3 per minute\. Retry after \d+ seconds\. Image checks count toward this limit\.$/,
+    );
     expect(Number(res.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
-    await expectError(await openFetch("/avatars", { headers: acct.headers, body: { imageUrl: IMAGE } }), 429, "rate_limit_exceeded");
+    await expectError(
+      await openFetch("/avatars", { headers: acct.headers, body: { imageUrl: IMAGE } }),
+      429,
+      "rate_limit_exceeded",
+    );
   });
 
   it("503 service_unavailable when the renderer cannot answer, or answers an inconsistent verdict", async () => {
     const acct = await createAccount();
     const down = await check(acct.headers, { imageUrl: "https://media.example.com/renderer-down.jpg" });
-    await expectError(down, 503, "service_unavailable", "The image could not be checked right now; retry in a few seconds.");
+    await expectError(
+      down,
+      503,
+      "service_unavailable",
+      "The image could not be checked right now; retry in a few seconds.",
+    );
     expect(down.headers.get("Retry-After")).toBe("5");
-    await expectError(await check(acct.headers, { imageUrl: "https://media.example.com/bad-answer.jpg" }), 503, "service_unavailable");
+    await expectError(
+      await check(acct.headers, { imageUrl: "https://media.example.com/bad-answer.jpg" }),
+      503,
+      "service_unavailable",
+    );
   });
 
   it("is in the OpenAPI document with its schemas", async () => {
@@ -87,11 +139,24 @@ describe("POST /avatar-checks", () => {
     const op = doc.paths["/v1/open/avatar-checks"].post;
     expect(op.operationId).toBe("checkAvatarImage");
     expect(op.security).toEqual([{ AppId: [], ApiKey: [] }]);
-    expect(op.responses["200"].content["application/json"].schema).toEqual({ $ref: "#/components/schemas/AvatarCheck" });
+    expect(op.responses["200"].content["application/json"].schema).toEqual({
+      $ref: "#/components/schemas/AvatarCheck",
+    });
     expect(Object.keys(op.responses)).toEqual(expect.arrayContaining(["400", "401", "403", "429", "503"]));
     const s = doc.components.schemas;
     expect(s.AvatarCheck.required).toEqual(["acceptable", "code", "reason", "detail", "face"]);
-    expect(s.AvatarReason.enum).toEqual(expect.arrayContaining(["no_face", "multiple_faces", "face_too_small", "face_blurred", "face_turned", "face_occluded", "face_cut_off", "image_too_small"]));
+    expect(s.AvatarReason.enum).toEqual(
+      expect.arrayContaining([
+        "no_face",
+        "multiple_faces",
+        "face_too_small",
+        "face_blurred",
+        "face_turned",
+        "face_occluded",
+        "face_cut_off",
+        "image_too_small",
+      ]),
+    );
     expect(s.JobError.properties.reason).toBeTruthy();
     expect(s.JobError.properties.detail).toBeTruthy();
     const html = await (await openFetch("/docs")).text();

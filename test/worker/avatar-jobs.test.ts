@@ -30,7 +30,8 @@ describe("Avatar creation jobs", () => {
     });
   });
 
-  const get = async (id: string, who = a) => (await json<{ job: Job }>(await openFetch(`/avatar-jobs/${id}`, { headers: who.headers }))).job;
+  const get = async (id: string, who = a) =>
+    (await json<{ job: Job }>(await openFetch(`/avatar-jobs/${id}`, { headers: who.headers }))).job;
 
   it("omits avatarId, completedAt and error while a job is not terminal", async () => {
     for (const id of [ids.queued!, ids.processing!]) {
@@ -41,7 +42,11 @@ describe("Avatar creation jobs", () => {
 
   it("shows avatarId and completedAt once succeeded", async () => {
     const job = await get(ids.succeeded!);
-    expect(job).toMatchObject({ status: "succeeded", avatarId: "5b1c0d7e-0000-4000-8000-000000000001", completedAt: new Date(t0 + 5000).toISOString() });
+    expect(job).toMatchObject({
+      status: "succeeded",
+      avatarId: "5b1c0d7e-0000-4000-8000-000000000001",
+      completedAt: new Date(t0 + 5000).toISOString(),
+    });
     expect(job).not.toHaveProperty("error");
   });
 
@@ -75,8 +80,18 @@ describe("Avatar creation jobs", () => {
   });
 
   it("rejects an unknown status value (expired is not an Avatar job status)", async () => {
-    await expectError(await openFetch("/avatar-jobs?statuses=done", { headers: a.headers }), 400, "invalid_request", "statuses[0] must be one of queued, processing, succeeded, failed");
-    await expectError(await openFetch("/avatar-jobs?statuses=queued&statuses=expired", { headers: a.headers }), 400, "invalid_request", "statuses[1]");
+    await expectError(
+      await openFetch("/avatar-jobs?statuses=done", { headers: a.headers }),
+      400,
+      "invalid_request",
+      "statuses[0] must be one of queued, processing, succeeded, failed",
+    );
+    await expectError(
+      await openFetch("/avatar-jobs?statuses=queued&statuses=expired", { headers: a.headers }),
+      400,
+      "invalid_request",
+      "statuses[1]",
+    );
   });
 
   it("another App of the same account reads the job; another account gets 404", async () => {

@@ -5,16 +5,25 @@ import { avatarJobs } from "../../workers/platform/db/schema";
 import { createAccount, getAccount, openFetch, patchAccount, type TestAccount } from "./helpers/accounts";
 import { db, expectError, insertAvatar, json, PUBLIC_IMAGE } from "./open-fixtures";
 
-const create = (a: TestAccount, body: unknown = { imageUrl: PUBLIC_IMAGE }) => openFetch("/avatars", { headers: a.headers, body });
+const create = (a: TestAccount, body: unknown = { imageUrl: PUBLIC_IMAGE }) =>
+  openFetch("/avatars", { headers: a.headers, body });
 
 describe("POST /avatars", () => {
   it("answers 200 {jobId, status: queued} and stores a queued job with a reserved unit", async () => {
     const a = await createAccount({ avatarUnits: 3 });
-    const body = await json<{ jobId: string; status: string }>(await create(a, { imageUrl: PUBLIC_IMAGE, name: "Portrait" }));
+    const body = await json<{ jobId: string; status: string }>(
+      await create(a, { imageUrl: PUBLIC_IMAGE, name: "Portrait" }),
+    );
     expect(Object.keys(body).sort()).toEqual(["jobId", "status"]);
     expect(body.status).toBe("queued");
     const row = await db().select().from(avatarJobs).where(eq(avatarJobs.id, body.jobId)).get();
-    expect(row).toMatchObject({ accountId: a.accountId, appId: a.appId, name: "Portrait", imageUrl: PUBLIC_IMAGE, unitState: "reserved" });
+    expect(row).toMatchObject({
+      accountId: a.accountId,
+      appId: a.appId,
+      name: "Portrait",
+      imageUrl: PUBLIC_IMAGE,
+      unitState: "reserved",
+    });
     expect(["queued", "processing"]).toContain(row!.status); // the local queue consumer may already have picked it up
     expect((await getAccount(a.accountId)).reservedAvatarUnits).toBe(1);
   });
@@ -22,7 +31,9 @@ describe("POST /avatars", () => {
   it("derives a default name from the job ID", async () => {
     const a = await createAccount();
     const { jobId } = await json<{ jobId: string }>(await create(a));
-    const { job } = await json<{ job: { name: string } }>(await openFetch(`/avatar-jobs/${jobId}`, { headers: a.headers }));
+    const { job } = await json<{ job: { name: string } }>(
+      await openFetch(`/avatar-jobs/${jobId}`, { headers: a.headers }),
+    );
     expect(job.name).toBe(`Avatar ${jobId.slice(0, 8)}`);
   });
 
@@ -74,14 +85,27 @@ describe("POST /avatars", () => {
     await json(await openFetch("/avatars", { headers: a.headers }));
     await patchAccount(a.accountId, { openApiAccess: false });
     await expectError(await create(a), 403, "forbidden", "Open API access is not configured");
-    await expectError(await openFetch("/avatars", { headers: a.headers }), 403, "forbidden", "Open API access is not configured");
+    await expectError(
+      await openFetch("/avatars", { headers: a.headers }),
+      403,
+      "forbidden",
+      "Open API access is not configured",
+    );
   });
 
   it("401 without valid credentials", async () => {
     const a = await createAccount();
-    await expectError(await openFetch("/avatars", { body: { imageUrl: PUBLIC_IMAGE } }), 401, "unauthorized", "Unauthorized.");
     await expectError(
-      await openFetch("/avatars", { headers: { ...a.headers, "X-API-Key": "wrong" }, body: { imageUrl: PUBLIC_IMAGE } }),
+      await openFetch("/avatars", { body: { imageUrl: PUBLIC_IMAGE } }),
+      401,
+      "unauthorized",
+      "Unauthorized.",
+    );
+    await expectError(
+      await openFetch("/avatars", {
+        headers: { ...a.headers, "X-API-Key": "wrong" },
+        body: { imageUrl: PUBLIC_IMAGE },
+      }),
       401,
       "unauthorized",
     );
@@ -97,7 +121,10 @@ describe("GET /avatars and /avatars/{avatarId}", () => {
     a = await createAccount();
     other = await createAccount();
     plain = await insertAvatar(a.accountId, { createdAt: Date.now() - 2000, name: "Plain" });
-    withBackground = await insertAvatar(a.accountId, { createdAt: Date.now() - 1000, backgroundKey: "avatars/x/background.jpg" });
+    withBackground = await insertAvatar(a.accountId, {
+      createdAt: Date.now() - 1000,
+      backgroundKey: "avatars/x/background.jpg",
+    });
     await insertAvatar(other.accountId, { isPublic: true }); // public, but not owned by `a`: not listed for it
   });
 
@@ -110,18 +137,26 @@ describe("GET /avatars and /avatars/{avatarId}", () => {
   });
 
   it("serializes id, name, absolute coverUrl, backgroundImageUrl only when set, timestamps; no storage keys", async () => {
-    const { avatar } = await json<{ avatar: Record<string, string> }>(await openFetch(`/avatars/${plain}`, { headers: a.headers }));
+    const { avatar } = await json<{ avatar: Record<string, string> }>(
+      await openFetch(`/avatars/${plain}`, { headers: a.headers }),
+    );
     expect(Object.keys(avatar).sort()).toEqual(["coverUrl", "createdAt", "id", "name", "updatedAt"]);
     expect(avatar.coverUrl).toMatch(/^http:\/\/x\/v1\/media\//);
     expect(new Date(avatar.createdAt).toISOString()).toBe(avatar.createdAt);
-    const bg = (await json<{ avatar: Record<string, string> }>(await openFetch(`/avatars/${withBackground}`, { headers: a.headers }))).avatar;
+    const bg = (
+      await json<{ avatar: Record<string, string> }>(
+        await openFetch(`/avatars/${withBackground}`, { headers: a.headers }),
+      )
+    ).avatar;
     expect(bg.backgroundImageUrl).toMatch(/^http:\/\/x\/v1\/media\/.*background/);
     expect(JSON.stringify(bg)).not.toMatch(/portrait|rig\.json|origin|accountId|isPublic/);
   });
 
   it("the cover link works without App headers", async () => {
     await env.MEDIA.put(`avatars/${plain}/cover.jpg`, new Uint8Array([0xff, 0xd8, 0xff]));
-    const { avatar } = await json<{ avatar: { coverUrl: string } }>(await openFetch(`/avatars/${plain}`, { headers: a.headers }));
+    const { avatar } = await json<{ avatar: { coverUrl: string } }>(
+      await openFetch(`/avatars/${plain}`, { headers: a.headers }),
+    );
     const { SELF } = await import("cloudflare:test");
     const res = await SELF.fetch(avatar.coverUrl);
     expect(res.status).toBe(200);

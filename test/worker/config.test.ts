@@ -38,7 +38,9 @@ describe("renderer address by environment", () => {
     for (const url of LOCAL) {
       for (const ENVIRONMENT of [undefined, "", "production", "Development", "dev"]) {
         const reason = rendererUrlRefusal({ RENDERER_URL: url, ENVIRONMENT });
-        expect(reason, `${url} ${ENVIRONMENT}`).toMatch(/^RENDERER_URL http.* is a [a-z0-9-]+ address; only a Worker with ENVIRONMENT=development/);
+        expect(reason, `${url} ${ENVIRONMENT}`).toMatch(
+          /^RENDERER_URL http.* is a [a-z0-9-]+ address; only a Worker with ENVIRONMENT=development/,
+        );
       }
     }
     expect(rendererUrlRefusal({ RENDERER_URL: "not a url" })).toMatch(/not an absolute URL/);
@@ -87,10 +89,26 @@ describe("PUBLIC_BASE_URL outside development", () => {
     expect(result.explicitAcks).toEqual([]);
     expect(renderer.dispatches).toHaveLength(0);
     const report = await runSweep(prodEnv, Date.now() + 10 * 60_000);
-    expect(report).toMatchObject({ resent: 0, redispatched: 0, avatarTimedOut: 0, errors: [expect.stringMatching(/PUBLIC_BASE_URL is empty/)] });
+    expect(report).toMatchObject({
+      resent: 0,
+      redispatched: 0,
+      avatarTimedOut: 0,
+      errors: [expect.stringMatching(/PUBLIC_BASE_URL is empty/)],
+    });
     expect(errors.map((l) => JSON.parse(l))).toEqual([
-      { event: "public_base_url_missing", level: "error", work: "queue", messages: 1, error: expect.stringMatching(/^PUBLIC_BASE_URL is empty/) },
-      { event: "public_base_url_missing", level: "error", work: "sweep", error: expect.stringMatching(/^PUBLIC_BASE_URL is empty/) },
+      {
+        event: "public_base_url_missing",
+        level: "error",
+        work: "queue",
+        messages: 1,
+        error: expect.stringMatching(/^PUBLIC_BASE_URL is empty/),
+      },
+      {
+        event: "public_base_url_missing",
+        level: "error",
+        work: "sweep",
+        error: expect.stringMatching(/^PUBLIC_BASE_URL is empty/),
+      },
     ]);
 
     // Configured: the same message dispatches with callbacks on the public origin.
@@ -106,7 +124,9 @@ describe("PUBLIC_BASE_URL outside development", () => {
 describe("the test env's renderer", () => {
   it("is the stub of vitest.workers.config.ts: dispatches get its 'busy' answer, nothing goes to the network", async () => {
     const payload = { jobId: crypto.randomUUID(), kind: "video", attempt: 1 } as unknown as RendererPayload;
-    await expect(dispatchToRenderer(env, payload, 0)).rejects.toThrow("renderer answered 503: busy: the Worker test suite runs no renderer");
+    await expect(dispatchToRenderer(env, payload, 0)).rejects.toThrow(
+      "renderer answered 503: busy: the Worker test suite runs no renderer",
+    );
     const elsewhere = await fetch("https://example.com/anything");
     expect(elsewhere.status).toBe(502);
     expect(await elsewhere.text()).toBe("no network in the Worker tests: GET https://example.com/anything");
@@ -116,7 +136,8 @@ describe("the test env's renderer", () => {
 describe("logEvent", () => {
   it("writes one JSON line per event with the given fields; errors become their message; undefined fields are dropped", () => {
     const lines: [string, string][] = [];
-    for (const m of ["log", "warn", "error"] as const) vi.spyOn(console, m).mockImplementation((l: string) => void lines.push([m, l]));
+    for (const m of ["log", "warn", "error"] as const)
+      vi.spyOn(console, m).mockImplementation((l: string) => void lines.push([m, l]));
     logEvent("dispatch", { jobId: "j", accountId: "a", attempt: 2, kind: "video", ms: 12, requestId: undefined });
     logEvent("dispatch_unavailable", { jobId: "j", error: new Error("renderer answered 503") }, "warn");
     logEvent("sweep_step_failed", { error: "boom" }, "error");

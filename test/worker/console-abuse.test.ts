@@ -12,7 +12,8 @@ describe("console body caps (before anything parses a body)", () => {
   const stream = (bytes: number) =>
     new ReadableStream<Uint8Array>({
       start(controller) {
-        for (let sent = 0; sent < bytes; sent += 16 * 1024) controller.enqueue(new Uint8Array(Math.min(16 * 1024, bytes - sent)).fill(97));
+        for (let sent = 0; sent < bytes; sent += 16 * 1024)
+          controller.enqueue(new Uint8Array(Math.min(16 * 1024, bytes - sent)).fill(97));
         controller.close();
       },
     });
@@ -22,7 +23,10 @@ describe("console body caps (before anything parses a body)", () => {
     await c.page("/console/sign-in");
     const declared = await c.fetch("/console/sign-in", { form: { email: "a@b.co", password: "x".repeat(70 * 1024) } });
     expect(declared.status).toBe(413);
-    expect(((await declared.json()) as Envelope).error).toMatchObject({ code: "invalid_request", message: expect.stringContaining("at most 65536 bytes") });
+    expect(((await declared.json()) as Envelope).error).toMatchObject({
+      code: "invalid_request",
+      message: expect.stringContaining("at most 65536 bytes"),
+    });
     const streamed = await c.fetch("/console/sign-in", {
       body: stream(200 * 1024),
       headers: { "Content-Type": "multipart/form-data; boundary=x" },
@@ -36,11 +40,19 @@ describe("console body caps (before anything parses a body)", () => {
     const { client } = await signedIn(a.accountId);
     await client.page("/console/apps");
     expect((await client.fetch("/console/apps", { form: { name: "x".repeat(70 * 1024) } })).status).toBe(413);
-    const up = (await (await client.fetch("/console/api/uploads", { json: { contentType: "audio/wav", size: 10 } })).json()) as { uploadId: string };
-    const noLength = await client.fetch(`/console/api/uploads/${up.uploadId}/parts/1`, { method: "PUT", body: stream(10) });
+    const up = (await (
+      await client.fetch("/console/api/uploads", { json: { contentType: "audio/wav", size: 10 } })
+    ).json()) as { uploadId: string };
+    const noLength = await client.fetch(`/console/api/uploads/${up.uploadId}/parts/1`, {
+      method: "PUT",
+      body: stream(10),
+    });
     expect(noLength.status).toBe(411);
     expect(((await noLength.json()) as Envelope).error.message).toContain("Content-Length is required");
-    const huge = await client.fetch(`/console/api/uploads/${up.uploadId}/parts/1`, { method: "PUT", body: new Uint8Array(8 * 1024 * 1024 + 1) });
+    const huge = await client.fetch(`/console/api/uploads/${up.uploadId}/parts/1`, {
+      method: "PUT",
+      body: new Uint8Array(8 * 1024 * 1024 + 1),
+    });
     expect(huge.status).toBe(413);
   });
 });
@@ -55,10 +67,17 @@ describe("console unfinished uploads per account", () => {
     const refused = await start();
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
-    expect(((await refused.json()) as { error: unknown }).error).toMatchObject({ code: "rate_limit_exceeded", message: expect.stringContaining("at most 4") });
+    expect(((await refused.json()) as { error: unknown }).error).toMatchObject({
+      code: "rate_limit_exceeded",
+      message: expect.stringContaining("at most 4"),
+    });
     expect(await db().select().from(consoleUploads).where(eq(consoleUploads.accountId, a.accountId))).toHaveLength(4);
-    const part = (await (await client.fetch(`/console/api/uploads/${ids[0]}/parts/1`, { method: "PUT", body: new Uint8Array(10) })).json()) as { partNumber: number; etag: string };
-    expect((await client.fetch(`/console/api/uploads/${ids[0]}/complete`, { json: { parts: [part] } })).status).toBe(200);
+    const part = (await (
+      await client.fetch(`/console/api/uploads/${ids[0]}/parts/1`, { method: "PUT", body: new Uint8Array(10) })
+    ).json()) as { partNumber: number; etag: string };
+    expect((await client.fetch(`/console/api/uploads/${ids[0]}/complete`, { json: { parts: [part] } })).status).toBe(
+      200,
+    );
     expect((await start()).status).toBe(201);
   });
 });

@@ -4,7 +4,8 @@ import { type ConsoleClient, signedIn } from "./helpers/console";
 import type { Envelope } from "./open-fixtures";
 
 /** Status of an Open API read with this App ID and key. */
-const openStatus = async (appId: string, apiKey: string) => (await openFetch("/avatars", { headers: { "X-App-ID": appId, "X-API-Key": apiKey } })).status;
+const openStatus = async (appId: string, apiKey: string) =>
+  (await openFetch("/avatars", { headers: { "X-App-ID": appId, "X-API-Key": apiKey } })).status;
 const shownKey = (html: string) => /<code id="new-api-key">([^<]+)<\/code>/.exec(html)?.[1];
 const shownAppId = (html: string) => /<code id="new-app-id">([^<]+)<\/code>/.exec(html)?.[1];
 /** The row of one App on the Apps page (from its App ID cell to the end of the row). */
@@ -51,7 +52,9 @@ describe("console Apps: create and rotate", () => {
     const { client } = await signedIn(a.accountId);
     const { appId, apiKey: oldKey } = await createInConsole(client, "Rotating");
     const { html: before } = await client.page("/console/apps");
-    expect(appRow(before, appId)).toMatch(/<button[^>]*aria-label="Rotate key of Rotating"[^>]*>\s*Rotate key\s*<\/button>/);
+    expect(appRow(before, appId)).toMatch(
+      /<button[^>]*aria-label="Rotate key of Rotating"[^>]*>\s*Rotate key\s*<\/button>/,
+    );
     const html = await followToKey(client, await client.fetch(`/console/apps/${appId}/rotate`, { form: {} }));
     const newKey = shownKey(html)!;
     expect(newKey).toBeTruthy();
@@ -149,7 +152,9 @@ describe("console Apps: CSRF and isolation", () => {
       expect(noToken.status, action).toBe(403);
       expect(((await noToken.json()) as Envelope).error.code).toBe("forbidden");
       expect((await client.fetch(path, { form: { _csrf: "A".repeat(43) }, csrf: false })).status, action).toBe(403);
-      expect((await client.fetch(path, { form: {}, headers: { Origin: "https://evil.example" } })).status, action).toBe(403);
+      expect((await client.fetch(path, { form: {}, headers: { Origin: "https://evil.example" } })).status, action).toBe(
+        403,
+      );
       const other = await signedIn(a.accountId);
       expect((await client.fetch(path, { form: { _csrf: other.client.csrf }, csrf: false })).status, action).toBe(403);
     }
@@ -166,7 +171,10 @@ describe("console Apps: CSRF and isolation", () => {
       for (const action of ["rotate", "disable"]) {
         const res = await client.fetch(`/console/apps/${id}/${action}`, { form: {} });
         expect(res.status, action).toBe(404);
-        expect(((await res.json()) as Envelope).error).toMatchObject({ code: "not_found", message: `App ${id} was not found` });
+        expect(((await res.json()) as Envelope).error).toMatchObject({
+          code: "not_found",
+          message: `App ${id} was not found`,
+        });
       }
     }
     expect((await client.fetch("/console/apps/not-an-id/rotate", { form: {} })).status).toBe(404);

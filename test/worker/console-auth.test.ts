@@ -38,7 +38,9 @@ describe("console invite and sign-in", () => {
     expect(again.html).toContain("Invite link not valid");
 
     const late = await invite(a.accountId, "late@example.com");
-    await env.DB.prepare("update console_invites set expires_at = ? where email = ?").bind(Date.now() - 1, "late@example.com").run();
+    await env.DB.prepare("update console_invites set expires_at = ? where email = ?")
+      .bind(Date.now() - 1, "late@example.com")
+      .run();
     expect((await new ConsoleClient().page(late)).res.status).toBe(404);
   });
 
@@ -46,17 +48,32 @@ describe("console invite and sign-in", () => {
     const a = await createAccount();
     const b = await createAccount();
     const { adminFetch } = await import("./helpers/accounts");
-    expect((await adminFetch(`/accounts/${a.accountId}/console-invites`, { body: { email: "x@example.com" }, headers: { Authorization: "Bearer nope" } })).status).toBe(401);
+    expect(
+      (
+        await adminFetch(`/accounts/${a.accountId}/console-invites`, {
+          body: { email: "x@example.com" },
+          headers: { Authorization: "Bearer nope" },
+        })
+      ).status,
+    ).toBe(401);
     const bad = await adminFetch(`/accounts/${a.accountId}/console-invites`, { body: { email: "not-an-email" } });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as Envelope).error.message).toContain("email must be an email address");
-    expect((await adminFetch(`/accounts/${crypto.randomUUID()}/console-invites`, { body: { email: "x@example.com" } })).status).toBe(404);
+    expect(
+      (await adminFetch(`/accounts/${crypto.randomUUID()}/console-invites`, { body: { email: "x@example.com" } }))
+        .status,
+    ).toBe(404);
     await signedIn(a.accountId, "shared@example.com");
-    const taken = await adminFetch(`/accounts/${b.accountId}/console-invites`, { body: { email: "Shared@example.com" } });
+    const taken = await adminFetch(`/accounts/${b.accountId}/console-invites`, {
+      body: { email: "Shared@example.com" },
+    });
     expect(taken.status).toBe(409);
     const ok = await adminFetch(`/accounts/${a.accountId}/console-invites`, { body: { email: "shared@example.com" } });
     expect(ok.status).toBe(201);
-    expect(((await ok.json()) as { invite: unknown }).invite).toMatchObject({ accountId: a.accountId, email: "shared@example.com" });
+    expect(((await ok.json()) as { invite: unknown }).invite).toMatchObject({
+      accountId: a.accountId,
+      email: "shared@example.com",
+    });
   });
 
   it("password rules: at least 12 characters and matching confirmation, named in the message", async () => {
@@ -75,7 +92,9 @@ describe("console invite and sign-in", () => {
 
   it("hashes with PBKDF2-SHA-256 at 100,000 iterations and refuses stored counts above the cap", async () => {
     const stored = await hashPassword(PASSWORD);
-    expect(stored).toMatch(new RegExp(`^pbkdf2-sha256\\$${PBKDF2_ITERATIONS}\\$[A-Za-z0-9_-]{22}\\$[A-Za-z0-9_-]{43}$`));
+    expect(stored).toMatch(
+      new RegExp(`^pbkdf2-sha256\\$${PBKDF2_ITERATIONS}\\$[A-Za-z0-9_-]{22}\\$[A-Za-z0-9_-]{43}$`),
+    );
     expect(await verifyPassword(PASSWORD, stored)).toBe(true);
     expect(await verifyPassword(`${PASSWORD}!`, stored)).toBe(false);
     const crafted = stored.replace(`$${PBKDF2_ITERATIONS}$`, "$100000000$");
@@ -89,7 +108,10 @@ describe("console invite and sign-in", () => {
     const attempt = async (e: string, p: string) => {
       const c = new ConsoleClient();
       await c.page("/console/sign-in");
-      const res = await c.fetch("/console/sign-in", { form: { email: e, password: p }, headers: { "CF-Connecting-IP": `198.51.100.${Math.floor(Math.random() * 200)}` } });
+      const res = await c.fetch("/console/sign-in", {
+        form: { email: e, password: p },
+        headers: { "CF-Connecting-IP": `198.51.100.${Math.floor(Math.random() * 200)}` },
+      });
       return { res, body: await res.text(), c };
     };
     const wrong = await attempt(email, "wrong password 123");
@@ -97,7 +119,7 @@ describe("console invite and sign-in", () => {
     expect(wrong.res.status).toBe(401);
     expect(unknown.res.status).toBe(401);
     const strip = (s: string) => s.replace(/content="[^"]+"|value="[^"]*"/g, "");
-    expect(strip(wrong.body)).toBe(strip(unknown.body).replace('nobody@example.com', email));
+    expect(strip(wrong.body)).toBe(strip(unknown.body).replace("nobody@example.com", email));
     expect(wrong.body).toContain("Email or password is incorrect.");
     const ok = await attempt(email.toUpperCase(), PASSWORD);
     expect(ok.res.status).toBe(303);
@@ -160,19 +182,25 @@ describe("console sessions", () => {
   it("ends after 12 h idle and after 7 days whatever the activity", async () => {
     const a = await createAccount();
     const idle = await signedIn(a.accountId);
-    await env.DB.prepare("update console_sessions set last_seen_at = ? where user_id = (select id from console_users where email = ?)")
+    await env.DB.prepare(
+      "update console_sessions set last_seen_at = ? where user_id = (select id from console_users where email = ?)",
+    )
       .bind(Date.now() - 12 * 3600_000 - 1000, idle.email)
       .run();
     expect((await idle.client.fetch("/console/avatars")).status).toBe(303);
 
     const old = await signedIn(a.accountId);
-    await env.DB.prepare("update console_sessions set expires_at = ? where user_id = (select id from console_users where email = ?)")
+    await env.DB.prepare(
+      "update console_sessions set expires_at = ? where user_id = (select id from console_users where email = ?)",
+    )
       .bind(Date.now() - 1, old.email)
       .run();
     expect((await old.client.fetch("/console/avatars")).status).toBe(303);
 
     const active = await signedIn(a.accountId);
-    await env.DB.prepare("update console_sessions set last_seen_at = ? where user_id = (select id from console_users where email = ?)")
+    await env.DB.prepare(
+      "update console_sessions set last_seen_at = ? where user_id = (select id from console_users where email = ?)",
+    )
       .bind(Date.now() - 11 * 3600_000, active.email)
       .run();
     expect((await active.client.fetch("/console/avatars")).status).toBe(200);

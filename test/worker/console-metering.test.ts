@@ -12,8 +12,10 @@ import { db, insertAvatar } from "./open-fixtures";
 
 const portrait = () => pngFile(800, 800, "p.png");
 const audio = (fill = 7) => new File([new Uint8Array(4096).fill(fill)], "a.wav", { type: "audio/wav" });
-const uploadsOf = (accountId: string) => db().select().from(consoleUploads).where(eq(consoleUploads.accountId, accountId));
-const objectsOf = async (accountId: string) => (await env.MEDIA.list({ prefix: `console-uploads/${accountId}/` })).objects.map((o) => o.key);
+const uploadsOf = (accountId: string) =>
+  db().select().from(consoleUploads).where(eq(consoleUploads.accountId, accountId));
+const objectsOf = async (accountId: string) =>
+  (await env.MEDIA.list({ prefix: `console-uploads/${accountId}/` })).objects.map((o) => o.key);
 const videoForm = (avatarId: string, requestId: string, extra: Record<string, string | File> = {}) => ({
   avatarId,
   requestId,
@@ -58,7 +60,11 @@ describe("console portrait check: metered before it runs", () => {
     const now = Date.now();
     expect(await one.admitAvatarCheck("c1", limits, now)).toEqual({ ok: true });
     expect(await one.admitAvatarCheck("c2", limits, now)).toEqual({ ok: true });
-    expect(await one.admitAvatarCheck("c3", limits, now)).toMatchObject({ ok: false, code: "concurrency_limit_exceeded", retryAfterSeconds: 5 });
+    expect(await one.admitAvatarCheck("c3", limits, now)).toMatchObject({
+      ok: false,
+      code: "concurrency_limit_exceeded",
+      retryAfterSeconds: 5,
+    });
     expect(await other.admitAvatarCheck("c1", limits, now)).toEqual({ ok: true });
     await one.endAvatarCheck("c1");
     expect(await one.admitAvatarCheck("c3", limits, now)).toEqual({ ok: true });
@@ -72,9 +78,13 @@ describe("console video form: nothing kept past a refusal", () => {
     const a = await createAccount();
     const { client } = await signedIn(a.accountId);
     await client.page("/console/videos");
-    const invalidForm = await client.fetch("/console/videos", { form: videoForm(await insertAvatar(a.accountId), crypto.randomUUID(), { width: "1023" }) });
+    const invalidForm = await client.fetch("/console/videos", {
+      form: videoForm(await insertAvatar(a.accountId), crypto.randomUUID(), { width: "1023" }),
+    });
     expect(invalidForm.status).toBe(400);
-    const notMine = await client.fetch("/console/videos", { form: videoForm(crypto.randomUUID(), crypto.randomUUID()) });
+    const notMine = await client.fetch("/console/videos", {
+      form: videoForm(crypto.randomUUID(), crypto.randomUUID()),
+    });
     expect(notMine.status).toBe(403);
     expect(await uploadsOf(a.accountId)).toHaveLength(0);
     expect(await objectsOf(a.accountId)).toEqual([]);
@@ -95,7 +105,9 @@ describe("console video form: nothing kept past a refusal", () => {
     expect(jobs[0]!.audioUrl).toContain(`/console/files/${kept[0]!.id}?`);
     expect(await objectsOf(a.accountId)).toEqual([kept[0]!.key]);
     // Different audio under the same requestId is still a conflict.
-    expect((await client.fetch("/console/videos", { form: videoForm(avatarId, requestId, { audio: audio(9) }) })).status).toBe(409);
+    expect(
+      (await client.fetch("/console/videos", { form: videoForm(avatarId, requestId, { audio: audio(9) }) })).status,
+    ).toBe(409);
     expect(await uploadsOf(a.accountId)).toHaveLength(1);
   });
 });

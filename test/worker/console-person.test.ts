@@ -13,7 +13,16 @@ import { createAccount } from "./helpers/accounts";
 import { signedIn } from "./helpers/console";
 import { db, insertAvatar, insertVideoJob } from "./open-fixtures";
 
-const FORM = { width: "320", height: "240", fit: "crop", backgroundColor: "#102030", backgroundFit: "cover", leadInSeconds: "0", leadOutSeconds: "0", audioUrl: "https://media.example.com/voice.mp3" };
+const FORM = {
+  width: "320",
+  height: "240",
+  fit: "crop",
+  backgroundColor: "#102030",
+  backgroundFit: "cover",
+  leadInSeconds: "0",
+  leadOutSeconds: "0",
+  audioUrl: "https://media.example.com/voice.mp3",
+};
 
 describe("console: the person on any background", () => {
   it("the two checkboxes, each with its own label, set replaceBackground and alpha; unticked is the default", async () => {
@@ -21,16 +30,33 @@ describe("console: the person on any background", () => {
     const avatarId = await insertAvatar(a.accountId);
     const { client } = await signedIn(a.accountId);
     const { html } = await client.page("/console/videos");
-    expect(html).toMatch(/<input id="replaceBackground" name="replaceBackground" type="checkbox"[^>]*>\s*<label for="replaceBackground">Replace background<\/label>/);
-    expect(html).toMatch(/<input id="alpha" name="alpha" type="checkbox"[^>]*>\s*<label for="alpha">Transparent background \(WebM\)<\/label>/);
+    expect(html).toMatch(
+      /<input id="replaceBackground" name="replaceBackground" type="checkbox"[^>]*>\s*<label for="replaceBackground">Replace background<\/label>/,
+    );
+    expect(html).toMatch(
+      /<input id="alpha" name="alpha" type="checkbox"[^>]*>\s*<label for="alpha">Transparent background \(WebM\)<\/label>/,
+    );
     for (const [extra, settings] of [
-      [{ alpha: "on", replaceBackground: "on" }, { alpha: true, replaceBackground: true }],
+      [
+        { alpha: "on", replaceBackground: "on" },
+        { alpha: true, replaceBackground: true },
+      ],
       [{}, {}],
     ] as const) {
-      const res = await client.fetch("/console/videos", { form: { ...FORM, avatarId, requestId: crypto.randomUUID(), ...extra } });
+      const res = await client.fetch("/console/videos", {
+        form: { ...FORM, avatarId, requestId: crypto.randomUUID(), ...extra },
+      });
       expect(res.status, await res.clone().text()).toBe(303);
-      const [job] = await db().select().from(videoJobs).where(eq(videoJobs.accountId, a.accountId)).orderBy(videoJobs.createdAt).limit(1).offset(extra.alpha ? 0 : 1);
-      expect(job!.settings).toEqual(normalizeVideoSettings({ width: 320, height: 240, backgroundColor: "#102030", ...settings }));
+      const [job] = await db()
+        .select()
+        .from(videoJobs)
+        .where(eq(videoJobs.accountId, a.accountId))
+        .orderBy(videoJobs.createdAt)
+        .limit(1)
+        .offset(extra.alpha ? 0 : 1);
+      expect(job!.settings).toEqual(
+        normalizeVideoSettings({ width: 320, height: 240, backgroundColor: "#102030", ...settings }),
+      );
     }
   });
 
@@ -40,7 +66,14 @@ describe("console: the person on any background", () => {
     const { client } = await signedIn(a.accountId);
     const ids = [crypto.randomUUID(), crypto.randomUUID()];
     for (const [k, id] of ids.entries()) {
-      await insertVideoJob(a.accountId, avatarId, { id, status: "succeeded", stage: "completed", outputKey: videoKey(id), completedAt: new Date(), settings: normalizeVideoSettings(k === 0 ? { alpha: true } : undefined) });
+      await insertVideoJob(a.accountId, avatarId, {
+        id,
+        status: "succeeded",
+        stage: "completed",
+        outputKey: videoKey(id),
+        completedAt: new Date(),
+        settings: normalizeVideoSettings(k === 0 ? { alpha: true } : undefined),
+      });
       await env.MEDIA.put(videoKey(id), "mp4");
       await env.MEDIA.put(alphaVideoKey(id), "webm");
     }
@@ -63,7 +96,9 @@ describe("console: the person on any background", () => {
     expect(before).toContain("The cut-out is made with this Avatar&#39;s first video");
     await env.MEDIA.put(avatarKeys(avatarId).matte, new Uint8Array([137, 80, 78, 71]));
     const after = (await client.page(`/console/avatars/${avatarId}`)).html;
-    expect(after).toMatch(/<mask id="person"[^>]*><image href="[^"]*\/v1\/media\/avatars\/[0-9a-f-]+\/matte\.png\?sig=/);
+    expect(after).toMatch(
+      /<mask id="person"[^>]*><image href="[^"]*\/v1\/media\/avatars\/[0-9a-f-]+\/matte\.png\?sig=/,
+    );
     expect(after).toContain('mask="url(#person)"');
   });
 });

@@ -13,13 +13,24 @@ describe("console CSRF", () => {
     await client.page("/console/apps");
     const noToken = await client.fetch("/console/apps", { form: { name: "x" }, csrf: false });
     expect(noToken.status).toBe(403);
-    expect(((await noToken.json()) as Envelope).error).toMatchObject({ code: "forbidden", message: expect.stringContaining("_csrf token is missing") });
+    expect(((await noToken.json()) as Envelope).error).toMatchObject({
+      code: "forbidden",
+      message: expect.stringContaining("_csrf token is missing"),
+    });
     const wrong = await client.fetch("/console/apps", { form: { name: "x", _csrf: "A".repeat(43) }, csrf: false });
     expect(wrong.status).toBe(403);
-    const crossSite = await client.fetch("/console/apps", { form: { name: "x" }, headers: { Origin: "https://evil.example" } });
+    const crossSite = await client.fetch("/console/apps", {
+      form: { name: "x" },
+      headers: { Origin: "https://evil.example" },
+    });
     expect(crossSite.status).toBe(403);
-    expect(((await crossSite.json()) as Envelope).error.message).toContain("Origin https://evil.example is not this site");
-    const noOrigin = await client.fetch("/console/apps", { form: { name: "x" }, headers: { Origin: undefined as never } });
+    expect(((await crossSite.json()) as Envelope).error.message).toContain(
+      "Origin https://evil.example is not this site",
+    );
+    const noOrigin = await client.fetch("/console/apps", {
+      form: { name: "x" },
+      headers: { Origin: undefined as never },
+    });
     expect([403]).toContain(noOrigin.status);
     // Another person's token does not work with this session.
     const other = await signedIn(a.accountId);
@@ -32,10 +43,15 @@ describe("console CSRF", () => {
   it("protects sign-in and the JSON upload endpoints too", async () => {
     const c = new ConsoleClient();
     await c.page("/console/sign-in");
-    expect((await c.fetch("/console/sign-in", { form: { email: "a@b.co", password: "x" }, csrf: false })).status).toBe(403);
+    expect((await c.fetch("/console/sign-in", { form: { email: "a@b.co", password: "x" }, csrf: false })).status).toBe(
+      403,
+    );
     const a = await createAccount();
     const { client } = await signedIn(a.accountId);
-    const res = await client.fetch("/console/api/uploads", { json: { contentType: "audio/wav", size: 10 }, csrf: false });
+    const res = await client.fetch("/console/api/uploads", {
+      json: { contentType: "audio/wav", size: 10 },
+      csrf: false,
+    });
     expect(res.status).toBe(403);
   });
 });
@@ -60,7 +76,9 @@ describe("console account isolation", () => {
     const videos = (await (await client.fetch("/console/api/video-jobs")).json()) as { jobs: unknown[] };
     expect(videos.jobs).toEqual([]);
     // Their App still works.
-    expect((await env.DB.prepare("select revoked_at from apps where id = ?").bind(theirs.appId).first())!.revoked_at).toBeNull();
+    expect(
+      (await env.DB.prepare("select revoked_at from apps where id = ?").bind(theirs.appId).first())!.revoked_at,
+    ).toBeNull();
   });
 });
 
@@ -69,7 +87,13 @@ describe("console escaping", () => {
     const a = await createAccount();
     const { client } = await signedIn(a.accountId);
     const avatarId = await insertAvatar(a.accountId, { name: XSS });
-    await insertVideoJob(a.accountId, avatarId, { name: XSS, status: "failed", errorCode: "render_failed", errorMessage: XSS, errorRetryable: true });
+    await insertVideoJob(a.accountId, avatarId, {
+      name: XSS,
+      status: "failed",
+      errorCode: "render_failed",
+      errorMessage: XSS,
+      errorRetryable: true,
+    });
     await client.page("/console/apps");
     await client.fetch("/console/apps", { form: { name: XSS } });
     for (const path of ["/console/avatars", `/console/avatars/${avatarId}`, "/console/videos", "/console/apps"]) {
@@ -111,7 +135,10 @@ describe("console sign-in throttling", () => {
     const tryOnce = async (email: string) => {
       const c = new ConsoleClient();
       await c.page("/console/sign-in");
-      return c.fetch("/console/sign-in", { form: { email, password: "wrong password!!" }, headers: { "CF-Connecting-IP": ip } });
+      return c.fetch("/console/sign-in", {
+        form: { email, password: "wrong password!!" },
+        headers: { "CF-Connecting-IP": ip },
+      });
     };
     for (let i = 0; i < 10; i++) expect((await tryOnce(`nobody${i}@example.com`)).status).toBe(401);
     expect((await tryOnce("someone-else@example.com")).status).toBe(429);
@@ -123,7 +150,10 @@ describe("console sign-in throttling", () => {
     for (let i = 0; i < 12; i++) {
       const c = new ConsoleClient();
       await c.page("/console/sign-in");
-      const res = await c.fetch("/console/sign-in", { form: { email, password: "correct horse battery staple" }, headers: { "CF-Connecting-IP": `198.18.0.${i}` } });
+      const res = await c.fetch("/console/sign-in", {
+        form: { email, password: "correct horse battery staple" },
+        headers: { "CF-Connecting-IP": `198.18.0.${i}` },
+      });
       expect(res.status).toBe(303);
     }
   });

@@ -2,7 +2,11 @@ import { createExecutionContext, createScheduledController, env, waitOnExecution
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { avatarJobs, avatars, consoleUploads } from "../../workers/platform/db/schema";
-import { ABANDONED_UPLOAD_MS, sweepConsoleUploads, UPLOAD_DELETE_AFTER_MS } from "../../workers/console/upload-retention";
+import {
+  ABANDONED_UPLOAD_MS,
+  sweepConsoleUploads,
+  UPLOAD_DELETE_AFTER_MS,
+} from "../../workers/console/upload-retention";
 import { uploadSourceUrl } from "../../workers/console/uploads";
 import worker from "../../workers/index";
 import { createAccount } from "./helpers/accounts";
@@ -27,9 +31,18 @@ const uploadIdOf = (url: string) => /\/console\/files\/([0-9a-f-]{36})\?/.exec(u
 
 /** A finished audio upload made through the console's upload API (two 8 MiB parts would be slow: one small part). */
 async function audioUpload(client: ConsoleClient) {
-  const up = (await (await client.fetch("/console/api/uploads", { json: { contentType: "audio/wav", size: 1000 } })).json()) as { uploadId: string };
-  const part = (await (await client.fetch(`/console/api/uploads/${up.uploadId}/parts/1`, { method: "PUT", body: new Uint8Array(1000).fill(7) })).json()) as object;
-  expect((await client.fetch(`/console/api/uploads/${up.uploadId}/complete`, { json: { parts: [part] } })).status).toBe(200);
+  const up = (await (
+    await client.fetch("/console/api/uploads", { json: { contentType: "audio/wav", size: 1000 } })
+  ).json()) as { uploadId: string };
+  const part = (await (
+    await client.fetch(`/console/api/uploads/${up.uploadId}/parts/1`, {
+      method: "PUT",
+      body: new Uint8Array(1000).fill(7),
+    })
+  ).json()) as object;
+  expect((await client.fetch(`/console/api/uploads/${up.uploadId}/complete`, { json: { parts: [part] } })).status).toBe(
+    200,
+  );
   return (await uploadRow(up.uploadId))!;
 }
 
@@ -37,7 +50,9 @@ describe("console upload retention", () => {
   it("a portrait is kept while its Avatar job is queued or processing, then deleted (row and object) once the job ended", async () => {
     const a = await createAccount();
     const { client } = await signedIn(a.accountId);
-    expect((await client.fetch("/console/avatars", { form: { portrait: pngFile(800, 800), name: "Kept" } })).status).toBe(303);
+    expect(
+      (await client.fetch("/console/avatars", { form: { portrait: pngFile(800, 800), name: "Kept" } })).status,
+    ).toBe(303);
     const job = (await db().select().from(avatarJobs).where(eq(avatarJobs.accountId, a.accountId)).get())!;
     const upload = (await uploadRow(uploadIdOf(job.imageUrl)))!;
     const later = upload.createdAt.getTime() + UPLOAD_DELETE_AFTER_MS + 1;
@@ -66,7 +81,10 @@ describe("console upload retention", () => {
     const used = await audioUpload(client);
     const unused = await audioUpload(client);
     const avatarId = await insertAvatar(a.accountId);
-    const jobId = await insertVideoJob(a.accountId, avatarId, { status: "processing", audioUrl: await uploadSourceUrl(env, used) });
+    const jobId = await insertVideoJob(a.accountId, avatarId, {
+      status: "processing",
+      audioUrl: await uploadSourceUrl(env, used),
+    });
     const later = unused.createdAt.getTime() + UPLOAD_DELETE_AFTER_MS + 1;
     const first = await sweepConsoleUploads(env, later);
     expect(first.uploadsDeleted).toBeGreaterThanOrEqual(1);
@@ -85,9 +103,20 @@ describe("console upload retention", () => {
     const { client } = await signedIn(a.accountId);
     await client.page("/console/videos");
     const upload = await audioUpload(client);
-    await env.DB.prepare("update console_uploads set created_at = ? where id = ?").bind(Date.now() - 24 * HOUR - 1000, upload.id).run();
+    await env.DB.prepare("update console_uploads set created_at = ? where id = ?")
+      .bind(Date.now() - 24 * HOUR - 1000, upload.id)
+      .run();
     const avatarId = await insertAvatar(a.accountId);
-    const res = await client.fetch("/console/videos", { form: { avatarId, audioUploadId: upload.id, width: "1024", height: "1024", leadInSeconds: "0", leadOutSeconds: "0" } });
+    const res = await client.fetch("/console/videos", {
+      form: {
+        avatarId,
+        audioUploadId: upload.id,
+        width: "1024",
+        height: "1024",
+        leadInSeconds: "0",
+        leadOutSeconds: "0",
+      },
+    });
     expect(res.status).toBe(400);
     expect(await res.text()).toContain("audioUploadId names an upload older than 24 hours; upload the file again");
   });
@@ -96,8 +125,15 @@ describe("console upload retention", () => {
     const a = await createAccount();
     const { client } = await signedIn(a.accountId);
     await client.page("/console/videos");
-    const up = (await (await client.fetch("/console/api/uploads", { json: { contentType: "audio/mpeg", size: 8 * MiB + 10 } })).json()) as { uploadId: string };
-    const part = (await (await client.fetch(`/console/api/uploads/${up.uploadId}/parts/1`, { method: "PUT", body: new Uint8Array(8 * MiB) })).json()) as { etag: string };
+    const up = (await (
+      await client.fetch("/console/api/uploads", { json: { contentType: "audio/mpeg", size: 8 * MiB + 10 } })
+    ).json()) as { uploadId: string };
+    const part = (await (
+      await client.fetch(`/console/api/uploads/${up.uploadId}/parts/1`, {
+        method: "PUT",
+        body: new Uint8Array(8 * MiB),
+      })
+    ).json()) as { etag: string };
     const row = (await uploadRow(up.uploadId))!;
     expect(row.multipartId).toBeTruthy();
     await sweepConsoleUploads(env, row.createdAt.getTime() + ABANDONED_UPLOAD_MS - HOUR);
@@ -110,7 +146,10 @@ describe("console upload retention", () => {
     await expect(mpu.complete([{ partNumber: 1, etag: part.etag }])).rejects.toThrow();
     expect(await env.MEDIA.head(row.key)).toBeNull();
     // The page's script gets a 404 for the forgotten upload, not a 500.
-    expect((await client.fetch(`/console/api/uploads/${up.uploadId}/parts/2`, { method: "PUT", body: new Uint8Array(10) })).status).toBe(404);
+    expect(
+      (await client.fetch(`/console/api/uploads/${up.uploadId}/parts/2`, { method: "PUT", body: new Uint8Array(10) }))
+        .status,
+    ).toBe(404);
   });
 
   it("the cron sweep runs the retention", async () => {
@@ -120,7 +159,11 @@ describe("console upload retention", () => {
     const upload = await audioUpload(client);
     // The Worker's scheduled handler (the cron trigger), which runs the job sweep and this retention beside it.
     const ctx = createExecutionContext();
-    worker.scheduled(createScheduledController({ scheduledTime: upload.createdAt.getTime() + UPLOAD_DELETE_AFTER_MS + 1 }), env, ctx);
+    worker.scheduled(
+      createScheduledController({ scheduledTime: upload.createdAt.getTime() + UPLOAD_DELETE_AFTER_MS + 1 }),
+      env,
+      ctx,
+    );
     await waitOnExecutionContext(ctx);
     expect(await uploadRow(upload.id)).toBeUndefined();
     expect(await env.MEDIA.head(upload.key)).toBeNull();
@@ -134,11 +177,18 @@ describe("replaced Avatar backgrounds", () => {
     const avatarId = await insertAvatar(a.accountId);
     const otherAvatar = await insertAvatar(a.accountId);
     await client.page(`/console/avatars/${avatarId}`);
-    const backgroundKey = async () => (await db().select().from(avatars).where(eq(avatars.id, avatarId)).get())!.backgroundKey!;
-    expect((await client.fetch(`/console/avatars/${avatarId}/background`, { form: { background: pngFile(1920, 1080) } })).status).toBe(303);
+    const backgroundKey = async () =>
+      (await db().select().from(avatars).where(eq(avatars.id, avatarId)).get())!.backgroundKey!;
+    expect(
+      (await client.fetch(`/console/avatars/${avatarId}/background`, { form: { background: pngFile(1920, 1080) } }))
+        .status,
+    ).toBe(303);
     const first = await backgroundKey();
     const jobId = await insertVideoJob(a.accountId, avatarId, { status: "processing" });
-    expect((await client.fetch(`/console/avatars/${avatarId}/background`, { form: { background: pngFile(1280, 720) } })).status).toBe(303);
+    expect(
+      (await client.fetch(`/console/avatars/${avatarId}/background`, { form: { background: pngFile(1280, 720) } }))
+        .status,
+    ).toBe(303);
     const second = await backgroundKey();
     expect(second).not.toBe(first);
     // Replaced while a render may hold its URL: still there, now and after sweeps.
@@ -163,7 +213,10 @@ describe("replaced Avatar backgrounds", () => {
     const { client } = await signedIn(a.accountId);
     const avatarId = await insertAvatar(a.accountId);
     await client.page(`/console/avatars/${avatarId}`);
-    expect((await client.fetch(`/console/avatars/${avatarId}/background`, { form: { background: pngFile(1920, 1080) } })).status).toBe(303);
+    expect(
+      (await client.fetch(`/console/avatars/${avatarId}/background`, { form: { background: pngFile(1920, 1080) } }))
+        .status,
+    ).toBe(303);
     const key = (await db().select().from(avatars).where(eq(avatars.id, avatarId)).get())!.backgroundKey!;
     const jobId = await insertVideoJob(a.accountId, avatarId, { status: "queued" });
     expect((await client.fetch(`/console/avatars/${avatarId}/background/remove`, { form: {} })).status).toBe(303);

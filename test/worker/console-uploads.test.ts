@@ -22,9 +22,16 @@ const MiB = 1024 * 1024;
 
 describe("image header checks", () => {
   it("reads PNG and JPEG sizes and judges 16:9", () => {
-    expect(imageInfo(pngHeader(1920, 1080))).toMatchObject({ type: "image/png", width: 1920, height: 1080, mayHaveAlpha: false });
+    expect(imageInfo(pngHeader(1920, 1080))).toMatchObject({
+      type: "image/png",
+      width: 1920,
+      height: 1080,
+      mayHaveAlpha: false,
+    });
     expect(imageInfo(pngHeader(10, 10, 6))!.mayHaveAlpha).toBe(true);
-    const jpeg = new Uint8Array([0xff, 0xd8, 0xff, 0xc0, 0, 17, 8, 0x02, 0xd0, 0x05, 0x00, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    const jpeg = new Uint8Array([
+      0xff, 0xd8, 0xff, 0xc0, 0, 17, 8, 0x02, 0xd0, 0x05, 0x00, 3, 0, 0, 0, 0, 0, 0, 0, 0, 0,
+    ]);
     expect(imageInfo(jpeg)).toMatchObject({ type: "image/jpeg", width: 1280, height: 720 });
     expect(imageInfo(new TextEncoder().encode("GIF89a......"))).toBeNull();
     expect(isSixteenByNine(1920, 1080)).toBe(true);
@@ -37,10 +44,14 @@ describe("console Avatar creation", () => {
   it("refuses a photo that breaks the image rules, with the reason, and makes no job", async () => {
     const a = await createAccount();
     const { client } = await signedIn(a.accountId);
-    const small = await client.fetch("/console/avatars", { form: { portrait: file(pngHeader(300, 800), "p.png", "image/png"), name: "x" } });
+    const small = await client.fetch("/console/avatars", {
+      form: { portrait: file(pngHeader(300, 800), "p.png", "image/png"), name: "x" },
+    });
     expect(small.status).toBe(422);
     expect(await small.text()).toContain("image_too_small");
-    const gif = await client.fetch("/console/avatars", { form: { portrait: file(new TextEncoder().encode("GIF89a-not-a-portrait"), "p.gif", "image/gif") } });
+    const gif = await client.fetch("/console/avatars", {
+      form: { portrait: file(new TextEncoder().encode("GIF89a-not-a-portrait"), "p.gif", "image/gif") },
+    });
     expect(gif.status).toBe(422);
     expect(await gif.text()).toContain("unsupported_format");
     expect(await db().select().from(avatarJobs).where(eq(avatarJobs.accountId, a.accountId))).toHaveLength(0);
@@ -49,7 +60,9 @@ describe("console Avatar creation", () => {
   it("an accepted photo becomes a queued job on the shared path: one unit reserved, source handed over as a signed URL", async () => {
     const a = await createAccount({ avatarUnits: 1 });
     const { client } = await signedIn(a.accountId);
-    const res = await client.fetch("/console/avatars", { form: { portrait: file(pngHeader(800, 800), "p.png", "image/png"), name: "Mine" } });
+    const res = await client.fetch("/console/avatars", {
+      form: { portrait: file(pngHeader(800, 800), "p.png", "image/png"), name: "Mine" },
+    });
     expect(res.status).toBe(303);
     const [job] = await db().select().from(avatarJobs).where(eq(avatarJobs.accountId, a.accountId));
     expect(job).toMatchObject({ name: "Mine", unitState: "reserved" });
@@ -62,9 +75,13 @@ describe("console Avatar creation", () => {
     const served = await client.fetch(url.pathname + url.search);
     expect(served.status).toBe(200);
     expect(served.headers.get("Content-Type")).toBe("image/png");
-    expect((await client.fetch(`${url.pathname}?exp=${url.searchParams.get("exp")}&sig=${"A".repeat(43)}`)).status).toBe(403);
+    expect(
+      (await client.fetch(`${url.pathname}?exp=${url.searchParams.get("exp")}&sig=${"A".repeat(43)}`)).status,
+    ).toBe(403);
     // No unit left: the same 402 as the Open API, shown on the page.
-    const again = await client.fetch("/console/avatars", { form: { portrait: file(pngHeader(800, 800), "p.png", "image/png") } });
+    const again = await client.fetch("/console/avatars", {
+      form: { portrait: file(pngHeader(800, 800), "p.png", "image/png") },
+    });
     expect(again.status).toBe(402);
     expect(await again.text()).toMatch(/Avatar Creations/);
   });
@@ -75,8 +92,12 @@ describe("console Avatar creation", () => {
     const { client } = await signedIn(a.accountId);
     const { html } = await client.page("/console/avatars");
     expect(html).toContain("Avatar creation is unavailable: API Avatar creation is disabled");
-    expect(html).toMatch(/<button type="submit" disabled="">Create Avatar<\/button>|<button type="submit" disabled>Create Avatar<\/button>/);
-    const res = await client.fetch("/console/avatars", { form: { portrait: file(pngHeader(800, 800), "p.png", "image/png") } });
+    expect(html).toMatch(
+      /<button type="submit" disabled="">Create Avatar<\/button>|<button type="submit" disabled>Create Avatar<\/button>/,
+    );
+    const res = await client.fetch("/console/avatars", {
+      form: { portrait: file(pngHeader(800, 800), "p.png", "image/png") },
+    });
     expect(res.status).toBe(403);
   });
 });
@@ -87,12 +108,23 @@ describe("console backgrounds", () => {
     const { client } = await signedIn(a.accountId);
     const avatarId = await insertAvatar(a.accountId);
     await client.page(`/console/avatars/${avatarId}`);
-    const square = await client.fetch(`/console/avatars/${avatarId}/background`, { form: { background: file(pngHeader(1000, 1000), "b.png", "image/png") } });
+    const square = await client.fetch(`/console/avatars/${avatarId}/background`, {
+      form: { background: file(pngHeader(1000, 1000), "b.png", "image/png") },
+    });
     expect(square.status).toBe(400);
-    expect(await square.text()).toContain("Background image must be 16:9 (for example 1920×1080); this one is 1000×1000");
-    const ok = await client.fetch(`/console/avatars/${avatarId}/background`, { form: { background: file(pngHeader(1920, 1080), "b.png", "image/png") } });
+    expect(await square.text()).toContain(
+      "Background image must be 16:9 (for example 1920×1080); this one is 1000×1000",
+    );
+    const ok = await client.fetch(`/console/avatars/${avatarId}/background`, {
+      form: { background: file(pngHeader(1920, 1080), "b.png", "image/png") },
+    });
     expect(ok.status).toBe(303);
-    const read = async () => ((await (await openFetch(`/avatars/${avatarId}`, { headers: a.headers })).json()) as { avatar: { backgroundImageUrl?: string } }).avatar;
+    const read = async () =>
+      (
+        (await (await openFetch(`/avatars/${avatarId}`, { headers: a.headers })).json()) as {
+          avatar: { backgroundImageUrl?: string };
+        }
+      ).avatar;
     const withBg = await read();
     expect(withBg.backgroundImageUrl).toMatch(/\/v1\/media\/avatars\/[0-9a-f-]{36}\/background-[0-9a-f]{8}\.png\?sig=/);
     expect((await client.fetch(`/console/avatars/${avatarId}/background/remove`, { form: {} })).status).toBe(303);
@@ -109,12 +141,28 @@ describe("console audio uploads in parts", () => {
     expect(created.status).toBe(201);
     const up = (await created.json()) as { uploadId: string; partSize: number; parts: number };
     expect(up).toMatchObject({ partSize: 8 * MiB, parts: 2 });
-    const short = await client.fetch(`/console/api/uploads/${up.uploadId}/parts/1`, { method: "PUT", body: new Uint8Array(100) });
+    const short = await client.fetch(`/console/api/uploads/${up.uploadId}/parts/1`, {
+      method: "PUT",
+      body: new Uint8Array(100),
+    });
     expect(short.status).toBe(400);
     expect(((await short.json()) as Envelope).error.message).toContain(`part 1 must be exactly ${8 * MiB} bytes`);
-    const p1 = await (await client.fetch(`/console/api/uploads/${up.uploadId}/parts/1`, { method: "PUT", body: new Uint8Array(8 * MiB).fill(1) })).json();
-    const p2 = await (await client.fetch(`/console/api/uploads/${up.uploadId}/parts/2`, { method: "PUT", body: new Uint8Array(1000).fill(2) })).json();
-    expect((await client.fetch(`/console/api/uploads/${up.uploadId}/parts/3`, { method: "PUT", body: new Uint8Array(10) })).status).toBe(400);
+    const p1 = await (
+      await client.fetch(`/console/api/uploads/${up.uploadId}/parts/1`, {
+        method: "PUT",
+        body: new Uint8Array(8 * MiB).fill(1),
+      })
+    ).json();
+    const p2 = await (
+      await client.fetch(`/console/api/uploads/${up.uploadId}/parts/2`, {
+        method: "PUT",
+        body: new Uint8Array(1000).fill(2),
+      })
+    ).json();
+    expect(
+      (await client.fetch(`/console/api/uploads/${up.uploadId}/parts/3`, { method: "PUT", body: new Uint8Array(10) }))
+        .status,
+    ).toBe(400);
     const done = await client.fetch(`/console/api/uploads/${up.uploadId}/complete`, { json: { parts: [p1, p2] } });
     expect(done.status).toBe(200);
     const row = await db().select().from(consoleUploads).where(eq(consoleUploads.id, up.uploadId)).get();
@@ -125,13 +173,19 @@ describe("console audio uploads in parts", () => {
   it("refuses other types, empty files and more than 500 MiB, naming the rule", async () => {
     const a = await createAccount();
     const { client } = await signedIn(a.accountId);
-    const bad = await client.fetch("/console/api/uploads", { json: { contentType: "application/octet-stream", size: 10 } });
+    const bad = await client.fetch("/console/api/uploads", {
+      json: { contentType: "application/octet-stream", size: 10 },
+    });
     expect(bad.status).toBe(400);
     expect(((await bad.json()) as Envelope).error.message).toMatch(/^contentType must be one of audio\/mpeg/);
-    const big = await client.fetch("/console/api/uploads", { json: { contentType: "audio/mpeg", size: 500 * MiB + 1 } });
+    const big = await client.fetch("/console/api/uploads", {
+      json: { contentType: "audio/mpeg", size: 500 * MiB + 1 },
+    });
     expect(big.status).toBe(400);
     expect(((await big.json()) as Envelope).error.message).toContain("size must be at most");
-    expect((await client.fetch("/console/api/uploads", { json: { contentType: "audio/mpeg", size: 0 } })).status).toBe(400);
+    expect((await client.fetch("/console/api/uploads", { json: { contentType: "audio/mpeg", size: 0 } })).status).toBe(
+      400,
+    );
   });
 
   it("another account cannot use or feed an upload", async () => {
@@ -139,11 +193,29 @@ describe("console audio uploads in parts", () => {
     const b = await createAccount();
     const mine = await signedIn(a.accountId);
     const theirs = await signedIn(b.accountId);
-    const up = (await (await mine.client.fetch("/console/api/uploads", { json: { contentType: "audio/wav", size: 10 } })).json()) as { uploadId: string };
-    expect((await theirs.client.fetch(`/console/api/uploads/${up.uploadId}/parts/1`, { method: "PUT", body: new Uint8Array(10) })).status).toBe(404);
+    const up = (await (
+      await mine.client.fetch("/console/api/uploads", { json: { contentType: "audio/wav", size: 10 } })
+    ).json()) as { uploadId: string };
+    expect(
+      (
+        await theirs.client.fetch(`/console/api/uploads/${up.uploadId}/parts/1`, {
+          method: "PUT",
+          body: new Uint8Array(10),
+        })
+      ).status,
+    ).toBe(404);
     const avatarId = await insertAvatar(b.accountId);
     await theirs.client.page("/console/videos");
-    const res = await theirs.client.fetch("/console/videos", { form: { avatarId, audioUploadId: up.uploadId, width: "1024", height: "1024", leadInSeconds: "0", leadOutSeconds: "0" } });
+    const res = await theirs.client.fetch("/console/videos", {
+      form: {
+        avatarId,
+        audioUploadId: up.uploadId,
+        width: "1024",
+        height: "1024",
+        leadInSeconds: "0",
+        leadOutSeconds: "0",
+      },
+    });
     expect(res.status).toBe(404);
   });
 });

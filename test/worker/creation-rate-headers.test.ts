@@ -32,14 +32,19 @@ describe("RateLimit headers on the creation routes", () => {
 
   // POST /videos takes the figures from its admission round trip; answers that end before it ask the limiter.
   it("POST /videos: headers on errors before and at admission, and no read counted", async () => {
-    const a = await createAccount({ limits: { video: { perMinute: 1, readBurst: 9, readsPerSecond: 3, readsPerMinute: 90 } } });
+    const a = await createAccount({
+      limits: { video: { perMinute: 1, readBurst: 9, readsPerSecond: 3, readsPerMinute: 90 } },
+    });
     const avatarId = await insertAvatar(a.accountId);
     const policy = '"burst";q=9;w=3, "minute";q=90;w=60';
     const bad = await openFetch("/videos", { headers: a.headers, body: { avatarId, audioUrl: 42 } });
     expect(bad.status).toBe(400);
     expect(bad.headers.get("RateLimit-Policy")).toBe(policy);
     expect(bad.headers.get("RateLimit")).toMatch(/^"burst";r=9;t=\d+, "minute";r=90;t=\d+$/);
-    const denied = await openFetch("/videos", { headers: a.headers, body: { avatarId: crypto.randomUUID(), audioUrl: PUBLIC_AUDIO } });
+    const denied = await openFetch("/videos", {
+      headers: a.headers,
+      body: { avatarId: crypto.randomUUID(), audioUrl: PUBLIC_AUDIO },
+    });
     expect(denied.status).toBe(403);
     expect(denied.headers.get("RateLimit")).toMatch(/^"burst";r=9;/);
     const ok = await openFetch("/videos", { headers: a.headers, body: { avatarId, audioUrl: PUBLIC_AUDIO } });

@@ -4,10 +4,21 @@ import { avatarIdForJob } from "../../workers/pipeline/jobs/avatar-id";
 import { jobToken } from "../../workers/pipeline/jobs/tokens";
 import { avatarKeys, videoKey } from "../../workers/platform/storage/keys";
 import { getAccount, patchAccount } from "./helpers/accounts";
-import { createAccount, createAvatarJob, createVideoJob, insertAvatar, jobRow, objectRequest, postEvent, startRun } from "./pipeline-helpers";
+import {
+  createAccount,
+  createAvatarJob,
+  createVideoJob,
+  insertAvatar,
+  jobRow,
+  objectRequest,
+  postEvent,
+  startRun,
+} from "./pipeline-helpers";
 
 const avatarCount = async (accountId: string) =>
-  (await env.DB.prepare("select count(*) as n from avatars where account_id = ?").bind(accountId).first<{ n: number }>())!.n;
+  (await env.DB.prepare("select count(*) as n from avatars where account_id = ?")
+    .bind(accountId)
+    .first<{ n: number }>())!.n;
 
 /** The renderer's uploads for an Avatar job run. */
 async function uploadAvatarOutputs(jobId: string, attempt: number) {
@@ -26,7 +37,9 @@ describe("avatar job events", () => {
     expect(await getAccount(acct.accountId)).toMatchObject({ avatarUnits: 3, reservedAvatarUnits: 1 });
     await startRun("avatar", jobId, 5);
 
-    expect(await (await postEvent("avatar", jobId, 5, { type: "progress", stage: "analyzing" })).json()).toEqual({ ok: true });
+    expect(await (await postEvent("avatar", jobId, 5, { type: "progress", stage: "analyzing" })).json()).toEqual({
+      ok: true,
+    });
     expect((await jobRow("avatar", jobId))!.unit_state).toBe("reserved");
     await postEvent("avatar", jobId, 5, { type: "progress", stage: "preprocessed" });
     expect((await jobRow("avatar", jobId))!.unit_state).toBe("captured");
@@ -43,10 +56,14 @@ describe("avatar job events", () => {
 
     // Visible through the API: the job carries avatarId, the Avatar is listed with a working cover.
     const { openFetch } = await import("./helpers/accounts");
-    const job = (await (await openFetch(`/avatar-jobs/${jobId}`, { headers: acct.headers })).json()) as { job: Record<string, unknown> };
+    const job = (await (await openFetch(`/avatar-jobs/${jobId}`, { headers: acct.headers })).json()) as {
+      job: Record<string, unknown>;
+    };
     expect(job.job).toMatchObject({ status: "succeeded", avatarId });
     expect(job.job.completedAt).toBeTypeOf("string");
-    const avatar = (await (await openFetch(`/avatars/${avatarId}`, { headers: acct.headers })).json()) as { avatar: { coverUrl: string; name: string } };
+    const avatar = (await (await openFetch(`/avatars/${avatarId}`, { headers: acct.headers })).json()) as {
+      avatar: { coverUrl: string; name: string };
+    };
     expect(avatar.avatar.name).toBe("Ada");
     const { SELF } = await import("cloudflare:test");
     const cover = await SELF.fetch(avatar.avatar.coverUrl);
@@ -70,7 +87,9 @@ describe("avatar job events", () => {
     expect(await (await postEvent("avatar", jobId, 6, { type: "succeeded" })).json()).toEqual({ ok: true });
     expect(await (await postEvent("avatar", jobId, 6, { type: "succeeded" })).json()).toEqual({ ignored: true });
     expect(await (await postEvent("avatar", jobId, 5, { type: "succeeded" })).json()).toEqual({ ignored: true });
-    expect(await (await postEvent("avatar", jobId, 5, { type: "failed", error: { code: "preprocess_failed" } })).json()).toEqual({ ignored: true });
+    expect(
+      await (await postEvent("avatar", jobId, 5, { type: "failed", error: { code: "preprocess_failed" } })).json(),
+    ).toEqual({ ignored: true });
     expect(await avatarCount(acct.accountId)).toBe(1);
     expect((await jobRow("avatar", jobId))!.status).toBe("succeeded");
     expect(await getAccount(acct.accountId)).toMatchObject({ avatarUnits: 4, reservedAvatarUnits: 0 });
@@ -116,8 +135,15 @@ describe("avatar job events", () => {
     const jobId = await createAvatarJob(acct);
     await startRun("avatar", jobId, 5);
     await postEvent("avatar", jobId, 5, { type: "progress", stage: "preprocessed" });
-    await postEvent("avatar", jobId, 5, { type: "failed", error: { code: "avatar_generation_failed", message: "x", retryable: true } });
-    expect(await jobRow("avatar", jobId)).toMatchObject({ status: "failed", unit_state: "captured", error_code: "avatar_generation_failed" });
+    await postEvent("avatar", jobId, 5, {
+      type: "failed",
+      error: { code: "avatar_generation_failed", message: "x", retryable: true },
+    });
+    expect(await jobRow("avatar", jobId)).toMatchObject({
+      status: "failed",
+      unit_state: "captured",
+      error_code: "avatar_generation_failed",
+    });
     expect(await getAccount(acct.accountId)).toMatchObject({ avatarUnits: 1, reservedAvatarUnits: 0 });
   });
 
@@ -125,7 +151,10 @@ describe("avatar job events", () => {
     const acct = await createAccount();
     const jobId = await createAvatarJob(acct);
     await startRun("avatar", jobId, 5);
-    await postEvent("avatar", jobId, 5, { type: "failed", error: { code: "kaboom", message: "stack trace…", retryable: false } });
+    await postEvent("avatar", jobId, 5, {
+      type: "failed",
+      error: { code: "kaboom", message: "stack trace…", retryable: false },
+    });
     const row = (await jobRow("avatar", jobId))!;
     expect(row.error_code).toBe("internal_error");
     expect(row.error_message).not.toContain("stack");
@@ -145,7 +174,9 @@ describe("avatar job events", () => {
     const jobId = await createAvatarJob(acct);
     await startRun("avatar", jobId, 6, 30_000);
     const before = (await jobRow("avatar", jobId))!.heartbeat_at as number;
-    const stale = (await (await postEvent("avatar", jobId, 5, { type: "progress", stage: "preprocessed" })).json()) as Record<string, unknown>;
+    const stale = (await (
+      await postEvent("avatar", jobId, 5, { type: "progress", stage: "preprocessed" })
+    ).json()) as Record<string, unknown>;
     expect(stale).toMatchObject({ ignored: true, abort: { code: "superseded" } });
     expect((await jobRow("avatar", jobId))!.unit_state).toBe("reserved");
     expect((await jobRow("avatar", jobId))!.heartbeat_at).toBe(before);
@@ -162,14 +193,34 @@ describe("internal authentication and scopes", () => {
     const bad = await postEvent("avatar", jobId, 5, { type: "progress", stage: "x" }, "Zm9v");
     expect(bad.status).toBe(401);
     expect(((await bad.json()) as { error: { code: string } }).error.code).toBe("unauthorized");
-    const otherAttempt = await postEvent("avatar", jobId, 5, { type: "progress", stage: "x" }, await jobToken(env, "avatar", jobId, 4));
+    const otherAttempt = await postEvent(
+      "avatar",
+      jobId,
+      5,
+      { type: "progress", stage: "x" },
+      await jobToken(env, "avatar", jobId, 4),
+    );
     expect(otherAttempt.status).toBe(401);
-    const otherJob = await postEvent("avatar", jobId, 5, { type: "progress", stage: "x" }, await jobToken(env, "avatar", crypto.randomUUID(), 5));
+    const otherJob = await postEvent(
+      "avatar",
+      jobId,
+      5,
+      { type: "progress", stage: "x" },
+      await jobToken(env, "avatar", crypto.randomUUID(), 5),
+    );
     expect(otherJob.status).toBe(401);
     const { SELF } = await import("cloudflare:test");
     const none = await SELF.fetch(`http://x/internal/jobs/${jobId}/events?attempt=5`, { method: "POST", body: "{}" });
     expect(none.status).toBe(401);
-    const put = await objectRequest("avatar", jobId, 5, "PUT", avatarKeys(await avatarIdForJob(jobId)).cover, "x", "nope");
+    const put = await objectRequest(
+      "avatar",
+      jobId,
+      5,
+      "PUT",
+      avatarKeys(await avatarIdForJob(jobId)).cover,
+      "x",
+      "nope",
+    );
     expect(put.status).toBe(401);
   });
 
@@ -190,10 +241,16 @@ describe("internal authentication and scopes", () => {
     const own = avatarKeys(await avatarIdForJob(jobId));
     expect((await objectRequest("avatar", jobId, 5, "PUT", own.rig, "{}")).status).toBe(200);
     expect((await objectRequest("avatar", jobId, 5, "PUT", videoKey(jobId), "x")).status).toBe(403);
-    expect((await objectRequest("avatar", jobId, 5, "PUT", avatarKeys(crypto.randomUUID()).cover, "x")).status).toBe(403);
-    expect((await objectRequest("avatar", jobId, 5, "PUT", `avatars/${await avatarIdForJob(jobId)}/other.png`, "x")).status).toBe(403);
+    expect((await objectRequest("avatar", jobId, 5, "PUT", avatarKeys(crypto.randomUUID()).cover, "x")).status).toBe(
+      403,
+    );
+    expect(
+      (await objectRequest("avatar", jobId, 5, "PUT", `avatars/${await avatarIdForJob(jobId)}/other.png`, "x")).status,
+    ).toBe(403);
     expect((await objectRequest("avatar", jobId, 5, "GET", own.rig)).status).toBe(403);
-    expect((await objectRequest("avatar", jobId, 5, "PUT", `avatars%2F..%2Fvideos%2F${jobId}.mp4`, "x")).status).toBe(400);
+    expect((await objectRequest("avatar", jobId, 5, "PUT", `avatars%2F..%2Fvideos%2F${jobId}.mp4`, "x")).status).toBe(
+      400,
+    );
     // Stored with the content type of its kind, not the sender's.
     expect((await env.MEDIA.head(own.rig))!.httpMetadata?.contentType).toBe("application/json");
   });
@@ -222,7 +279,15 @@ describe("internal authentication and scopes", () => {
     expect((await objectRequest("video", jobId, 5, "PUT", videoKey(jobId), "mp4")).status).toBe(200);
     expect((await env.MEDIA.head(videoKey(jobId)))!.httpMetadata?.contentType).toBe("video/mp4");
     // An Avatar job's token is not a video job's token.
-    const wrongKind = await objectRequest("video", jobId, 5, "PUT", videoKey(jobId), "x", await jobToken(env, "avatar", jobId, 5));
+    const wrongKind = await objectRequest(
+      "video",
+      jobId,
+      5,
+      "PUT",
+      videoKey(jobId),
+      "x",
+      await jobToken(env, "avatar", jobId, 5),
+    );
     expect(wrongKind.status).toBe(401);
   });
 });
@@ -235,7 +300,9 @@ describe("video job events", () => {
     await startRun("video", jobId, 5);
     await postEvent("video", jobId, 5, { type: "progress", stage: "preparing_media" });
     expect((await jobRow("video", jobId))!.stage).toBe("preparing_media");
-    expect(await (await postEvent("video", jobId, 5, { type: "progress", stage: "rendering" })).json()).toEqual({ ok: true });
+    expect(await (await postEvent("video", jobId, 5, { type: "progress", stage: "rendering" })).json()).toEqual({
+      ok: true,
+    });
     expect((await jobRow("video", jobId))!.stage).toBe("rendering");
     await objectRequest("video", jobId, 5, "PUT", videoKey(jobId), new Uint8Array(64));
     await postEvent("video", jobId, 5, { type: "succeeded", result: { durationSeconds: 3 } });
@@ -249,7 +316,11 @@ describe("video job events", () => {
     const jobId = await createVideoJob(acct, await insertAvatar(acct.accountId));
     await startRun("video", jobId, 5);
     await postEvent("video", jobId, 5, { type: "succeeded" });
-    expect(await jobRow("video", jobId)).toMatchObject({ status: "failed", error_code: "render_failed", error_retryable: 1 });
+    expect(await jobRow("video", jobId)).toMatchObject({
+      status: "failed",
+      error_code: "render_failed",
+      error_retryable: 1,
+    });
   });
 
   it("failure codes keep the renderer's safe message, else a clear one per code", async () => {
@@ -257,11 +328,22 @@ describe("video job events", () => {
     const avatarId = await insertAvatar(acct.accountId);
     const a = await createVideoJob(acct, avatarId);
     await startRun("video", a, 5);
-    await postEvent("video", a, 5, { type: "failed", error: { code: "empty_media", message: "The audio file is empty.", retryable: false } });
-    expect(await jobRow("video", a)).toMatchObject({ status: "failed", error_code: "empty_media", error_message: "The audio file is empty.", error_retryable: 0 });
+    await postEvent("video", a, 5, {
+      type: "failed",
+      error: { code: "empty_media", message: "The audio file is empty.", retryable: false },
+    });
+    expect(await jobRow("video", a)).toMatchObject({
+      status: "failed",
+      error_code: "empty_media",
+      error_message: "The audio file is empty.",
+      error_retryable: 0,
+    });
     const b = await createVideoJob(acct, avatarId);
     await startRun("video", b, 5);
-    await postEvent("video", b, 5, { type: "failed", error: { code: "source_unavailable", message: "GET https://bucket/x?X-Amz-Signature=abc gave 403" } });
+    await postEvent("video", b, 5, {
+      type: "failed",
+      error: { code: "source_unavailable", message: "GET https://bucket/x?X-Amz-Signature=abc gave 403" },
+    });
     const row = (await jobRow("video", b))!;
     expect(row.error_code).toBe("source_unavailable");
     expect(row.error_message).not.toContain("https://");
@@ -274,7 +356,9 @@ describe("video job events", () => {
     await startRun("video", jobId, 5);
     const { adminFetch } = await import("./helpers/accounts");
     expect((await adminFetch(`/apps/${acct.appId}`, { method: "DELETE" })).status).toBe(204);
-    const answer = (await (await postEvent("video", jobId, 5, { type: "progress", stage: "rendering" })).json()) as Record<string, unknown>;
+    const answer = (await (
+      await postEvent("video", jobId, 5, { type: "progress", stage: "rendering" })
+    ).json()) as Record<string, unknown>;
     expect(answer).toMatchObject({ abort: { code: "app_access_revoked", retryable: true } });
     expect(await jobRow("video", jobId)).toMatchObject({ status: "failed", error_code: "app_access_revoked" });
   });
@@ -284,7 +368,9 @@ describe("video job events", () => {
     const jobId = await createVideoJob(acct, await insertAvatar(acct.accountId));
     await startRun("video", jobId, 5);
     await patchAccount(acct.accountId, { videoAccess: false });
-    const answer = (await (await postEvent("video", jobId, 5, { type: "progress", stage: "rendering" })).json()) as Record<string, unknown>;
+    const answer = (await (
+      await postEvent("video", jobId, 5, { type: "progress", stage: "rendering" })
+    ).json()) as Record<string, unknown>;
     expect(answer).toMatchObject({ abort: { code: "app_access_revoked" } });
   });
 
@@ -295,7 +381,9 @@ describe("video job events", () => {
     const jobId = await createVideoJob(user, avatarId);
     await startRun("video", jobId, 5);
     await env.DB.prepare("update avatars set is_public = 0 where id = ?").bind(avatarId).run();
-    const answer = (await (await postEvent("video", jobId, 5, { type: "progress", stage: "rendering" })).json()) as Record<string, unknown>;
+    const answer = (await (
+      await postEvent("video", jobId, 5, { type: "progress", stage: "rendering" })
+    ).json()) as Record<string, unknown>;
     expect(answer).toMatchObject({ abort: { code: "avatar_forbidden" } });
     expect(await jobRow("video", jobId)).toMatchObject({ status: "failed", error_code: "avatar_forbidden" });
     // A later event of that run changes nothing.

@@ -17,14 +17,22 @@ async function failAvatar(error: Record<string, unknown>) {
   await startRun("avatar", jobId, 5);
   const res = await postEvent("avatar", jobId, 5, { type: "failed", error });
   expect(res.status).toBe(200);
-  const { job } = await json<{ job: { status: string; error: Record<string, unknown> } }>(await openFetch(`/avatar-jobs/${jobId}`, { headers: acct.headers }));
+  const { job } = await json<{ job: { status: string; error: Record<string, unknown> } }>(
+    await openFetch(`/avatar-jobs/${jobId}`, { headers: acct.headers }),
+  );
   expect(job.status).toBe("failed");
   return job.error;
 }
 
 describe("Avatar job errors", () => {
   it("keep the spec's code, message and retryable and add the renderer's reason and detail", async () => {
-    const error = await failAvatar({ code: "image_quality_rejected", message: "ignored", retryable: false, reason: "face_too_small", detail: SMALL });
+    const error = await failAvatar({
+      code: "image_quality_rejected",
+      message: "ignored",
+      retryable: false,
+      reason: "face_too_small",
+      detail: SMALL,
+    });
     expect(error).toEqual({
       code: "image_quality_rejected",
       message: "The source image did not pass Avatar image requirements.",
@@ -35,8 +43,17 @@ describe("Avatar job errors", () => {
   });
 
   it("a reason of another code, or an unknown one, becomes the code's general reason with its summary", async () => {
-    const wrong = await failAvatar({ code: "invalid_image", retryable: false, reason: "face_blurred", detail: "The face is blurred." });
-    expect(wrong).toMatchObject({ code: "invalid_image", reason: "image_unreadable", detail: AVATAR_REASONS.image_unreadable.summary });
+    const wrong = await failAvatar({
+      code: "invalid_image",
+      retryable: false,
+      reason: "face_blurred",
+      detail: "The face is blurred.",
+    });
+    expect(wrong).toMatchObject({
+      code: "invalid_image",
+      reason: "image_unreadable",
+      detail: AVATAR_REASONS.image_unreadable.summary,
+    });
     const unknown = await failAvatar({ code: "image_quality_rejected", reason: "bad_vibes", detail: "x" });
     expect(unknown).toMatchObject({ reason: "no_face", detail: AVATAR_REASONS.no_face.summary });
   });
@@ -62,13 +79,22 @@ describe("video job errors", () => {
     const acct = await createAccount({ videoAccess: true });
     const avatarId = await insertAvatar(acct.accountId);
     const read = async (jobId: string) =>
-      (await json<{ job: { error: Record<string, unknown> } }>(await openFetch(`/video-jobs/${jobId}`, { headers: acct.headers }))).job.error;
+      (
+        await json<{ job: { error: Record<string, unknown> } }>(
+          await openFetch(`/video-jobs/${jobId}`, { headers: acct.headers }),
+        )
+      ).job.error;
 
     const a = await createVideoJob(acct, avatarId);
     await startRun("video", a, 5);
     await postEvent("video", a, 5, {
       type: "failed",
-      error: { code: "media_too_large", message: "The audio is larger than the 500 MiB limit.", retryable: false, detail: "The audio is 600 MiB; at most 500 MiB is accepted." },
+      error: {
+        code: "media_too_large",
+        message: "The audio is larger than the 500 MiB limit.",
+        retryable: false,
+        detail: "The audio is 600 MiB; at most 500 MiB is accepted.",
+      },
     });
     expect(await read(a)).toEqual({
       code: "media_too_large",
@@ -79,7 +105,10 @@ describe("video job errors", () => {
 
     const b = await createVideoJob(acct, avatarId);
     await startRun("video", b, 5);
-    await postEvent("video", b, 5, { type: "failed", error: { code: "source_unavailable", message: "The audio source answered HTTP 404.", retryable: false } });
+    await postEvent("video", b, 5, {
+      type: "failed",
+      error: { code: "source_unavailable", message: "The audio source answered HTTP 404.", retryable: false },
+    });
     expect(await read(b)).toMatchObject({ code: "source_unavailable", detail: "The audio source answered HTTP 404." });
     expect(await read(b)).not.toHaveProperty("reason");
   });

@@ -39,7 +39,9 @@ describe("Avatar creation admission", () => {
 
   it("of 30 parallel admissions exactly `concurrent` succeed; the rest get concurrency_limit_exceeded with Retry-After", async () => {
     const limiter = await withUnits(100);
-    const results = await Promise.all(Array.from({ length: 30 }, () => limiter.admitAvatarCreation(id(), avatarLimits(), T0)));
+    const results = await Promise.all(
+      Array.from({ length: 30 }, () => limiter.admitAvatarCreation(id(), avatarLimits(), T0)),
+    );
     expect(tally(results)).toEqual({ ok: 10, concurrency_limit_exceeded: 20 });
     const refused = results.find((r) => !r.ok)!;
     expect(refused).toMatchObject({ code: "concurrency_limit_exceeded" });
@@ -53,11 +55,17 @@ describe("Avatar creation admission", () => {
     const [a, b] = [id(), id()];
     expect((await limiter.admitAvatarCreation(a, limits, T0)).ok).toBe(true);
     expect((await limiter.admitAvatarCreation(b, limits, T0)).ok).toBe(true);
-    expect(await limiter.admitAvatarCreation(id(), limits, T0)).toMatchObject({ ok: false, code: "concurrency_limit_exceeded" });
+    expect(await limiter.admitAvatarCreation(id(), limits, T0)).toMatchObject({
+      ok: false,
+      code: "concurrency_limit_exceeded",
+    });
     await limiter.finishAvatarJob(a);
     await limiter.finishAvatarJob(a); // repeated: harmless
     expect((await limiter.admitAvatarCreation(id(), limits, T0)).ok).toBe(true);
-    expect(await limiter.admitAvatarCreation(id(), limits, T0)).toMatchObject({ ok: false, code: "concurrency_limit_exceeded" });
+    expect(await limiter.admitAvatarCreation(id(), limits, T0)).toMatchObject({
+      ok: false,
+      code: "concurrency_limit_exceeded",
+    });
   });
 
   it("the same jobId admitted twice counts once (idempotent)", async () => {
@@ -85,8 +93,12 @@ describe("Avatar creation admission", () => {
     const noUnits = await limiter.admitAvatarCreation(id(), avatarLimits(), T0);
     expect(noUnits).toMatchObject({ ok: false, code: "insufficient_avatar_units" });
     expect(admissionError(noUnits as Exclude<Admission, { ok: true }>).status).toBe(402);
-    expect(await limiter.admitAvatarCreation(id(), avatarLimits({ concurrent: 0 }), T0)).toMatchObject({ code: "concurrency_limit_exceeded" });
-    expect(await limiter.admitAvatarCreation(id(), avatarLimits({ perMinute: 0, concurrent: 0 }), T0)).toMatchObject({ code: "rate_limit_exceeded" });
+    expect(await limiter.admitAvatarCreation(id(), avatarLimits({ concurrent: 0 }), T0)).toMatchObject({
+      code: "concurrency_limit_exceeded",
+    });
+    expect(await limiter.admitAvatarCreation(id(), avatarLimits({ perMinute: 0, concurrent: 0 }), T0)).toMatchObject({
+      code: "rate_limit_exceeded",
+    });
   });
 });
 
@@ -105,10 +117,16 @@ describe("creation windows (sliding logs, driven by `now`)", () => {
       message: expect.stringContaining("2 per minute"),
     });
     expect(await limiter.admitAvatarCreation(id(), limits, T0 + 59_001)).toMatchObject({ retryAfterSeconds: 1 });
-    expect(await limiter.admitAvatarCreation(id(), limits, T0 + MIN - 1)).toMatchObject({ ok: false, retryAfterSeconds: 1 });
+    expect(await limiter.admitAvatarCreation(id(), limits, T0 + MIN - 1)).toMatchObject({
+      ok: false,
+      retryAfterSeconds: 1,
+    });
     expect((await limiter.admitAvatarCreation(id(), limits, T0 + MIN)).ok).toBe(true);
     // Full again: the next slot frees when the T0+10 s admission leaves.
-    expect(await limiter.admitAvatarCreation(id(), limits, T0 + MIN)).toMatchObject({ ok: false, retryAfterSeconds: 10 });
+    expect(await limiter.admitAvatarCreation(id(), limits, T0 + MIN)).toMatchObject({
+      ok: false,
+      retryAfterSeconds: 10,
+    });
   });
 
   it("per hour and per rolling 24 hours", async () => {
@@ -136,12 +154,16 @@ describe("creation windows (sliding logs, driven by `now`)", () => {
     const limiter = await withUnits(100);
     const limits = avatarLimits({ perMinute: 1, perHour: 1, concurrent: 10 });
     expect((await limiter.admitAvatarCreation(id(), limits, T0)).ok).toBe(true);
-    expect(await limiter.admitAvatarCreation(id(), limits, T0 + SEC)).toMatchObject({ retryAfterSeconds: HOUR / SEC - 1 });
+    expect(await limiter.admitAvatarCreation(id(), limits, T0 + SEC)).toMatchObject({
+      retryAfterSeconds: HOUR / SEC - 1,
+    });
   });
 
   it("a limit of 0 blocks with the window length as Retry-After", async () => {
     const limiter = await withUnits(100);
-    expect(await limiter.admitAvatarCreation(id(), avatarLimits({ perMinute: 0 }), T0)).toMatchObject({ retryAfterSeconds: 60 });
+    expect(await limiter.admitAvatarCreation(id(), avatarLimits({ perMinute: 0 }), T0)).toMatchObject({
+      retryAfterSeconds: 60,
+    });
   });
 
   it("Avatar and video counters are independent", async () => {
@@ -157,11 +179,18 @@ describe("creation windows (sliding logs, driven by `now`)", () => {
 });
 
 describe("video creation admission and retry-key claims", () => {
-  const claimOf = (requestId: string | null, fingerprint = "fp-1", at = T0) => ({ jobId: id(), requestId, fingerprint, createdAt: at });
+  const claimOf = (requestId: string | null, fingerprint = "fp-1", at = T0) => ({
+    jobId: id(),
+    requestId,
+    fingerprint,
+    createdAt: at,
+  });
 
   it("of 30 parallel video admissions exactly `perMinute` succeed", async () => {
     const limiter = fresh();
-    const results = await Promise.all(Array.from({ length: 30 }, () => limiter.admitVideoCreation(claimOf(null), videoLimits({ perMinute: 9 }), T0)));
+    const results = await Promise.all(
+      Array.from({ length: 30 }, () => limiter.admitVideoCreation(claimOf(null), videoLimits({ perMinute: 9 }), T0)),
+    );
     expect(tally(results)).toEqual({ ok: 9, rate_limit_exceeded: 21 });
   });
 
@@ -169,7 +198,9 @@ describe("video creation admission and retry-key claims", () => {
     const limiter = fresh();
     const requestId = id();
     const claims = Array.from({ length: 20 }, () => claimOf(requestId));
-    const results = await Promise.all(claims.map((c) => limiter.admitVideoCreation(c, videoLimits({ perMinute: 2 }), T0)));
+    const results = await Promise.all(
+      claims.map((c) => limiter.admitVideoCreation(c, videoLimits({ perMinute: 2 }), T0)),
+    );
     const winners = results.filter((r) => r.ok && !r.existing);
     expect(winners).toHaveLength(1);
     const winner = claims[results.indexOf(winners[0])];
@@ -198,7 +229,11 @@ describe("video creation admission and retry-key claims", () => {
     const limits = videoLimits({ perMinute: 1 });
     expect((await limiter.admitVideoCreation(claimOf(null), limits, T0)).ok).toBe(true);
     const refused = claimOf("req-b");
-    expect(await limiter.admitVideoCreation(refused, limits, T0)).toMatchObject({ ok: false, code: "rate_limit_exceeded", retryAfterSeconds: 60 });
+    expect(await limiter.admitVideoCreation(refused, limits, T0)).toMatchObject({
+      ok: false,
+      code: "rate_limit_exceeded",
+      retryAfterSeconds: 60,
+    });
     const later = claimOf("req-b", "fp-1", T0 + MIN);
     expect(await limiter.admitVideoCreation(later, limits, T0 + MIN)).toEqual({ ok: true });
   });
@@ -206,8 +241,12 @@ describe("video creation admission and retry-key claims", () => {
   it("video per-day quota", async () => {
     const limiter = fresh();
     const limits = videoLimits({ perMinute: 20, perHour: 200, perDay: 3 });
-    for (let i = 0; i < 3; i++) expect((await limiter.admitVideoCreation(claimOf(null), limits, T0 + i * HOUR)).ok).toBe(true);
-    expect(await limiter.admitVideoCreation(claimOf(null), limits, T0 + 3 * HOUR)).toMatchObject({ ok: false, retryAfterSeconds: (DAY - 3 * HOUR) / SEC });
+    for (let i = 0; i < 3; i++)
+      expect((await limiter.admitVideoCreation(claimOf(null), limits, T0 + i * HOUR)).ok).toBe(true);
+    expect(await limiter.admitVideoCreation(claimOf(null), limits, T0 + 3 * HOUR)).toMatchObject({
+      ok: false,
+      retryAfterSeconds: (DAY - 3 * HOUR) / SEC,
+    });
   });
 });
 
@@ -227,9 +266,13 @@ describe("durability", () => {
     limiter = env.ACCOUNT_LIMITER.getByName(name);
 
     expect(await limiter.getBalance()).toEqual({ avatarUnits: 4, reservedAvatarUnits: 2 });
-    expect(await limiter.admitAvatarCreation(id(), avatarLimits({ perMinute: 10, concurrent: 3 }), T0)).toMatchObject({ code: "concurrency_limit_exceeded" });
+    expect(await limiter.admitAvatarCreation(id(), avatarLimits({ perMinute: 10, concurrent: 3 }), T0)).toMatchObject({
+      code: "concurrency_limit_exceeded",
+    });
     expect(await limiter.admitAvatarCreation(id(), limits, T0)).toMatchObject({ code: "rate_limit_exceeded" });
-    expect((await limiter.admitVideoCreation({ ...claim, jobId: id() }, videoLimits(), T0)).existing?.jobId).toBe(claim.jobId);
+    expect((await limiter.admitVideoCreation({ ...claim, jobId: id() }, videoLimits(), T0)).existing?.jobId).toBe(
+      claim.jobId,
+    );
     // Exactly-once survives too: capturing again does not charge again.
     await limiter.captureAvatarUnit(jobs[0]);
     expect(await limiter.getBalance()).toEqual({ avatarUnits: 4, reservedAvatarUnits: 2 });
@@ -241,10 +284,18 @@ describe("session tokens: single use at every instant", () => {
     const limiter = fresh();
     const exp = Math.floor(T0 / SEC) + 60; // seconds, as in the token
     const jti = id();
-    expect(await limiter.admitMotionConnection({ connectionId: id(), jti, exp }, exp * SEC - 1)).toMatchObject({ ok: true });
+    expect(await limiter.admitMotionConnection({ connectionId: id(), jti, exp }, exp * SEC - 1)).toMatchObject({
+      ok: true,
+    });
     await limiter.endMotionConnection("unrelated"); // the slot stays taken; reuse is what matters
-    expect(await limiter.admitMotionConnection({ connectionId: id(), jti, exp }, exp * SEC)).toMatchObject({ ok: false, code: "unauthorized" });
-    expect(await limiter.admitMotionConnection({ connectionId: id(), jti, exp }, exp * SEC + 1)).toMatchObject({ ok: false, code: "unauthorized" });
+    expect(await limiter.admitMotionConnection({ connectionId: id(), jti, exp }, exp * SEC)).toMatchObject({
+      ok: false,
+      code: "unauthorized",
+    });
+    expect(await limiter.admitMotionConnection({ connectionId: id(), jti, exp }, exp * SEC + 1)).toMatchObject({
+      ok: false,
+      code: "unauthorized",
+    });
     expect((await limiter.motionStatus()).open).toBe(1);
   });
 
@@ -256,7 +307,9 @@ describe("session tokens: single use at every instant", () => {
       code: "unauthorized",
       message: expect.stringContaining("expired"),
     });
-    expect(await limiter.admitMotionConnection({ connectionId: id(), jti: id(), exp }, exp * SEC - 1)).toMatchObject({ ok: true });
+    expect(await limiter.admitMotionConnection({ connectionId: id(), jti: id(), exp }, exp * SEC - 1)).toMatchObject({
+      ok: true,
+    });
   });
 });
 
@@ -264,13 +317,18 @@ describe("through the real creation routes", () => {
   it("30 parallel POST /avatars: exactly `concurrent` (10) accepted, the rest 429 concurrency_limit_exceeded", async () => {
     const acc = await createAccount({ avatarUnits: 100 });
     const results = await Promise.all(
-      Array.from({ length: 30 }, () => openFetch("/avatars", { headers: acc.headers, body: { imageUrl: "https://example.com/p.jpg" } })),
+      Array.from({ length: 30 }, () =>
+        openFetch("/avatars", { headers: acc.headers, body: { imageUrl: "https://example.com/p.jpg" } }),
+      ),
     );
     const bodies = await Promise.all(results.map((r) => r.json() as Promise<{ error?: { code: string } }>));
     expect(results.filter((r) => r.status === 200)).toHaveLength(10);
     expect(bodies.filter((b) => b.error?.code === "concurrency_limit_exceeded")).toHaveLength(20);
-    for (const r of results.filter((r) => r.status === 429)) expect(Number(r.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
-    const rows = await env.DB.prepare("select count(*) as n from avatar_jobs where account_id = ?").bind(acc.accountId).first<{ n: number }>();
+    for (const r of results.filter((r) => r.status === 429))
+      expect(Number(r.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
+    const rows = await env.DB.prepare("select count(*) as n from avatar_jobs where account_id = ?")
+      .bind(acc.accountId)
+      .first<{ n: number }>();
     expect(rows!.n).toBe(10);
   });
 
@@ -279,12 +337,17 @@ describe("through the real creation routes", () => {
     const avatarId = await insertAvatar(acc.accountId);
     const results = await Promise.all(
       Array.from({ length: 25 }, () =>
-        openFetch("/videos", { headers: acc.headers, body: { avatarId, audioUrl: "https://example.com/a.mp3", requestId: crypto.randomUUID() } }),
+        openFetch("/videos", {
+          headers: acc.headers,
+          body: { avatarId, audioUrl: "https://example.com/a.mp3", requestId: crypto.randomUUID() },
+        }),
       ),
     );
     expect(results.filter((r) => r.status === 200)).toHaveLength(6);
     expect(results.filter((r) => r.status === 429)).toHaveLength(19);
-    const rows = await env.DB.prepare("select count(*) as n from video_jobs where account_id = ?").bind(acc.accountId).first<{ n: number }>();
+    const rows = await env.DB.prepare("select count(*) as n from video_jobs where account_id = ?")
+      .bind(acc.accountId)
+      .first<{ n: number }>();
     expect(rows!.n).toBe(6);
   });
 });

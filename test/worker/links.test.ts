@@ -6,7 +6,12 @@ import type { Env } from "../../workers/platform/env";
 import { ApiError } from "../../workers/platform/http/errors";
 import { sign, signSync, verify } from "../../workers/platform/crypto/hmac";
 import { avatarKeys, videoKey } from "../../workers/platform/storage/keys";
-import { avatarBackgroundUrl, avatarCoverUrl, VIDEO_LINK_TTL_MS, videoDownloadLink } from "../../workers/platform/storage/links";
+import {
+  avatarBackgroundUrl,
+  avatarCoverUrl,
+  VIDEO_LINK_TTL_MS,
+  videoDownloadLink,
+} from "../../workers/platform/storage/links";
 import { createAccount, createVideoJob, insertAvatar } from "./pipeline-helpers";
 
 const BASE = "https://api.example.test";
@@ -17,11 +22,16 @@ async function succeededVideo(opts: { expiresInMs?: number; store?: boolean } = 
   const acct = await createAccount();
   const jobId = await createVideoJob(acct, await insertAvatar(acct.accountId));
   const expiresAt = Date.now() + (opts.expiresInMs ?? 7 * 24 * 60 * MIN);
-  await env.DB.prepare("update video_jobs set status = 'succeeded', stage = 'completed', output_key = ?, completed_at = ?, expires_at = ? where id = ?")
+  await env.DB.prepare(
+    "update video_jobs set status = 'succeeded', stage = 'completed', output_key = ?, completed_at = ?, expires_at = ? where id = ?",
+  )
     .bind(videoKey(jobId), Date.now(), expiresAt, jobId)
     .run();
-  if (opts.store !== false) await env.MEDIA.put(videoKey(jobId), new Uint8Array(Array.from({ length: 100 }, (_, i) => i)));
-  const row = await env.DB.prepare("select * from video_jobs where id = ?").bind(jobId).first<Record<string, number | string | null>>();
+  if (opts.store !== false)
+    await env.MEDIA.put(videoKey(jobId), new Uint8Array(Array.from({ length: 100 }, (_, i) => i)));
+  const row = await env.DB.prepare("select * from video_jobs where id = ?")
+    .bind(jobId)
+    .first<Record<string, number | string | null>>();
   return {
     id: jobId,
     accountId: String(row!.account_id),
@@ -70,7 +80,10 @@ describe("Avatar cover and background links", () => {
     const acct = await createAccount();
     const avatarId = await insertAvatar(acct.accountId, { background: true });
     expect(avatarBackgroundUrl(env, BASE, { id: avatarId, backgroundKey: null })).toBeUndefined();
-    const url = avatarBackgroundUrl(env, "http://x", { id: avatarId, backgroundKey: `avatars/${avatarId}/background.png` })!;
+    const url = avatarBackgroundUrl(env, "http://x", {
+      id: avatarId,
+      backgroundKey: `avatars/${avatarId}/background.png`,
+    })!;
     expect((await SELF.fetch(url)).status).toBe(200);
   });
 });
@@ -85,7 +98,13 @@ describe("video download links", () => {
     const url = new URL(link.url);
     expect(`${url.origin}${url.pathname}`).toBe(`${BASE}/v1/media/videos/${job.id}.mp4`);
     expect(url.searchParams.get("exp")).toBe(String(expSec));
-    expect(await verify(env.SIGNING_SECRET, `video-v1\nGET\n${videoKey(job.id)}\n${job.accountId}\n${expSec}`, url.searchParams.get("sig"))).toBe(true);
+    expect(
+      await verify(
+        env.SIGNING_SECRET,
+        `video-v1\nGET\n${videoKey(job.id)}\n${job.accountId}\n${expSec}`,
+        url.searchParams.get("sig"),
+      ),
+    ).toBe(true);
   });
 
   it("capped by job.expiresAt: never outlives retention, refreshing never extends it", async () => {
@@ -107,7 +126,13 @@ describe("video download links", () => {
     const job = await succeededVideo();
     await expect(videoDownloadLink(env, BASE, job, job.expiresAt.getTime())).rejects.toMatchObject({ status: 503 });
     const noSecret: Env = { ...env, SIGNING_SECRET: "" };
-    const brokenS3: Env = { ...env, R2_ACCESS_KEY_ID: "k", R2_SECRET_ACCESS_KEY: "s", R2_S3_ENDPOINT: "not a url", R2_BUCKET_NAME: "b" };
+    const brokenS3: Env = {
+      ...env,
+      R2_ACCESS_KEY_ID: "k",
+      R2_SECRET_ACCESS_KEY: "s",
+      R2_S3_ENDPOINT: "not a url",
+      R2_BUCKET_NAME: "b",
+    };
     await expect(videoDownloadLink(brokenS3, BASE, job, Date.now())).rejects.toMatchObject({ status: 503 });
     await expect(videoDownloadLink(noSecret, BASE, job, Date.now())).rejects.toMatchObject({ status: 503 });
   });
@@ -115,14 +140,18 @@ describe("video download links", () => {
   it("GET /video-jobs/{id}: 503 when the link cannot be produced, and the job stays succeeded", async () => {
     const acct = await createAccount();
     const jobId = await createVideoJob(acct, await insertAvatar(acct.accountId));
-    await env.DB.prepare("update video_jobs set status = 'succeeded', stage = 'completed', output_key = ?, completed_at = ? where id = ?")
+    await env.DB.prepare(
+      "update video_jobs set status = 'succeeded', stage = 'completed', output_key = ?, completed_at = ? where id = ?",
+    )
       .bind(videoKey(jobId), Date.now(), jobId)
       .run();
     const { openFetch } = await import("./helpers/accounts");
     const res = await openFetch(`/video-jobs/${jobId}`, { headers: acct.headers });
     expect(res.status).toBe(503);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("service_unavailable");
-    const row = await env.DB.prepare("select status from video_jobs where id = ?").bind(jobId).first<{ status: string }>();
+    const row = await env.DB.prepare("select status from video_jobs where id = ?")
+      .bind(jobId)
+      .first<{ status: string }>();
     expect(row!.status).toBe("succeeded");
     // Once the object is there, the same read succeeds with a link.
     await env.MEDIA.put(videoKey(jobId), "mp4");
@@ -145,7 +174,9 @@ describe("video download links", () => {
     const cappedJob = { ...job, expiresAt: new Date(now + 10 * MIN) } as VideoJob;
     const link = await videoDownloadLink(s3Env, BASE, cappedJob, now);
     const url = new URL(link.url);
-    expect(`${url.origin}${url.pathname}`).toBe(`https://0123456789abcdef.r2.cloudflarestorage.com/avatar-video-media/videos/${job.id}.mp4`);
+    expect(`${url.origin}${url.pathname}`).toBe(
+      `https://0123456789abcdef.r2.cloudflarestorage.com/avatar-video-media/videos/${job.id}.mp4`,
+    );
     expect(url.searchParams.get("X-Amz-Algorithm")).toBe("AWS4-HMAC-SHA256");
     expect(url.searchParams.get("X-Amz-Date")).toBe("20261121T100000Z");
     // 10 minutes (the cap) measured from the signing second, not 15.

@@ -12,7 +12,9 @@ const BYTES = new Uint8Array(Array.from({ length: 1000 }, (_, i) => i % 251));
 async function videoWithLink() {
   const acct = await createAccount();
   const jobId = await createVideoJob(acct, await insertAvatar(acct.accountId));
-  await env.DB.prepare("update video_jobs set status = 'succeeded', stage = 'completed', output_key = ?, completed_at = ? where id = ?")
+  await env.DB.prepare(
+    "update video_jobs set status = 'succeeded', stage = 'completed', output_key = ?, completed_at = ? where id = ?",
+  )
     .bind(videoKey(jobId), Date.now(), jobId)
     .run();
   await env.MEDIA.put(videoKey(jobId), BYTES);
@@ -81,7 +83,9 @@ describe("GET /v1/media/videos/{jobId}.mp4", () => {
     const noSig = new URL(url);
     noSig.searchParams.delete("sig");
     expect((await SELF.fetch(noSig.toString())).status).toBe(403);
-    expect((await SELF.fetch(`http://x/v1/media/videos/${crypto.randomUUID()}.mp4?exp=9999999999&sig=${sig}`)).status).toBe(403);
+    expect(
+      (await SELF.fetch(`http://x/v1/media/videos/${crypto.randomUUID()}.mp4?exp=9999999999&sig=${sig}`)).status,
+    ).toBe(403);
   });
 
   it("a link signed for another account does not open the job", async () => {
@@ -94,8 +98,16 @@ describe("GET /v1/media/videos/{jobId}.mp4", () => {
 
   it("an expired link is 403 with a message saying so", async () => {
     const { jobId } = await videoWithLink();
-    const row = await env.DB.prepare("select * from video_jobs where id = ?").bind(jobId).first<Record<string, unknown>>();
-    const job = { id: jobId, accountId: row!.account_id, status: "succeeded", outputKey: videoKey(jobId), expiresAt: new Date(Number(row!.expires_at)) };
+    const row = await env.DB.prepare("select * from video_jobs where id = ?")
+      .bind(jobId)
+      .first<Record<string, unknown>>();
+    const job = {
+      id: jobId,
+      accountId: row!.account_id,
+      status: "succeeded",
+      outputKey: videoKey(jobId),
+      expiresAt: new Date(Number(row!.expires_at)),
+    };
     const old = await videoDownloadLink(env, "http://x", job as never, Date.now() - 16 * 60_000);
     const res = await SELF.fetch(old.url);
     expect(res.status).toBe(403);

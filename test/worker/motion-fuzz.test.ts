@@ -17,15 +17,35 @@ function randomMessage(rand: () => number): Msg {
     case 2:
       return "x".repeat(65_537); // oversized text
     case 3:
-      return JSON.stringify({ type: "start", sampleRate: pick([16000, 8000, 48000, 7999, 48001, 22050.5, "16000", null, -1, 1e308]) });
+      return JSON.stringify({
+        type: "start",
+        sampleRate: pick([16000, 8000, 48000, 7999, 48001, 22050.5, "16000", null, -1, 1e308]),
+      });
     case 4:
       return JSON.stringify({ type: "stop" });
     case 5:
-      return pick(["{", "null", "[]", "42", '"start"', "{}", '{"type":null}', '{"type":"START"}', '{"type":"start","sampleRate":16000,"x":1}', "\u0000", "🙂"]);
+      return pick([
+        "{",
+        "null",
+        "[]",
+        "42",
+        '"start"',
+        "{}",
+        '{"type":null}',
+        '{"type":"START"}',
+        '{"type":"start","sampleRate":16000,"x":1}',
+        "\u0000",
+        "🙂",
+      ]);
     case 6:
-      return JSON.stringify({ type: pick(["motion", "ready", "end", "ping", "", "__proto__", "constructor"]), frame: rand() });
+      return JSON.stringify({
+        type: pick(["motion", "ready", "end", "ping", "", "__proto__", "constructor"]),
+        frame: rand(),
+      });
     case 7:
-      return String.fromCharCode(...Array.from({ length: Math.floor(rand() * 200) }, () => Math.floor(rand() * 0xd7ff)));
+      return String.fromCharCode(
+        ...Array.from({ length: Math.floor(rand() * 200) }, () => Math.floor(rand() * 0xd7ff)),
+      );
     default:
       return pcm16(0.02 + rand() * 0.2, 16000);
   }

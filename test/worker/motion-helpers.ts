@@ -11,13 +11,19 @@ export const nowS = () => Math.floor(Date.now() / 1000);
 export async function readyAvatar(accountId: string, o: { isPublic?: boolean } = {}) {
   const id = await insertAvatar(accountId, o);
   const landmarks = Array.from({ length: 478 }, (_, i) => [100 + (i % 30), 100 + Math.floor(i / 30), 0]);
-  await env.MEDIA.put(`avatars/${id}/rig.json`, JSON.stringify({ version: 1, portrait: { width: 256, height: 256 }, landmarks }));
+  await env.MEDIA.put(
+    `avatars/${id}/rig.json`,
+    JSON.stringify({ version: 1, portrait: { width: 256, height: 256 }, landmarks }),
+  );
   await env.MEDIA.put(`avatars/${id}/portrait.png`, new Uint8Array([137, 80, 78, 71]));
   return id;
 }
 
 /** A token as the console endpoint would issue it, with any claim overridden. */
-export function token(a: Pick<TestAccount, "appId" | "accountId">, o: { region?: Region; expireAt?: number; modelVersion?: string } = {}) {
+export function token(
+  a: Pick<TestAccount, "appId" | "accountId">,
+  o: { region?: Region; expireAt?: number; modelVersion?: string } = {},
+) {
   return issueSessionToken(env.SESSION_TOKEN_PRIVATE_KEY, {
     appId: a.appId,
     accountId: a.accountId,
@@ -48,7 +54,9 @@ export function accept(res: Response): { ws: WebSocket } & Received {
     // The service sends JSON text only (motion.v1); anything else is kept as it came, to fail the checks.
     messages.push(typeof e.data === "string" ? JSON.parse(e.data) : e.data);
   });
-  const closed = new Promise<{ code: number; reason: string }>((resolve) => ws.addEventListener("close", (e) => resolve({ code: e.code, reason: e.reason })));
+  const closed = new Promise<{ code: number; reason: string }>((resolve) =>
+    ws.addEventListener("close", (e) => resolve({ code: e.code, reason: e.reason })),
+  );
   return { ws, messages, closed };
 }
 

@@ -8,7 +8,7 @@ const limiter = (accountId: string) => env.ACCOUNT_LIMITER.getByName(accountId);
 /** Streams `seconds` of audio in real time (100 ms chunks) on an open connection. */
 async function streamRealTime(ws: WebSocket, seconds: number, rate = 16000) {
   const audio = pcm16(seconds, rate);
-  const chunk = rate / 10 * 2;
+  const chunk = (rate / 10) * 2;
   const t0 = Date.now();
   for (let i = 0, k = 0; i < audio.length; i += chunk, k++) {
     ws.send(audio.slice(i, i + chunk));

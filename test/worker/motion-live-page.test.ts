@@ -11,7 +11,8 @@ describe("/console/live", () => {
     const page = await SELF.fetch("http://x/console/live");
     expect(page.status).toBe(200);
     const html = await page.text();
-    for (const label of ["App ID", "API key", "Load Avatars", "Talk into the microphone", "Play an audio file"]) expect(html).toContain(label);
+    for (const label of ["App ID", "API key", "Load Avatars", "Talk into the microphone", "Play an audio file"])
+      expect(html).toContain(label);
     const js = await SELF.fetch("http://x/console/live/motion-client.js");
     expect(js.headers.get("Content-Type")).toContain("text/javascript");
     expect(await js.text()).toContain("motion.v1");
@@ -26,7 +27,14 @@ describe("/console/live", () => {
     const claims = await verifySessionToken(body.sessionToken, env.SESSION_TOKEN_PUBLIC_KEY);
     expect(claims).toMatchObject({ sub: a.appId, acct: a.accountId });
     expect(claims.exp - nowS()).toBeLessThanOrEqual(60);
-    await expectError(await SELF.fetch("http://x/console/live/session", { method: "POST", headers: { "X-App-ID": a.appId, "X-API-Key": "wrong" } }), 401, "unauthorized");
+    await expectError(
+      await SELF.fetch("http://x/console/live/session", {
+        method: "POST",
+        headers: { "X-App-ID": a.appId, "X-API-Key": "wrong" },
+      }),
+      401,
+      "unauthorized",
+    );
   });
 
   it("has the console's page headers: no framing, no-store, a strict CSP without inline code", async () => {
@@ -41,7 +49,10 @@ describe("/console/live", () => {
     expect(csp).not.toContain("unsafe-inline");
     const html = await page.text();
     expect(html).not.toMatch(/<script(?![^>]*\bsrc=)[^>]*>|<style|style="/);
-    for (const [path, type] of [["/console/live/live.js", "text/javascript"], ["/console/live/live.css", "text/css"]] as const) {
+    for (const [path, type] of [
+      ["/console/live/live.js", "text/javascript"],
+      ["/console/live/live.css", "text/css"],
+    ] as const) {
       const res = await SELF.fetch(`http://x${path}`);
       expect(res.status, path).toBe(200);
       expect(res.headers.get("Content-Type")).toContain(type);
@@ -52,7 +63,11 @@ describe("/console/live", () => {
   it("the session route has /v1/open's access rules and Avatar read limits", async () => {
     const a = await motionAccount();
     await patchAccount(a.accountId, { openApiAccess: false });
-    await expectError(await SELF.fetch("http://x/console/live/session", { method: "POST", headers: a.headers }), 403, "forbidden");
+    await expectError(
+      await SELF.fetch("http://x/console/live/session", { method: "POST", headers: a.headers }),
+      403,
+      "forbidden",
+    );
 
     const b = await createAccount({ limits: { avatar: { readBurst: 2, readsPerSecond: 1 } } });
     const statuses: number[] = [];

@@ -91,7 +91,12 @@ export interface Envelope {
 }
 
 /** Asserts the error envelope, status and code; X-Request-ID must equal error.requestId. Returns the message. */
-export async function expectError(res: Response, status: number, code: string, message?: string | RegExp): Promise<string> {
+export async function expectError(
+  res: Response,
+  status: number,
+  code: string,
+  message?: string | RegExp,
+): Promise<string> {
   const text = await res.text();
   expect(res.status, text).toBe(status);
   const body = JSON.parse(text) as Envelope;

@@ -13,30 +13,48 @@ import type { OpenApiDocument } from "./openapi-document";
 
 type Json = Record<string, unknown>;
 /** An operation of the hand-written document: the parts compared. */
-type OldOperation = { operationId: string; security?: unknown; parameters?: unknown; responses: object; requestBody?: { content?: unknown } };
+type OldOperation = {
+  operationId: string;
+  security?: unknown;
+  parameters?: unknown;
+  responses: object;
+  requestBody?: { content?: unknown };
+};
 
 /** Intended differences: JSON path → the new value (or a predicate on it). */
 const INTENDED: Record<string, unknown> = {
   // readRateLimitHeaders is now mounted on the creation routes (it was documented but mounted only in a test app).
-  "paths./v1/open/avatars.post.responses.200.headers.RateLimit-Policy": { $ref: "#/components/headers/RateLimit-Policy" },
+  "paths./v1/open/avatars.post.responses.200.headers.RateLimit-Policy": {
+    $ref: "#/components/headers/RateLimit-Policy",
+  },
   "paths./v1/open/avatars.post.responses.200.headers.RateLimit": { $ref: "#/components/headers/RateLimit" },
-  "paths./v1/open/videos.post.responses.200.headers.RateLimit-Policy": { $ref: "#/components/headers/RateLimit-Policy" },
+  "paths./v1/open/videos.post.responses.200.headers.RateLimit-Policy": {
+    $ref: "#/components/headers/RateLimit-Policy",
+  },
   "paths./v1/open/videos.post.responses.200.headers.RateLimit": { $ref: "#/components/headers/RateLimit" },
   // Bodies without unsupported fields no longer claim "fields of unavailable features give 501".
-  "paths./v1/open/avatar-checks.post.requestBody.description": "JSON, at most 65536 bytes. Unknown fields are rejected (400).",
-  "paths./v1/console/session-tokens.post.requestBody.description": "JSON, at most 65536 bytes. Unknown fields are rejected (400).",
+  "paths./v1/open/avatar-checks.post.requestBody.description":
+    "JSON, at most 65536 bytes. Unknown fields are rejected (400).",
+  "paths./v1/console/session-tokens.post.requestBody.description":
+    "JSON, at most 65536 bytes. Unknown fields are rejected (400).",
   // job.error.code lists the codes of the one failure table (@avatar-video/contract) instead of pointing at the spec.
   "components.schemas.JobError.properties.code.description": (d: unknown) =>
-    typeof d === "string" && d.includes("`source_download_failed` (retryable)") && d.includes("`render_failed` (retryable)"),
+    typeof d === "string" &&
+    d.includes("`source_download_failed` (retryable)") &&
+    d.includes("`render_failed` (retryable)"),
   // Error responses are described per code from the one HTTP error table (workers/platform/http/errors.ts).
   "components.responses.E429.description": (d: unknown) =>
     typeof d === "string" && d.startsWith("rate_limit_exceeded: ") && d.includes("; concurrency_limit_exceeded: "),
   // Issue 21: the person in front of the background (video.replaceBackground) and the WebM with alpha (video.alpha, alphaVideoUrl).
-  "paths./v1/open/video-jobs/{jobId}.get.description": (d: unknown) => typeof d === "string" && d.includes("alphaVideoUrl"),
-  "components.schemas.VideoSettings.properties.replaceBackground": (s: unknown) => (s as Json).type === "boolean" && (s as Json).default === false,
-  "components.schemas.VideoSettings.properties.alpha": (s: unknown) => (s as Json).type === "boolean" && (s as Json).default === false,
+  "paths./v1/open/video-jobs/{jobId}.get.description": (d: unknown) =>
+    typeof d === "string" && d.includes("alphaVideoUrl"),
+  "components.schemas.VideoSettings.properties.replaceBackground": (s: unknown) =>
+    (s as Json).type === "boolean" && (s as Json).default === false,
+  "components.schemas.VideoSettings.properties.alpha": (s: unknown) =>
+    (s as Json).type === "boolean" && (s as Json).default === false,
   "components.schemas.VideoJobDetail.properties.alphaVideoUrl": (s: unknown) => (s as Json).format === "uri",
-  "components.schemas.VideoJobDetail.properties.alphaVideoUrlExpiresAt": (s: unknown) => typeof (s as Json).description === "string",
+  "components.schemas.VideoJobDetail.properties.alphaVideoUrlExpiresAt": (s: unknown) =>
+    typeof (s as Json).description === "string",
 };
 
 /** Every leaf-level difference between the two documents, as "path" entries. */
@@ -44,7 +62,8 @@ function differences(a: unknown, b: unknown, path: string[] = [], out: Map<strin
   if (JSON.stringify(a) === JSON.stringify(b)) return out;
   const objects = a && b && typeof a === "object" && typeof b === "object" && !Array.isArray(a) && !Array.isArray(b);
   if (!objects) return out.set(path.join("."), b);
-  for (const key of new Set([...Object.keys(a as Json), ...Object.keys(b as Json)])) differences((a as Json)[key], (b as Json)[key], [...path, key], out);
+  for (const key of new Set([...Object.keys(a as Json), ...Object.keys(b as Json)]))
+    differences((a as Json)[key], (b as Json)[key], [...path, key], out);
   return out;
 }
 
@@ -52,14 +71,23 @@ function differences(a: unknown, b: unknown, path: string[] = [], out: Map<strin
 function withoutExamples<T>(node: T): T {
   if (Array.isArray(node)) return node.map(withoutExamples) as T;
   if (!node || typeof node !== "object") return node;
-  return Object.fromEntries(Object.entries(node).filter(([k]) => k !== "example" && k !== "x-codeSamples").map(([k, v]) => [k, withoutExamples(v)])) as T;
+  return Object.fromEntries(
+    Object.entries(node)
+      .filter(([k]) => k !== "example" && k !== "x-codeSamples")
+      .map(([k, v]) => [k, withoutExamples(v)]),
+  ) as T;
 }
 
-const operations = (doc: { paths: Record<string, object> }) => Object.entries(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m} ${p}`)).sort();
+const operations = (doc: { paths: Record<string, object> }) =>
+  Object.entries(doc.paths)
+    .flatMap(([p, item]) => Object.keys(item).map((m) => `${m} ${p}`))
+    .sort();
 
 describe("generated OpenAPI document against the hand-written one it replaces", () => {
   it("has the same operations, each with the same operationId, parameters and response codes", async () => {
-    const doc = withoutExamples(await json<OpenApiDocument>(await SELF.fetch("http://127.0.0.1:8787/v1/open/openapi.json")));
+    const doc = withoutExamples(
+      await json<OpenApiDocument>(await SELF.fetch("http://127.0.0.1:8787/v1/open/openapi.json")),
+    );
     expect(operations(doc)).toEqual(operations(before));
     for (const [path, item] of Object.entries<Record<string, OldOperation>>(before.paths)) {
       for (const [method, op] of Object.entries(item)) {
@@ -74,7 +102,9 @@ describe("generated OpenAPI document against the hand-written one it replaces", 
   });
 
   it("has the same component schemas and error responses", async () => {
-    const doc = withoutExamples(await json<OpenApiDocument>(await SELF.fetch("http://127.0.0.1:8787/v1/open/openapi.json")));
+    const doc = withoutExamples(
+      await json<OpenApiDocument>(await SELF.fetch("http://127.0.0.1:8787/v1/open/openapi.json")),
+    );
     expect(Object.keys(doc.components.schemas).sort()).toEqual(Object.keys(before.components.schemas).sort());
     expect(Object.keys(doc.components.responses).sort()).toEqual(Object.keys(before.components.responses).sort());
     expect(doc.components.headers).toEqual(before.components.headers);
@@ -82,7 +112,9 @@ describe("generated OpenAPI document against the hand-written one it replaces", 
   });
 
   it("differs from it only where listed", async () => {
-    const doc = withoutExamples(await json<OpenApiDocument>(await SELF.fetch("http://127.0.0.1:8787/v1/open/openapi.json")));
+    const doc = withoutExamples(
+      await json<OpenApiDocument>(await SELF.fetch("http://127.0.0.1:8787/v1/open/openapi.json")),
+    );
     const found = differences(before, doc);
     for (const [path, value] of found) {
       expect(Object.hasOwn(INTENDED, path), `unlisted difference at ${path}: ${JSON.stringify(value)}`).toBe(true);

@@ -25,7 +25,9 @@ describe("OpenAPI documents", () => {
   });
 
   it("/v1/admin/openapi.json equals the snapshot", async () => {
-    const res = await SELF.fetch(`${BASE}/v1/admin/openapi.json`, { headers: { Authorization: "Bearer test-admin-token" } });
+    const res = await SELF.fetch(`${BASE}/v1/admin/openapi.json`, {
+      headers: { Authorization: "Bearer test-admin-token" },
+    });
     expect(firstDifference(await res.text(), JSON.stringify(admin))).toBeUndefined();
   });
 });

@@ -59,7 +59,22 @@ describe("OpenAPI document", () => {
   it("component schemas come from the zod schemas, rules included", async () => {
     const { components } = await fetchDoc();
     const s = components.schemas;
-    for (const id of ["CreateAvatarRequest", "CreateVideoRequest", "VideoSettings", "VideoJob", "VideoJobDetail", "VideoJobList", "Avatar", "AvatarJob", "AvatarJobList", "AvatarList", "Pagination", "Error", "SessionTokenRequest", "SessionTokenResponse"]) {
+    for (const id of [
+      "CreateAvatarRequest",
+      "CreateVideoRequest",
+      "VideoSettings",
+      "VideoJob",
+      "VideoJobDetail",
+      "VideoJobList",
+      "Avatar",
+      "AvatarJob",
+      "AvatarJobList",
+      "AvatarList",
+      "Pagination",
+      "Error",
+      "SessionTokenRequest",
+      "SessionTokenResponse",
+    ]) {
       expect(s[id], id).toBeTruthy();
     }
     expect(s.CreateVideoRequest.required).toEqual(["avatarId", "audioUrl"]);
@@ -67,7 +82,13 @@ describe("OpenAPI document", () => {
     expect(s.CreateVideoRequest.properties.video).toEqual({ $ref: "#/components/schemas/VideoSettings" });
     expect(s.CreateVideoRequest.properties.audioUrl).toMatchObject({ type: "string", maxLength: 4096, format: "uri" });
     expect(s.CreateVideoRequest.properties.name).toMatchObject({ minLength: 1, maxLength: 128 });
-    expect(s.VideoSettings.properties.width).toMatchObject({ type: "integer", minimum: 64, maximum: 1920, multipleOf: 2, default: 1024 });
+    expect(s.VideoSettings.properties.width).toMatchObject({
+      type: "integer",
+      minimum: 64,
+      maximum: 1920,
+      multipleOf: 2,
+      default: 1024,
+    });
     expect(s.VideoSettings.properties.fit.enum).toEqual(["crop", "contain"]);
     expect(s.VideoSettings.properties.backgroundFit.enum).toEqual(["cover", "contain", "stretch"]);
     expect(s.VideoSettings.properties.leadInSeconds).toMatchObject({ minimum: 0, maximum: 60 });
@@ -92,9 +113,12 @@ describe("OpenAPI document", () => {
   it("documents errors with the envelope and 429 with Retry-After", async () => {
     const doc = await fetchDoc();
     const create = doc.paths["/v1/open/avatars"].post.responses;
-    for (const status of ["400", "401", "402", "403", "429"]) expect(create[status]).toEqual({ $ref: `#/components/responses/E${status}` });
+    for (const status of ["400", "401", "402", "403", "429"])
+      expect(create[status]).toEqual({ $ref: `#/components/responses/E${status}` });
     expect(doc.components.responses.E429.headers["Retry-After"]).toBeTruthy();
-    expect(doc.components.responses.E400.content["application/json"].schema).toEqual({ $ref: "#/components/schemas/Error" });
+    expect(doc.components.responses.E400.content["application/json"].schema).toEqual({
+      $ref: "#/components/schemas/Error",
+    });
     expect(doc.paths["/v1/open/video-jobs"].get.responses["200"].headers.RateLimit).toBeTruthy();
   });
 
@@ -105,7 +129,9 @@ describe("OpenAPI document", () => {
         .filter((r) => r.method !== "ALL" && /^\/v1\/(open|console)\//.test(r.path))
         .map((r) => `${r.method.toLowerCase()} ${r.path.replace(/:(\w+)/g, "{$1}")}`),
     );
-    const documented = new Set(Object.entries(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m} ${p}`)));
+    const documented = new Set(
+      Object.entries(doc.paths).flatMap(([p, item]) => Object.keys(item).map((m) => `${m} ${p}`)),
+    );
     expect([...mounted].sort()).toEqual([...documented].sort());
     expect(mounted.size).toBe(12);
   });

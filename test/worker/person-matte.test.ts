@@ -17,9 +17,24 @@ import { signedRigUrl } from "../../workers/motion/rig-links";
 import { openFetch } from "./helpers/accounts";
 import { readyAvatar } from "./motion-helpers";
 import { db, expectError, insertVideoJob, json, PUBLIC_AUDIO } from "./open-fixtures";
-import { createAccount, createAvatarJob, createVideoJob, insertAvatar, jobRow, objectRequest, postEvent, startRun } from "./pipeline-helpers";
+import {
+  createAccount,
+  createAvatarJob,
+  createVideoJob,
+  insertAvatar,
+  jobRow,
+  objectRequest,
+  postEvent,
+  startRun,
+} from "./pipeline-helpers";
 
-type Detail = { job: Record<string, unknown>; videoUrl?: string; videoUrlExpiresAt?: string; alphaVideoUrl?: string; alphaVideoUrlExpiresAt?: string };
+type Detail = {
+  job: Record<string, unknown>;
+  videoUrl?: string;
+  videoUrlExpiresAt?: string;
+  alphaVideoUrl?: string;
+  alphaVideoUrlExpiresAt?: string;
+};
 
 describe("video.replaceBackground and video.alpha in POST /videos", () => {
   it("a non-boolean is 400 invalid_request naming the field", async () => {
@@ -31,19 +46,30 @@ describe("video.replaceBackground and video.alpha in POST /videos", () => {
       [{ replaceBackground: null }, "video.replaceBackground must be a boolean"],
       [{ replaceBackground: "true" }, "video.replaceBackground must be a boolean"],
     ] as const) {
-      await expectError(await openFetch("/videos", { headers: acct.headers, body: { avatarId, audioUrl: PUBLIC_AUDIO, video } }), 400, "invalid_request", message);
+      await expectError(
+        await openFetch("/videos", { headers: acct.headers, body: { avatarId, audioUrl: PUBLIC_AUDIO, video } }),
+        400,
+        "invalid_request",
+        message,
+      );
     }
   });
 
   it("false and omitted are the same normalized input (stored and retry key); true is another", async () => {
-    expect(normalizeVideoSettings({ alpha: false, replaceBackground: false })).toEqual(normalizeVideoSettings(undefined));
+    expect(normalizeVideoSettings({ alpha: false, replaceBackground: false })).toEqual(
+      normalizeVideoSettings(undefined),
+    );
     expect(normalizeVideoSettings({ alpha: true })).toMatchObject({ alpha: true });
     expect(normalizeVideoSettings({ replaceBackground: true })).not.toHaveProperty("alpha");
 
     const acct = await createAccount();
     const avatarId = await insertAvatar(acct.accountId, { isPublic: true });
     const requestId = crypto.randomUUID();
-    const create = (video?: object) => openFetch("/videos", { headers: acct.headers, body: { avatarId, audioUrl: PUBLIC_AUDIO, requestId, ...(video ? { video } : {}) } });
+    const create = (video?: object) =>
+      openFetch("/videos", {
+        headers: acct.headers,
+        body: { avatarId, audioUrl: PUBLIC_AUDIO, requestId, ...(video ? { video } : {}) },
+      });
     const first = await json<{ jobId: string }>(await create());
     for (const video of [{ alpha: false }, { replaceBackground: false }, { alpha: false, replaceBackground: false }]) {
       expect((await json<{ jobId: string }>(await create(video))).jobId).toBe(first.jobId);
@@ -68,7 +94,11 @@ describe("the renderer contract", () => {
     const avatarId = await insertAvatar(acct.accountId);
     const plain = await insertVideoJob(acct.accountId, avatarId);
     const alpha = await insertVideoJob(acct.accountId, avatarId, { settings: normalizeVideoSettings({ alpha: true }) });
-    const [p, a] = await Promise.all([plain, alpha].map(async (id) => videoPayload(env, (await db().select().from(videoJobs).where(eq(videoJobs.id, id)).get())!, 1)));
+    const [p, a] = await Promise.all(
+      [plain, alpha].map(async (id) =>
+        videoPayload(env, (await db().select().from(videoJobs).where(eq(videoJobs.id, id)).get())!, 1),
+      ),
+    );
     const matte = `/internal/objects/${avatarKeys(avatarId).matte}?`;
     expect(p!.avatar.matte).toContain(matte);
     expect(p!.outputs.matte).toContain(matte);
@@ -81,7 +111,18 @@ describe("the renderer contract", () => {
     const acct = await createAccount();
     const avatarJob = await createAvatarJob(acct);
     await startRun("avatar", avatarJob, 5);
-    expect((await objectRequest("avatar", avatarJob, 5, "PUT", avatarKeys(await avatarIdForJob(avatarJob)).matte, new Uint8Array([137, 80]))).status).toBe(200);
+    expect(
+      (
+        await objectRequest(
+          "avatar",
+          avatarJob,
+          5,
+          "PUT",
+          avatarKeys(await avatarIdForJob(avatarJob)).matte,
+          new Uint8Array([137, 80]),
+        )
+      ).status,
+    ).toBe(200);
 
     const avatarId = await insertAvatar(acct.accountId);
     const other = await insertAvatar(acct.accountId);
@@ -89,7 +130,9 @@ describe("the renderer contract", () => {
     const alpha = await createVideoJob(acct, avatarId, { video: { alpha: true } });
     await startRun("video", plain, 5);
     await startRun("video", alpha, 5);
-    expect((await objectRequest("video", plain, 5, "PUT", avatarKeys(avatarId).matte, new Uint8Array([137, 80]))).status).toBe(200);
+    expect(
+      (await objectRequest("video", plain, 5, "PUT", avatarKeys(avatarId).matte, new Uint8Array([137, 80]))).status,
+    ).toBe(200);
     expect((await env.MEDIA.head(avatarKeys(avatarId).matte))!.httpMetadata?.contentType).toBe("image/png");
     expect((await objectRequest("video", plain, 5, "PUT", avatarKeys(other).matte, "x")).status).toBe(403);
     expect((await objectRequest("video", plain, 5, "PUT", alphaVideoKey(plain), "webm")).status).toBe(403);
@@ -156,7 +199,9 @@ describe("alphaVideoUrl", () => {
     const plain = await json<Detail>(await get(await succeeded(acct.accountId, avatarId, false)));
     expect(plain.videoUrl).toBeDefined();
     expect(plain).not.toHaveProperty("alphaVideoUrl");
-    const queued = await insertVideoJob(acct.accountId, avatarId, { settings: normalizeVideoSettings({ alpha: true }) });
+    const queued = await insertVideoJob(acct.accountId, avatarId, {
+      settings: normalizeVideoSettings({ alpha: true }),
+    });
     expect(Object.keys(await json<Detail>(await get(queued)))).toEqual(["job"]);
     const old = await succeeded(acct.accountId, avatarId, true, true, new Date(Date.now() - 1000));
     expect(Object.keys(await json<Detail>(await get(old)))).toEqual(["job"]);
@@ -170,13 +215,20 @@ describe("the WebM is kept and deleted with the MP4", () => {
   it("retention and a failed job's cleanup delete both files", async () => {
     const acct = await createAccount();
     const avatarId = await insertAvatar(acct.accountId);
-    const expired = await insertVideoJob(acct.accountId, avatarId, { status: "succeeded", stage: "completed", outputKey: "x", settings: normalizeVideoSettings({ alpha: true }) });
+    const expired = await insertVideoJob(acct.accountId, avatarId, {
+      status: "succeeded",
+      stage: "completed",
+      outputKey: "x",
+      settings: normalizeVideoSettings({ alpha: true }),
+    });
     const failed = crypto.randomUUID();
-    for (const id of [expired, failed]) for (const key of [videoKey(id), alphaVideoKey(id)]) await env.MEDIA.put(key, "x");
+    for (const id of [expired, failed])
+      for (const key of [videoKey(id), alphaVideoKey(id)]) await env.MEDIA.put(key, "x");
     const row = (await db().select().from(videoJobs).where(eq(videoJobs.id, expired)).get())!;
     await expireVideoJob(env, { ...row, outputKey: videoKey(expired) }, Date.now());
     await deleteFailedJobOutputs(env, "video", failed);
-    for (const id of [expired, failed]) for (const key of [videoKey(id), alphaVideoKey(id)]) expect(await env.MEDIA.head(key), key).toBeNull();
+    for (const id of [expired, failed])
+      for (const key of [videoKey(id), alphaVideoKey(id)]) expect(await env.MEDIA.head(key), key).toBeNull();
   });
 });
 
@@ -186,7 +238,12 @@ describe("live clients", () => {
     const avatarId = await readyAvatar(acct.accountId);
     const rigUrl = await signedRigUrl(env, "http://x", avatarId, "rig.json");
     expect(await (await SELF.fetch(rigUrl)).json()).not.toHaveProperty("matteUrl");
-    await expectError(await SELF.fetch(await signedRigUrl(env, "http://x", avatarId, "matte.png")), 404, "not_found", "has no matte yet");
+    await expectError(
+      await SELF.fetch(await signedRigUrl(env, "http://x", avatarId, "matte.png")),
+      404,
+      "not_found",
+      "has no matte yet",
+    );
     await env.MEDIA.put(avatarKeys(avatarId).matte, new Uint8Array([137, 80, 78, 71, 1]));
     const rig = (await (await SELF.fetch(rigUrl)).json()) as { matteUrl?: string };
     expect(rig.matteUrl).toMatch(new RegExp(`/v1/motion/avatars/${avatarId}/matte\\.png\\?exp=\\d+&sig=`));

@@ -23,7 +23,11 @@ export function fakeRenderer(initial: RendererMode = "accept") {
         if (state.mode === "down") throw new Error("connect ECONNREFUSED");
         if (state.mode === "busy") return new Response("busy", { status: 503 });
         if (state.mode === "reject") return new Response("bad payload", { status: 400 });
-        dispatches.push({ instance, payload: JSON.parse(String(init.body)), authorization: new Headers(init.headers).get("authorization") });
+        dispatches.push({
+          instance,
+          payload: JSON.parse(String(init.body)),
+          authorization: new Headers(init.headers).get("authorization"),
+        });
         return new Response(null, { status: 202 });
       },
     }),
@@ -58,7 +62,9 @@ export const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 type Row = Record<string, unknown>;
 export const jobRow = (kind: JobKind, id: string) =>
-  env.DB.prepare(`select * from ${kind === "avatar" ? "avatar_jobs" : "video_jobs"} where id = ?`).bind(id).first<Row>();
+  env.DB.prepare(`select * from ${kind === "avatar" ? "avatar_jobs" : "video_jobs"} where id = ?`)
+    .bind(id)
+    .first<Row>();
 
 /**
  * POST /avatars. The test env's own queue consumer also receives the message and dispatches it to the stub
@@ -66,7 +72,10 @@ export const jobRow = (kind: JobKind, id: string) =>
  * queue so the test controls what happens next.
  */
 export async function createAvatarJob(acct: TestAccount, body: Record<string, unknown> = {}): Promise<string> {
-  const res = await openFetch("/avatars", { headers: acct.headers, body: { imageUrl: "https://example.com/face.jpg", name: "Ada", ...body } });
+  const res = await openFetch("/avatars", {
+    headers: acct.headers,
+    body: { imageUrl: "https://example.com/face.jpg", name: "Ada", ...body },
+  });
   if (res.status !== 200) throw new Error(`POST /avatars: ${res.status} ${await res.text()}`);
   const { jobId } = (await res.json()) as { jobId: string };
   await settleBackgroundDelivery("avatar", jobId);
@@ -107,7 +116,11 @@ export async function insertAvatar(accountId: string, opts: { isPublic?: boolean
 }
 
 /** POST /videos for an Avatar; waits out the background consumer like createAvatarJob. */
-export async function createVideoJob(acct: TestAccount, avatarId: string, body: Record<string, unknown> = {}): Promise<string> {
+export async function createVideoJob(
+  acct: TestAccount,
+  avatarId: string,
+  body: Record<string, unknown> = {},
+): Promise<string> {
   const res = await openFetch("/videos", {
     headers: acct.headers,
     body: { avatarId, audioUrl: "https://example.com/speech.mp3", ...body },
@@ -140,7 +153,15 @@ export async function postEvent(kind: JobKind, jobId: string, attempt: number, e
 }
 
 /** Renderer → Worker object transfer with the run's token. */
-export async function objectRequest(kind: JobKind, jobId: string, attempt: number, method: "GET" | "PUT", key: string, body?: Uint8Array | string, token?: string) {
+export async function objectRequest(
+  kind: JobKind,
+  jobId: string,
+  attempt: number,
+  method: "GET" | "PUT",
+  key: string,
+  body?: Uint8Array | string,
+  token?: string,
+) {
   const bearer = token ?? (await jobToken(env, kind, jobId, attempt));
   return SELF.fetch(`http://x/internal/objects/${key}?job=${jobId}&attempt=${attempt}`, {
     method,

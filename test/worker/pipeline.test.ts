@@ -3,7 +3,15 @@ import { describe, expect, it } from "vitest";
 import type { AvatarPayload, RendererPayload, VideoPayload } from "../../workers/pipeline/renderer/payload";
 import { runSweep } from "../../workers/pipeline/queue/sweep";
 import { getAccount, openFetch } from "./helpers/accounts";
-import { consume, createAccount, createAvatarJob, createVideoJob, fakeRenderer, jobRow, recordingQueue } from "./pipeline-helpers";
+import {
+  consume,
+  createAccount,
+  createAvatarJob,
+  createVideoJob,
+  fakeRenderer,
+  jobRow,
+  recordingQueue,
+} from "./pipeline-helpers";
 
 // The Worker's side of both pipelines end to end: the API, the queue consumer, a renderer that talks to
 // the Worker only through the URLs and token of its dispatch payload, the sweep.
@@ -15,8 +23,15 @@ function rendererSide(payload: RendererPayload) {
   const auth = { authorization: `Bearer ${payload.token}` };
   return {
     event: async (event: unknown) =>
-      (await SELF.fetch(local(payload.callbackUrl), { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: JSON.stringify(event) })).json(),
-    put: async (url: string, body: Uint8Array | string) => (await SELF.fetch(local(url), { method: "PUT", headers: auth, body })).status,
+      (
+        await SELF.fetch(local(payload.callbackUrl), {
+          method: "POST",
+          headers: { ...auth, "content-type": "application/json" },
+          body: JSON.stringify(event),
+        })
+      ).json(),
+    put: async (url: string, body: Uint8Array | string) =>
+      (await SELF.fetch(local(url), { method: "PUT", headers: auth, body })).status,
     get: async (url: string) => SELF.fetch(local(url), { headers: auth }),
   };
 }
@@ -42,14 +57,20 @@ describe("pipeline", () => {
     const avatarJobId = await createAvatarJob(acct, { name: "Grace" });
     await consume(renderer.env, [{ kind: "avatar", jobId: avatarJobId }]);
     const avatarPayload = renderer.dispatches[0].payload as AvatarPayload;
-    const processing = (await (await openFetch(`/avatar-jobs/${avatarJobId}`, { headers: acct.headers })).json()) as { job: Record<string, unknown> };
+    const processing = (await (await openFetch(`/avatar-jobs/${avatarJobId}`, { headers: acct.headers })).json()) as {
+      job: Record<string, unknown>;
+    };
     expect(processing.job.status).toBe("processing");
     expect(processing.job.avatarId).toBeUndefined();
     await runAvatar(avatarPayload);
-    const done = (await (await openFetch(`/avatar-jobs/${avatarJobId}`, { headers: acct.headers })).json()) as { job: Record<string, string> };
+    const done = (await (await openFetch(`/avatar-jobs/${avatarJobId}`, { headers: acct.headers })).json()) as {
+      job: Record<string, string>;
+    };
     expect(done.job.status).toBe("succeeded");
     const avatarId = done.job.avatarId;
-    const list = (await (await openFetch("/avatars", { headers: acct.headers })).json()) as { avatars: { id: string; coverUrl: string }[] };
+    const list = (await (await openFetch("/avatars", { headers: acct.headers })).json()) as {
+      avatars: { id: string; coverUrl: string }[];
+    };
     expect(list.avatars.map((a) => a.id)).toEqual([avatarId]);
     const cover = await SELF.fetch(list.avatars[0].coverUrl);
     expect(new Uint8Array(await cover.arrayBuffer())).toEqual(new Uint8Array([255, 216, 255, 9]));
@@ -64,7 +85,9 @@ describe("pipeline", () => {
     const portrait = await r.get(videoPayload.avatar.portrait);
     expect(new Uint8Array(await portrait.arrayBuffer())).toEqual(new Uint8Array([137, 80, 78, 71, 1]));
     expect(await (await r.get(videoPayload.avatar.rig)).json()).toEqual({ version: 1 });
-    const midway = (await (await openFetch(`/video-jobs/${videoJobId}`, { headers: acct.headers })).json()) as { job: Record<string, unknown> };
+    const midway = (await (await openFetch(`/video-jobs/${videoJobId}`, { headers: acct.headers })).json()) as {
+      job: Record<string, unknown>;
+    };
     expect(midway.job).toMatchObject({ status: "processing", progress: { stage: "preparing_media" } });
     expect(await r.event({ type: "progress", stage: "rendering" })).toEqual({ ok: true });
     await r.event({ type: "progress", stage: "encoding" });
@@ -82,7 +105,9 @@ describe("pipeline", () => {
     const download = await SELF.fetch(detail.videoUrl);
     expect(download.status).toBe(200);
     expect(new Uint8Array(await download.arrayBuffer())).toEqual(mp4);
-    const jobs = (await (await openFetch("/video-jobs", { headers: acct.headers })).json()) as { jobs: Record<string, unknown>[] };
+    const jobs = (await (await openFetch("/video-jobs", { headers: acct.headers })).json()) as {
+      jobs: Record<string, unknown>[];
+    };
     expect(jobs.jobs[0].id).toBe(videoJobId);
     expect(JSON.stringify(jobs)).not.toContain("/v1/media/");
     // Nothing internal leaks into job views.
@@ -100,22 +125,34 @@ describe("pipeline", () => {
     expect(await getAccount(acct.accountId)).toMatchObject({ avatarUnits: 1, reservedAvatarUnits: 0 });
 
     // Silence for over a minute: the sweep sends the job again, the consumer starts attempt 2.
-    await env.DB.prepare("update avatar_jobs set heartbeat_at = ? where id = ?").bind(Date.now() - 70_000, jobId).run();
+    await env.DB.prepare("update avatar_jobs set heartbeat_at = ? where id = ?")
+      .bind(Date.now() - 70_000, jobId)
+      .run();
     await runSweep(testEnv, Date.now());
     await consume(testEnv, queue.sent);
     expect(renderer.dispatches.map((d) => d.payload.attempt)).toEqual([1, 2]);
     const second = renderer.dispatches[1].payload as AvatarPayload;
     // Same Avatar keys on every attempt.
     expect(second.outputs).toEqual(
-      Object.fromEntries(Object.entries((renderer.dispatches[0].payload as AvatarPayload).outputs).map(([k, v]) => [k, v.replace("attempt=1", "attempt=2")])),
+      Object.fromEntries(
+        Object.entries((renderer.dispatches[0].payload as AvatarPayload).outputs).map(([k, v]) => [
+          k,
+          v.replace("attempt=1", "attempt=2"),
+        ]),
+      ),
     );
     await runAvatar(second);
     expect(await jobRow("avatar", jobId)).toMatchObject({ status: "succeeded", unit_state: "captured" });
-    const count = await env.DB.prepare("select count(*) as n from avatars where account_id = ?").bind(acct.accountId).first<{ n: number }>();
+    const count = await env.DB.prepare("select count(*) as n from avatars where account_id = ?")
+      .bind(acct.accountId)
+      .first<{ n: number }>();
     expect(count!.n).toBe(1);
     expect(await getAccount(acct.accountId)).toMatchObject({ avatarUnits: 1, reservedAvatarUnits: 0 });
     // The first run, if it comes back to life, is told to stop.
     const ghost = rendererSide(renderer.dispatches[0].payload);
-    expect(await ghost.event({ type: "progress", stage: "rendering" })).toMatchObject({ ignored: true, abort: { code: "superseded" } });
+    expect(await ghost.event({ type: "progress", stage: "rendering" })).toMatchObject({
+      ignored: true,
+      abort: { code: "superseded" },
+    });
   }, 30_000);
 });

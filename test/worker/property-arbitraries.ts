@@ -43,7 +43,24 @@ export interface WalkOptions {
 
 const noiseArb: fc.Arbitrary<unknown> = fc.oneof(
   fc.jsonValue({ maxDepth: 2 }),
-  fc.constantFrom(null, "", 0, -1, 1.5, 1e308, -0, true, "\u0000", " ", "null", [], {}, "../../etc/passwd", "%00", "\ud800"),
+  fc.constantFrom(
+    null,
+    "",
+    0,
+    -1,
+    1.5,
+    1e308,
+    -0,
+    true,
+    "\u0000",
+    " ",
+    "null",
+    [],
+    {},
+    "../../etc/passwd",
+    "%00",
+    "\ud800",
+  ),
 );
 
 /** URLs worth trying: public, signed, private literal IPs in odd spellings, wrong schemes, credentials. */
@@ -77,9 +94,15 @@ function stringArb(s: z.ZodType): fc.Arbitrary<string> {
   const meta = metaOf(s);
   const checks = checksOf(s);
   if (def.format === "guid" || def.format === "uuid") {
-    return mostly(fc.uuid(), fc.uuid().map((u) => u.toUpperCase()), fc.constant("00000000-0000-0000-0000-000000000000"), fc.string({ maxLength: 36 }));
+    return mostly(
+      fc.uuid(),
+      fc.uuid().map((u) => u.toUpperCase()),
+      fc.constant("00000000-0000-0000-0000-000000000000"),
+      fc.string({ maxLength: 36 }),
+    );
   }
-  if (meta.format === "uri") return mostly(fc.webUrl({ withQueryParameters: true, withFragments: true }), trickyUrls, fc.string());
+  if (meta.format === "uri")
+    return mostly(fc.webUrl({ withQueryParameters: true, withFragments: true }), trickyUrls, fc.string());
   if (meta.type === "integer") {
     // Query parameters declared as integers arrive as strings.
     return mostly(
@@ -133,16 +156,21 @@ function objectArb(s: z.ZodType, opts: WalkOptions): fc.Arbitrary<Record<string,
   const shaped = fc.record(model, { requiredKeys: required as never[] }) as fc.Arbitrary<Record<string, unknown>>;
   if (!opts.noise) return shaped;
   // Structural noise: drop a required key, or add unknown ones.
-  return fc.tuple(shaped, fc.nat(15), fc.constantFrom(...required, ""), fc.dictionary(fc.string({ maxLength: 8 }), noiseArb, { maxKeys: 2 })).map(
-    ([obj, roll, drop, extra]) => {
+  return fc
+    .tuple(
+      shaped,
+      fc.nat(15),
+      fc.constantFrom(...required, ""),
+      fc.dictionary(fc.string({ maxLength: 8 }), noiseArb, { maxKeys: 2 }),
+    )
+    .map(([obj, roll, drop, extra]) => {
       if (roll === 0 && drop) {
         const { [drop]: _gone, ...rest } = obj;
         return rest;
       }
       if (roll === 1) return { ...obj, ...extra };
       return obj;
-    },
-  );
+    });
 }
 
 /** The arbitrary for any schema built from the zod 4 types this API uses. */
@@ -179,7 +207,10 @@ export function zodArbitrary(schema: z.ZodType, opts: WalkOptions = { noise: 1 }
       // z.preprocess(fn, out): the input side is a transform; generate what `out` accepts, plus a bare element.
       const target = defOf(def.in!).type === "transform" ? def.out! : def.in!;
       const t = defOf(target);
-      shaped = t.type === "array" ? fc.oneof(zodArbitrary(target, opts), zodArbitrary(t.element!, opts)) : zodArbitrary(target, opts);
+      shaped =
+        t.type === "array"
+          ? fc.oneof(zodArbitrary(target, opts), zodArbitrary(t.element!, opts))
+          : zodArbitrary(target, opts);
       break;
     }
     default:
@@ -194,7 +225,8 @@ export function toQueryString(value: unknown): string {
   if (!value || typeof value !== "object" || Array.isArray(value)) return "";
   const params = new URLSearchParams();
   for (const [k, v] of Object.entries(value)) {
-    for (const item of Array.isArray(v) ? v : [v]) params.append(k, typeof item === "string" ? item : JSON.stringify(item));
+    for (const item of Array.isArray(v) ? v : [v])
+      params.append(k, typeof item === "string" ? item : JSON.stringify(item));
   }
   const s = params.toString();
   return s ? `?${s}` : "";

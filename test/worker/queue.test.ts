@@ -11,7 +11,16 @@ import type { JobMessage } from "../../workers/pipeline/queue/messages";
 import type { AvatarPayload, VideoPayload } from "../../workers/pipeline/renderer/payload";
 import { avatarKeys, videoKey } from "../../workers/platform/storage/keys";
 import { adminFetch, getAccount, openFetch } from "./helpers/accounts";
-import { consume, createAccount, createAvatarJob, createVideoJob, fakeRenderer, insertAvatar, jobRow, recordingQueue } from "./pipeline-helpers";
+import {
+  consume,
+  createAccount,
+  createAvatarJob,
+  createVideoJob,
+  fakeRenderer,
+  insertAvatar,
+  jobRow,
+  recordingQueue,
+} from "./pipeline-helpers";
 
 const BASE = "http://127.0.0.1:8787"; // PUBLIC_BASE_URL is empty in tests: the local fallback
 
@@ -20,7 +29,14 @@ describe("enqueueJob", () => {
     const acct = await createAccount();
     const jobId = await createAvatarJob(acct);
     await env.DB.prepare("update avatar_jobs set enqueued_at = null where id = ?").bind(jobId).run();
-    const broken: Env = { ...env, JOBS: { send: async () => { throw new Error("queue down"); } } as unknown as Queue<JobMessage> };
+    const broken: Env = {
+      ...env,
+      JOBS: {
+        send: async () => {
+          throw new Error("queue down");
+        },
+      } as unknown as Queue<JobMessage>,
+    };
     await expect(enqueueJob(broken, { kind: "avatar", jobId })).resolves.toBeUndefined();
     expect((await jobRow("avatar", jobId))!.enqueued_at).toBeNull();
 
@@ -63,7 +79,14 @@ describe("consumer: avatar jobs", () => {
     const jobId = await createAvatarJob(acct);
     const renderer = fakeRenderer();
     await consume(renderer.env, [{ kind: "avatar", jobId }]);
-    const again = await consume(renderer.env, [{ kind: "avatar", jobId }, { kind: "avatar", jobId }], 2);
+    const again = await consume(
+      renderer.env,
+      [
+        { kind: "avatar", jobId },
+        { kind: "avatar", jobId },
+      ],
+      2,
+    );
     expect(again.explicitAcks).toHaveLength(2);
     expect(renderer.dispatches).toHaveLength(1);
     expect((await jobRow("avatar", jobId))!.attempt).toBe(1);
@@ -83,7 +106,9 @@ describe("consumer: avatar jobs", () => {
     const jobId = await createAvatarJob(acct);
     const renderer = fakeRenderer();
     await consume(renderer.env, [{ kind: "avatar", jobId }]);
-    await env.DB.prepare("update avatar_jobs set heartbeat_at = ? where id = ?").bind(Date.now() - 61_000, jobId).run();
+    await env.DB.prepare("update avatar_jobs set heartbeat_at = ? where id = ?")
+      .bind(Date.now() - 61_000, jobId)
+      .run();
     await consume(renderer.env, [{ kind: "avatar", jobId }], 2);
     expect(renderer.dispatches.map((d) => d.payload.attempt)).toEqual([1, 2]);
     // The same job always goes to the same Container instance (it can recognise a superseded run).
@@ -113,8 +138,23 @@ describe("consumer: avatar jobs", () => {
     // The pool's getQueueResult does not report delaySeconds: record what the consumer asks for.
     const delays: (number | undefined)[] = [];
     for (const attempts of [1, 2, 3, 9]) {
-      const msg = { id: `d${attempts}`, timestamp: new Date(), attempts, body: { kind: "avatar", jobId }, ack() {}, retry: (o?: QueueRetryOptions) => delays.push(o?.delaySeconds) };
-      await consumeJobs({ queue: "avatar-video-jobs", messages: [msg], ackAll() {}, retryAll() {} } as unknown as MessageBatch<JobMessage>, renderer.env);
+      const msg = {
+        id: `d${attempts}`,
+        timestamp: new Date(),
+        attempts,
+        body: { kind: "avatar", jobId },
+        ack() {},
+        retry: (o?: QueueRetryOptions) => delays.push(o?.delaySeconds),
+      };
+      await consumeJobs(
+        {
+          queue: "avatar-video-jobs",
+          messages: [msg],
+          ackAll() {},
+          retryAll() {},
+        } as unknown as MessageBatch<JobMessage>,
+        renderer.env,
+      );
     }
     expect(delays).toEqual([10, 20, 40, 60]);
     expect(dispatchRetryDelaySeconds(100)).toBe(60);
@@ -125,7 +165,11 @@ describe("consumer: avatar jobs", () => {
     const jobId = await createAvatarJob(acct);
     const result = await consume(fakeRenderer("reject").env, [{ kind: "avatar", jobId }]);
     expect(result.explicitAcks).toHaveLength(1);
-    expect(await jobRow("avatar", jobId)).toMatchObject({ status: "failed", error_code: "internal_error", unit_state: "released" });
+    expect(await jobRow("avatar", jobId)).toMatchObject({
+      status: "failed",
+      error_code: "internal_error",
+      unit_state: "released",
+    });
     expect(await getAccount(acct.accountId)).toMatchObject({ avatarUnits: 1, reservedAvatarUnits: 0 });
   });
 
@@ -147,7 +191,9 @@ describe("consumer: avatar jobs", () => {
     const acct = await createAccount();
     const jobId = await createAvatarJob(acct);
     const renderer = fakeRenderer();
-    const batch = createMessageBatch<JobMessage>("avatar-video-jobs", [{ id: "h1", timestamp: new Date(), attempts: 1, body: { kind: "avatar", jobId } }]);
+    const batch = createMessageBatch<JobMessage>("avatar-video-jobs", [
+      { id: "h1", timestamp: new Date(), attempts: 1, body: { kind: "avatar", jobId } },
+    ]);
     const ctx = createExecutionContext();
     await worker.queue(batch, renderer.env, ctx);
     expect((await getQueueResult(batch, ctx)).explicitAcks).toEqual(["h1"]);
@@ -181,7 +227,15 @@ describe("consumer: video jobs", () => {
       },
       audioUrl: "https://example.com/speech.mp3",
       backgroundUrl: "https://example.com/bg.webp",
-      settings: { width: 640, height: 360, fit: "crop", backgroundColor: "#aabbcc", backgroundFit: "cover", leadInSeconds: 0, leadOutSeconds: 0 },
+      settings: {
+        width: 640,
+        height: 360,
+        fit: "crop",
+        backgroundColor: "#aabbcc",
+        backgroundFit: "cover",
+        leadInSeconds: 0,
+        leadOutSeconds: 0,
+      },
       outputs: { video: obj(videoKey(jobId)), matte: obj(avatarKeys(avatarId).matte) },
     } satisfies VideoPayload);
     expect(await jobRow("video", jobId)).toMatchObject({ status: "processing", attempt: 1, stage: "starting" });
@@ -214,7 +268,9 @@ describe("consumer: video jobs", () => {
   it("a job past its seven-day deadline is expired instead of dispatched", async () => {
     const acct = await createAccount();
     const jobId = await createVideoJob(acct, await insertAvatar(acct.accountId));
-    await env.DB.prepare("update video_jobs set expires_at = ? where id = ?").bind(Date.now() - 1, jobId).run();
+    await env.DB.prepare("update video_jobs set expires_at = ? where id = ?")
+      .bind(Date.now() - 1, jobId)
+      .run();
     const renderer = fakeRenderer();
     await consume(renderer.env, [{ kind: "video", jobId }]);
     expect(renderer.dispatches).toHaveLength(0);
@@ -224,17 +280,25 @@ describe("consumer: video jobs", () => {
   it("a stalled run on its last attempt fails render_failed (retryable) instead of another run", async () => {
     const acct = await createAccount();
     const jobId = await createVideoJob(acct, await insertAvatar(acct.accountId));
-    await env.DB.prepare("update video_jobs set status = 'processing', attempt = ?, heartbeat_at = ? where id = ?").bind(MAX_ATTEMPTS, Date.now() - 120_000, jobId).run();
+    await env.DB.prepare("update video_jobs set status = 'processing', attempt = ?, heartbeat_at = ? where id = ?")
+      .bind(MAX_ATTEMPTS, Date.now() - 120_000, jobId)
+      .run();
     const renderer = fakeRenderer();
     await consume(renderer.env, [{ kind: "video", jobId }]);
     expect(renderer.dispatches).toHaveLength(0);
-    expect(await jobRow("video", jobId)).toMatchObject({ status: "failed", error_code: "render_failed", error_retryable: 1 });
+    expect(await jobRow("video", jobId)).toMatchObject({
+      status: "failed",
+      error_code: "render_failed",
+      error_retryable: 1,
+    });
   });
 });
 
 describe("consumer: waiting for a renderer (issue 8)", () => {
   const readStage = async (acct: Awaited<ReturnType<typeof createAccount>>, jobId: string) => {
-    const body = (await (await openFetch(`/video-jobs/${jobId}`, { headers: acct.headers })).json()) as { job: { status: string; progress: { stage: string } } };
+    const body = (await (await openFetch(`/video-jobs/${jobId}`, { headers: acct.headers })).json()) as {
+      job: { status: string; progress: { stage: string } };
+    };
     return { status: body.job.status, stage: body.job.progress.stage };
   };
 
@@ -243,7 +307,8 @@ describe("consumer: waiting for a renderer (issue 8)", () => {
     const jobId = await createVideoJob(acct, await insertAvatar(acct.accountId));
     const renderer = fakeRenderer("down");
     // (The test env's own consumer already failed to reach its renderer: start again from a plain queued.)
-    const reset = () => env.DB.prepare("update video_jobs set stage = 'queued', updated_at = 0 where id = ?").bind(jobId).run();
+    const reset = () =>
+      env.DB.prepare("update video_jobs set stage = 'queued', updated_at = 0 where id = ?").bind(jobId).run();
     await reset();
     expect(await readStage(acct, jobId)).toEqual({ status: "queued", stage: "queued" });
     expect((await consume(renderer.env, [{ kind: "video", jobId }], 2)).retryMessages).toHaveLength(1);
@@ -264,7 +329,9 @@ describe("consumer: waiting for a renderer (issue 8)", () => {
     const jobId = await createAvatarJob(acct);
     const renderer = fakeRenderer();
     await consume(renderer.env, [{ kind: "avatar", jobId }]);
-    await env.DB.prepare("update avatar_jobs set heartbeat_at = ? where id = ?").bind(Date.now() - 12_000, jobId).run();
+    await env.DB.prepare("update avatar_jobs set heartbeat_at = ? where id = ?")
+      .bind(Date.now() - 12_000, jobId)
+      .run();
     // 12 s of silence: a live run for the default threshold (and for out-of-range settings)...
     for (const setting of [undefined, "4", "61", "ten"]) {
       await consume({ ...renderer.env, STALL_AFTER_SECONDS: setting }, [{ kind: "avatar", jobId }], 2);

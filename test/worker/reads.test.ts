@@ -61,9 +61,14 @@ describe("read bucket and per-minute cap (driven by `now`)", () => {
 
   it("a lowered limit applies at once", async () => {
     const limiter = fresh();
-    for (let i = 0; i < 10; i++) await limiter.admitRead("avatar", { readsPerSecond: 20, readBurst: 40, readsPerMinute: 1200 }, T0);
-    expect((await limiter.admitRead("avatar", { readsPerSecond: 20, readBurst: 40, readsPerMinute: 5 }, T0 + 10)).ok).toBe(false);
-    expect((await limiter.admitRead("avatar", { readsPerSecond: 1, readBurst: 0, readsPerMinute: 1200 }, T0 + 10)).ok).toBe(false);
+    for (let i = 0; i < 10; i++)
+      await limiter.admitRead("avatar", { readsPerSecond: 20, readBurst: 40, readsPerMinute: 1200 }, T0);
+    expect(
+      (await limiter.admitRead("avatar", { readsPerSecond: 20, readBurst: 40, readsPerMinute: 5 }, T0 + 10)).ok,
+    ).toBe(false);
+    expect(
+      (await limiter.admitRead("avatar", { readsPerSecond: 1, readBurst: 0, readsPerMinute: 1200 }, T0 + 10)).ok,
+    ).toBe(false);
   });
 
   it("read state is snapshotted (at most once a second) and survives a restart", async () => {
@@ -103,7 +108,8 @@ describe("readRateLimit middleware: RateLimit headers and 429", () => {
 
   it("burst exhausted → 429 rate_limit_exceeded with Retry-After and the headers; the other family is unaffected", async () => {
     const acc = await createAccount({ limits: { avatar: { readsPerSecond: 1, readBurst: 3, readsPerMinute: 100 } } });
-    for (let i = 0; i < 3; i++) expect((await probe("/v1/open/avatar-jobs", { headers: acc.headers })).status).toBe(200);
+    for (let i = 0; i < 3; i++)
+      expect((await probe("/v1/open/avatar-jobs", { headers: acc.headers })).status).toBe(200);
     const res = await probe("/v1/open/avatars", { headers: acc.headers });
     expect(res.status).toBe(429);
     const body = (await res.json()) as { error: { code: string; message: string; requestId: string } };
@@ -177,7 +183,10 @@ describe("on the real routes", () => {
   it("creation (POST) is not read-limited", async () => {
     const acc = await createAccount({ limits: { avatar: { readsPerSecond: 1, readBurst: 1, readsPerMinute: 100 } } });
     for (let i = 0; i < 3; i++) {
-      const res = await openFetch("/avatars", { headers: acc.headers, body: { imageUrl: "https://example.com/p.jpg" } });
+      const res = await openFetch("/avatars", {
+        headers: acc.headers,
+        body: { imageUrl: "https://example.com/p.jpg" },
+      });
       expect(res.status).toBe(200);
     }
     expect((await openFetch("/avatars", { headers: acc.headers })).status).toBe(200);

@@ -21,7 +21,9 @@ describe("retry keys (requestId)", () => {
 
   it("same requestId + same normalized input → the same job, original createdAt, counted nowhere", async () => {
     const requestId = crypto.randomUUID();
-    const first = await json<Created>(await create(a, { avatarId, audioUrl: PUBLIC_AUDIO, requestId, video: { backgroundColor: "#AABBCC" } }));
+    const first = await json<Created>(
+      await create(a, { avatarId, audioUrl: PUBLIC_AUDIO, requestId, video: { backgroundColor: "#AABBCC" } }),
+    );
     // Omitted settings ≡ explicit defaults; colour case does not matter; key order does not matter.
     const variants = [
       { requestId, audioUrl: PUBLIC_AUDIO, avatarId, video: { backgroundColor: "#aabbcc" } },
@@ -29,9 +31,22 @@ describe("retry keys (requestId)", () => {
         avatarId,
         audioUrl: PUBLIC_AUDIO,
         requestId,
-        video: { width: 1024, height: 1024, fit: "crop", backgroundColor: "#AaBbCc", backgroundFit: "cover", leadInSeconds: 0, leadOutSeconds: 0 },
+        video: {
+          width: 1024,
+          height: 1024,
+          fit: "crop",
+          backgroundColor: "#AaBbCc",
+          backgroundFit: "cover",
+          leadInSeconds: 0,
+          leadOutSeconds: 0,
+        },
       },
-      { avatarId: avatarId.toUpperCase(), audioUrl: PUBLIC_AUDIO, requestId: requestId.toUpperCase(), video: { backgroundColor: "#aabbcc", leadInSeconds: 0.0 } },
+      {
+        avatarId: avatarId.toUpperCase(),
+        audioUrl: PUBLIC_AUDIO,
+        requestId: requestId.toUpperCase(),
+        video: { backgroundColor: "#aabbcc", leadInSeconds: 0.0 },
+      },
     ];
     for (const body of variants) {
       const again = await json<Created>(await create(a, body));
@@ -47,7 +62,10 @@ describe("retry keys (requestId)", () => {
     const requestId = crypto.randomUUID();
     const body = { avatarId, audioUrl: PUBLIC_AUDIO, requestId };
     const first = await json<Created>(await create(b, body));
-    await db().update(videoJobs).set({ status: "failed", errorCode: "render_failed", errorRetryable: true }).where(eq(videoJobs.id, first.jobId));
+    await db()
+      .update(videoJobs)
+      .set({ status: "failed", errorCode: "render_failed", errorRetryable: true })
+      .where(eq(videoJobs.id, first.jobId));
     const again = await json<Created>(await create(b, body));
     expect(again).toEqual({ jobId: first.jobId, status: "failed", createdAt: first.createdAt });
   });
@@ -64,7 +82,12 @@ describe("retry keys (requestId)", () => {
       { ...base, video: { width: 1026 } },
       { ...base, video: { leadOutSeconds: 0.5 } },
     ]) {
-      await expectError(await create(b, changed), 409, "conflict", `requestId ${requestId} already identifies a different request`);
+      await expectError(
+        await create(b, changed),
+        409,
+        "conflict",
+        `requestId ${requestId} already identifies a different request`,
+      );
     }
     expect(await rowsFor(requestId)).toHaveLength(1);
   });
@@ -122,13 +145,23 @@ describe("retry keys (requestId)", () => {
 });
 
 describe("fingerprint", () => {
-  const input = { avatarId: "a", audioUrl: "u", backgroundUrl: null, name: null, settings: normalizeVideoSettings(undefined) };
+  const input = {
+    avatarId: "a",
+    audioUrl: "u",
+    backgroundUrl: null,
+    name: null,
+    settings: normalizeVideoSettings(undefined),
+  };
   it("is independent of key order and sensitive to every field", async () => {
     expect(canonicalJson({ b: 1, a: { d: 2, c: 3 } })).toBe('{"a":{"c":3,"d":2},"b":1}');
     const base = await videoFingerprint(input);
-    expect(await videoFingerprint({ ...input, settings: normalizeVideoSettings({ backgroundColor: "#000000" }) })).toBe(base);
+    expect(await videoFingerprint({ ...input, settings: normalizeVideoSettings({ backgroundColor: "#000000" }) })).toBe(
+      base,
+    );
     // A field present but undefined (a console form without it) is the same as an omitted one.
-    expect(normalizeVideoSettings({ fit: undefined, backgroundColor: undefined, width: 640 })).toEqual(normalizeVideoSettings({ width: 640 }));
+    expect(normalizeVideoSettings({ fit: undefined, backgroundColor: undefined, width: 640 })).toEqual(
+      normalizeVideoSettings({ width: 640 }),
+    );
     for (const other of [
       { ...input, avatarId: "b" },
       { ...input, audioUrl: "v" },

@@ -31,7 +31,11 @@ function sweepEnv() {
 }
 
 const set = (table: "avatar_jobs" | "video_jobs", id: string, fields: Record<string, unknown>) =>
-  env.DB.prepare(`update ${table} set ${Object.keys(fields).map((k) => `${k} = ?`).join(", ")} where id = ?`)
+  env.DB.prepare(
+    `update ${table} set ${Object.keys(fields)
+      .map((k) => `${k} = ?`)
+      .join(", ")} where id = ?`,
+  )
     .bind(...Object.values(fields), id)
     .run();
 
@@ -57,7 +61,10 @@ describe("sweep: queued jobs", () => {
     expect(report.resent).toBeGreaterThanOrEqual(2);
     expect((await jobRow("avatar", unsent))!.enqueued_at).toBe(now);
     // The re-sent message is dispatched by the consumer like any other.
-    await consume(s.env, s.sent.filter((m) => m.jobId === unsent));
+    await consume(
+      s.env,
+      s.sent.filter((m) => m.jobId === unsent),
+    );
     expect(await jobRow("avatar", unsent)).toMatchObject({ status: "processing", attempt: 1 });
   }, 30_000);
 
@@ -72,7 +79,9 @@ describe("sweep: queued jobs", () => {
       `insert into video_jobs (id, account_id, app_id, name, status, attempt, created_at, updated_at, avatar_id, fingerprint, audio_url, settings, stage, expires_at)
        select ?, account_id, app_id, name, 'queued', 0, ?, ?, avatar_id, fingerprint, audio_url, settings, 'queued', expires_at from video_jobs where id = ?`,
     );
-    await env.DB.batch(Array.from({ length: 60 }, () => stmt.bind(crypto.randomUUID(), now - 2 * MIN, now - 2 * MIN, jobId)));
+    await env.DB.batch(
+      Array.from({ length: 60 }, () => stmt.bind(crypto.randomUUID(), now - 2 * MIN, now - 2 * MIN, jobId)),
+    );
     const s = sweepEnv();
     await runSweep(s.env, now);
     const video = s.sent.filter((m) => m.kind === "video");
@@ -107,11 +116,18 @@ describe("sweep: stalled runs", () => {
     expect(report.stalledFailed).toBe(1);
     expect(s.dispatches.map((d) => d.payload.attempt)).toEqual(attempts);
     const row = (await jobRow("avatar", jobId))!;
-    expect(row).toMatchObject({ status: "failed", error_code: "internal_error", error_retryable: 1, unit_state: "released" });
+    expect(row).toMatchObject({
+      status: "failed",
+      error_code: "internal_error",
+      error_retryable: 1,
+      unit_state: "released",
+    });
     expect(row.completed_at).toBeTypeOf("number");
     expect(await getAccount(acct.accountId)).toMatchObject({ avatarUnits: 1, reservedAvatarUnits: 0 });
     // Its late events change nothing.
-    expect(await (await postEvent("avatar", jobId, MAX_ATTEMPTS, { type: "succeeded" })).json()).toEqual({ ignored: true });
+    expect(await (await postEvent("avatar", jobId, MAX_ATTEMPTS, { type: "succeeded" })).json()).toEqual({
+      ignored: true,
+    });
   });
 
   it("a stalled video run after the last attempt fails render_failed (retryable)", async () => {
@@ -119,7 +135,11 @@ describe("sweep: stalled runs", () => {
     const jobId = await createVideoJob(acct, await insertAvatar(acct.accountId));
     await set("video_jobs", jobId, { status: "processing", attempt: MAX_ATTEMPTS, heartbeat_at: Date.now() - 5 * MIN });
     await runSweep(sweepEnv().env, Date.now());
-    expect(await jobRow("video", jobId)).toMatchObject({ status: "failed", error_code: "render_failed", error_retryable: 1 });
+    expect(await jobRow("video", jobId)).toMatchObject({
+      status: "failed",
+      error_code: "render_failed",
+      error_retryable: 1,
+    });
   });
 
   it("an Avatar job unresolved after 10 minutes (not an hour) fails instead of holding its unit and slot", async () => {
@@ -157,20 +177,33 @@ describe("sweep: a renderer or container that died mid-run (issue 8)", () => {
     await set("video_jobs", jobId, { heartbeat_at: Date.now() - 31_000, updated_at: 0 });
     const now = Date.now();
     expect((await runSweep(s.env, now)).redispatched).toBe(1);
-    expect(await jobRow("video", jobId)).toMatchObject({ status: "processing", attempt: 1, stage: "waiting_for_renderer", updated_at: now });
+    expect(await jobRow("video", jobId)).toMatchObject({
+      status: "processing",
+      attempt: 1,
+      stage: "waiting_for_renderer",
+      updated_at: now,
+    });
     const read = await openFetch(`/video-jobs/${jobId}`, { headers: acct.headers });
-    expect(((await read.json()) as { job: { progress: unknown } }).job.progress).toEqual({ stage: "waiting_for_renderer" });
+    expect(((await read.json()) as { job: { progress: unknown } }).job.progress).toEqual({
+      stage: "waiting_for_renderer",
+    });
     // A second sweep before the message is consumed sends it again but does not touch updatedAt.
     expect((await runSweep(s.env, now + 5_000)).redispatched).toBe(1);
     expect((await jobRow("video", jobId))!.updated_at).toBe(now);
     // The consumer dispatches attempt 2 through the RENDERER binding to the same instance: in production its
     // Container `fetch` starts a fresh container first. A duplicate message finds the new run alive.
-    await consume(s.env, s.sent.filter((m) => m.jobId === jobId));
+    await consume(
+      s.env,
+      s.sent.filter((m) => m.jobId === jobId),
+    );
     expect(s.dispatches.map((d) => d.payload.attempt)).toEqual([1, 2]);
     expect(s.dispatches[1].instance).toBe(s.dispatches[0].instance);
     expect(await jobRow("video", jobId)).toMatchObject({ status: "processing", attempt: 2, stage: "starting" });
     // Anything the dead run still sends is refused; the new run completes the job.
-    expect(await (await postEvent("video", jobId, 1, { type: "progress", stage: "encoding" })).json()).toMatchObject({ ignored: true, abort: { code: "superseded" } });
+    expect(await (await postEvent("video", jobId, 1, { type: "progress", stage: "encoding" })).json()).toMatchObject({
+      ignored: true,
+      abort: { code: "superseded" },
+    });
     expect((await objectRequest("video", jobId, 1, "PUT", videoKey(jobId), "old")).status).toBe(409);
     await postEvent("video", jobId, 2, { type: "progress", stage: "rendering" });
     expect((await objectRequest("video", jobId, 2, "PUT", videoKey(jobId), new Uint8Array(64))).status).toBe(200);
@@ -180,7 +213,9 @@ describe("sweep: a renderer or container that died mid-run (issue 8)", () => {
   });
 
   it("the Container lifecycle hooks log one line each; a failed start is rethrown so the dispatch is retried", () => {
-    const self = Object.create(RendererContainer.prototype, { ctx: { value: { id: { name: "renderer-2", toString: () => "id" } } } });
+    const self = Object.create(RendererContainer.prototype, {
+      ctx: { value: { id: { name: "renderer-2", toString: () => "id" } } },
+    });
     const log = vi.spyOn(console, "log").mockImplementation(() => {});
     const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
     try {
@@ -193,8 +228,22 @@ describe("sweep: a renderer or container that died mid-run (issue 8)", () => {
       expect(lines).toEqual(
         expect.arrayContaining([
           { event: "renderer_container_started", level: "info", instance: "renderer-2" },
-          { event: "renderer_container_stopped", level: "warn", instance: "renderer-2", exitCode: 137, reason: "runtime_signal", crashed: true },
-          { event: "renderer_container_stopped", level: "info", instance: "renderer-2", exitCode: 0, reason: "exit", crashed: false },
+          {
+            event: "renderer_container_stopped",
+            level: "warn",
+            instance: "renderer-2",
+            exitCode: 137,
+            reason: "runtime_signal",
+            crashed: true,
+          },
+          {
+            event: "renderer_container_stopped",
+            level: "info",
+            instance: "renderer-2",
+            exitCode: 0,
+            reason: "exit",
+            crashed: false,
+          },
           { event: "renderer_container_error", level: "warn", instance: "renderer-2", error: "port 8080 never opened" },
         ]),
       );
@@ -211,7 +260,12 @@ describe("sweep: video retention", () => {
     const acct = await createAccount();
     const jobId = await createVideoJob(acct, await insertAvatar(acct.accountId));
     const completedAt = Date.now() - DAY;
-    await set("video_jobs", jobId, { status: "succeeded", stage: "completed", output_key: videoKey(jobId), completed_at: completedAt });
+    await set("video_jobs", jobId, {
+      status: "succeeded",
+      stage: "completed",
+      output_key: videoKey(jobId),
+      completed_at: completedAt,
+    });
     await env.MEDIA.put(videoKey(jobId), "mp4");
     const s = sweepEnv();
     expect((await runSweep(s.env, Date.now())).expired).toBe(0); // not yet
@@ -235,12 +289,20 @@ describe("sweep: video retention", () => {
     const processing = await createVideoJob(acct, avatarId);
     const weekAgo = Date.now() - 7 * DAY - 1000;
     await set("video_jobs", queued, { created_at: weekAgo, expires_at: weekAgo + 7 * DAY });
-    await set("video_jobs", processing, { status: "processing", attempt: 1, heartbeat_at: Date.now(), created_at: weekAgo, expires_at: weekAgo + 7 * DAY });
+    await set("video_jobs", processing, {
+      status: "processing",
+      attempt: 1,
+      heartbeat_at: Date.now(),
+      created_at: weekAgo,
+      expires_at: weekAgo + 7 * DAY,
+    });
     await runSweep(sweepEnv().env, Date.now());
     expect((await jobRow("video", queued))!.status).toBe("expired");
     expect((await jobRow("video", processing))!.status).toBe("expired");
     expect((await objectRequest("video", processing, 1, "PUT", videoKey(processing), "late")).status).toBe(409);
-    expect(await (await postEvent("video", processing, 1, { type: "progress", stage: "rendering" })).json()).toMatchObject({ ignored: true, abort: { code: "superseded" } });
+    expect(
+      await (await postEvent("video", processing, 1, { type: "progress", stage: "rendering" })).json(),
+    ).toMatchObject({ ignored: true, abort: { code: "superseded" } });
   });
 
   it("failed jobs stay failed", async () => {
@@ -257,7 +319,12 @@ describe("sweep: limiter reconciliation and the cron entry point", () => {
     const acct = await createAccount({ avatarUnits: 1, limits: { avatar: { concurrent: 1 } } });
     const jobId = await createAvatarJob(acct);
     // D1 says failed (unit released) but the limiter never heard: it still holds the slot and the unit.
-    await set("avatar_jobs", jobId, { status: "failed", unit_state: "released", error_code: "internal_error", updated_at: Date.now() });
+    await set("avatar_jobs", jobId, {
+      status: "failed",
+      unit_state: "released",
+      error_code: "internal_error",
+      updated_at: Date.now(),
+    });
     expect(await getAccount(acct.accountId)).toMatchObject({ reservedAvatarUnits: 1 });
     const report = await runSweep(sweepEnv().env, Date.now());
     expect(report.reconciledAccounts).toBeGreaterThanOrEqual(1);
@@ -271,7 +338,11 @@ describe("sweep: limiter reconciliation and the cron entry point", () => {
     // Earlier tests of this file left 60+ queued video jobs: at +8 days they all expire, 50 per run.
     for (let run = 0; run < 2; run++) {
       const ctx = createExecutionContext();
-      await worker.scheduled(createScheduledController({ scheduledTime: Date.now() + 8 * DAY, cron: "* * * * *" }), s.env, ctx);
+      await worker.scheduled(
+        createScheduledController({ scheduledTime: Date.now() + 8 * DAY, cron: "* * * * *" }),
+        s.env,
+        ctx,
+      );
       await waitOnExecutionContext(ctx);
     }
     expect((await jobRow("video", jobId))!.status).toBe("expired");

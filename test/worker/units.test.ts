@@ -15,7 +15,14 @@ async function accountWith(units: number) {
 }
 
 /** A job row as the open routes / pipeline would have written it. */
-async function insertJob(accountId: string, appId: string, jobId: string, status: string, unitState: string, at = Date.now()) {
+async function insertJob(
+  accountId: string,
+  appId: string,
+  jobId: string,
+  status: string,
+  unitState: string,
+  at = Date.now(),
+) {
   await env.DB.prepare(
     "insert into avatar_jobs (id, account_id, app_id, name, status, created_at, updated_at, image_url, unit_state) values (?, ?, ?, 'job', ?, ?, ?, 'https://example.com/a.png', ?)",
   )
@@ -26,7 +33,9 @@ async function insertJob(accountId: string, appId: string, jobId: string, status
 describe("reserve, capture, release", () => {
   it("of 12 parallel admissions with 5 free units exactly 5 succeed, the rest are 402", async () => {
     const { limiter, accountId } = await accountWith(5);
-    const results = await Promise.all(Array.from({ length: 12 }, () => limiter.admitAvatarCreation(id(), { ...limits, concurrent: 10 }, Date.now())));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () => limiter.admitAvatarCreation(id(), { ...limits, concurrent: 10 }, Date.now())),
+    );
     expect(results.filter((r) => r.ok)).toHaveLength(5);
     const refused = results.filter((r) => !r.ok);
     expect(refused).toHaveLength(7);
@@ -35,7 +44,11 @@ describe("reserve, capture, release", () => {
       expect(admissionError(r as Exclude<typeof r, { ok: true }>).status).toBe(402);
     }
     expect(refused[0].ok === false && refused[0].retryAfterSeconds).toBeFalsy();
-    expect(await getAccount(accountId)).toMatchObject({ avatarUnits: 5, reservedAvatarUnits: 5, availableAvatarUnits: 0 });
+    expect(await getAccount(accountId)).toMatchObject({
+      avatarUnits: 5,
+      reservedAvatarUnits: 5,
+      availableAvatarUnits: 0,
+    });
   });
 
   it("capture spends the unit exactly once, even when repeated in parallel", async () => {
@@ -55,7 +68,9 @@ describe("reserve, capture, release", () => {
     const { limiter } = await accountWith(1);
     const job = id();
     expect((await limiter.admitAvatarCreation(job, limits, Date.now())).ok).toBe(true);
-    expect(await limiter.admitAvatarCreation(id(), limits, Date.now())).toMatchObject({ code: "insufficient_avatar_units" });
+    expect(await limiter.admitAvatarCreation(id(), limits, Date.now())).toMatchObject({
+      code: "insufficient_avatar_units",
+    });
     const results = await Promise.all(Array.from({ length: 10 }, () => limiter.finishAvatarJob(job)));
     expect(results.every((r) => r.state === "released")).toBe(true);
     expect(await limiter.captureAvatarUnit(job)).toEqual({ state: "released" });
@@ -77,11 +92,19 @@ describe("reserve, capture, release", () => {
     const captured = jobs.slice(0, 6);
     const failed = jobs.slice(6);
     const calls = [
-      ...captured.flatMap((j) => [limiter.captureAvatarUnit(j), limiter.captureAvatarUnit(j), limiter.captureAvatarUnit(j)]),
+      ...captured.flatMap((j) => [
+        limiter.captureAvatarUnit(j),
+        limiter.captureAvatarUnit(j),
+        limiter.captureAvatarUnit(j),
+      ]),
       ...failed.flatMap((j) => [limiter.finishAvatarJob(j), limiter.finishAvatarJob(j), limiter.finishAvatarJob(j)]),
     ].sort(() => Math.random() - 0.5);
     await Promise.all(calls);
-    expect(await getAccount(accountId)).toMatchObject({ avatarUnits: 4, reservedAvatarUnits: 0, availableAvatarUnits: 4 });
+    expect(await getAccount(accountId)).toMatchObject({
+      avatarUnits: 4,
+      reservedAvatarUnits: 0,
+      availableAvatarUnits: 4,
+    });
     await Promise.all(captured.map((j) => limiter.finishAvatarJob(j)));
     expect(await limiter.getBalance()).toEqual({ avatarUnits: 4, reservedAvatarUnits: 0 });
     expect((await limiter.listOpenJobs()).active).toEqual([]);
@@ -91,9 +114,17 @@ describe("reserve, capture, release", () => {
     const { limiter, accountId } = await accountWith(2);
     const job = id();
     await limiter.admitAvatarCreation(job, limits, Date.now());
-    expect(await getAccount(accountId)).toMatchObject({ avatarUnits: 2, reservedAvatarUnits: 1, availableAvatarUnits: 1 });
+    expect(await getAccount(accountId)).toMatchObject({
+      avatarUnits: 2,
+      reservedAvatarUnits: 1,
+      availableAvatarUnits: 1,
+    });
     await limiter.captureAvatarUnit(job);
-    expect(await getAccount(accountId)).toMatchObject({ avatarUnits: 1, reservedAvatarUnits: 0, availableAvatarUnits: 1 });
+    expect(await getAccount(accountId)).toMatchObject({
+      avatarUnits: 1,
+      reservedAvatarUnits: 0,
+      availableAvatarUnits: 1,
+    });
   });
 });
 
@@ -123,7 +154,13 @@ describe("reconcile against D1", () => {
 
     // Idempotent: a second run changes nothing.
     const again = await reconcileAccount(env, acc.accountId, t + 10 * MIN);
-    expect(again).toMatchObject({ deactivated: [], activated: [], captured: [], released: [], balance: result.balance });
+    expect(again).toMatchObject({
+      deactivated: [],
+      activated: [],
+      captured: [],
+      released: [],
+      balance: result.balance,
+    });
   });
 
   it("the admin reconcile route runs it and reports the balance", async () => {
@@ -133,7 +170,10 @@ describe("reconcile against D1", () => {
     await insertJob(acc.accountId, acc.appId, job, "failed", "released");
     const res = await adminFetch(`/accounts/${acc.accountId}/reconcile`, { method: "POST" });
     expect(res.status).toBe(200);
-    const body = (await res.json()) as { reconciled: { released: string[]; deactivated: string[] }; account: { reservedAvatarUnits: number; avatarUnits: number } };
+    const body = (await res.json()) as {
+      reconciled: { released: string[]; deactivated: string[] };
+      account: { reservedAvatarUnits: number; avatarUnits: number };
+    };
     expect(body.reconciled.released).toEqual([job]);
     expect(body.reconciled.deactivated).toEqual([job]);
     expect(body.account).toMatchObject({ avatarUnits: 3, reservedAvatarUnits: 0 });

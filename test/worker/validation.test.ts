@@ -32,14 +32,29 @@ describe("request bodies", () => {
 
   it("names wrong types", async () => {
     await expectError(await postAvatar({ imageUrl: 42 }), 400, "invalid_request", "imageUrl must be a string");
-    await expectError(await postAvatar({ imageUrl: PUBLIC_IMAGE, name: 7 }), 400, "invalid_request", "name must be a string");
-    await expectError(await postVideo({ avatarId, audioUrl: PUBLIC_AUDIO, requestId: 5 }), 400, "invalid_request", "requestId must be a string");
+    await expectError(
+      await postAvatar({ imageUrl: PUBLIC_IMAGE, name: 7 }),
+      400,
+      "invalid_request",
+      "name must be a string",
+    );
+    await expectError(
+      await postVideo({ avatarId, audioUrl: PUBLIC_AUDIO, requestId: 5 }),
+      400,
+      "invalid_request",
+      "requestId must be a string",
+    );
     await expectError(await postAvatar([]), 400, "invalid_request", "Request body must be an object");
     await expectError(await postAvatar("null"), 400, "invalid_request", "Request body must be an object");
   });
 
   it("rejects an invalid UUID in the body", async () => {
-    await expectError(await postVideo({ avatarId: "not-a-uuid", audioUrl: PUBLIC_AUDIO }), 400, "invalid_request", "avatarId must be a UUID");
+    await expectError(
+      await postVideo({ avatarId: "not-a-uuid", audioUrl: PUBLIC_AUDIO }),
+      400,
+      "invalid_request",
+      "avatarId must be a UUID",
+    );
     await expectError(
       await postVideo({ avatarId, audioUrl: PUBLIC_AUDIO, requestId: "1234" }),
       400,
@@ -57,13 +72,23 @@ describe("request bodies", () => {
 
   it("rejects malformed JSON", async () => {
     await expectError(await postAvatar("{imageUrl:"), 400, "invalid_request", "Request body must be valid JSON");
-    await expectError(await postAvatar('{"imageUrl": "x",}'), 400, "invalid_request", "Request body must be valid JSON");
+    await expectError(
+      await postAvatar('{"imageUrl": "x",}'),
+      400,
+      "invalid_request",
+      "Request body must be valid JSON",
+    );
     await expectError(await postAvatar(""), 400, "invalid_request", "Request body must be valid JSON");
   });
 
   it("answers deeply nested JSON with 400, not a crash", async () => {
     const depth = 30_000;
-    await expectError(await postAvatar("[".repeat(depth) + "]".repeat(depth)), 400, "invalid_request", "Request body must be an object");
+    await expectError(
+      await postAvatar("[".repeat(depth) + "]".repeat(depth)),
+      400,
+      "invalid_request",
+      "Request body must be an object",
+    );
     const nested = `{"imageUrl":"${PUBLIC_IMAGE}","name":${"[".repeat(depth)}${"]".repeat(depth)}}`;
     await expectError(await postAvatar(nested), 400, "invalid_request", "name must be a string");
   });
@@ -76,7 +101,9 @@ describe("request bodies", () => {
   });
 
   it("accepts application/json with a charset", async () => {
-    const res = await postAvatar(JSON.stringify({ imageUrl: PUBLIC_IMAGE }), { "Content-Type": "application/json; charset=utf-8" });
+    const res = await postAvatar(JSON.stringify({ imageUrl: PUBLIC_IMAGE }), {
+      "Content-Type": "application/json; charset=utf-8",
+    });
     expect(res.status).toBe(200);
   });
 
@@ -106,7 +133,12 @@ describe("request bodies", () => {
   });
 
   it("rejects unknown fields by name", async () => {
-    await expectError(await postAvatar({ imageUrl: PUBLIC_IMAGE, colour: "red" }), 400, "invalid_request", "colour is not a known field");
+    await expectError(
+      await postAvatar({ imageUrl: PUBLIC_IMAGE, colour: "red" }),
+      400,
+      "invalid_request",
+      "colour is not a known field",
+    );
     await expectError(await video({ fps: 30 }), 400, "invalid_request", "video.fps is not a known field");
   });
 
@@ -118,22 +150,47 @@ describe("request bodies", () => {
       "callbackUrl is not supported by this version",
     );
     await expectError(await postVideo({ avatarId, text: "hello" }), 501, "unsupported_input", "text is not supported");
-    await expectError(await postAvatar({ imageUrl: PUBLIC_IMAGE, webhookUrl: "https://x.example" }), 501, "unsupported_input", "webhookUrl");
+    await expectError(
+      await postAvatar({ imageUrl: PUBLIC_IMAGE, webhookUrl: "https://x.example" }),
+      501,
+      "unsupported_input",
+      "webhookUrl",
+    );
   });
 });
 
 describe("name", () => {
   it("accepts 1 to 128 characters and rejects 0 or 129", async () => {
-    await expectError(await postAvatar({ imageUrl: PUBLIC_IMAGE, name: "" }), 400, "invalid_request", "name must be 1 to 128 characters");
-    await expectError(await postAvatar({ imageUrl: PUBLIC_IMAGE, name: "n".repeat(129) }), 400, "invalid_request", "name must be 1 to 128 characters");
-    await expectError(await postVideo({ avatarId, audioUrl: PUBLIC_AUDIO, name: "" }), 400, "invalid_request", "name must be 1 to 128 characters");
+    await expectError(
+      await postAvatar({ imageUrl: PUBLIC_IMAGE, name: "" }),
+      400,
+      "invalid_request",
+      "name must be 1 to 128 characters",
+    );
+    await expectError(
+      await postAvatar({ imageUrl: PUBLIC_IMAGE, name: "n".repeat(129) }),
+      400,
+      "invalid_request",
+      "name must be 1 to 128 characters",
+    );
+    await expectError(
+      await postVideo({ avatarId, audioUrl: PUBLIC_AUDIO, name: "" }),
+      400,
+      "invalid_request",
+      "name must be 1 to 128 characters",
+    );
     expect((await postAvatar({ imageUrl: PUBLIC_IMAGE, name: "n" })).status).toBe(200);
     expect((await postAvatar({ imageUrl: PUBLIC_IMAGE, name: "n".repeat(128) })).status).toBe(200);
   });
 
   it("counts characters, not UTF-16 units", async () => {
     expect((await postAvatar({ imageUrl: PUBLIC_IMAGE, name: "😀".repeat(128) })).status).toBe(200);
-    await expectError(await postAvatar({ imageUrl: PUBLIC_IMAGE, name: "😀".repeat(129) }), 400, "invalid_request", "name must be 1 to 128");
+    await expectError(
+      await postAvatar({ imageUrl: PUBLIC_IMAGE, name: "😀".repeat(129) }),
+      400,
+      "invalid_request",
+      "name must be 1 to 128",
+    );
   });
 });
 
@@ -168,7 +225,9 @@ describe("video settings", () => {
   });
 
   it("rejects non-finite lead times written as huge JSON numbers", async () => {
-    const res = await postVideo(`{"avatarId":"${avatarId}","audioUrl":"${PUBLIC_AUDIO}","video":{"leadOutSeconds":1e400}}`);
+    const res = await postVideo(
+      `{"avatarId":"${avatarId}","audioUrl":"${PUBLIC_AUDIO}","video":{"leadOutSeconds":1e400}}`,
+    );
     await expectError(res, 400, "invalid_request", "video.leadOutSeconds must be a finite number");
   });
 
@@ -215,12 +274,27 @@ describe("source URLs", () => {
     ["http://１２７．０．０．１/a.mp3", "non-public"],
   ];
   it.each(rejected)("audioUrl %j → 400", async (url, rule) => {
-    await expectError(await postVideo({ avatarId, audioUrl: url }), 400, "invalid_request", `audioUrl ${rule}`.replace("audioUrl non-public", "audioUrl must not point to a private"));
+    await expectError(
+      await postVideo({ avatarId, audioUrl: url }),
+      400,
+      "invalid_request",
+      `audioUrl ${rule}`.replace("audioUrl non-public", "audioUrl must not point to a private"),
+    );
   });
 
   it("applies the same rules to imageUrl and backgroundUrl", async () => {
-    await expectError(await postAvatar({ imageUrl: "http://10.0.0.1/x.png" }), 400, "invalid_request", "imageUrl must not point to a private");
-    await expectError(await postAvatar({ imageUrl: "gopher://x" }), 400, "invalid_request", "imageUrl must use http or https");
+    await expectError(
+      await postAvatar({ imageUrl: "http://10.0.0.1/x.png" }),
+      400,
+      "invalid_request",
+      "imageUrl must not point to a private",
+    );
+    await expectError(
+      await postAvatar({ imageUrl: "gopher://x" }),
+      400,
+      "invalid_request",
+      "imageUrl must use http or https",
+    );
     await expectError(
       await postVideo({ avatarId, audioUrl: PUBLIC_AUDIO, backgroundUrl: "http://[::1]:9000/bg.png" }),
       400,
@@ -237,7 +311,9 @@ describe("source URLs", () => {
 
   it("accepts public URLs with signed query parameters and a 4096-character URL", async () => {
     const signed = "https://bucket.s3.amazonaws.com/a.mp3?X-Amz-Algorithm=AWS4-HMAC-SHA256&X-Amz-Signature=abc%2Fdef";
-    expect((await postVideo({ avatarId, audioUrl: signed, backgroundUrl: "http://93.184.216.34/bg.png" })).status).toBe(200);
+    expect((await postVideo({ avatarId, audioUrl: signed, backgroundUrl: "http://93.184.216.34/bg.png" })).status).toBe(
+      200,
+    );
     const long = `https://example.com/${"a".repeat(4096 - "https://example.com/".length)}`;
     expect(long).toHaveLength(4096);
     expect((await postAvatar({ imageUrl: long })).status).toBe(200);
@@ -247,18 +323,33 @@ describe("source URLs", () => {
     const env = { SOURCE_ALLOWLIST: "127.0.0.1:9001, [::1]:8080" };
     expect(() => checkSourceAddress(env, "audioUrl", "http://127.0.0.1:9001/a.mp3")).not.toThrow();
     expect(() => checkSourceAddress(env, "audioUrl", "http://[::1]:8080/a.mp3")).not.toThrow();
-    expect(() => checkSourceAddress(env, "audioUrl", "http://127.0.0.1:9002/a.mp3")).toThrow(/audioUrl must not point to a private/);
+    expect(() => checkSourceAddress(env, "audioUrl", "http://127.0.0.1:9002/a.mp3")).toThrow(
+      /audioUrl must not point to a private/,
+    );
     expect(() => checkSourceAddress(env, "audioUrl", "http://127.0.0.1/a.mp3")).toThrow(/non-public/);
-    expect(() => checkSourceAddress({ SOURCE_ALLOWLIST: "" }, "audioUrl", "http://127.0.0.1:9001/a.mp3")).toThrow(/non-public/);
+    expect(() => checkSourceAddress({ SOURCE_ALLOWLIST: "" }, "audioUrl", "http://127.0.0.1:9001/a.mp3")).toThrow(
+      /non-public/,
+    );
     // A malformed allowlist fails closed.
-    expect(() => checkSourceAddress({ SOURCE_ALLOWLIST: "127.0.0.1" }, "audioUrl", "http://127.0.0.1:80/a.mp3")).toThrow(/non-public/);
+    expect(() =>
+      checkSourceAddress({ SOURCE_ALLOWLIST: "127.0.0.1" }, "audioUrl", "http://127.0.0.1:80/a.mp3"),
+    ).toThrow(/non-public/);
   });
 });
 
 describe("paths, routes and request ids", () => {
   it("rejects an invalid UUID in a path with 400", async () => {
-    for (const path of ["/avatar-jobs/not-a-uuid", "/avatars/123", "/video-jobs/00000000-0000-0000-0000-00000000000g"]) {
-      await expectError(await openFetch(path, { headers: acct.headers }), 400, "invalid_request", /jobId must be a UUID|avatarId must be a UUID/);
+    for (const path of [
+      "/avatar-jobs/not-a-uuid",
+      "/avatars/123",
+      "/video-jobs/00000000-0000-0000-0000-00000000000g",
+    ]) {
+      await expectError(
+        await openFetch(path, { headers: acct.headers }),
+        400,
+        "invalid_request",
+        /jobId must be a UUID|avatarId must be a UUID/,
+      );
     }
   });
 
@@ -268,7 +359,11 @@ describe("paths, routes and request ids", () => {
     const del = await SELF.fetch("http://x/v1/open/avatars", { method: "DELETE" });
     expect(del.headers.get("Allow")).toContain("POST");
     await expectError(del, 405, "method_not_allowed");
-    await expectError(await SELF.fetch(`http://x/v1/open/video-jobs/${crypto.randomUUID()}`, { method: "POST" }), 405, "method_not_allowed");
+    await expectError(
+      await SELF.fetch(`http://x/v1/open/video-jobs/${crypto.randomUUID()}`, { method: "POST" }),
+      405,
+      "method_not_allowed",
+    );
     await expectError(await SELF.fetch("http://x/v1/console/session-tokens"), 405, "method_not_allowed");
   });
 
@@ -278,8 +373,18 @@ describe("paths, routes and request ids", () => {
   });
 
   it("rejects unknown query parameters and repeated single-valued ones", async () => {
-    await expectError(await openFetch("/video-jobs?pageSize=5", { headers: acct.headers }), 400, "invalid_request", "pageSize is not a known query parameter");
-    await expectError(await openFetch("/avatars?statuses=queued", { headers: acct.headers }), 400, "invalid_request", "statuses is not a known query parameter");
+    await expectError(
+      await openFetch("/video-jobs?pageSize=5", { headers: acct.headers }),
+      400,
+      "invalid_request",
+      "pageSize is not a known query parameter",
+    );
+    await expectError(
+      await openFetch("/avatars?statuses=queued", { headers: acct.headers }),
+      400,
+      "invalid_request",
+      "statuses is not a known query parameter",
+    );
     await expectError(
       await openFetch("/avatar-jobs?pagination.pageSize=5&pagination.pageSize=6", { headers: acct.headers }),
       400,

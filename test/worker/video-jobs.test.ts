@@ -19,10 +19,22 @@ describe("GET /video-jobs/{jobId}", () => {
   const get = (id: string, who = a) => openFetch(`/video-jobs/${id}`, { headers: who.headers });
 
   it("a queued job: every field of the spec, no link, nothing internal", async () => {
-    const id = await insertVideoJob(a.accountId, avatarId, { backgroundUrl: "https://media.example.com/secret-bg.png", requestId: crypto.randomUUID() });
+    const id = await insertVideoJob(a.accountId, avatarId, {
+      backgroundUrl: "https://media.example.com/secret-bg.png",
+      requestId: crypto.randomUUID(),
+    });
     const body = await json<Detail>(await get(id));
     expect(Object.keys(body)).toEqual(["job"]);
-    expect(Object.keys(body.job).sort()).toEqual(["avatarId", "createdAt", "expiresAt", "id", "name", "progress", "status", "updatedAt"]);
+    expect(Object.keys(body.job).sort()).toEqual([
+      "avatarId",
+      "createdAt",
+      "expiresAt",
+      "id",
+      "name",
+      "progress",
+      "status",
+      "updatedAt",
+    ]);
     expect(body.job).toMatchObject({ id, status: "queued", avatarId, progress: { stage: "queued" } });
     expect(JSON.stringify(body)).not.toMatch(/secret|fingerprint|requestId|outputKey|videos\/|appId|accountId|attempt/);
   });
@@ -70,7 +82,11 @@ describe("GET /video-jobs/{jobId}", () => {
   });
 
   it("503 service_unavailable when the link cannot be produced; the job stays succeeded", async () => {
-    const id = await insertVideoJob(a.accountId, avatarId, { status: "succeeded", stage: "completed", outputKey: "videos/missing.mp4" });
+    const id = await insertVideoJob(a.accountId, avatarId, {
+      status: "succeeded",
+      stage: "completed",
+      outputKey: "videos/missing.mp4",
+    });
     await expectError(await get(id), 503, "service_unavailable");
     expect((await db().select().from(videoJobs).where(eq(videoJobs.id, id)).get())!.status).toBe("succeeded");
   });
@@ -89,7 +105,12 @@ describe("GET /video-jobs/{jobId}", () => {
     expect(body.job.status).toBe("expired");
     expect(body).not.toHaveProperty("videoUrl");
     expect(body).not.toHaveProperty("videoUrlExpiresAt");
-    const stored = await insertVideoJob(a.accountId, avatarId, { status: "expired", stage: "completed", createdAt: old, expiresAt: new Date(old.getTime() + 7 * DAY) });
+    const stored = await insertVideoJob(a.accountId, avatarId, {
+      status: "expired",
+      stage: "completed",
+      createdAt: old,
+      expiresAt: new Date(old.getTime() + 7 * DAY),
+    });
     expect((await json<Detail>(await get(stored))).job.status).toBe("expired");
   });
 
@@ -103,7 +124,11 @@ describe("GET /video-jobs/{jobId}", () => {
       completedAt: new Date(),
     });
     const { job } = await json<Detail>(await get(id));
-    expect(job.error).toEqual({ code: "source_unavailable", message: "The audio could not be downloaded.", retryable: true });
+    expect(job.error).toEqual({
+      code: "source_unavailable",
+      message: "The audio could not be downloaded.",
+      retryable: true,
+    });
     expect(job.completedAt).toBeTruthy();
   });
 
@@ -132,28 +157,58 @@ describe("GET /video-jobs", () => {
     const t = Date.now() - 10 * MIN;
     const at = (i: number) => new Date(t + i * 1000);
     ids.queued = await insertVideoJob(a.accountId, av, { createdAt: at(0) });
-    ids.processing = await insertVideoJob(a.accountId, av, { status: "processing", stage: "rendering", createdAt: at(1) });
-    ids.succeeded = await insertVideoJob(a.accountId, av, { status: "succeeded", stage: "completed", outputKey: "videos/s.mp4", createdAt: at(2) });
-    ids.failed = await insertVideoJob(a.accountId, av, { status: "failed", errorCode: "render_failed", errorRetryable: true, createdAt: at(3) });
+    ids.processing = await insertVideoJob(a.accountId, av, {
+      status: "processing",
+      stage: "rendering",
+      createdAt: at(1),
+    });
+    ids.succeeded = await insertVideoJob(a.accountId, av, {
+      status: "succeeded",
+      stage: "completed",
+      outputKey: "videos/s.mp4",
+      createdAt: at(2),
+    });
+    ids.failed = await insertVideoJob(a.accountId, av, {
+      status: "failed",
+      errorCode: "render_failed",
+      errorRetryable: true,
+      createdAt: at(3),
+    });
     ids.expired = await insertVideoJob(a.accountId, av, { status: "expired", createdAt: at(4) });
     // Stored as succeeded, but its retention ended: listed and filtered as expired.
-    ids.lapsed = await insertVideoJob(a.accountId, av, { status: "succeeded", outputKey: "videos/l.mp4", createdAt: at(5), expiresAt: new Date(Date.now() - 1000) });
+    ids.lapsed = await insertVideoJob(a.accountId, av, {
+      status: "succeeded",
+      outputKey: "videos/l.mp4",
+      createdAt: at(5),
+      expiresAt: new Date(Date.now() - 1000),
+    });
   });
   const list = (q = "") => openFetch(`/video-jobs${q}`, { headers: a.headers });
 
   it("answers {jobs, pagination}, newest first, summaries without links", async () => {
     const body = await json<{ jobs: Record<string, unknown>[]; pagination: unknown }>(await list());
     expect(Object.keys(body).sort()).toEqual(["jobs", "pagination"]);
-    expect(body.jobs.map((j) => j.id)).toEqual([ids.lapsed, ids.expired, ids.failed, ids.succeeded, ids.processing, ids.queued]);
+    expect(body.jobs.map((j) => j.id)).toEqual([
+      ids.lapsed,
+      ids.expired,
+      ids.failed,
+      ids.succeeded,
+      ids.processing,
+      ids.queued,
+    ]);
     expect(body.pagination).toEqual({ nextPageToken: "", totalCount: 6 });
     expect(JSON.stringify(body)).not.toMatch(/videoUrl|videos\//);
     expect(body.jobs[0]!.status).toBe("expired");
   });
 
   it("filters by repeated statuses, as readers see them", async () => {
-    const ids1 = (await json<{ jobs: { id: string }[] }>(await list("?statuses=queued&statuses=processing"))).jobs.map((j) => j.id);
+    const ids1 = (await json<{ jobs: { id: string }[] }>(await list("?statuses=queued&statuses=processing"))).jobs.map(
+      (j) => j.id,
+    );
     expect(ids1).toEqual([ids.processing, ids.queued]);
-    const expired = await json<{ jobs: { id: string }[]; pagination: { totalCount: number } }>(await list("?statuses=expired"));
+    const expired = await json<{ jobs: { id: string }[]; pagination: { totalCount: number } }>(
+      await list("?statuses=expired"),
+    );
     expect(expired.jobs.map((j) => j.id)).toEqual([ids.lapsed, ids.expired]);
     expect(expired.pagination.totalCount).toBe(2);
     const succeeded = await json<{ jobs: { id: string }[] }>(await list("?statuses=succeeded"));
@@ -163,13 +218,20 @@ describe("GET /video-jobs", () => {
   });
 
   it("rejects an unknown status value", async () => {
-    await expectError(await list("?statuses=done"), 400, "invalid_request", "statuses[0] must be one of queued, processing, succeeded, failed, expired");
+    await expectError(
+      await list("?statuses=done"),
+      400,
+      "invalid_request",
+      "statuses[0] must be one of queued, processing, succeeded, failed, expired",
+    );
     await expectError(await list("?statuses="), 400, "invalid_request", "statuses[0]");
   });
 
   it("another account sees none of them", async () => {
     const stranger = await createAccount();
-    const body = await json<{ jobs: unknown[]; pagination: { totalCount: number } }>(await openFetch("/video-jobs", { headers: stranger.headers }));
+    const body = await json<{ jobs: unknown[]; pagination: { totalCount: number } }>(
+      await openFetch("/video-jobs", { headers: stranger.headers }),
+    );
     expect(body.jobs).toEqual([]);
     expect(body.pagination.totalCount).toBe(0);
   });

@@ -32,7 +32,13 @@ describe("POST /videos", () => {
     const row = (await db().select().from(videoJobs).where(eq(videoJobs.id, body.jobId)).get())!;
     expect(row.createdAt.getTime()).toBe(createdAt);
     expect(row.expiresAt.getTime() - createdAt).toBe(7 * 24 * 3600 * 1000);
-    expect(row).toMatchObject({ accountId: a.accountId, appId: a.appId, name: "Welcome", avatarId: owned, stage: expect.any(String) });
+    expect(row).toMatchObject({
+      accountId: a.accountId,
+      appId: a.appId,
+      name: "Welcome",
+      avatarId: owned,
+      stage: expect.any(String),
+    });
     expect(row.settings).toEqual({
       width: 640,
       height: 1024,
@@ -47,7 +53,9 @@ describe("POST /videos", () => {
 
   it("derives the default name from the job ID", async () => {
     const { jobId } = await json<{ jobId: string }>(await create(a, { avatarId: owned, audioUrl: PUBLIC_AUDIO }));
-    const { job } = await json<{ job: { name: string } }>(await openFetch(`/video-jobs/${jobId}`, { headers: a.headers }));
+    const { job } = await json<{ job: { name: string } }>(
+      await openFetch(`/video-jobs/${jobId}`, { headers: a.headers }),
+    );
     expect(job.name).toBe(`Video ${jobId.slice(0, 8)}`);
   });
 
@@ -63,8 +71,17 @@ describe("POST /videos", () => {
   it("403 Avatar access denied for another account's private Avatar and for an unknown Avatar (same answer)", async () => {
     const owner = await createAccount();
     const priv = await insertAvatar(owner.accountId);
-    const m1 = await expectError(await create(a, { avatarId: priv, audioUrl: PUBLIC_AUDIO }), 403, "forbidden", "Avatar access denied");
-    const m2 = await expectError(await create(a, { avatarId: crypto.randomUUID(), audioUrl: PUBLIC_AUDIO }), 403, "forbidden");
+    const m1 = await expectError(
+      await create(a, { avatarId: priv, audioUrl: PUBLIC_AUDIO }),
+      403,
+      "forbidden",
+      "Avatar access denied",
+    );
+    const m2 = await expectError(
+      await create(a, { avatarId: crypto.randomUUID(), audioUrl: PUBLIC_AUDIO }),
+      403,
+      "forbidden",
+    );
     expect(m1).toBe(m2);
   });
 
@@ -73,13 +90,33 @@ describe("POST /videos", () => {
     const av = await insertAvatar(b.accountId);
     const { jobId } = await json<{ jobId: string }>(await create(b, { avatarId: av, audioUrl: PUBLIC_AUDIO }));
     await patchAccount(b.accountId, { videoCreationEnabled: false });
-    await expectError(await create(b, { avatarId: av, audioUrl: PUBLIC_AUDIO }), 403, "forbidden", "reads remain available");
+    await expectError(
+      await create(b, { avatarId: av, audioUrl: PUBLIC_AUDIO }),
+      403,
+      "forbidden",
+      "reads remain available",
+    );
     await json(await openFetch(`/video-jobs/${jobId}`, { headers: b.headers }));
     await json(await openFetch("/video-jobs", { headers: b.headers }));
     await patchAccount(b.accountId, { videoAccess: false });
-    await expectError(await create(b, { avatarId: av, audioUrl: PUBLIC_AUDIO }), 403, "forbidden", "Video API access is not configured.");
-    await expectError(await openFetch(`/video-jobs/${jobId}`, { headers: b.headers }), 403, "forbidden", "Video API access is not configured.");
-    await expectError(await openFetch("/video-jobs", { headers: b.headers }), 403, "forbidden", "Video API access is not configured.");
+    await expectError(
+      await create(b, { avatarId: av, audioUrl: PUBLIC_AUDIO }),
+      403,
+      "forbidden",
+      "Video API access is not configured.",
+    );
+    await expectError(
+      await openFetch(`/video-jobs/${jobId}`, { headers: b.headers }),
+      403,
+      "forbidden",
+      "Video API access is not configured.",
+    );
+    await expectError(
+      await openFetch("/video-jobs", { headers: b.headers }),
+      403,
+      "forbidden",
+      "Video API access is not configured.",
+    );
   });
 
   it("counts accepted jobs against the per-minute limit: 429 rate_limit_exceeded with Retry-After", async () => {
@@ -95,14 +132,18 @@ describe("POST /videos", () => {
   it("video counters are independent of Avatar counters", async () => {
     const b = await createAccount({ limits: { avatar: { perMinute: 1 }, video: { perMinute: 1 } } });
     const av = await insertAvatar(b.accountId);
-    await json(await openFetch("/avatars", { headers: b.headers, body: { imageUrl: "https://media.example.com/face.jpg" } }));
+    await json(
+      await openFetch("/avatars", { headers: b.headers, body: { imageUrl: "https://media.example.com/face.jpg" } }),
+    );
     await json(await create(b, { avatarId: av, audioUrl: PUBLIC_AUDIO }));
   });
 
   it("admits exactly perMinute of many parallel new jobs", async () => {
     const b = await createAccount({ limits: { video: { perMinute: 5 } } });
     const av = await insertAvatar(b.accountId);
-    const results = await Promise.all(Array.from({ length: 12 }, () => create(b, { avatarId: av, audioUrl: PUBLIC_AUDIO })));
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () => create(b, { avatarId: av, audioUrl: PUBLIC_AUDIO })),
+    );
     expect(results.filter((r) => r.status === 200)).toHaveLength(5);
     expect(results.filter((r) => r.status === 429)).toHaveLength(7);
     expect(await db().select().from(videoJobs).where(eq(videoJobs.accountId, b.accountId))).toHaveLength(5);

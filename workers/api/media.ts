@@ -14,7 +14,8 @@ import { alphaVideoKey, videoKey } from "../platform/storage/keys";
  */
 export const mediaRoutes = new Hono<AppEnv>();
 
-const invalidLink = () => forbidden("The download link is invalid: its signature does not match. Request a fresh link.");
+const invalidLink = () =>
+  forbidden("The download link is invalid: its signature does not match. Request a fresh link.");
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** GET /v1/media/videos/{jobId}.mp4|.webm?exp=<epoch s>&sig=… — a video (or alpha video) link from GET /video-jobs/{jobId}. */
@@ -44,7 +45,11 @@ mediaRoutes.get("/videos/:file", async (c) => {
 mediaRoutes.get("/avatars/:avatarId/:file", async (c) => {
   const { avatarId, file } = c.req.param();
   const key = `avatars/${avatarId}/${file}`;
-  if (!UUID.test(avatarId) || !/^[A-Za-z0-9_-]+\.[a-z0-9]+$/.test(file) || !(await verifyAvatarMediaSignature(c.env, key, c.req.query("sig")))) {
+  if (
+    !UUID.test(avatarId) ||
+    !/^[A-Za-z0-9_-]+\.[a-z0-9]+$/.test(file) ||
+    !(await verifyAvatarMediaSignature(c.env, key, c.req.query("sig")))
+  ) {
     throw forbidden("The image link is invalid: its signature does not match.");
   }
   return serveObject(c, key, { cacheControl: "private, max-age=3600", notFoundMessage: "The image does not exist." });

@@ -13,7 +13,10 @@ import { referenceRoutes } from "./open/reference";
 export const publicApi = openApiApp()
   .route("/v1/open", openRoutes)
   .route("/v1/console", createSessionTokenRoute)
-  .route("/v1/open", referenceRoutes((serverUrl) => buildOpenApiDocument(serverUrl)));
+  .route(
+    "/v1/open",
+    referenceRoutes((serverUrl) => buildOpenApiDocument(serverUrl)),
+  );
 
 export function buildOpenApiDocument(serverUrl: string): Record<string, unknown> {
   const doc = generateDocument(publicApi, serverUrl, {

@@ -22,8 +22,14 @@ export const accountRoutes = new Hono<ConsoleEnv>()
     const since = new Date(Date.now() - DAY_MS);
     const [balance, [avatarsDay], [videosDay]] = await Promise.all([
       limiterFor(c.env, account.id).getBalance(),
-      db.select({ n: count() }).from(avatarJobs).where(and(eq(avatarJobs.accountId, account.id), gt(avatarJobs.createdAt, since))),
-      db.select({ n: count() }).from(videoJobs).where(and(eq(videoJobs.accountId, account.id), gt(videoJobs.createdAt, since))),
+      db
+        .select({ n: count() })
+        .from(avatarJobs)
+        .where(and(eq(avatarJobs.accountId, account.id), gt(avatarJobs.createdAt, since))),
+      db
+        .select({ n: count() })
+        .from(videoJobs)
+        .where(and(eq(videoJobs.accountId, account.id), gt(videoJobs.createdAt, since))),
     ]);
     const figures = {
       avatarUnits: balance.avatarUnits,
@@ -44,7 +50,8 @@ export const accountRoutes = new Hono<ConsoleEnv>()
     // Guessing the current password is throttled like signing in.
     const gate = await enterSignIn(c.env, user.email, clientAddress(c.req));
     if (!gate.ok) return page("Too many attempts. Try again later.", 429);
-    if (!(await verifyPassword(field(form, "current"), user.passwordHash))) return page("Current password is incorrect.", 401);
+    if (!(await verifyPassword(field(form, "current"), user.passwordHash)))
+      return page("Current password is incorrect.", 401);
     await gate.forgive();
     const problem = passwordProblem(field(form, "password"), field(form, "confirm"));
     if (problem) return page(problem, 400);

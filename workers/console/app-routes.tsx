@@ -11,9 +11,19 @@ import { errorFlash, field, noticeFrom } from "./notices";
 import { AppsPage, type AppsPageProps } from "./pages/apps";
 import type { Flash } from "./pages/layout";
 
-async function renderApps(c: Context<ConsoleEnv>, flash: Flash | null, secret?: AppsPageProps["secret"], status: 200 | 400 = 200) {
+async function renderApps(
+  c: Context<ConsoleEnv>,
+  flash: Flash | null,
+  secret?: AppsPageProps["secret"],
+  status: 200 | 400 = 200,
+) {
   const { account } = c.get("session");
-  const rows = await drizzle(c.env.DB).select().from(apps).where(eq(apps.accountId, account.id)).orderBy(desc(apps.createdAt)).all();
+  const rows = await drizzle(c.env.DB)
+    .select()
+    .from(apps)
+    .where(eq(apps.accountId, account.id))
+    .orderBy(desc(apps.createdAt))
+    .all();
   // A page holding a key must never be stored by the browser or a proxy (securityHeaders sets no-store on HTML).
   return c.html(<AppsPage {...pageChrome(c)} flash={flash} apps={rows} secret={secret} />, status);
 }
@@ -45,15 +55,29 @@ export const appRoutes = new Hono<ConsoleEnv>()
     const appName = name || `App ${id.slice(0, 8)}`;
     await drizzle(c.env.DB)
       .insert(apps)
-      .values({ id, accountId: c.get("session").account.id, name: appName, keyHash: await sha256Hex(apiKey), createdAt: new Date() });
+      .values({
+        id,
+        accountId: c.get("session").account.id,
+        name: appName,
+        keyHash: await sha256Hex(apiKey),
+        createdAt: new Date(),
+      });
     await setKeyFlash(c, { appId: id, apiKey, appName, notice: `App ${appName} created.` });
     return c.redirect("/console/apps", 303);
   })
   .post("/apps/:appId/rotate", async (c) => {
     const app = await ownActiveApp(c, c.req.param("appId"));
     const apiKey = newApiKey();
-    await drizzle(c.env.DB).update(apps).set({ keyHash: await sha256Hex(apiKey) }).where(eq(apps.id, app.id));
-    await setKeyFlash(c, { appId: app.id, apiKey, appName: app.name, notice: `Key of ${app.name} rotated: the previous key no longer works.` });
+    await drizzle(c.env.DB)
+      .update(apps)
+      .set({ keyHash: await sha256Hex(apiKey) })
+      .where(eq(apps.id, app.id));
+    await setKeyFlash(c, {
+      appId: app.id,
+      apiKey,
+      appName: app.name,
+      notice: `Key of ${app.name} rotated: the previous key no longer works.`,
+    });
     return c.redirect("/console/apps", 303);
   })
   .post("/apps/:appId/disable", async (c) => {

@@ -34,7 +34,8 @@ export const authRoutes = new Hono<ConsoleEnv>()
     const user = email ? await findUserByEmail(c.env, email) : undefined;
     // verifyPassword does the full PBKDF2 work even without a user, so timing does not reveal the email.
     const ok = (await verifyPassword(password, user?.passwordHash)) && !!user;
-    if (!ok) return c.html(<SignInPage csrf={csrf} email={email} flash={{ kind: "error", text: SIGN_IN_FAILED }} />, 401);
+    if (!ok)
+      return c.html(<SignInPage csrf={csrf} email={email} flash={{ kind: "error", text: SIGN_IN_FAILED }} />, 401);
     await gate.forgive();
     await startSession(c, user.id);
     return c.redirect("/console/avatars", 303);
@@ -62,7 +63,11 @@ export const authRoutes = new Hono<ConsoleEnv>()
     if (!invite) return c.html(<InviteInvalidPage csrf={csrf} />, 404);
     const body = await c.req.parseBody();
     const problem = passwordProblem(str(body.password), str(body.confirm));
-    if (problem) return c.html(<InvitePage csrf={csrf} token={token} email={invite.email} flash={{ kind: "error", text: problem }} />, 400);
+    if (problem)
+      return c.html(
+        <InvitePage csrf={csrf} token={token} email={invite.email} flash={{ kind: "error", text: problem }} />,
+        400,
+      );
     const user = await acceptInvite(c.env, token, str(body.password));
     if (!user) return c.html(<InviteInvalidPage csrf={csrf} />, 404);
     await startSession(c, user.id);

@@ -24,9 +24,17 @@ import { createAvatarJob } from "../api/public";
 
 const MAX_BACKGROUND_BYTES = 20 * MiB;
 
-async function renderAvatars(c: Context<ConsoleEnv>, flash: Flash | null, status: 200 | 400 | 403 | 422 | 429 | 402 = 200, name?: string) {
+async function renderAvatars(
+  c: Context<ConsoleEnv>,
+  flash: Flash | null,
+  status: 200 | 400 | 403 | 422 | 429 | 402 = 200,
+  name?: string,
+) {
   const { account } = c.get("session");
-  const [rows, { jobs, olderHref }] = await Promise.all([listAvatars(c.env, account.id), avatarJobPage(c.env, account.id, c.req.query())]);
+  const [rows, { jobs, olderHref }] = await Promise.all([
+    listAvatars(c.env, account.id),
+    avatarJobPage(c.env, account.id, c.req.query()),
+  ]);
   const base = publicBaseUrl(asAppContext(c));
   return c.html(
     <AvatarsPage
@@ -56,13 +64,17 @@ async function renderAvatar(c: Context<ConsoleEnv>, avatarId: string, flash: Fla
       avatar={avatar}
       coverUrl={avatarCoverUrl(c.env, base, avatar)}
       backgroundUrl={avatarBackgroundUrl(c.env, base, avatar)}
-      cutout={{ portraitUrl: avatarMediaUrl(c.env, base, avatar.portraitKey), ...(hasMatte ? { matteUrl: avatarMediaUrl(c.env, base, matteKey) } : {}) }}
+      cutout={{
+        portraitUrl: avatarMediaUrl(c.env, base, avatar.portraitKey),
+        ...(hasMatte ? { matteUrl: avatarMediaUrl(c.env, base, matteKey) } : {}),
+      }}
     />,
     status,
   );
 }
 
-const fileField = (body: Record<string, unknown>, name: string) => (body[name] instanceof File && (body[name] as File).size > 0 ? (body[name] as File) : null);
+const fileField = (body: Record<string, unknown>, name: string) =>
+  body[name] instanceof File && (body[name] as File).size > 0 ? (body[name] as File) : null;
 
 export const avatarRoutes = new Hono<ConsoleEnv>()
   .get("/avatars", (c) => renderAvatars(c, noticeFrom(c.req.query("notice"))))
@@ -120,19 +132,27 @@ export const avatarRoutes = new Hono<ConsoleEnv>()
     const info = imageInfo(bytes);
     if (!info) return refuse("Background image must be a JPEG or PNG file");
     if (!isSixteenByNine(info.width, info.height)) {
-      return refuse(`Background image must be 16:9 (for example 1920×1080); this one is ${info.width}×${info.height}. Crop it to 16:9 and try again.`);
+      return refuse(
+        `Background image must be 16:9 (for example 1920×1080); this one is ${info.width}×${info.height}. Crop it to 16:9 and try again.`,
+      );
     }
     // A new key per save: the image URL changes with the image, so no cache shows the old one.
     const key = `avatars/${avatar.id}/background-${crypto.randomUUID().slice(0, 8)}.${info.type === "image/png" ? "png" : "jpg"}`;
     await c.env.MEDIA.put(key, bytes, { httpMetadata: { contentType: info.type } });
-    await drizzle(c.env.DB).update(avatars).set({ backgroundKey: key, updatedAt: new Date() }).where(and(eq(avatars.id, avatar.id), eq(avatars.accountId, account.id)));
+    await drizzle(c.env.DB)
+      .update(avatars)
+      .set({ backgroundKey: key, updatedAt: new Date() })
+      .where(and(eq(avatars.id, avatar.id), eq(avatars.accountId, account.id)));
     if (avatar.backgroundKey) await retireBackground(c.env, account.id, avatar.backgroundKey);
     return c.redirect(`/console/avatars/${avatar.id}?notice=background-saved`, 303);
   })
   .post("/avatars/:avatarId/background/remove", async (c) => {
     const { account } = c.get("session");
     const avatar = await ownAvatar(c.env, account.id, c.req.param("avatarId"));
-    await drizzle(c.env.DB).update(avatars).set({ backgroundKey: null, updatedAt: new Date() }).where(and(eq(avatars.id, avatar.id), eq(avatars.accountId, account.id)));
+    await drizzle(c.env.DB)
+      .update(avatars)
+      .set({ backgroundKey: null, updatedAt: new Date() })
+      .where(and(eq(avatars.id, avatar.id), eq(avatars.accountId, account.id)));
     if (avatar.backgroundKey) await retireBackground(c.env, account.id, avatar.backgroundKey);
     return c.redirect(`/console/avatars/${avatar.id}?notice=background-removed`, 303);
   });

@@ -16,8 +16,10 @@ const PART_PATH = /^\/console\/api\/uploads\/[^/]+\/parts\/[^/]+$/;
 /** The largest body a console route reads, by method and path; everything else (sign-in included) gets FORM_BYTES. */
 function capFor(method: string, path: string): { bytes: number; what: string } {
   if (method === "PUT" && PART_PATH.test(path)) return { bytes: PART_SIZE, what: "an upload part" };
-  if (method === "POST" && path === "/console/avatars") return { bytes: MAX_PORTRAIT_FORM_BYTES, what: "the portrait form" };
-  if (method === "POST" && /^\/console\/avatars\/[^/]+\/background$/.test(path)) return { bytes: MAX_BACKGROUND_FORM_BYTES, what: "the background form" };
+  if (method === "POST" && path === "/console/avatars")
+    return { bytes: MAX_PORTRAIT_FORM_BYTES, what: "the portrait form" };
+  if (method === "POST" && /^\/console\/avatars\/[^/]+\/background$/.test(path))
+    return { bytes: MAX_BACKGROUND_FORM_BYTES, what: "the background form" };
   if (method === "POST" && path === "/console/videos") return { bytes: MAX_VIDEO_FORM_BYTES, what: "the video form" };
   return { bytes: FORM_BYTES, what: "this form" };
 }
@@ -32,7 +34,11 @@ const tooLarge = (cap: { bytes: number; what: string }) =>
 export const consoleBodyCap = createMiddleware<ConsoleEnv>(async (c, next) => {
   const cap = capFor(c.req.method, c.req.path);
   if (cap.what === "an upload part" && !/^\d{1,12}$/.test(c.req.header("Content-Length") ?? "")) {
-    throw apiError("invalid_request", "Content-Length is required on an upload part (each part is exactly partSize bytes, the last one the rest)", { status: 411 });
+    throw apiError(
+      "invalid_request",
+      "Content-Length is required on an upload part (each part is exactly partSize bytes, the last one the rest)",
+      { status: 411 },
+    );
   }
   const limit = bodyLimit({
     maxSize: cap.bytes,

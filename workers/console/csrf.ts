@@ -53,7 +53,8 @@ async function sentToken(c: Context<ConsoleEnv>): Promise<string | undefined> {
   const header = c.req.header(CSRF_HEADER);
   if (header) return header;
   const type = c.req.header("Content-Type") ?? "";
-  if (!type.startsWith("application/x-www-form-urlencoded") && !type.startsWith("multipart/form-data")) return undefined;
+  if (!type.startsWith("application/x-www-form-urlencoded") && !type.startsWith("multipart/form-data"))
+    return undefined;
   const body = await c.req.parseBody().catch(() => ({}) as Record<string, unknown>);
   const value = body[CSRF_FIELD];
   return typeof value === "string" ? value : undefined;
@@ -66,5 +67,6 @@ export async function checkCsrf(c: Context<ConsoleEnv>, sessionId: string | null
   if (!token) throw refuse(`the ${CSRF_FIELD} token is missing`);
   const nonce = getCookie(c, PRE_SESSION_COOKIE);
   const binding = sessionId ?? (nonce ? `pre:${nonce}` : null);
-  if (!binding || !(await verify(c.env.SIGNING_SECRET, `console-csrf-v1\n${binding}`, token))) throw refuse(`the ${CSRF_FIELD} token does not match this session`);
+  if (!binding || !(await verify(c.env.SIGNING_SECRET, `console-csrf-v1\n${binding}`, token)))
+    throw refuse(`the ${CSRF_FIELD} token does not match this session`);
 }

@@ -15,7 +15,8 @@ const be32 = (b: Uint8Array, i: number) => ((b[i]! << 24) >>> 0) + (b[i + 1]! <<
 const PNG_SIG = [0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a];
 
 function png(b: Uint8Array): ImageInfo | null {
-  if (b.length < 33 || !PNG_SIG.every((v, i) => b[i] === v) || String.fromCharCode(...b.subarray(12, 16)) !== "IHDR") return null;
+  if (b.length < 33 || !PNG_SIG.every((v, i) => b[i] === v) || String.fromCharCode(...b.subarray(12, 16)) !== "IHDR")
+    return null;
   const colourType = b[25]!;
   let trns = false;
   for (let i = 8; i + 8 <= b.length; ) {
@@ -25,7 +26,12 @@ function png(b: Uint8Array): ImageInfo | null {
     if (type === "IDAT" || type === "IEND") break;
     i += 12 + len;
   }
-  return { type: "image/png", width: be32(b, 16), height: be32(b, 20), mayHaveAlpha: colourType === 4 || colourType === 6 || trns };
+  return {
+    type: "image/png",
+    width: be32(b, 16),
+    height: be32(b, 20),
+    mayHaveAlpha: colourType === 4 || colourType === 6 || trns,
+  };
 }
 
 function exifOrientation(b: Uint8Array, start: number, end: number): number {
@@ -33,7 +39,8 @@ function exifOrientation(b: Uint8Array, start: number, end: number): number {
   const t = start + 6;
   const little = b[t] === 0x49;
   const u16 = (i: number) => (little ? b[i]! | (b[i + 1]! << 8) : be16(b, i));
-  const u32 = (i: number) => (little ? (b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16)) + b[i + 3]! * 2 ** 24 : be32(b, i));
+  const u32 = (i: number) =>
+    little ? (b[i]! | (b[i + 1]! << 8) | (b[i + 2]! << 16)) + b[i + 3]! * 2 ** 24 : be32(b, i);
   const ifd = t + u32(t + 4);
   if (ifd + 2 > end) return 1;
   for (let n = u16(ifd), i = ifd + 2; n > 0 && i + 12 <= end; n--, i += 12) if (u16(i) === 0x0112) return u16(i + 8);

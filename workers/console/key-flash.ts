@@ -25,7 +25,13 @@ const LIFETIME_SECONDS = 120;
 async function sealingKey(secret: string): Promise<CryptoKey> {
   const base = await crypto.subtle.importKey("raw", new TextEncoder().encode(secret), "HKDF", false, ["deriveKey"]);
   const info = new TextEncoder().encode("console-key-flash-v1");
-  return crypto.subtle.deriveKey({ name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info }, base, { name: "AES-GCM", length: 256 }, false, ["encrypt", "decrypt"]);
+  return crypto.subtle.deriveKey(
+    { name: "HKDF", hash: "SHA-256", salt: new Uint8Array(0), info },
+    base,
+    { name: "AES-GCM", length: 256 },
+    false,
+    ["encrypt", "decrypt"],
+  );
 }
 
 const boundTo = (c: Context<ConsoleEnv>) => new TextEncoder().encode(`session:${c.get("session").id}`);
@@ -34,8 +40,18 @@ const boundTo = (c: Context<ConsoleEnv>) => new TextEncoder().encode(`session:${
 export async function setKeyFlash(c: Context<ConsoleEnv>, flash: KeyFlash): Promise<void> {
   const iv = crypto.getRandomValues(new Uint8Array(12));
   const plain = new TextEncoder().encode(JSON.stringify(flash));
-  const sealed = new Uint8Array(await crypto.subtle.encrypt({ name: "AES-GCM", iv, additionalData: boundTo(c) }, await sealingKey(c.env.SIGNING_SECRET), plain));
-  setCookie(c, COOKIE, `${toBase64Url(iv)}.${toBase64Url(sealed)}`, { ...cookieOptions(c, LIFETIME_SECONDS), path: PATH, sameSite: "Strict" });
+  const sealed = new Uint8Array(
+    await crypto.subtle.encrypt(
+      { name: "AES-GCM", iv, additionalData: boundTo(c) },
+      await sealingKey(c.env.SIGNING_SECRET),
+      plain,
+    ),
+  );
+  setCookie(c, COOKIE, `${toBase64Url(iv)}.${toBase64Url(sealed)}`, {
+    ...cookieOptions(c, LIFETIME_SECONDS),
+    path: PATH,
+    sameSite: "Strict",
+  });
 }
 
 /** The flash, once: the cookie is deleted whatever it held; a forged, foreign or stale one yields nothing. */
@@ -46,7 +62,11 @@ export async function takeKeyFlash(c: Context<ConsoleEnv>): Promise<KeyFlash | n
   const [iv, sealed] = raw.split(".").map((part) => fromBase64Url(part));
   if (iv?.length !== 12 || !sealed) return null;
   try {
-    const plain = await crypto.subtle.decrypt({ name: "AES-GCM", iv, additionalData: boundTo(c) }, await sealingKey(c.env.SIGNING_SECRET), sealed);
+    const plain = await crypto.subtle.decrypt(
+      { name: "AES-GCM", iv, additionalData: boundTo(c) },
+      await sealingKey(c.env.SIGNING_SECRET),
+      sealed,
+    );
     return JSON.parse(new TextDecoder().decode(plain)) as KeyFlash;
   } catch {
     return null; // sealed for another session or under another secret

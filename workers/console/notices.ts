@@ -19,4 +19,5 @@ export function noticeFrom(key: string | undefined): Flash | null {
 export const errorFlash = (text: string): Flash => ({ kind: "error", text });
 
 /** Form fields as strings (a file or a missing field reads as ""). */
-export const field = (body: Record<string, unknown>, name: string) => (typeof body[name] === "string" ? (body[name] as string) : "");
+export const field = (body: Record<string, unknown>, name: string) =>
+  typeof body[name] === "string" ? (body[name] as string) : "";

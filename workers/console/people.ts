@@ -13,7 +13,13 @@ export async function findInvite(env: Env, token: string, now = Date.now()) {
   return drizzle(env.DB)
     .select()
     .from(consoleInvites)
-    .where(and(eq(consoleInvites.tokenHash, await sha256Hex(token)), isNull(consoleInvites.usedAt), gt(consoleInvites.expiresAt, new Date(now))))
+    .where(
+      and(
+        eq(consoleInvites.tokenHash, await sha256Hex(token)),
+        isNull(consoleInvites.usedAt),
+        gt(consoleInvites.expiresAt, new Date(now)),
+      ),
+    )
     .get();
 }
 
@@ -21,12 +27,23 @@ export async function findInvite(env: Env, token: string, now = Date.now()) {
  * Accepts an invite: marks it used (atomically: a second use finds nothing), creates the person or sets
  * the new password of an existing one, and ends every earlier session of that person.
  */
-export async function acceptInvite(env: Env, token: string, password: string, now = Date.now()): Promise<ConsoleUser | null> {
+export async function acceptInvite(
+  env: Env,
+  token: string,
+  password: string,
+  now = Date.now(),
+): Promise<ConsoleUser | null> {
   const db = drizzle(env.DB);
   const claimed = await db
     .update(consoleInvites)
     .set({ usedAt: new Date(now) })
-    .where(and(eq(consoleInvites.tokenHash, await sha256Hex(token)), isNull(consoleInvites.usedAt), gt(consoleInvites.expiresAt, new Date(now))))
+    .where(
+      and(
+        eq(consoleInvites.tokenHash, await sha256Hex(token)),
+        isNull(consoleInvites.usedAt),
+        gt(consoleInvites.expiresAt, new Date(now)),
+      ),
+    )
     .returning()
     .get();
   if (!claimed) return null;
@@ -51,6 +68,9 @@ export async function acceptInvite(env: Env, token: string, password: string, no
 
 /** Stores a new password hash and revokes every session of the person. */
 export async function setPassword(env: Env, userId: string, passwordHash: string, now = Date.now()): Promise<void> {
-  await drizzle(env.DB).update(consoleUsers).set({ passwordHash, passwordChangedAt: new Date(now) }).where(eq(consoleUsers.id, userId));
+  await drizzle(env.DB)
+    .update(consoleUsers)
+    .set({ passwordHash, passwordChangedAt: new Date(now) })
+    .where(eq(consoleUsers.id, userId));
   await endAllSessions(env, userId, now);
 }

@@ -5,7 +5,9 @@ import { imageInfo } from "./image-info";
 import { MiB } from "./uploads";
 import { checkAvatarImage } from "../api/public";
 
-export type PortraitCheck = { ok: true; type: "image/jpeg" | "image/png"; ext: "jpg" | "png" } | { ok: false; reason: string; message: string };
+export type PortraitCheck =
+  | { ok: true; type: "image/jpeg" | "image/png"; ext: "jpg" | "png" }
+  | { ok: false; reason: string; message: string };
 
 const refuse = (reason: keyof typeof AVATAR_REASONS, detail: string): PortraitCheck => ({
   ok: false,
@@ -21,12 +23,15 @@ const refuse = (reason: keyof typeof AVATAR_REASONS, detail: string): PortraitCh
  */
 export async function precheckPortrait(_env: Env, bytes: Uint8Array): Promise<PortraitCheck> {
   if (bytes.byteLength === 0) return refuse("file_empty", "");
-  if (bytes.byteLength > SOURCE_IMAGE.maxBytes) return refuse("file_too_large", `This one has ${(bytes.byteLength / MiB).toFixed(1)} MiB.`);
+  if (bytes.byteLength > SOURCE_IMAGE.maxBytes)
+    return refuse("file_too_large", `This one has ${(bytes.byteLength / MiB).toFixed(1)} MiB.`);
   const info = imageInfo(bytes);
   if (!info) return refuse("unsupported_format", "");
   const shorter = Math.min(info.width, info.height);
-  if (info.width * info.height > SOURCE_IMAGE.maxPixels) return refuse("image_too_many_pixels", `This one is ${info.width}×${info.height}.`);
-  if (shorter < SOURCE_IMAGE.minShortSide) return refuse("image_too_small", `This one is ${info.width}×${info.height}.`);
+  if (info.width * info.height > SOURCE_IMAGE.maxPixels)
+    return refuse("image_too_many_pixels", `This one is ${info.width}×${info.height}.`);
+  if (shorter < SOURCE_IMAGE.minShortSide)
+    return refuse("image_too_small", `This one is ${info.width}×${info.height}.`);
   return { ok: true, type: info.type, ext: info.type === "image/png" ? "png" : "jpg" };
 }
 
@@ -35,7 +40,10 @@ export async function precheckPortrait(_env: Env, bytes: Uint8Array): Promise<Po
  * renderer cannot answer right now (503) the job is made anyway: the pipeline runs the same checks and a
  * refusal there shows on the job with its reason.
  */
-export async function checkUploadedPortrait(env: Env, imageUrl: string): Promise<{ ok: true } | { ok: false; message: string }> {
+export async function checkUploadedPortrait(
+  env: Env,
+  imageUrl: string,
+): Promise<{ ok: true } | { ok: false; message: string }> {
   try {
     const verdict = await checkAvatarImage(env, imageUrl);
     if (verdict.acceptable) return { ok: true };

@@ -16,7 +16,6 @@ const TOUCH_EVERY_MS = 60_000;
 export const SESSION_COOKIE = "console_session";
 export const COOKIE_PATH = "/console";
 
-
 /** Secure cookies everywhere except plain http on a loopback host (local development and tests). */
 export function isPlainLocalhost(url: string): boolean {
   const u = new URL(url);
@@ -24,7 +23,13 @@ export function isPlainLocalhost(url: string): boolean {
 }
 
 export function cookieOptions(c: Context, maxAgeSeconds: number) {
-  return { path: COOKIE_PATH, httpOnly: true, secure: !isPlainLocalhost(c.req.url), sameSite: "Lax" as const, maxAge: maxAgeSeconds };
+  return {
+    path: COOKIE_PATH,
+    httpOnly: true,
+    secure: !isPlainLocalhost(c.req.url),
+    sameSite: "Lax" as const,
+    maxAge: maxAgeSeconds,
+  };
 }
 
 /** A new session for the user; sets the cookie. */
@@ -32,7 +37,13 @@ export async function startSession(c: Context<ConsoleEnv>, userId: string, now =
   const id = randomToken();
   await drizzle(c.env.DB)
     .insert(consoleSessions)
-    .values({ idHash: await sha256Hex(id), userId, createdAt: new Date(now), lastSeenAt: new Date(now), expiresAt: new Date(now + SESSION_ABSOLUTE_MS) });
+    .values({
+      idHash: await sha256Hex(id),
+      userId,
+      createdAt: new Date(now),
+      lastSeenAt: new Date(now),
+      expiresAt: new Date(now + SESSION_ABSOLUTE_MS),
+    });
   setCookie(c, SESSION_COOKIE, id, cookieOptions(c, SESSION_ABSOLUTE_MS / 1000));
   return id;
 }
@@ -58,14 +69,19 @@ export async function currentSession(c: Context<ConsoleEnv>, now = Date.now()): 
   }
   if (!row.account.active || !row.user.passwordHash) return null;
   if (now - row.session.lastSeenAt.getTime() >= TOUCH_EVERY_MS) {
-    await db.update(consoleSessions).set({ lastSeenAt: new Date(now) }).where(eq(consoleSessions.idHash, idHash));
+    await db
+      .update(consoleSessions)
+      .set({ lastSeenAt: new Date(now) })
+      .where(eq(consoleSessions.idHash, idHash));
   }
   return { id, user: row.user, account: row.account };
 }
 
 /** Sign-out: the session row goes (the cookie alone is worthless afterwards) and the cookie is cleared. */
 export async function endSession(c: Context<ConsoleEnv>, id: string): Promise<void> {
-  await drizzle(c.env.DB).delete(consoleSessions).where(eq(consoleSessions.idHash, await sha256Hex(id)));
+  await drizzle(c.env.DB)
+    .delete(consoleSessions)
+    .where(eq(consoleSessions.idHash, await sha256Hex(id)));
   deleteCookie(c, SESSION_COOKIE, { path: COOKIE_PATH, secure: !isPlainLocalhost(c.req.url) });
 }
 
@@ -74,5 +90,12 @@ export async function endAllSessions(env: Env, userId: string, now = Date.now())
   const db = drizzle(env.DB);
   await db.delete(consoleSessions).where(eq(consoleSessions.userId, userId));
   // Housekeeping while here: drop long-dead sessions of anyone.
-  await db.delete(consoleSessions).where(or(lt(consoleSessions.expiresAt, new Date(now)), and(lt(consoleSessions.lastSeenAt, new Date(now - SESSION_IDLE_MS)))));
+  await db
+    .delete(consoleSessions)
+    .where(
+      or(
+        lt(consoleSessions.expiresAt, new Date(now)),
+        and(lt(consoleSessions.lastSeenAt, new Date(now - SESSION_IDLE_MS))),
+      ),
+    );
 }

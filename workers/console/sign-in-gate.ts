@@ -14,7 +14,8 @@ export interface SignInGate {
 }
 
 /** The client address as Cloudflare reports it; requests without one (local tools) share one bucket. */
-export const clientAddress = (headers: { header(name: string): string | undefined }) => headers.header("CF-Connecting-IP") ?? "unknown";
+export const clientAddress = (headers: { header(name: string): string | undefined }) =>
+  headers.header("CF-Connecting-IP") ?? "unknown";
 
 export async function enterSignIn(env: Env, email: string, address: string, now = Date.now()): Promise<SignInGate> {
   const names = [`email:${await sha256Hex(email)}`, `address:${await sha256Hex(address)}`];
@@ -28,7 +29,11 @@ export async function enterSignIn(env: Env, email: string, address: string, now 
   if (refused.length > 0) {
     // A refused attempt is no guess at all: give back what the other key counted.
     await forgive();
-    return { ok: false, retryAfterSeconds: Math.max(...refused.map((r) => (r.ok ? 0 : r.retryAfterSeconds))), forgive: async () => {} };
+    return {
+      ok: false,
+      retryAfterSeconds: Math.max(...refused.map((r) => (r.ok ? 0 : r.retryAfterSeconds))),
+      forgive: async () => {},
+    };
   }
   return { ok: true, retryAfterSeconds: 0, forgive };
 }

@@ -7,7 +7,9 @@ import { okJson } from "../platform/http/route-parts";
 import { serializeAvatarJob, serializeVideoJob } from "../api/public";
 
 /** Live status for the console's pages (polled every 2 s while a job runs); the signed-in account only. */
-const JobList = z.object({ jobs: z.array(z.object({ id: z.string(), status: z.string(), stage: z.string().optional() }).passthrough()) });
+const JobList = z.object({
+  jobs: z.array(z.object({ id: z.string(), status: z.string(), stage: z.string().optional() }).passthrough()),
+});
 
 const avatarJobsRoute = createRoute({
   method: "get",

@@ -61,7 +61,11 @@ const RETIRED_BACKGROUNDS = `
   order by u.created_at limit ${BATCH}`;
 
 async function select(env: Env, sql: string, ...binds: number[]): Promise<Doomed[]> {
-  return (await env.DB.prepare(sql).bind(...binds).all<Doomed>()).results;
+  return (
+    await env.DB.prepare(sql)
+      .bind(...binds)
+      .all<Doomed>()
+  ).results;
 }
 
 async function remove(env: Env, rows: Doomed[]): Promise<number> {
@@ -71,11 +75,21 @@ async function remove(env: Env, rows: Doomed[]): Promise<number> {
     // Aborting an upload R2 already dropped fails; R2's own expiry of incomplete uploads (7 days) backs this up.
     const ok = await env.MEDIA.resumeMultipartUpload(row.key, row.multipartId!)
       .abort()
-      .then(() => true, () => false);
+      .then(
+        () => true,
+        () => false,
+      );
     if (ok) aborted++;
   }
   await env.MEDIA.delete(rows.map((r) => r.key));
-  await drizzle(env.DB).delete(consoleUploads).where(inArray(consoleUploads.id, rows.map((r) => r.id)));
+  await drizzle(env.DB)
+    .delete(consoleUploads)
+    .where(
+      inArray(
+        consoleUploads.id,
+        rows.map((r) => r.id),
+      ),
+    );
   return aborted;
 }
 
@@ -87,7 +101,11 @@ export async function sweepConsoleUploads(env: Env, now: number = Date.now()): P
   const multipartAborted = await remove(env, abandoned);
   const backgrounds = await select(env, RETIRED_BACKGROUNDS);
   await remove(env, backgrounds);
-  const report = { uploadsDeleted: finished.length + abandoned.length, multipartAborted, backgroundsDeleted: backgrounds.length };
+  const report = {
+    uploadsDeleted: finished.length + abandoned.length,
+    multipartAborted,
+    backgroundsDeleted: backgrounds.length,
+  };
   if (report.uploadsDeleted || report.backgroundsDeleted) logEvent("console_uploads_swept", { ...report });
   return report;
 }
@@ -99,5 +117,16 @@ export async function sweepConsoleUploads(env: Env, now: number = Date.now()): P
 export async function retireBackground(env: Env, accountId: string, key: string, now = new Date()): Promise<void> {
   await drizzle(env.DB)
     .insert(consoleUploads)
-    .values({ id: crypto.randomUUID(), accountId, kind: "background", key, contentType: "", size: 0, partSize: 0, multipartId: null, completedAt: now, createdAt: now });
+    .values({
+      id: crypto.randomUUID(),
+      accountId,
+      kind: "background",
+      key,
+      contentType: "",
+      size: 0,
+      partSize: 0,
+      multipartId: null,
+      completedAt: now,
+      createdAt: now,
+    });
 }

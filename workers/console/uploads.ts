@@ -40,7 +40,15 @@ const linkMessage = (id: string, exp: number) => `console-upload-v1\nGET\n${id}\
 
 export async function newUpload(
   env: Env,
-  o: { id?: string; accountId: string; kind: ConsoleUpload["kind"]; contentType: string; size: number; ext: string; partSize?: number },
+  o: {
+    id?: string;
+    accountId: string;
+    kind: ConsoleUpload["kind"];
+    contentType: string;
+    size: number;
+    ext: string;
+    partSize?: number;
+  },
 ): Promise<ConsoleUpload> {
   const id = o.id ?? crypto.randomUUID();
   const row: ConsoleUpload = {
@@ -60,7 +68,14 @@ export async function newUpload(
 }
 
 /** A small file in one piece (portraits, and audio sent by a form without scripts). */
-export async function storeWhole(env: Env, accountId: string, kind: ConsoleUpload["kind"], bytes: ArrayBuffer, contentType: string, ext: string) {
+export async function storeWhole(
+  env: Env,
+  accountId: string,
+  kind: ConsoleUpload["kind"],
+  bytes: ArrayBuffer,
+  contentType: string,
+  ext: string,
+) {
   const upload = await newUpload(env, { accountId, kind, contentType, size: bytes.byteLength, ext });
   await env.MEDIA.put(upload.key, bytes, { httpMetadata: { contentType } });
   await drizzle(env.DB).update(consoleUploads).set({ completedAt: new Date() }).where(eq(consoleUploads.id, upload.id));
@@ -75,22 +90,35 @@ export async function discardUpload(env: Env, upload: Pick<ConsoleUpload, "id" |
 
 /** SHA-256 (hex) of an uploaded file: what a retry fingerprint sees instead of the upload's own URL. */
 export async function contentHash(bytes: ArrayBuffer): Promise<string> {
-  return [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))]
+    .map((b) => b.toString(16).padStart(2, "0"))
+    .join("");
 }
 
 export async function findUpload(env: Env, accountId: string, id: string): Promise<ConsoleUpload> {
   const row = /^[0-9a-f-]{36}$/.test(id)
-    ? await drizzle(env.DB).select().from(consoleUploads).where(and(eq(consoleUploads.id, id), eq(consoleUploads.accountId, accountId))).get()
+    ? await drizzle(env.DB)
+        .select()
+        .from(consoleUploads)
+        .where(and(eq(consoleUploads.id, id), eq(consoleUploads.accountId, accountId)))
+        .get()
     : undefined;
   if (!row) throw notFound(`Upload ${id.slice(0, 36)} was not found`);
   return row;
 }
 
 /** A finished audio upload of the account, for a video. */
-export async function completedAudio(env: Env, accountId: string, id: string, now = Date.now()): Promise<ConsoleUpload> {
+export async function completedAudio(
+  env: Env,
+  accountId: string,
+  id: string,
+  now = Date.now(),
+): Promise<ConsoleUpload> {
   const row = await findUpload(env, accountId, id);
-  if (row.kind !== "audio" || !row.completedAt) throw invalid("audioUploadId must name a finished audio upload; upload the file again");
-  if (row.createdAt.getTime() + UPLOAD_USABLE_MS <= now) throw invalid("audioUploadId names an upload older than 24 hours; upload the file again");
+  if (row.kind !== "audio" || !row.completedAt)
+    throw invalid("audioUploadId must name a finished audio upload; upload the file again");
+  if (row.createdAt.getTime() + UPLOAD_USABLE_MS <= now)
+    throw invalid("audioUploadId names an upload older than 24 hours; upload the file again");
   return row;
 }
 
@@ -102,8 +130,20 @@ export async function uploadSourceUrl(env: Env, upload: ConsoleUpload): Promise<
 }
 
 /** The upload behind a signed URL, or null (bad or expired signature, unfinished upload). */
-export async function uploadForLink(env: Env, id: string, exp: string | undefined, sig: string | undefined, now = Date.now()) {
+export async function uploadForLink(
+  env: Env,
+  id: string,
+  exp: string | undefined,
+  sig: string | undefined,
+  now = Date.now(),
+) {
   if (!/^[0-9a-f-]{36}$/.test(id) || !exp || !/^\d{1,12}$/.test(exp) || Number(exp) * 1000 <= now) return null;
   if (!(await verify(env.SIGNING_SECRET, linkMessage(id, Number(exp)), sig))) return null;
-  return (await drizzle(env.DB).select().from(consoleUploads).where(and(eq(consoleUploads.id, id), isNotNull(consoleUploads.completedAt))).get()) ?? null;
+  return (
+    (await drizzle(env.DB)
+      .select()
+      .from(consoleUploads)
+      .where(and(eq(consoleUploads.id, id), isNotNull(consoleUploads.completedAt)))
+      .get()) ?? null
+  );
 }

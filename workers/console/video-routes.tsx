@@ -22,7 +22,11 @@ import { AVATAR_DENIED_MESSAGE, CreateVideoRequest, createVideoJob, normalizeVid
 /** Audio sent inside the form (no script to upload in parts) is capped well under the Worker's body limit. */
 const MAX_FORM_AUDIO_BYTES = 90 * MiB;
 
-async function renderVideos(c: Context<ConsoleEnv>, flash: Flash | null, status: 200 | 400 | 402 | 403 | 409 | 429 = 200) {
+async function renderVideos(
+  c: Context<ConsoleEnv>,
+  flash: Flash | null,
+  status: 200 | 400 | 402 | 403 | 409 | 429 = 200,
+) {
   const { account } = c.get("session");
   const readBlock = videoReadBlock(account);
   const [avatars, { jobs, olderHref }] = await Promise.all([
@@ -84,16 +88,26 @@ interface AudioSource {
 async function audioSource(c: Context<ConsoleEnv>, form: Record<string, unknown>): Promise<AudioSource> {
   const accountId = c.get("session").account.id;
   const uploadId = field(form, "audioUploadId");
-  if (uploadId) return { url: await uploadSourceUrl(c.env, await completedAudio(c.env, accountId, uploadId)), own: true };
+  if (uploadId)
+    return { url: await uploadSourceUrl(c.env, await completedAudio(c.env, accountId, uploadId)), own: true };
   const file = form.audio instanceof File && form.audio.size > 0 ? form.audio : null;
   if (file) {
     const type = file.type.toLowerCase();
     const ext = AUDIO_TYPES[type];
-    if (!ext) throw invalid(`Audio file must be one of ${Object.keys(AUDIO_TYPES).join(", ")} (got ${type || "an unknown type"})`);
-    if (file.size > MAX_FORM_AUDIO_BYTES) throw invalid("Audio file over 90 MiB needs the page's script (it uploads in parts, up to 500 MiB)");
+    if (!ext)
+      throw invalid(
+        `Audio file must be one of ${Object.keys(AUDIO_TYPES).join(", ")} (got ${type || "an unknown type"})`,
+      );
+    if (file.size > MAX_FORM_AUDIO_BYTES)
+      throw invalid("Audio file over 90 MiB needs the page's script (it uploads in parts, up to 500 MiB)");
     const bytes = await file.arrayBuffer();
     const stored = await storeWhole(c.env, accountId, "audio", bytes, type, ext);
-    return { url: await uploadSourceUrl(c.env, stored), own: true, stored, identity: `console-audio-sha256:${await contentHash(bytes)}` };
+    return {
+      url: await uploadSourceUrl(c.env, stored),
+      own: true,
+      stored,
+      identity: `console-audio-sha256:${await contentHash(bytes)}`,
+    };
   }
   const url = field(form, "audioUrl").trim();
   if (!url) throw invalid("Audio file or Audio URL is required");
@@ -101,7 +115,11 @@ async function audioSource(c: Context<ConsoleEnv>, form: Record<string, unknown>
 }
 
 async function jobReadsAudio(env: ConsoleEnv["Bindings"], jobId: string, audioUrl: string): Promise<boolean> {
-  const row = await drizzle(env.DB).select({ audioUrl: videoJobs.audioUrl }).from(videoJobs).where(eq(videoJobs.id, jobId)).get();
+  const row = await drizzle(env.DB)
+    .select({ audioUrl: videoJobs.audioUrl })
+    .from(videoJobs)
+    .where(eq(videoJobs.id, jobId))
+    .get();
   return row?.audioUrl === audioUrl;
 }
 
@@ -125,9 +143,17 @@ export const videoRoutes = new Hono<ConsoleEnv>()
       checkSourceAddress(c.env, "backgroundUrl", body.backgroundUrl);
       // The same creation path as POST /v1/open/videos: retry key, Avatar access, limits, the queue.
       const input = normalizeVideoInput(body);
-      const job = await createVideoJob(c.env, { account, creator: { userId: user.id } }, input, body.requestId ?? null, undefined, audio.identity);
+      const job = await createVideoJob(
+        c.env,
+        { account, creator: { userId: user.id } },
+        input,
+        body.requestId ?? null,
+        undefined,
+        audio.identity,
+      );
       // A double submit answered with the first job: this request's copy of the audio is not what it reads.
-      if (audio.stored && !(await jobReadsAudio(c.env, job.jobId, input.audioUrl))) await discardUpload(c.env, audio.stored);
+      if (audio.stored && !(await jobReadsAudio(c.env, job.jobId, input.audioUrl)))
+        await discardUpload(c.env, audio.stored);
     } catch (err) {
       if (audio?.stored) await discardUpload(c.env, audio.stored);
       if (!(err instanceof ApiError) || err.status >= 500) throw err;
@@ -146,7 +172,13 @@ export const videoRoutes = new Hono<ConsoleEnv>()
     if (!isOutputAvailable(job, Date.now()) || (webm && !job.settings.alpha)) {
       throw notFound(`Video ${job.id} has no ${webm ? "WebM " : ""}output available (status ${job.status})`);
     }
-    const link = await videoDownloadLink(c.env, publicBaseUrl(asAppContext(c)), job, Date.now(), webm ? alphaVideoKey(job.id) : job.outputKey);
+    const link = await videoDownloadLink(
+      c.env,
+      publicBaseUrl(asAppContext(c)),
+      job,
+      Date.now(),
+      webm ? alphaVideoKey(job.id) : job.outputKey,
+    );
     c.header("Cache-Control", "no-store");
     return c.redirect(link.url, 302);
   });

@@ -29,7 +29,10 @@ const TOKEN_MESSAGES: Record<SessionTokenError["reason"], string> = {
 
 /** The offered subprotocols: `motion.v1` and optionally `token.<sessionToken>` (browsers cannot set headers). */
 export function readOffer(request: Request): { token: string | undefined; subprotocol: boolean } {
-  const offered = (request.headers.get("Sec-WebSocket-Protocol") ?? "").split(",").map((p) => p.trim()).filter(Boolean);
+  const offered = (request.headers.get("Sec-WebSocket-Protocol") ?? "")
+    .split(",")
+    .map((p) => p.trim())
+    .filter(Boolean);
   if (offered.length && !offered.includes(MOTION_PROTOCOL)) {
     throw invalid(`Sec-WebSocket-Protocol must include ${MOTION_PROTOCOL} (and may carry token.<sessionToken>)`);
   }
@@ -57,18 +60,29 @@ export async function admitConnection(env: Env, request: Request, baseUrl: strin
   const { token, subprotocol } = readOffer(request);
   const claims = await verifiedClaims(env, token);
   const region = regionOf(env.REGION);
-  if (claims.region !== region) throw tokenRefused(`The session token was issued for region ${claims.region}; this is ${region}. Connect to the motion service of ${claims.region}.`);
+  if (claims.region !== region)
+    throw tokenRefused(
+      `The session token was issued for region ${claims.region}; this is ${region}. Connect to the motion service of ${claims.region}.`,
+    );
   const modelVersion = claims.mv ?? CURRENT_MOTION_MODEL_VERSION;
   if (!isMotionModelVersion(modelVersion)) {
-    throw invalid(`modelVersion ${JSON.stringify(modelVersion)} is not served: known model versions are ${MOTION_MODEL_VERSIONS.join(", ")}`);
+    throw invalid(
+      `modelVersion ${JSON.stringify(modelVersion)} is not served: known model versions are ${MOTION_MODEL_VERSIONS.join(", ")}`,
+    );
   }
   const avatarId = new URL(request.url).searchParams.get("avatarId") ?? "";
   if (!avatarId) throw invalid("avatarId is required");
   if (!UUID.test(avatarId)) throw invalid("avatarId must be a UUID");
 
   const db = drizzle(env.DB);
-  const row = await db.select({ account: accounts, revokedAt: apps.revokedAt }).from(apps).innerJoin(accounts, eq(accounts.id, apps.accountId)).where(eq(apps.id, claims.sub)).get();
-  if (!row || row.account.id !== claims.acct || row.revokedAt) throw tokenRefused("The App that requested this session token no longer exists or was revoked.");
+  const row = await db
+    .select({ account: accounts, revokedAt: apps.revokedAt })
+    .from(apps)
+    .innerJoin(accounts, eq(accounts.id, apps.accountId))
+    .where(eq(apps.id, claims.sub))
+    .get();
+  if (!row || row.account.id !== claims.acct || row.revokedAt)
+    throw tokenRefused("The App that requested this session token no longer exists or was revoked.");
   if (!row.account.active) throw forbidden("The account is inactive.");
   if (!row.account.openApiAccess) throw forbidden("Open API access is not configured");
 
@@ -79,15 +93,25 @@ export async function admitConnection(env: Env, request: Request, baseUrl: strin
   if (!avatar || !(await env.MEDIA.head(avatar.rigKey)) || !(await env.MEDIA.head(avatar.portraitKey))) throw missing();
 
   const connectionId = crypto.randomUUID();
-  const admission = await limiterFor(env, claims.acct).admitMotionConnection({ connectionId, jti: claims.jti, exp: claims.exp });
+  const admission = await limiterFor(env, claims.acct).admitMotionConnection({
+    connectionId,
+    jti: claims.jti,
+    exp: claims.exp,
+  });
   if (!admission.ok) {
-    throw admission.code === "unauthorized" ? tokenRefused(admission.message) : admissionError({ ...admission, code: "rate_limit_exceeded" });
+    throw admission.code === "unauthorized"
+      ? tokenRefused(admission.message)
+      : admissionError({ ...admission, code: "rate_limit_exceeded" });
   }
   return {
     connectionId,
     accountId: claims.acct,
     modelVersion,
-    avatar: { id, coverUrl: avatarCoverUrl(env, baseUrl, avatar), rigUrl: await signedRigUrl(env, baseUrl, id, "rig.json") },
+    avatar: {
+      id,
+      coverUrl: avatarCoverUrl(env, baseUrl, avatar),
+      rigUrl: await signedRigUrl(env, baseUrl, id, "rig.json"),
+    },
     limits: admission.limits,
     subprotocol,
   };

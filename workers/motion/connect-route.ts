@@ -11,7 +11,10 @@ const route = createRoute({
   summary: "Open a live motion connection (WebSocket, protocol motion.v1; see docs/motion.md)",
   request: {
     query: z.object({
-      token: z.string().optional().meta({ description: "Session token; or offer the subprotocol token.<sessionToken> next to motion.v1" }),
+      token: z
+        .string()
+        .optional()
+        .meta({ description: "Session token; or offer the subprotocol token.<sessionToken> next to motion.v1" }),
       // Checked by the handler, after the token (a caller learns nothing about Avatars without one).
       avatarId: z.string().optional().meta({ description: "The Avatar to animate (UUID, required)" }),
     }),
@@ -30,25 +33,30 @@ const route = createRoute({
 });
 
 /** GET /v1/motion: every refusal is an HTTP answer before the upgrade; an admitted connection goes to its own object. */
-export const connectRoute = motionApp().openapi(
-  route,
-  async (c) => {
-    if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") {
-      throw apiError("invalid_request", "GET /v1/motion opens a WebSocket: send Upgrade: websocket (protocol motion.v1).", { headers: { Upgrade: "websocket" }, status: 426 });
-    }
-    const setup = await admitConnection(c.env, c.req.raw, publicBaseUrl(c));
-    // A new object per connection, created where this request arrived: next to the client.
-    const stub = c.env.MOTION_SESSION.get(c.env.MOTION_SESSION.newUniqueId());
-    const headers = new Headers(c.req.raw.headers);
-    headers.set(SETUP_HEADER, JSON.stringify(setup));
-    try {
-      const upgraded = await stub.fetch(new Request(c.req.raw.url, { method: "GET", headers }));
-      // Re-wrapped: the object's 101 has immutable headers, and middleware adds X-Request-ID.
-      return new Response(upgraded.body, { status: upgraded.status, headers: new Headers(upgraded.headers), webSocket: upgraded.webSocket });
-    } catch (err) {
-      // The slot was taken for a connection that never opened: give it back.
-      c.executionCtx.waitUntil(c.env.ACCOUNT_LIMITER.getByName(setup.accountId).endMotionConnection(setup.connectionId));
-      throw err;
-    }
-  },
-);
+export const connectRoute = motionApp().openapi(route, async (c) => {
+  if (c.req.header("Upgrade")?.toLowerCase() !== "websocket") {
+    throw apiError(
+      "invalid_request",
+      "GET /v1/motion opens a WebSocket: send Upgrade: websocket (protocol motion.v1).",
+      { headers: { Upgrade: "websocket" }, status: 426 },
+    );
+  }
+  const setup = await admitConnection(c.env, c.req.raw, publicBaseUrl(c));
+  // A new object per connection, created where this request arrived: next to the client.
+  const stub = c.env.MOTION_SESSION.get(c.env.MOTION_SESSION.newUniqueId());
+  const headers = new Headers(c.req.raw.headers);
+  headers.set(SETUP_HEADER, JSON.stringify(setup));
+  try {
+    const upgraded = await stub.fetch(new Request(c.req.raw.url, { method: "GET", headers }));
+    // Re-wrapped: the object's 101 has immutable headers, and middleware adds X-Request-ID.
+    return new Response(upgraded.body, {
+      status: upgraded.status,
+      headers: new Headers(upgraded.headers),
+      webSocket: upgraded.webSocket,
+    });
+  } catch (err) {
+    // The slot was taken for a connection that never opened: give it back.
+    c.executionCtx.waitUntil(c.env.ACCOUNT_LIMITER.getByName(setup.accountId).endMotionConnection(setup.connectionId));
+    throw err;
+  }
+});

@@ -17,7 +17,8 @@ const DEMO_TOKEN_SECONDS = 60;
 const route = createRoute({
   method: "post",
   path: "/session",
-  summary: "Demo page: mint a one-connection session token server-side from an App ID + API key, and list the account's Avatars",
+  summary:
+    "Demo page: mint a one-connection session token server-side from an App ID + API key, and list the account's Avatars",
   // As /v1/open: the account needs Open API access, and listing its Avatars is an Avatar read (read limits).
   middleware: [appAuth, requireOpenApiAccess, readRateLimit("avatar"), limitBody] as const,
   responses: {
@@ -33,7 +34,11 @@ const route = createRoute({
         },
       },
     },
-    ...errorResponses({ 401: "unauthorized", 403: "forbidden: no Open API access", 429: "rate_limit_exceeded: Avatar read limit (Retry-After)" }),
+    ...errorResponses({
+      401: "unauthorized",
+      403: "forbidden: no Open API access",
+      429: "rate_limit_exceeded: Avatar read limit (Retry-After)",
+    }),
   },
 });
 
@@ -42,8 +47,27 @@ export const liveSessionRoute = motionApp().openapi(route, async (c) => {
   const { appId, account } = c.get("caller");
   const now = Date.now();
   const expireAt = Math.floor(now / 1000) + DEMO_TOKEN_SECONDS;
-  const sessionToken = await issueSessionToken(c.env.SESSION_TOKEN_PRIVATE_KEY, { appId, accountId: account.id, region: regionOf(c.env.REGION), expireAt, now });
-  const rows = await drizzle(c.env.DB).select().from(avatars).where(eq(avatars.accountId, account.id)).orderBy(desc(avatars.createdAt)).limit(50).all();
+  const sessionToken = await issueSessionToken(c.env.SESSION_TOKEN_PRIVATE_KEY, {
+    appId,
+    accountId: account.id,
+    region: regionOf(c.env.REGION),
+    expireAt,
+    now,
+  });
+  const rows = await drizzle(c.env.DB)
+    .select()
+    .from(avatars)
+    .where(eq(avatars.accountId, account.id))
+    .orderBy(desc(avatars.createdAt))
+    .limit(50)
+    .all();
   const base = publicBaseUrl(c);
-  return c.json({ sessionToken, expireAt, avatars: rows.map((a) => ({ id: a.id, name: a.name, coverUrl: avatarCoverUrl(c.env, base, a) })) }, 200);
+  return c.json(
+    {
+      sessionToken,
+      expireAt,
+      avatars: rows.map((a) => ({ id: a.id, name: a.name, coverUrl: avatarCoverUrl(c.env, base, a) })),
+    },
+    200,
+  );
 });

@@ -4,4 +4,6 @@ import { openApiApp } from "../platform/http/openapi-app";
 export const motionApp = () => openApiApp();
 
 export const errorResponses = (codes: Record<number, string>) =>
-  Object.fromEntries(Object.entries(codes).map(([status, description]) => [status, { description: `${description} (error envelope)` }]));
+  Object.fromEntries(
+    Object.entries(codes).map(([status, description]) => [status, { description: `${description} (error envelope)` }]),
+  );

@@ -8,8 +8,12 @@ export const MAX_AHEAD_MS = 2_000;
 export const FLOOD_COOL_DOWN_MS = 10_000;
 
 /** The audio clock after `samples` more PCM16 samples at `sampleRate`. */
-export const advanceAudioClock = (clock: number | undefined, now: number, samples: number, sampleRate: number): number =>
-  Math.max(clock ?? now, now) + (samples / sampleRate) * 1000;
+export const advanceAudioClock = (
+  clock: number | undefined,
+  now: number,
+  samples: number,
+  sampleRate: number,
+): number => Math.max(clock ?? now, now) + (samples / sampleRate) * 1000;
 
 /** The close reason when the audio already sent runs more than MAX_AHEAD_MS past now, else null. */
 export function pacingViolation(clock: number | undefined, now: number): string | null {

@@ -42,7 +42,8 @@ export function judgeMessage(message: string | ArrayBuffer, phase: Phase): Verdi
   } catch {
     return close(CLOSE.unsupportedData, "text messages must be JSON");
   }
-  if (typeof msg !== "object" || msg === null || Array.isArray(msg)) return close(CLOSE.unsupportedData, "a message must be a JSON object with a type");
+  if (typeof msg !== "object" || msg === null || Array.isArray(msg))
+    return close(CLOSE.unsupportedData, "a message must be a JSON object with a type");
   const { type } = msg as { type?: unknown };
   if (type === "start") {
     if (phase !== "waiting") return close(CLOSE.policy, "start was already sent");
@@ -50,7 +51,10 @@ export function judgeMessage(message: string | ArrayBuffer, phase: Phase): Verdi
     if (extra.length) return close(CLOSE.unsupportedData, `start: ${extra[0]} is not a known field`);
     const rate = (msg as { sampleRate?: unknown }).sampleRate;
     if (!Number.isInteger(rate) || (rate as number) < MIN_SAMPLE_RATE || (rate as number) > MAX_SAMPLE_RATE) {
-      return close(CLOSE.unsupportedData, `start: sampleRate must be an integer from ${MIN_SAMPLE_RATE} to ${MAX_SAMPLE_RATE}`);
+      return close(
+        CLOSE.unsupportedData,
+        `start: sampleRate must be an integer from ${MIN_SAMPLE_RATE} to ${MAX_SAMPLE_RATE}`,
+      );
     }
     return { kind: "start", sampleRate: rate as number };
   }
@@ -59,5 +63,8 @@ export function judgeMessage(message: string | ArrayBuffer, phase: Phase): Verdi
     if (phase === "stopped") return close(CLOSE.policy, "stop was already sent");
     return { kind: "stop" };
   }
-  return close(CLOSE.unsupportedData, `unknown message type ${JSON.stringify(type)?.slice(0, 40) ?? "(none)"}: expected start or stop`);
+  return close(
+    CLOSE.unsupportedData,
+    `unknown message type ${JSON.stringify(type)?.slice(0, 40) ?? "(none)"}: expected start or stop`,
+  );
 }

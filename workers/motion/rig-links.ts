@@ -12,11 +12,23 @@ export type RigFile = (typeof RIG_FILES)[number];
 
 const message = (avatarId: string, file: RigFile, exp: number) => `motion-rig-v1\nGET\n${avatarId}\n${file}\n${exp}`;
 
-export async function signedRigUrl(env: Pick<Env, "SIGNING_SECRET">, baseUrl: string, avatarId: string, file: RigFile, nowMs = Date.now()): Promise<string> {
+export async function signedRigUrl(
+  env: Pick<Env, "SIGNING_SECRET">,
+  baseUrl: string,
+  avatarId: string,
+  file: RigFile,
+  nowMs = Date.now(),
+): Promise<string> {
   const exp = Math.floor(nowMs / 1000) + RIG_LINK_TTL_SECONDS;
   return `${baseUrl}/v1/motion/avatars/${avatarId}/${file}?exp=${exp}&sig=${await sign(env.SIGNING_SECRET, message(avatarId, file, exp))}`;
 }
 
-export function verifyRigLink(env: Pick<Env, "SIGNING_SECRET">, avatarId: string, file: RigFile, exp: number, sig: string | undefined) {
+export function verifyRigLink(
+  env: Pick<Env, "SIGNING_SECRET">,
+  avatarId: string,
+  file: RigFile,
+  exp: number,
+  sig: string | undefined,
+) {
   return verify(env.SIGNING_SECRET, message(avatarId, file, exp), sig);
 }

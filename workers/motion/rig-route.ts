@@ -19,7 +19,11 @@ const route = createRoute({
   },
   responses: {
     200: { description: "The rig (application/json), the portrait or the matte (image/png)" },
-    ...errorResponses({ 400: "invalid_request", 403: "forbidden: bad or expired signature", 404: "not_found: the Avatar is gone" }),
+    ...errorResponses({
+      400: "invalid_request",
+      403: "forbidden: bad or expired signature",
+      404: "not_found: the Avatar is gone",
+    }),
   },
 });
 
@@ -29,13 +33,23 @@ const CORS = { "Access-Control-Allow-Origin": "*", "Cross-Origin-Resource-Policy
 export const rigRoute = motionApp().openapi(route, async (c) => {
   const { avatarId, file } = c.req.valid("param");
   const { exp, sig } = c.req.valid("query");
-  if (!(await verifyRigLink(c.env, avatarId, file, Number(exp), sig))) throw forbidden("The rig link is invalid: its signature does not match.");
+  if (!(await verifyRigLink(c.env, avatarId, file, Number(exp), sig)))
+    throw forbidden("The rig link is invalid: its signature does not match.");
   const remaining = Number(exp) - Math.floor(Date.now() / 1000);
   if (remaining <= 0) throw forbidden("The rig link has expired: open a new connection for a fresh one.");
   const avatar = await drizzle(c.env.DB).select().from(avatars).where(eq(avatars.id, avatarId)).get();
-  const key = { "rig.json": avatar?.rigKey, "portrait.png": avatar?.portraitKey, "matte.png": avatarKeys(avatarId).matte }[file];
+  const key = {
+    "rig.json": avatar?.rigKey,
+    "portrait.png": avatar?.portraitKey,
+    "matte.png": avatarKeys(avatarId).matte,
+  }[file];
   const object = avatar && key && (await c.env.MEDIA.get(key));
-  if (!object) throw notFound(file === "matte.png" && avatar ? `Avatar ${avatarId} has no matte yet.` : `Avatar ${avatarId} is no longer available.`);
+  if (!object)
+    throw notFound(
+      file === "matte.png" && avatar
+        ? `Avatar ${avatarId} has no matte yet.`
+        : `Avatar ${avatarId} is no longer available.`,
+    );
   const headers = { ...CORS, "Cache-Control": `private, max-age=${remaining}` };
   if (file !== "rig.json") return c.body(object.body, 200, { ...headers, "Content-Type": "image/png" });
   const rig = (await object.json()) as Record<string, unknown>;
@@ -43,7 +57,9 @@ export const rigRoute = motionApp().openapi(route, async (c) => {
   // The matte (a transparent canvas needs it) exists once the Avatar was made with one or a video made it.
   const [portraitUrl, matteUrl] = await Promise.all([
     signedRigUrl(c.env, base, avatarId, "portrait.png"),
-    c.env.MEDIA.head(avatarKeys(avatarId).matte).then((head) => (head ? signedRigUrl(c.env, base, avatarId, "matte.png") : undefined)),
+    c.env.MEDIA.head(avatarKeys(avatarId).matte).then((head) =>
+      head ? signedRigUrl(c.env, base, avatarId, "matte.png") : undefined,
+    ),
   ]);
   return c.json({ ...rig, portraitUrl, ...(matteUrl ? { matteUrl } : {}) }, 200, headers);
 });

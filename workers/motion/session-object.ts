@@ -57,7 +57,8 @@ export class MotionSession extends DurableObject<Env> {
 
   async fetch(request: Request): Promise<Response> {
     const setup = JSON.parse(request.headers.get(SETUP_HEADER) ?? "null") as SessionSetup | null;
-    if (!setup || request.headers.get("Upgrade")?.toLowerCase() !== "websocket") return new Response("internal route", { status: 400 });
+    if (!setup || request.headers.get("Upgrade")?.toLowerCase() !== "websocket")
+      return new Response("internal route", { status: 400 });
     const pair = new WebSocketPair();
     const [client, server] = [pair[0], pair[1]];
     this.ctx.acceptWebSocket(server);
@@ -75,7 +76,11 @@ export class MotionSession extends DurableObject<Env> {
       closed: false,
     };
     this.schedule();
-    return new Response(null, { status: 101, webSocket: client, headers: setup.subprotocol ? { "Sec-WebSocket-Protocol": MOTION_PROTOCOL } : {} });
+    return new Response(null, {
+      status: 101,
+      webSocket: client,
+      headers: setup.subprotocol ? { "Sec-WebSocket-Protocol": MOTION_PROTOCOL } : {},
+    });
   }
 
   async webSocketMessage(ws: WebSocket, message: string | ArrayBuffer): Promise<void> {
@@ -115,7 +120,9 @@ export class MotionSession extends DurableObject<Env> {
         }
       }
     } catch (err) {
-      console.error(JSON.stringify({ event: "motion_message_failed", connectionId: live.setup.connectionId, error: String(err) }));
+      console.error(
+        JSON.stringify({ event: "motion_message_failed", connectionId: live.setup.connectionId, error: String(err) }),
+      );
       this.end(CLOSE.internal, "internal error");
     }
   }
@@ -160,7 +167,9 @@ export class MotionSession extends DurableObject<Env> {
       }
       this.schedule();
     } catch (err) {
-      console.error(JSON.stringify({ event: "motion_tick_failed", connectionId: live.setup.connectionId, error: String(err) }));
+      console.error(
+        JSON.stringify({ event: "motion_tick_failed", connectionId: live.setup.connectionId, error: String(err) }),
+      );
       this.end(CLOSE.internal, "internal error");
     }
   }
@@ -171,7 +180,11 @@ export class MotionSession extends DurableObject<Env> {
     if (!live || live.closed) return;
     const { sessionSeconds, idleSeconds } = live.setup.limits;
     let due = Math.min(live.openedAt + sessionSeconds * 1000, live.lastClientAt + idleSeconds * 1000);
-    if (live.phase === "streaming") due = Math.min(due, live.idleFedUntil !== undefined ? live.idleFedUntil + FRAME_MS : live.lastAudioAt + IDLE_AFTER_MS);
+    if (live.phase === "streaming")
+      due = Math.min(
+        due,
+        live.idleFedUntil !== undefined ? live.idleFedUntil + FRAME_MS : live.lastAudioAt + IDLE_AFTER_MS,
+      );
     clearTimeout(live.timer);
     live.timer = setTimeout(() => this.tick(), Math.max(1, due - Date.now()));
   }
@@ -215,7 +228,9 @@ export class MotionSession extends DurableObject<Env> {
     this.ctx.waitUntil(
       this.env.ACCOUNT_LIMITER.getByName(accountId)
         .endMotionConnection(connectionId, coolDownUntil)
-        .catch((err: unknown) => console.error(JSON.stringify({ event: "motion_release_failed", connectionId, error: String(err) }))),
+        .catch((err: unknown) =>
+          console.error(JSON.stringify({ event: "motion_release_failed", connectionId, error: String(err) })),
+        ),
     );
   }
 }

@@ -46,22 +46,36 @@ export function lidOccluders(m: FaceModel, plan: LidSkinPlan, still: Uint8Array,
   return [0, 1].map((e) => {
     const list = plan.eyeTris[e];
     const up = m.eyes[e].upper0;
-    const ew = Math.hypot(m.base[up[0] * 2] - m.base[up[up.length - 1] * 2], m.base[up[0] * 2 + 1] - m.base[up[up.length - 1] * 2 + 1]);
-    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
-    for (const t of list) for (const v of tri3(plan, t)) {
-      x0 = Math.min(x0, m.base[v * 2]); x1 = Math.max(x1, m.base[v * 2]);
-      y0 = Math.min(y0, m.base[v * 2 + 1]); y1 = Math.max(y1, m.base[v * 2 + 1]);
-    }
-    const bx = Math.max(0, Math.floor(x0 - REACH * ew)), by = Math.max(0, Math.floor(y0 - REACH * ew));
-    const bw = Math.min(W, Math.ceil(x1 + REACH * ew)) - bx, bh = Math.min(H, Math.ceil(y1 + REACH * ew)) - by;
+    const ew = Math.hypot(
+      m.base[up[0] * 2] - m.base[up[up.length - 1] * 2],
+      m.base[up[0] * 2 + 1] - m.base[up[up.length - 1] * 2 + 1],
+    );
+    let x0 = Infinity,
+      y0 = Infinity,
+      x1 = -Infinity,
+      y1 = -Infinity;
+    for (const t of list)
+      for (const v of tri3(plan, t)) {
+        x0 = Math.min(x0, m.base[v * 2]);
+        x1 = Math.max(x1, m.base[v * 2]);
+        y0 = Math.min(y0, m.base[v * 2 + 1]);
+        y1 = Math.max(y1, m.base[v * 2 + 1]);
+      }
+    const bx = Math.max(0, Math.floor(x0 - REACH * ew)),
+      by = Math.max(0, Math.floor(y0 - REACH * ew));
+    const bw = Math.min(W, Math.ceil(x1 + REACH * ew)) - bx,
+      bh = Math.min(H, Math.ceil(y1 + REACH * ew)) - by;
     if (!(bw > 2 && bh > 2)) return [];
     const region = new Float32Array(bw * bh);
-    for (const t of list) rasterMax(region, bx, by, bw, bh, m.base, 1, ...(tri3(plan, t) as [number, number, number]), 1);
+    for (const t of list)
+      rasterMax(region, bx, by, bw, bh, m.base, 1, ...(tri3(plan, t) as [number, number, number]), 1);
     // The eye itself (lashes, opening, lower lid: grid rows 1 and below) is never an occluder.
     const first = m.count - 2 * GRID.vertices + e * GRID.vertices;
     const eyeRow = (v: number) => v - first >= GRID.cols && v - first < GRID.vertices;
     const eye = new Float32Array(bw * bh);
-    for (const t of list) if (tri3(plan, t).every(eyeRow)) rasterMax(eye, bx, by, bw, bh, m.base, 1, ...(tri3(plan, t) as [number, number, number]), 1);
+    for (const t of list)
+      if (tri3(plan, t).every(eyeRow))
+        rasterMax(eye, bx, by, bw, bh, m.base, 1, ...(tri3(plan, t) as [number, number, number]), 1);
     const core = thinCrossing(still, W, bx, by, bw, bh, region, eye, ew);
     if (!core) return [];
     const alpha = new Float32Array(bw * bh);
@@ -79,14 +93,25 @@ export function lidOccluders(m: FaceModel, plan: LidSkinPlan, still: Uint8Array,
  * that reaches the box's border and crosses the lid (those pixels span ≥ CROSS eye widths across: a strand
  * of hair at a corner does not); undefined if none.
  */
-function thinCrossing(still: Uint8Array, W: number, bx: number, by: number, bw: number, bh: number, region: Float32Array, eye: Float32Array, ew: number): Uint8Array | undefined {
+function thinCrossing(
+  still: Uint8Array,
+  W: number,
+  bx: number,
+  by: number,
+  bw: number,
+  bh: number,
+  region: Float32Array,
+  eye: Float32Array,
+  ew: number,
+): Uint8Array | undefined {
   const L = (i: number) => still[(by + Math.floor(i / bw)) * W + bx + (i % bw)];
   // Skin reference: the box's 75th percentile (the lid itself may be dark with eyeshadow).
   const all = Array.from({ length: bw * bh }, (_, i) => L(i)).sort((a, b) => a - b);
   const ref = all[Math.floor(all.length * 0.75)];
   const dark = new Uint8Array(bw * bh);
   for (let i = 0; i < dark.length; i++) dark[i] = L(i) < Math.min(DARK * ref, ref - 50) ? 1 : 0;
-  const runX = runs(dark, bw, bh, 1, bw), runY = runs(dark, bh, bw, bw, 1);
+  const runX = runs(dark, bw, bh, 1, bw),
+    runY = runs(dark, bh, bw, bw, 1);
   const T = Math.max(3, THIN * ew);
   const near = Float32Array.from(region);
   grow(near, bw, bh, 3, 1);
@@ -100,21 +125,31 @@ function thinCrossing(still: Uint8Array, W: number, bx: number, by: number, bw: 
     if (!dark[s] || seen[s]) continue;
     const comp: number[] = [];
     let border = false;
-    let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+    let x0 = Infinity,
+      y0 = Infinity,
+      x1 = -Infinity,
+      y1 = -Infinity;
     stack.push(s);
     seen[s] = 1;
     while (stack.length) {
       const i = stack.pop()!;
-      const x = i % bw, y = (i - x) / bw;
+      const x = i % bw,
+        y = (i - x) / bw;
       if (x === 0 || y === 0 || x === bw - 1 || y === bh - 1) border = true;
       if (cand(i)) {
         comp.push(i);
-        x0 = Math.min(x0, x); x1 = Math.max(x1, x); y0 = Math.min(y0, y); y1 = Math.max(y1, y);
+        x0 = Math.min(x0, x);
+        x1 = Math.max(x1, x);
+        y0 = Math.min(y0, y);
+        y1 = Math.max(y1, y);
       }
-      for (let dy = -1; dy <= 1; dy++) for (let dx = -1; dx <= 1; dx++) {
-        const X = x + dx, Y = y + dy, j = Y * bw + X;
-        if (X >= 0 && Y >= 0 && X < bw && Y < bh && dark[j] && !seen[j]) (seen[j] = 1), stack.push(j);
-      }
+      for (let dy = -1; dy <= 1; dy++)
+        for (let dx = -1; dx <= 1; dx++) {
+          const X = x + dx,
+            Y = y + dy,
+            j = Y * bw + X;
+          if (X >= 0 && Y >= 0 && X < bw && Y < bh && dark[j] && !seen[j]) (seen[j] = 1), stack.push(j);
+        }
     }
     if (!border || x1 - x0 < CROSS * ew) continue;
     for (const i of comp) {
@@ -131,7 +166,10 @@ function runs(mask: Uint8Array, n: number, lines: number, step: number, stride: 
   for (let l = 0; l < lines; l++) {
     let k = 0;
     while (k < n) {
-      if (!mask[l * stride + k * step]) { k++; continue; }
+      if (!mask[l * stride + k * step]) {
+        k++;
+        continue;
+      }
       let e = k;
       while (e < n && mask[l * stride + e * step]) e++;
       for (let j = k; j < e; j++) out[l * stride + j * step] = e - k;
@@ -144,48 +182,74 @@ function runs(mask: Uint8Array, n: number, lines: number, step: number, stride: 
 /** Set pixels within r (chessboard) of a pixel ≥ `value`… to at least `value` (a ring of `value` around). */
 function grow(a: Float32Array, bw: number, bh: number, r: number, value: number): void {
   const src = Float32Array.from(a);
-  for (let y = 0; y < bh; y++) for (let x = 0; x < bw; x++) {
-    if (src[y * bw + x] < value) continue;
-    for (let dy = -r; dy <= r; dy++) for (let dx = -r; dx <= r; dx++) {
-      const X = x + dx, Y = y + dy;
-      if (X >= 0 && Y >= 0 && X < bw && Y < bh && a[Y * bw + X] < value) a[Y * bw + X] = value;
+  for (let y = 0; y < bh; y++)
+    for (let x = 0; x < bw; x++) {
+      if (src[y * bw + x] < value) continue;
+      for (let dy = -r; dy <= r; dy++)
+        for (let dx = -r; dx <= r; dx++) {
+          const X = x + dx,
+            Y = y + dy;
+          if (X >= 0 && Y >= 0 && X < bw && Y < bh && a[Y * bw + X] < value) a[Y * bw + X] = value;
+        }
     }
-  }
 }
 
 /** The luma box and both chroma boxes, each with its alpha and the still filled in under it. */
-function planes(still: Uint8Array, W: number, H: number, bx: number, by: number, bw: number, bh: number, alpha: Float32Array): OccluderPlane[] {
+function planes(
+  still: Uint8Array,
+  W: number,
+  H: number,
+  bx: number,
+  by: number,
+  bw: number,
+  bh: number,
+  alpha: Float32Array,
+): OccluderPlane[] {
   const [y, u, v] = yuvPlanes(W, H);
   const luma = { ...y, bx, by, bw, bh, alpha };
-  const cbx = bx >> 1, cby = by >> 1;
-  const cbw = Math.min(u.pw, ((bx + bw + 1) >> 1)) - cbx, cbh = Math.min(u.ph, ((by + bh + 1) >> 1)) - cby;
+  const cbx = bx >> 1,
+    cby = by >> 1;
+  const cbw = Math.min(u.pw, (bx + bw + 1) >> 1) - cbx,
+    cbh = Math.min(u.ph, (by + bh + 1) >> 1) - cby;
   const ca = new Float32Array(cbw * cbh);
-  for (let j = 0; j < bh; j++) for (let i = 0; i < bw; i++) {
-    const a = alpha[j * bw + i];
-    const c = (((by + j) >> 1) - cby) * cbw + ((bx + i) >> 1) - cbx;
-    if (a > ca[c]) ca[c] = a;
-  }
+  for (let j = 0; j < bh; j++)
+    for (let i = 0; i < bw; i++) {
+      const a = alpha[j * bw + i];
+      const c = (((by + j) >> 1) - cby) * cbw + ((bx + i) >> 1) - cbx;
+      if (a > ca[c]) ca[c] = a;
+    }
   const chroma = (p: YuvPlane) => ({ ...p, bx: cbx, by: cby, bw: cbw, bh: cbh, alpha: ca });
   return [luma, chroma(u), chroma(v)].map((p) => ({ ...p, clean: fill(still, p) }));
 }
 
 /** The still's box with the occluder filled: each covered pixel interpolated across the shorter covered run (rows or columns). */
-function fill(still: Uint8Array, p: { off: number; pw: number; bx: number; by: number; bw: number; bh: number; alpha: Float32Array }): Uint8Array {
+function fill(
+  still: Uint8Array,
+  p: { off: number; pw: number; bx: number; by: number; bw: number; bh: number; alpha: Float32Array },
+): Uint8Array {
   const { bw, bh, alpha } = p;
   const S = (x: number, y: number) => still[p.off + (p.by + y) * p.pw + p.bx + x];
   const out = new Uint8Array(bw * bh);
-  for (let y = 0; y < bh; y++) for (let x = 0; x < bw; x++) {
-    if (!alpha[y * bw + x]) { out[y * bw + x] = S(x, y); continue; }
-    let l = x, r = x, u = y, d = y;
-    while (l >= 0 && alpha[y * bw + l]) l--;
-    while (r < bw && alpha[y * bw + r]) r++;
-    while (u >= 0 && alpha[u * bw + x]) u--;
-    while (d < bh && alpha[d * bw + x]) d++;
-    const hOk = l >= 0 && r < bw, vOk = u >= 0 && d < bh;
-    const useH = hOk && (!vOk || r - l <= d - u);
-    if (useH) out[y * bw + x] = Math.round(S(l, y) + ((S(r, y) - S(l, y)) * (x - l)) / (r - l));
-    else if (vOk) out[y * bw + x] = Math.round(S(x, u) + ((S(x, d) - S(x, u)) * (y - u)) / (d - u));
-    else out[y * bw + x] = S(x, y);
-  }
+  for (let y = 0; y < bh; y++)
+    for (let x = 0; x < bw; x++) {
+      if (!alpha[y * bw + x]) {
+        out[y * bw + x] = S(x, y);
+        continue;
+      }
+      let l = x,
+        r = x,
+        u = y,
+        d = y;
+      while (l >= 0 && alpha[y * bw + l]) l--;
+      while (r < bw && alpha[y * bw + r]) r++;
+      while (u >= 0 && alpha[u * bw + x]) u--;
+      while (d < bh && alpha[d * bw + x]) d++;
+      const hOk = l >= 0 && r < bw,
+        vOk = u >= 0 && d < bh;
+      const useH = hOk && (!vOk || r - l <= d - u);
+      if (useH) out[y * bw + x] = Math.round(S(l, y) + ((S(r, y) - S(l, y)) * (x - l)) / (r - l));
+      else if (vOk) out[y * bw + x] = Math.round(S(x, u) + ((S(x, d) - S(x, u)) * (y - u)) / (d - u));
+      else out[y * bw + x] = S(x, y);
+    }
   return out;
 }

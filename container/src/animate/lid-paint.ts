@@ -12,15 +12,30 @@ import { yuvPlanes, type YuvPlane } from "./still-frame";
 
 /** Bilinear sample of a box of values (bw × bh) at box coordinates (x, y), clamped to the box. */
 function sample(get: (x: number, y: number) => number, bw: number, bh: number, x: number, y: number): number {
-  const cx = Math.min(bw - 1, Math.max(0, x)), cy = Math.min(bh - 1, Math.max(0, y));
-  const x0 = Math.min(bw - 2, Math.floor(cx)), y0 = Math.min(bh - 2, Math.floor(cy));
-  const fx = cx - x0, fy = cy - y0;
-  return (get(x0, y0) * (1 - fx) + get(x0 + 1, y0) * fx) * (1 - fy) + (get(x0, y0 + 1) * (1 - fx) + get(x0 + 1, y0 + 1) * fx) * fy;
+  const cx = Math.min(bw - 1, Math.max(0, x)),
+    cy = Math.min(bh - 1, Math.max(0, y));
+  const x0 = Math.min(bw - 2, Math.floor(cx)),
+    y0 = Math.min(bh - 2, Math.floor(cy));
+  const fx = cx - x0,
+    fy = cy - y0;
+  return (
+    (get(x0, y0) * (1 - fx) + get(x0 + 1, y0) * fx) * (1 - fy) +
+    (get(x0, y0 + 1) * (1 - fx) + get(x0 + 1, y0 + 1) * fx) * fy
+  );
 }
 
 export function paintBlinkLids(
-  frame: Uint8Array, W: number, H: number, xy: Float32Array, pose: FacePose, m: FaceModel,
-  plan: LidSkinPlan, occ: LidOccluders, still: Uint8Array, look: { grain: number; blur: number }, scratch: Float32Array,
+  frame: Uint8Array,
+  W: number,
+  H: number,
+  xy: Float32Array,
+  pose: FacePose,
+  m: FaceModel,
+  plan: LidSkinPlan,
+  occ: LidOccluders,
+  still: Uint8Array,
+  look: { grain: number; blur: number },
+  scratch: Float32Array,
 ): void {
   const any = occ.some((o) => o.length > 0);
   if (any) occ.forEach((planes, e) => planes.forEach((p) => unoccludeLid(frame, xy, m, plan, plan.eyeTris[e], p)));
@@ -32,7 +47,14 @@ export function paintBlinkLids(
 }
 
 /** Lid pixels whose source lies under an occluder take the filled-in still instead. */
-function unoccludeLid(frame: Uint8Array, xy: Float32Array, m: FaceModel, plan: LidSkinPlan, list: number[], p: OccluderPlane): void {
+function unoccludeLid(
+  frame: Uint8Array,
+  xy: Float32Array,
+  m: FaceModel,
+  plan: LidSkinPlan,
+  list: number[],
+  p: OccluderPlane,
+): void {
   const { scale: k, bw, bh } = p;
   const clean = (x: number, y: number) => p.clean[y * bw + x];
   for (const t of list) {
@@ -46,8 +68,10 @@ function unoccludeLid(frame: Uint8Array, xy: Float32Array, m: FaceModel, plan: L
       const dy = y + 0.5 - ay;
       for (let x = x0; x <= x1; x++) {
         const dx = x + 0.5 - ax;
-        const sx = rx + m11 * dx + m12 * dy, sy = ry + m21 * dx + m22 * dy;
-        const ix = Math.round(sx), iy = Math.round(sy);
+        const sx = rx + m11 * dx + m12 * dy,
+          sy = ry + m21 * dx + m22 * dy;
+        const ix = Math.round(sx),
+          iy = Math.round(sy);
         if (ix < 0 || iy < 0 || ix >= bw || iy >= bh || !p.alpha[iy * bw + ix]) continue;
         frame[p.off + y * p.pw + x] = Math.round(sample(clean, bw, bh, sx, sy));
       }
@@ -60,7 +84,16 @@ function unoccludeLid(frame: Uint8Array, xy: Float32Array, m: FaceModel, plan: L
  * blink): every pixel of the eye's triangles there is mapped back to the still (so no holes under head
  * motion) and takes the still where an occluder covers it, inside the blink's triangles only.
  */
-function putBack(frame: Uint8Array, still: Uint8Array, xy: Float32Array, still0: Float32Array, m: FaceModel, plan: LidSkinPlan, list: number[], p: OccluderPlane): void {
+function putBack(
+  frame: Uint8Array,
+  still: Uint8Array,
+  xy: Float32Array,
+  still0: Float32Array,
+  m: FaceModel,
+  plan: LidSkinPlan,
+  list: number[],
+  p: OccluderPlane,
+): void {
   const { scale: k, bw, bh } = p;
   const inside = new Float32Array(bw * bh);
   for (const t of list) rasterMax(inside, p.bx, p.by, bw, bh, xy, k, ...(tri3(plan, t) as [number, number, number]), 1);
@@ -76,8 +109,10 @@ function putBack(frame: Uint8Array, still: Uint8Array, xy: Float32Array, still0:
       for (let x = x0; x <= x1; x++) {
         if (!inside[y * bw + x]) continue;
         const dx = x + 0.5 - ax;
-        const sx = rx + m11 * dx + m12 * dy, sy = ry + m21 * dx + m22 * dy;
-        const ix = Math.round(sx), iy = Math.round(sy);
+        const sx = rx + m11 * dx + m12 * dy,
+          sy = ry + m21 * dx + m22 * dy;
+        const ix = Math.round(sx),
+          iy = Math.round(sy);
         if (ix < 0 || iy < 0 || ix >= bw || iy >= bh) continue;
         const a = p.alpha[iy * bw + ix];
         if (!a) continue;
@@ -96,27 +131,41 @@ const EDGE_BELOW = 0.02;
  * the photo's own edge blur (a Gaussian of sigma `blur` px, mouth-style.ts), in proportion to how far the
  * lid has moved (none at rest), inside the eye's blink triangles only.
  */
-function softenLidEdge(frame: Uint8Array, pl: YuvPlane, xy: Float32Array, m: FaceModel, plan: LidSkinPlan, e: number, blur: number): void {
+function softenLidEdge(
+  frame: Uint8Array,
+  pl: YuvPlane,
+  xy: Float32Array,
+  m: FaceModel,
+  plan: LidSkinPlan,
+  e: number,
+  blur: number,
+): void {
   const { off, pw: W, ph: H, scale: sc } = pl;
   const eye = m.eyes[e];
   const ids = [eye.lower0[0], ...eye.upper0, eye.lower0[eye.lower0.length - 1]];
   const line = (p: Float32Array) => ids.map((i) => [p[i * 2] * sc, p[i * 2 + 1] * sc]);
-  const now = line(xy), rest = line(m.base);
+  const now = line(xy),
+    rest = line(m.base);
   const moved = Math.max(...now.map((q, k) => q[1] - rest[k][1]));
   if (!(moved > 0.25)) return;
   const ew = Math.hypot(now[0][0] - now[now.length - 1][0], now[0][1] - now[now.length - 1][1]);
-  const sigma = Math.max(0.7, blur * sc), r = Math.ceil(2 * sigma);
+  const sigma = Math.max(0.7, blur * sc),
+    r = Math.ceil(2 * sigma);
   const kern = Array.from({ length: 2 * r + 1 }, (_, k) => Math.exp(-((k - r) ** 2) / (2 * sigma * sigma)));
   const ksum = kern.reduce((a, b) => a + b, 0);
   const below = EDGE_BELOW * ew;
   const xs = now.map((q) => q[0]);
-  const bx = Math.max(0, Math.floor(Math.min(...xs))), bx1 = Math.min(W - 1, Math.ceil(Math.max(...xs)));
+  const bx = Math.max(0, Math.floor(Math.min(...xs))),
+    bx1 = Math.min(W - 1, Math.ceil(Math.max(...xs)));
   const ys = now.map((q) => q[1]);
-  const by = Math.max(r, Math.floor(Math.min(...ys)) - 2), by1 = Math.min(H - 1 - r, Math.ceil(Math.max(...ys) + below) + r + 2);
-  const bw = bx1 - bx + 1, bh = by1 - by + 1;
+  const by = Math.max(r, Math.floor(Math.min(...ys)) - 2),
+    by1 = Math.min(H - 1 - r, Math.ceil(Math.max(...ys) + below) + r + 2);
+  const bw = bx1 - bx + 1,
+    bh = by1 - by + 1;
   if (bw <= 0 || bh <= 0) return;
   const inside = new Float32Array(bw * bh);
-  for (const t of plan.eyeTris[e]) rasterMax(inside, bx, by, bw, bh, xy, sc, ...(tri3(plan, t) as [number, number, number]), 1);
+  for (const t of plan.eyeTris[e])
+    rasterMax(inside, bx, by, bw, bh, xy, sc, ...(tri3(plan, t) as [number, number, number]), 1);
   const weight = Math.min(1, moved / (2 * sc));
   const col = new Float32Array(bh + 2 * r);
   const sorted = [...now].sort((a, b) => a[0] - b[0]);
@@ -145,9 +194,22 @@ function softenLidEdge(frame: Uint8Array, pl: YuvPlane, xy: Float32Array, m: Fac
 function mapBack(q: number[], v: number[], m: FaceModel, p: OccluderPlane): number[] | undefined {
   const [ax, ay, bx, by, cx, cy] = q;
   const k = p.scale;
-  const [rx, ry, sx1, sy1, tx, ty] = v.flatMap((i) => [m.base[i * 2] * k - 0.5 - p.bx, m.base[i * 2 + 1] * k - 0.5 - p.by]);
+  const [rx, ry, sx1, sy1, tx, ty] = v.flatMap((i) => [
+    m.base[i * 2] * k - 0.5 - p.bx,
+    m.base[i * 2 + 1] * k - 0.5 - p.by,
+  ]);
   const d = (bx - ax) * (cy - ay) - (cx - ax) * (by - ay);
   if (Math.abs(d) < 1e-9) return undefined;
-  const i11 = (cy - ay) / d, i12 = -(cx - ax) / d, i21 = -(by - ay) / d, i22 = (bx - ax) / d;
-  return [rx, ry, (sx1 - rx) * i11 + (tx - rx) * i21, (sx1 - rx) * i12 + (tx - rx) * i22, (sy1 - ry) * i11 + (ty - ry) * i21, (sy1 - ry) * i12 + (ty - ry) * i22];
+  const i11 = (cy - ay) / d,
+    i12 = -(cx - ax) / d,
+    i21 = -(by - ay) / d,
+    i22 = (bx - ax) / d;
+  return [
+    rx,
+    ry,
+    (sx1 - rx) * i11 + (tx - rx) * i21,
+    (sx1 - rx) * i12 + (tx - rx) * i22,
+    (sy1 - ry) * i11 + (ty - ry) * i21,
+    (sy1 - ry) * i12 + (ty - ry) * i22,
+  ];
 }

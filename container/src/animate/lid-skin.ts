@@ -22,7 +22,9 @@ const STRETCH = { from: 1.1, full: 1.5 };
 const MAX_RADIUS = 0.08;
 
 export const area = (p: Float32Array, a: number, b: number, c: number) =>
-  Math.abs((p[b * 2] - p[a * 2]) * (p[c * 2 + 1] - p[a * 2 + 1]) - (p[c * 2] - p[a * 2]) * (p[b * 2 + 1] - p[a * 2 + 1])) / 2;
+  Math.abs(
+    (p[b * 2] - p[a * 2]) * (p[c * 2 + 1] - p[a * 2 + 1]) - (p[c * 2] - p[a * 2]) * (p[b * 2 + 1] - p[a * 2 + 1]),
+  ) / 2;
 
 export function lidSkinPlan(m: FaceModel): LidSkinPlan {
   const tris: number[] = [];
@@ -48,43 +50,97 @@ export function lidSkinPlan(m: FaceModel): LidSkinPlan {
  * eyeshadow tints streak too), for vertex positions `xy`. `grain`: the photo's luma noise (mouth-style.ts),
  * put back on the luma only.
  */
-export function smoothLidSkin(frame: Uint8Array, W: number, H: number, xy: Float32Array, m: FaceModel, plan: LidSkinPlan, grain: number): void {
+export function smoothLidSkin(
+  frame: Uint8Array,
+  W: number,
+  H: number,
+  xy: Float32Array,
+  m: FaceModel,
+  plan: LidSkinPlan,
+  grain: number,
+): void {
   const planes = yuvPlanes(W, H);
   for (let e = 0; e < 2; e++) {
     const list = plan.eyeTris[e];
-    const ratio = list.map((t) => area(xy, plan.tris[t * 3], plan.tris[t * 3 + 1], plan.tris[t * 3 + 2]) / plan.restArea[t]);
+    const ratio = list.map(
+      (t) => area(xy, plan.tris[t * 3], plan.tris[t * 3 + 1], plan.tris[t * 3 + 2]) / plan.restArea[t],
+    );
     if (!ratio.some((r) => r > STRETCH.from)) continue;
     const up = m.eyes[e].upper0;
-    const eyeWidth = Math.hypot(xy[up[0] * 2] - xy[up[up.length - 1] * 2], xy[up[0] * 2 + 1] - xy[up[up.length - 1] * 2 + 1]);
-    planes.forEach((plane, i) => smoothPlane(frame, plane, i === 0 ? grain : 0, xy, plan, list, ratio, Math.max(1, MAX_RADIUS * eyeWidth * plane.scale)));
+    const eyeWidth = Math.hypot(
+      xy[up[0] * 2] - xy[up[up.length - 1] * 2],
+      xy[up[0] * 2 + 1] - xy[up[up.length - 1] * 2 + 1],
+    );
+    planes.forEach((plane, i) =>
+      smoothPlane(
+        frame,
+        plane,
+        i === 0 ? grain : 0,
+        xy,
+        plan,
+        list,
+        ratio,
+        Math.max(1, MAX_RADIUS * eyeWidth * plane.scale),
+      ),
+    );
   }
 }
 
-function smoothPlane(frame: Uint8Array, P: YuvPlane, grain: number, xy: Float32Array, plan: LidSkinPlan, list: number[], ratio: number[], rMax: number): void {
+function smoothPlane(
+  frame: Uint8Array,
+  P: YuvPlane,
+  grain: number,
+  xy: Float32Array,
+  plan: LidSkinPlan,
+  list: number[],
+  ratio: number[],
+  rMax: number,
+): void {
   // Box of the stretched triangles, in plane pixels.
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  let x0 = Infinity,
+    y0 = Infinity,
+    x1 = -Infinity,
+    y1 = -Infinity;
   list.forEach((t, k) => {
     if (ratio[k] <= STRETCH.from) return;
     for (let j = 0; j < 3; j++) {
       const v = plan.tris[t * 3 + j];
-      x0 = Math.min(x0, xy[v * 2] * P.scale); x1 = Math.max(x1, xy[v * 2] * P.scale);
-      y0 = Math.min(y0, xy[v * 2 + 1] * P.scale); y1 = Math.max(y1, xy[v * 2 + 1] * P.scale);
+      x0 = Math.min(x0, xy[v * 2] * P.scale);
+      x1 = Math.max(x1, xy[v * 2] * P.scale);
+      y0 = Math.min(y0, xy[v * 2 + 1] * P.scale);
+      y1 = Math.max(y1, xy[v * 2 + 1] * P.scale);
     }
   });
-  const bx = Math.max(0, Math.floor(x0) - 1), by = Math.max(0, Math.floor(y0));
-  const bw = Math.min(P.pw, Math.ceil(x1) + 2) - bx, bh = Math.min(P.ph, Math.ceil(y1) + 1) - by;
+  const bx = Math.max(0, Math.floor(x0) - 1),
+    by = Math.max(0, Math.floor(y0));
+  const bw = Math.min(P.pw, Math.ceil(x1) + 2) - bx,
+    bh = Math.min(P.ph, Math.ceil(y1) + 1) - by;
   if (bw <= 0 || bh <= 0) return;
   // Weight per pixel: the largest stretch of the triangles covering it, as 0…1, softened.
   const w = new Float32Array(bw * bh);
   list.forEach((t, k) => {
     const s = (ratio[k] - STRETCH.from) / (STRETCH.full - STRETCH.from);
-    if (s > 0) rasterMax(w, bx, by, bw, bh, xy, P.scale, plan.tris[t * 3], plan.tris[t * 3 + 1], plan.tris[t * 3 + 2], Math.min(1, s));
+    if (s > 0)
+      rasterMax(
+        w,
+        bx,
+        by,
+        bw,
+        bh,
+        xy,
+        P.scale,
+        plan.tris[t * 3],
+        plan.tris[t * 3 + 1],
+        plan.tris[t * 3 + 2],
+        Math.min(1, s),
+      );
   });
   soften(w, bw, bh, Math.max(1, Math.round(rMax)));
   // Write only inside the blink's triangles: the warp repaints those every frame, so nothing smoothed here
   // can outlive the blink in a pooled frame buffer (restores only cover what the warp wrote).
   const inside = new Float32Array(bw * bh);
-  for (const t of list) rasterMax(inside, bx, by, bw, bh, xy, P.scale, plan.tris[t * 3], plan.tris[t * 3 + 1], plan.tris[t * 3 + 2], 1);
+  for (const t of list)
+    rasterMax(inside, bx, by, bw, bh, xy, P.scale, plan.tris[t * 3], plan.tris[t * 3 + 1], plan.tris[t * 3 + 2], 1);
   for (let i = 0; i < w.length; i++) w[i] *= inside[i];
   const row = new Float32Array(bw + 1);
   for (let y = 0; y < bh; y++) {
@@ -94,7 +150,8 @@ function smoothPlane(frame: Uint8Array, P: YuvPlane, grain: number, xy: Float32A
       const wt = w[y * bw + x];
       if (wt <= 0.01) continue;
       const r = Math.max(1, Math.round(rMax * wt));
-      const lo = Math.max(0, x - r), hi = Math.min(bw - 1, x + r);
+      const lo = Math.max(0, x - r),
+        hi = Math.min(bw - 1, x + r);
       const mean = (row[hi + 1] - row[lo]) / (hi - lo + 1);
       // Averaging 2r+1 pixels removes most of the photo's grain too: put that share back.
       const g = grain ? grain * wt * Math.sqrt(1 - 1 / (2 * r + 1)) * grainNoise(bx + x, by + y) : 0;
@@ -105,10 +162,32 @@ function smoothPlane(frame: Uint8Array, P: YuvPlane, grain: number, xy: Float32A
 }
 
 /** w[pixel] = max(w, value) over the pixels whose centres lie in triangle abc (box-relative). */
-export function rasterMax(w: Float32Array, bx: number, by: number, bw: number, bh: number, p: Float32Array, scale: number, a: number, b: number, c: number, value: number): void {
-  triangleRows(p[a * 2] * scale - bx, p[a * 2 + 1] * scale - by, p[b * 2] * scale - bx, p[b * 2 + 1] * scale - by, p[c * 2] * scale - bx, p[c * 2 + 1] * scale - by, bw, bh, (x0, x1, y) => {
-    for (let o = y * bw + x0, e = y * bw + x1; o <= e; o++) if (w[o] < value) w[o] = value;
-  });
+export function rasterMax(
+  w: Float32Array,
+  bx: number,
+  by: number,
+  bw: number,
+  bh: number,
+  p: Float32Array,
+  scale: number,
+  a: number,
+  b: number,
+  c: number,
+  value: number,
+): void {
+  triangleRows(
+    p[a * 2] * scale - bx,
+    p[a * 2 + 1] * scale - by,
+    p[b * 2] * scale - bx,
+    p[b * 2 + 1] * scale - by,
+    p[c * 2] * scale - bx,
+    p[c * 2 + 1] * scale - by,
+    bw,
+    bh,
+    (x0, x1, y) => {
+      for (let o = y * bw + x0, e = y * bw + x1; o <= e; o++) if (w[o] < value) w[o] = value;
+    },
+  );
 }
 
 const ROW_SPAN = new Float64Array(2);
@@ -130,9 +209,20 @@ function cut(span: Float64Array, py: number, x0: number, y0: number, x1: number,
  * For each row y of a w × h grid, the pixels x0…x1 (inclusive) whose centres lie in the triangle (edges
  * included; degenerate triangles cover nothing): one interval per row, no per-pixel test.
  */
-export function triangleRows(ax: number, ay: number, bx: number, by: number, cx: number, cy: number, w: number, h: number, fn: (x0: number, x1: number, y: number) => void): void {
+export function triangleRows(
+  ax: number,
+  ay: number,
+  bx: number,
+  by: number,
+  cx: number,
+  cy: number,
+  w: number,
+  h: number,
+  fn: (x0: number, x1: number, y: number) => void,
+): void {
   if (Math.abs((bx - ax) * (cy - ay) - (cx - ax) * (by - ay)) < 1e-9) return;
-  const ya = Math.max(0, Math.ceil(Math.min(ay, by, cy) - 0.5)), yb = Math.min(h - 1, Math.floor(Math.max(ay, by, cy) - 0.5));
+  const ya = Math.max(0, Math.ceil(Math.min(ay, by, cy) - 0.5)),
+    yb = Math.min(h - 1, Math.floor(Math.max(ay, by, cy) - 0.5));
   const span = ROW_SPAN;
   for (let y = ya; y <= yb; y++) {
     const py = y + 0.5;
@@ -141,8 +231,10 @@ export function triangleRows(ax: number, ay: number, bx: number, by: number, cx:
     cut(span, py, ax, ay, bx, by);
     cut(span, py, bx, by, cx, cy);
     cut(span, py, cx, cy, ax, ay);
-    const l = span[0], r = span[1];
-    const x0 = Math.max(0, Math.ceil(l - 0.5 - 1e-9)), x1 = Math.min(w - 1, Math.floor(r - 0.5 + 1e-9));
+    const l = span[0],
+      r = span[1];
+    const x0 = Math.max(0, Math.ceil(l - 0.5 - 1e-9)),
+      x1 = Math.min(w - 1, Math.floor(r - 0.5 + 1e-9));
     if (x0 <= x1) fn(x0, x1, y);
   }
 }

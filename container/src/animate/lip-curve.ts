@@ -4,7 +4,15 @@
  */
 
 /** Lip curve v(u) of points in a mouth frame, as a lookup table over u ∈ [-1, 1]. */
-export function curveTable(pts: Float32Array, ox: number, oy: number, ex: number, ey: number, hw: number, size: number): Float64Array {
+export function curveTable(
+  pts: Float32Array,
+  ox: number,
+  oy: number,
+  ex: number,
+  ey: number,
+  hw: number,
+  size: number,
+): Float64Array {
   const n = pts.length / 2;
   const us: number[] = [];
   const vs: number[] = [];

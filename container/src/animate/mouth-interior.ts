@@ -10,7 +10,18 @@
  */
 import { smoothstep } from "@avatar-video/motion-model";
 import { curveAt, curveTable } from "./lip-curve";
-import { LUT, paintCavity, paintLowerTeeth, paintSeal, paintTongue, paintUpperTeeth, reusePhotoInterior, STEP, type Interior, type MouthAxis } from "./mouth-layers";
+import {
+  LUT,
+  paintCavity,
+  paintLowerTeeth,
+  paintSeal,
+  paintTongue,
+  paintUpperTeeth,
+  reusePhotoInterior,
+  STEP,
+  type Interior,
+  type MouthAxis,
+} from "./mouth-layers";
 import type { MouthStyle } from "./mouth-style";
 import { grainNoise as noise, type YuvFrameLayout } from "./still-frame";
 import { EMPTY_RECT, type Rect } from "./warp";
@@ -28,7 +39,10 @@ const CORNER_FADE_OWN_TEETH = 0.88;
 /** The corner line of inner-lip points (first and last point are the corners). */
 function mouthAxis(upper: Float32Array): MouthAxis {
   const n = upper.length / 2;
-  const x0 = upper[0], y0 = upper[1], x1 = upper[(n - 1) * 2], y1 = upper[(n - 1) * 2 + 1];
+  const x0 = upper[0],
+    y0 = upper[1],
+    x1 = upper[(n - 1) * 2],
+    y1 = upper[(n - 1) * 2 + 1];
   const len = Math.hypot(x1 - x0, y1 - y0) || 1;
   return { ox: (x0 + x1) / 2, oy: (y0 + y1) / 2, ex: (x1 - x0) / len, ey: (y1 - y0) / len, hw: len / 2 };
 }
@@ -38,7 +52,13 @@ function mouthAxis(upper: Float32Array): MouthAxis {
  * only an opening beyond it shows the interior — at rest the frame is the photograph, and a barely parted
  * mouth shows the lips' own (warped) seam, never a drawn dark stroke. Undefined when nothing shows.
  */
-function measureOpening(upper: Float32Array, lower: Float32Array, open: number, st: MouthStyle, round: number): Interior | undefined {
+function measureOpening(
+  upper: Float32Array,
+  lower: Float32Array,
+  open: number,
+  st: MouthStyle,
+  round: number,
+): Interior | undefined {
   const ax = mouthAxis(upper);
   const upT = curveTable(upper, ax.ox, ax.oy, ax.ex, ax.ey, ax.hw, LUT);
   const loT = curveTable(lower, ax.ox, ax.oy, ax.ex, ax.ey, ax.hw, LUT);
@@ -58,7 +78,9 @@ function measureOpening(upper: Float32Array, lower: Float32Array, open: number, 
   const seal = st.ownTeeth && restGap > 0 ? smoothstep(0.2, 0.6, -extra / restGap) : 0;
   if (!(vis > 0) && !(seal > 0)) return undefined;
   const hw = ax.hw;
-  const teethVis = st.ownTeeth ? 0 : smoothstep(1.5, Math.max(3, 0.16 * hw), extra) * (1 - 0.65 * Math.min(1, Math.max(0, round)));
+  const teethVis = st.ownTeeth
+    ? 0
+    : smoothstep(1.5, Math.max(3, 0.16 * hw), extra) * (1 - 0.65 * Math.min(1, Math.max(0, round)));
   return {
     ax,
     upT,
@@ -81,11 +103,17 @@ function measureOpening(upper: Float32Array, lower: Float32Array, open: number, 
 
 /** The even-aligned luma rect that can change: the lips' bounding box plus the blur's reach, inside `clip`. */
 function paintRect(upper: Float32Array, lower: Float32Array, blur: number, clip: Rect): Rect | undefined {
-  let minX = Infinity, minY = Infinity, maxX = -Infinity, maxY = -Infinity;
-  for (const a of [upper, lower]) for (let i = 0; i < a.length; i += 2) {
-    minX = Math.min(minX, a[i]); maxX = Math.max(maxX, a[i]);
-    minY = Math.min(minY, a[i + 1]); maxY = Math.max(maxY, a[i + 1]);
-  }
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity;
+  for (const a of [upper, lower])
+    for (let i = 0; i < a.length; i += 2) {
+      minX = Math.min(minX, a[i]);
+      maxX = Math.max(maxX, a[i]);
+      minY = Math.min(minY, a[i + 1]);
+      maxY = Math.max(maxY, a[i + 1]);
+    }
   const pad = Math.ceil(STEP * blur) + 3;
   const x0 = Math.max(clip.x0, (Math.floor(minX) - pad) & ~1);
   const x1 = Math.min(clip.x1, (Math.ceil(maxX) + pad + 1) & ~1);
@@ -108,7 +136,10 @@ function shade(c: Interior, L: YuvFrameLayout, col: Float64Array, px: number, py
   const au = Math.abs(u);
   if (c.seal > 0) return paintSeal(c, L, col, u, v, vUp, vLo, dist) * (1 - smoothstep(CORNER_FADE, 0.98, au));
   // Centred on the lip edge and as wide as a step blurred by the photo's own σ.
-  const alpha = smoothstep(-c.step, c.step + 0.3, dist) * (1 - smoothstep(st.ownTeeth ? CORNER_FADE_OWN_TEETH : CORNER_FADE, 0.98, au)) * c.vis;
+  const alpha =
+    smoothstep(-c.step, c.step + 0.3, dist) *
+    (1 - smoothstep(st.ownTeeth ? CORNER_FADE_OWN_TEETH : CORNER_FADE, 0.98, au)) *
+    c.vis;
   if (alpha <= 0) return 0;
   const gapHere = Math.max(0, vLo - vUp);
   paintCavity(c, col, dist, au);

@@ -30,7 +30,6 @@ export interface MouthAxis {
   hw: number;
 }
 
-
 /** Everything the per-pixel shading needs for one frame, computed once. */
 export interface Interior {
   ax: MouthAxis;
@@ -102,7 +101,15 @@ export function paintLowerTeeth(c: Interior, col: Float64Array, u: number, au: n
  * teeth (the middle one darkest), shadow under the lip, receding into the mouth's shadow at the sides,
  * the photo's light slope across the mouth.
  */
-export function paintUpperTeeth(c: Interior, col: Float64Array, u: number, au: number, v: number, vUp: number, gapHere: number): void {
+export function paintUpperTeeth(
+  c: Interior,
+  col: Float64Array,
+  u: number,
+  au: number,
+  v: number,
+  vUp: number,
+  gapHere: number,
+): void {
   if (!(c.teethVis > 0 && au < TOOTH_EDGES[TOOTH_EDGES.length - 1])) return;
   const { edge, ax } = c;
   let k = 1;
@@ -130,7 +137,14 @@ export function paintUpperTeeth(c: Interior, col: Float64Array, u: number, au: n
  * point lies inside the photo's rest opening once the upper lip's move is undone. Returns the share of
  * the colour that is photo (0 = all synthesised).
  */
-export function reusePhotoInterior(c: Interior, L: YuvFrameLayout, col: Float64Array, u: number, v: number, vUp: number): number {
+export function reusePhotoInterior(
+  c: Interior,
+  L: YuvFrameLayout,
+  col: Float64Array,
+  u: number,
+  v: number,
+  vUp: number,
+): number {
   const { ax, restAx: r } = c;
   const k = r.hw / ax.hw;
   const dUp = vUp - curveAt(c.rUp, LUT, u) / k; // how far the upper lip moved from the photo's
@@ -145,20 +159,33 @@ export function reusePhotoInterior(c: Interior, L: YuvFrameLayout, col: Float64A
   return wp;
 }
 
-
 /**
  * Lips pressed together over the photo's own teeth: the squeezed remains of the opening get the colour of
  * the lower lip just outside the photo's rest opening (a little darker where the lips meet), reaching a
  * blurred step beyond the inner edges. Returns the coverage.
  */
-export function paintSeal(c: Interior, L: YuvFrameLayout, col: Float64Array, u: number, v: number, vUp: number, vLo: number, dist: number): number {
+export function paintSeal(
+  c: Interior,
+  L: YuvFrameLayout,
+  col: Float64Array,
+  u: number,
+  v: number,
+  vUp: number,
+  vLo: number,
+  dist: number,
+): number {
   const a = (1 - smoothstep(0, c.step + 1, -dist)) * c.seal;
   if (a <= 0) return 0;
   const r = c.restAx;
   const below = smoothstep(vUp, vLo, v);
   // The lower lip's colour (FaceMesh may put a smiling photo's upper inner-lip points on the teeth).
   const v0 = curveAt(c.rLo, LUT, u) + 0.12 * r.hw;
-  const [pr, pg, pb] = samplePhoto(c.st.rest.stat, L, r.ox + u * r.hw * r.ex - v0 * r.ey, r.oy + u * r.hw * r.ey + v0 * r.ex);
+  const [pr, pg, pb] = samplePhoto(
+    c.st.rest.stat,
+    L,
+    r.ox + u * r.hw * r.ex - v0 * r.ey,
+    r.oy + u * r.hw * r.ey + v0 * r.ex,
+  );
   const dark = 1 - 0.15 * (1 - Math.abs(2 * below - 1));
   col[0] = pr * dark;
   col[1] = pg * dark;

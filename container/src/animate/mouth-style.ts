@@ -103,7 +103,8 @@ export function mouthStyle(colors: MouthColors, m: FaceModel, stat: Uint8Array, 
   let gap = 0;
   for (let k = 3; k < upperInner.length - 3; k++) gap = Math.max(gap, (m.mv[lowerInner[k]] - m.mv[upperInner[k]]) * hw);
   // Teeth showing: the middle of the opening is brighter than the lips around it.
-  const mid = (a: number, b: number) => lum((m.base[a * 2] + m.base[b * 2]) / 2, (m.base[a * 2 + 1] + m.base[b * 2 + 1]) / 2);
+  const mid = (a: number, b: number) =>
+    lum((m.base[a * 2] + m.base[b * 2]) / 2, (m.base[a * 2 + 1] + m.base[b * 2 + 1]) / 2);
   let inside = 0;
   for (let k = 3; k <= 7; k++) inside += mid(upperInner[k], lowerInner[k]) / 5;
   const lips = (mid(0, 13) + mid(14, 17)) / 2;

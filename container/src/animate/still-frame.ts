@@ -18,7 +18,8 @@ export interface YuvPlane {
 
 /** Luma, then both chroma planes (half resolution) of a W × H yuv420p frame. */
 export function yuvPlanes(W: number, H: number): [YuvPlane, YuvPlane, YuvPlane] {
-  const cw = W >> 1, ch = H >> 1;
+  const cw = W >> 1,
+    ch = H >> 1;
   return [
     { off: 0, pw: W, ph: H, scale: 1 },
     { off: W * H, pw: cw, ph: ch, scale: 0.5 },

@@ -33,7 +33,15 @@ export interface StreamedTrack {
 
 /** Growable curve storage: chunks appended per window, joined once at the end. */
 class Curves {
-  private chunks: Record<(typeof CURVES)[number], Float32Array[]> = { open: [], spread: [], round: [], press: [], tuck: [], energy: [], emphasis: [] };
+  private chunks: Record<(typeof CURVES)[number], Float32Array[]> = {
+    open: [],
+    spread: [],
+    round: [],
+    press: [],
+    tuck: [],
+    energy: [],
+    emphasis: [],
+  };
   length = 0;
   append(t: LipTrack, from: number, to: number): void {
     for (const k of CURVES) this.chunks[k].push(t[k].slice(from, to));
@@ -43,12 +51,25 @@ class Curves {
     const join = (parts: Float32Array[]) => {
       const out = new Float32Array(this.length);
       let o = 0;
-      for (const p of parts) (out.set(p, o), (o += p.length));
+      for (const p of parts) out.set(p, o), (o += p.length);
       return out;
     };
-    const c = Object.fromEntries(CURVES.map((k) => [k, join(this.chunks[k])])) as Record<(typeof CURVES)[number], Float32Array>;
+    const c = Object.fromEntries(CURVES.map((k) => [k, join(this.chunks[k])])) as Record<
+      (typeof CURVES)[number],
+      Float32Array
+    >;
     const none = new Float32Array(0);
-    return { hz: TRACK_HZ, length: this.length, ...c, active: new Uint8Array(0), db: none, low: none, mid: none, hi: none, vhi: none };
+    return {
+      hz: TRACK_HZ,
+      length: this.length,
+      ...c,
+      active: new Uint8Array(0),
+      db: none,
+      low: none,
+      mid: none,
+      hi: none,
+      vhi: none,
+    };
   }
 }
 
@@ -114,10 +135,32 @@ export class WindowedLipSync {
  * Decodes `path` and analyses it window by window. Counting goes on past the limit (without analysis)
  * up to twice the limit, so the message can say how long the audio is.
  */
-export async function analyzeAudioFile(path: string, signal?: AbortSignal, maxSeconds = MAX_AUDIO_SECONDS): Promise<StreamedTrack> {
+export async function analyzeAudioFile(
+  path: string,
+  signal?: AbortSignal,
+  maxSeconds = MAX_AUDIO_SECONDS,
+): Promise<StreamedTrack> {
   const child = spawn(
     ffmpegPath(),
-    ["-nostdin", "-hide_banner", "-v", "error", ...audioInput(path), "-map", "0:a:0", "-vn", "-sn", "-dn", "-ac", "1", "-ar", String(ANALYSIS_RATE), "-f", "f32le", "pipe:1"],
+    [
+      "-nostdin",
+      "-hide_banner",
+      "-v",
+      "error",
+      ...audioInput(path),
+      "-map",
+      "0:a:0",
+      "-vn",
+      "-sn",
+      "-dn",
+      "-ac",
+      "1",
+      "-ar",
+      String(ANALYSIS_RATE),
+      "-f",
+      "f32le",
+      "pipe:1",
+    ],
     { stdio: ["ignore", "pipe", "pipe"] },
   );
   const dispose = killOnAbort(child, signal);
@@ -152,7 +195,10 @@ export async function analyzeAudioFile(path: string, signal?: AbortSignal, maxSe
     const code = await closed;
     throwIfAborted(signal);
     if (counted > limit) throw tooLong(counted / ANALYSIS_RATE, counted >= cap, maxSeconds);
-    if (code !== 0) throw new JobFailure("unsupported_media_type", "The audio file could not be decoded as audio.", { detail: `ffmpeg decode exit ${code}: ${stderr.slice(-500)}` });
+    if (code !== 0)
+      throw new JobFailure("unsupported_media_type", "The audio file could not be decoded as audio.", {
+        detail: `ffmpeg decode exit ${code}: ${stderr.slice(-500)}`,
+      });
     if (counted === 0) throw new JobFailure("empty_media", "The audio file contains no audio samples.");
     return analysis.end();
   } finally {

@@ -38,7 +38,10 @@ export function describeSeconds(seconds: number): string {
 
 /** `renderer_rejected` with both durations; `atLeast` when decoding stopped counting at a cap. */
 export function tooLong(seconds: number, atLeast = false, max = MAX_AUDIO_SECONDS): JobFailure {
-  return new JobFailure("renderer_rejected", `The audio is ${atLeast ? "longer than " : ""}${describeSeconds(seconds)}${atLeast ? "" : " long"}; the longest accepted is ${describeSeconds(max)}.`);
+  return new JobFailure(
+    "renderer_rejected",
+    `The audio is ${atLeast ? "longer than " : ""}${describeSeconds(seconds)}${atLeast ? "" : " long"}; the longest accepted is ${describeSeconds(max)}.`,
+  );
 }
 
 /**
@@ -99,11 +102,23 @@ export async function decodeMono(path: string, sampleRate: number, signal?: Abor
   const r = await run(
     ffmpegPath(),
     [
-      "-nostdin", "-hide_banner", "-v", "error",
+      "-nostdin",
+      "-hide_banner",
+      "-v",
+      "error",
       ...audioInput(path),
-      "-map", "0:a:0", "-vn", "-sn", "-dn",
-      "-ac", "1", "-ar", String(sampleRate),
-      "-f", "f32le", "pipe:1",
+      "-map",
+      "0:a:0",
+      "-vn",
+      "-sn",
+      "-dn",
+      "-ac",
+      "1",
+      "-ar",
+      String(sampleRate),
+      "-f",
+      "f32le",
+      "pipe:1",
     ],
     { signal, maxStdout: maxBytes },
   );

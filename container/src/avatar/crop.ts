@@ -17,7 +17,12 @@ export async function cropPortrait(src: RgbImage, frame: PortraitFrame): Promise
   const x1 = Math.min(src.width, left + size);
   const y1 = Math.min(src.height, top + size);
   if (x1 - x0 < 1 || y1 - y0 < 1) throw new Error("portrait frame lies outside the image");
-  const region = sharp(src.data, raw3(src.width, src.height)).extract({ left: x0, top: y0, width: x1 - x0, height: y1 - y0 });
+  const region = sharp(src.data, raw3(src.width, src.height)).extract({
+    left: x0,
+    top: y0,
+    width: x1 - x0,
+    height: y1 - y0,
+  });
 
   if (x0 === left && y0 === top && x1 === left + size && y1 === top + size) {
     const { data } = await region.resize(output, output).raw().toBuffer({ resolveWithObject: true });
@@ -38,7 +43,14 @@ export async function cropPortrait(src: RgbImage, frame: PortraitFrame): Promise
     .raw()
     .toBuffer();
   const data = await sharp(base, raw3(output, output))
-    .composite([{ input: feathered(inner, iw, ih, pads, Math.max(4, Math.round(output / 50))), raw: { width: iw, height: ih, channels: 4 }, left: padL, top: padT }])
+    .composite([
+      {
+        input: feathered(inner, iw, ih, pads, Math.max(4, Math.round(output / 50))),
+        raw: { width: iw, height: ih, channels: 4 },
+        left: padL,
+        top: padT,
+      },
+    ])
     .removeAlpha() // composite always yields RGBA
     .raw()
     .toBuffer();
@@ -46,7 +58,13 @@ export async function cropPortrait(src: RgbImage, frame: PortraitFrame): Promise
 }
 
 /** RGBA copy of `rgb` whose alpha ramps from 0 to 255 over `ramp` px along the sides that meet padding. */
-function feathered(rgb: Buffer, w: number, h: number, pads: Record<"left" | "top" | "right" | "bottom", number>, ramp: number): Buffer {
+function feathered(
+  rgb: Buffer,
+  w: number,
+  h: number,
+  pads: Record<"left" | "top" | "right" | "bottom", number>,
+  ramp: number,
+): Buffer {
   const out = Buffer.allocUnsafe(w * h * 4);
   const far = 1e9;
   for (let y = 0; y < h; y++) {

@@ -6,7 +6,14 @@
 import sharp from "sharp";
 import type { RgbImage } from "../face/analyze";
 import { MAX_SOURCE_BYTES, MAX_SOURCE_PIXELS, MIN_SHORT_SIDE } from "./image-rules";
-import { fileTooLarge, imageTooManyPixels, imageTooSmall, imageTransparent, imageUnreadable, unsupportedFormat } from "./rejections";
+import {
+  fileTooLarge,
+  imageTooManyPixels,
+  imageTooSmall,
+  imageTransparent,
+  imageUnreadable,
+  unsupportedFormat,
+} from "./rejections";
 
 export { MAX_SOURCE_BYTES, MAX_SOURCE_PIXELS, MIN_SHORT_SIDE };
 
@@ -37,10 +44,12 @@ export async function decodeSource(bytes: Buffer): Promise<DecodedSource> {
   } catch (err) {
     throw imageUnreadable(format, `unreadable ${format}: ${(err as Error).message}`);
   }
-  if (meta.format !== format || !meta.width || !meta.height) throw imageUnreadable(format, `decoder saw ${meta.format}`);
+  if (meta.format !== format || !meta.width || !meta.height)
+    throw imageUnreadable(format, `decoder saw ${meta.format}`);
   if (meta.width * meta.height > MAX_SOURCE_PIXELS) throw imageTooManyPixels(meta.width, meta.height);
   // A rotation (EXIF orientation) never changes the shorter side: the header's sizes decide.
-  if (Math.min(meta.width, meta.height) < MIN_SHORT_SIDE) throw imageTooSmall(oriented(meta).width, oriented(meta).height);
+  if (Math.min(meta.width, meta.height) < MIN_SHORT_SIDE)
+    throw imageTooSmall(oriented(meta).width, oriented(meta).height);
   // Keep alpha (PNG alpha channel, or tRNS which the decoder expands to alpha) to test it per pixel.
   const alpha = format === "png" && meta.hasAlpha;
   let raw: { data: Buffer; info: sharp.OutputInfo };
@@ -86,7 +95,10 @@ function describeFormat(bytes: Buffer): string {
   const ascii = head.toString("latin1");
   if (ascii.startsWith("GIF8")) return "a GIF";
   if (ascii.startsWith("RIFF") && ascii.slice(8, 12) === "WEBP") return "a WebP image";
-  if (ascii.slice(4, 8) === "ftyp") return /^(heic|heix|hevc|mif1|msf1)/.test(ascii.slice(8, 12)) ? "a HEIC image" : "an ISO media file (HEIF/AVIF/MP4)";
+  if (ascii.slice(4, 8) === "ftyp")
+    return /^(heic|heix|hevc|mif1|msf1)/.test(ascii.slice(8, 12))
+      ? "a HEIC image"
+      : "an ISO media file (HEIF/AVIF/MP4)";
   if (ascii.startsWith("II*\0") || ascii.startsWith("MM\0*")) return "a TIFF";
   if (ascii.startsWith("BM")) return "a BMP";
   if (ascii.startsWith("%PDF")) return "a PDF";

@@ -118,7 +118,11 @@ function toPortrait(face: DetectedFace, frame: PortraitFrame): DetectedFace {
 function scaleFace(face: DetectedFace, k: number): DetectedFace {
   if (k === 1) return face;
   const b = face.box;
-  return { ...face, mesh: face.mesh.map(([x, y, z]) => [x * k, y * k, z * k]), box: { x: b.x * k, y: b.y * k, width: b.width * k, height: b.height * k } };
+  return {
+    ...face,
+    mesh: face.mesh.map(([x, y, z]) => [x * k, y * k, z * k]),
+    box: { x: b.x * k, y: b.y * k, width: b.width * k, height: b.height * k },
+  };
 }
 
 /** The face on the portrait that is the analysed one (box overlap ≥ 0.5), if FaceMesh found it again. */

@@ -25,6 +25,7 @@ export function internalError(detail: string): JobFailure {
 
 /** Out-of-memory style errors: another attempt on a less busy renderer may succeed. */
 export function looksTransient(err: unknown): boolean {
-  const text = err instanceof Error ? `${err.name} ${err.message} ${(err as NodeJS.ErrnoException).code ?? ""}` : String(err);
+  const text =
+    err instanceof Error ? `${err.name} ${err.message} ${(err as NodeJS.ErrnoException).code ?? ""}` : String(err);
   return /ENOMEM|EMFILE|ENFILE|EAGAIN|out of memory|allocation failed|Cannot allocate/i.test(text);
 }

@@ -9,7 +9,11 @@ import * as R from "./image-rules";
 /** A refusal or failure with its reason and client sentence; `log` is for the renderer's logs only. */
 export function refusal(reason: AvatarReason, clientDetail: string, log?: string, retryable = false): JobFailure {
   const code = AVATAR_REASONS[reason].code;
-  return new JobFailure(code, AVATAR_FAILURES[code].message, { retryable, detail: log ?? `${reason}: ${clientDetail}`, explain: { reason, clientDetail } });
+  return new JobFailure(code, AVATAR_FAILURES[code].message, {
+    retryable,
+    detail: log ?? `${reason}: ${clientDetail}`,
+    explain: { reason, clientDetail },
+  });
 }
 
 const int = (n: number) => Math.round(n).toLocaleString("en-US");
@@ -27,7 +31,11 @@ export const fileEmpty = () => refusal("file_empty", "The image URL returned an 
 export const unsupportedFormat = (seen: string) =>
   refusal("unsupported_format", `The file is ${seen}; only JPEG and PNG are accepted.`);
 export const imageUnreadable = (format: string, log: string) =>
-  refusal("image_unreadable", `The file starts like a ${format.toUpperCase()} but cannot be decoded; it may be truncated or corrupt.`, log);
+  refusal(
+    "image_unreadable",
+    `The file starts like a ${format.toUpperCase()} but cannot be decoded; it may be truncated or corrupt.`,
+    log,
+  );
 export const imageTooSmall = (width: number, height: number) =>
   refusal(
     "image_too_small",
@@ -36,10 +44,13 @@ export const imageTooSmall = (width: number, height: number) =>
 export const imageTooManyPixels = (width: number, height: number) =>
   refusal(
     "image_too_many_pixels",
-    `The image is ${width}×${height} px (${(width * height / 1e6).toFixed(0)} MP); at most ${R.MAX_SOURCE_PIXELS / 1e6} MP is accepted.`,
+    `The image is ${width}×${height} px (${((width * height) / 1e6).toFixed(0)} MP); at most ${R.MAX_SOURCE_PIXELS / 1e6} MP is accepted.`,
   );
 export const imageTransparent = (pixels: number) =>
-  refusal("image_transparent", `The PNG has ${int(pixels)} transparent or translucent pixel${pixels === 1 ? "" : "s"}; it must be fully opaque.`);
+  refusal(
+    "image_transparent",
+    `The PNG has ${int(pixels)} transparent or translucent pixel${pixels === 1 ? "" : "s"}; it must be fully opaque.`,
+  );
 
 // ── faces ──────────────────────────────────────────────────────────────────────────────────────────────
 export const noFace = (smallestFindablePx: number) =>
@@ -69,7 +80,10 @@ export const faceTurned = (axis: "yaw" | "pitch", angle: number) =>
       : `The head is tilted ${deg(angle)} ${angle > 0 ? "up" : "down"}; at most ${R.CLEAR_MAX_PITCH}° is accepted. Use a photo looking at the camera.`,
   );
 export const faceTilted = (roll: number) =>
-  refusal("face_tilted", `The head is tilted ${deg(roll)} sideways; at most ${R.CLEAR_MAX_ROLL}° is accepted. Straighten the photo.`);
+  refusal(
+    "face_tilted",
+    `The head is tilted ${deg(roll)} sideways; at most ${R.CLEAR_MAX_ROLL}° is accepted. Straighten the photo.`,
+  );
 export const faceOccluded = (what: "mesh" | "detector", score: number) =>
   refusal(
     "face_occluded",
@@ -78,4 +92,7 @@ export const faceOccluded = (what: "mesh" | "detector", score: number) =>
       : `The face is unclear (detector confidence ${score.toFixed(2)}; at least ${R.CLEAR_MIN_DETECTOR_SCORE.toFixed(2)} is needed). Make sure nothing covers the face and it is well lit.`,
   );
 export const faceCutOff = (side: string, px: number) =>
-  refusal("face_cut_off", `The face reaches ${int(Math.max(1, px))} px past the ${side} edge of the image; the whole face must be inside the photo.`);
+  refusal(
+    "face_cut_off",
+    `The face reaches ${int(Math.max(1, px))} px past the ${side} edge of the image; the whole face must be inside the photo.`,
+  );

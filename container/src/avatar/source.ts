@@ -11,7 +11,11 @@ import { fileEmpty, fileTooLarge, refusal } from "./rejections";
 
 export type SourceImage = Awaited<ReturnType<typeof safeFetch>>;
 
-export async function downloadSource(url: string, config: Pick<RendererConfig, "avatar" | "allowlist">, signal?: AbortSignal): Promise<SourceImage> {
+export async function downloadSource(
+  url: string,
+  config: Pick<RendererConfig, "avatar" | "allowlist">,
+  signal?: AbortSignal,
+): Promise<SourceImage> {
   const started = performance.now();
   try {
     return await safeFetch(url, {
@@ -42,13 +46,27 @@ export function downloadRefusal(err: FetchError, limits: RendererConfig["avatar"
       return fileEmpty();
     case "timeout":
       return elapsedMs >= limits.transferDeadlineMs - 25
-        ? refusal("source_timeout", `The image download did not finish within ${seconds(limits.transferDeadlineMs)}.`, log, true)
+        ? refusal(
+            "source_timeout",
+            `The image download did not finish within ${seconds(limits.transferDeadlineMs)}.`,
+            log,
+            true,
+          )
         : refusal("source_timeout", `The image host did not answer within ${seconds(limits.firstByteMs)}.`, log, true);
     case "http_status": {
-      return refusal("source_http_error", `The image URL answered HTTP ${err.status}; it must answer 200 with the image.`, log, transientStatus(err.status));
+      return refusal(
+        "source_http_error",
+        `The image URL answered HTTP ${err.status}; it must answer 200 with the image.`,
+        log,
+        transientStatus(err.status),
+      );
     }
     case "refused_destination":
-      return refusal("source_refused", "The image URL (or a redirect it led to) points to a private or otherwise non-public address.", log);
+      return refusal(
+        "source_refused",
+        "The image URL (or a redirect it led to) points to a private or otherwise non-public address.",
+        log,
+      );
     case "bad_url":
       return refusal("source_refused", "A redirect led to a URL that is not an acceptable public HTTP(S) URL.", log);
     case "too_many_redirects":

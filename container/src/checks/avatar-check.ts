@@ -56,7 +56,11 @@ function refused(f: JobFailure, face: AvatarCheckAnswer["face"] = null): AvatarC
 }
 
 /** The check itself (also used by tests): the URL judged as an Avatar job would judge it. */
-export async function checkAvatarSource(imageUrl: string, config: Pick<RendererConfig, "avatar" | "allowlist">, signal?: AbortSignal): Promise<AvatarCheckAnswer> {
+export async function checkAvatarSource(
+  imageUrl: string,
+  config: Pick<RendererConfig, "avatar" | "allowlist">,
+  signal?: AbortSignal,
+): Promise<AvatarCheckAnswer> {
   try {
     const source = await downloadSource(imageUrl, config, signal);
     const { image } = await decodeSource(source.body);
@@ -90,7 +94,11 @@ export async function answerAvatarCheck(
   const started = performance.now();
   try {
     const answer = await checkAvatarSource(imageUrl, config, signal);
-    log.info("avatar_check", { acceptable: answer.acceptable, reason: answer.reason, ms: Math.round(performance.now() - started) });
+    log.info("avatar_check", {
+      acceptable: answer.acceptable,
+      reason: answer.reason,
+      ms: Math.round(performance.now() - started),
+    });
     return { status: 200, body: answer };
   } catch (err) {
     if (!signal.aborted) log.warn("avatar_check_failed", { error: err });

@@ -48,7 +48,17 @@ async function detect(human: Human, image: RgbImage): Promise<DetectedFace[]> {
   const tf = human.tf;
   const input = tf.tidy(() => {
     const t = tf.tensor3d(new Uint8Array(data.buffer, data.byteOffset, data.length), [height, width, 3], "int32");
-    return side === width && side === height ? t : tf.pad(t, [[0, side - height], [0, side - width], [0, 0]], 0);
+    return side === width && side === height
+      ? t
+      : tf.pad(
+          t,
+          [
+            [0, side - height],
+            [0, side - width],
+            [0, 0],
+          ],
+          0,
+        );
   });
   let result: Awaited<ReturnType<Human["detect"]>>;
   try {
@@ -70,7 +80,10 @@ async function detect(human: Human, image: RgbImage): Promise<DetectedFace[]> {
 }
 
 function bounds(points: Point3[]): Box {
-  let x0 = Infinity, y0 = Infinity, x1 = -Infinity, y1 = -Infinity;
+  let x0 = Infinity,
+    y0 = Infinity,
+    x1 = -Infinity,
+    y1 = -Infinity;
   for (const [x, y] of points) {
     if (x < x0) x0 = x;
     if (x > x1) x1 = x;

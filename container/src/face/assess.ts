@@ -43,7 +43,10 @@ export interface PortraitAssessment {
 
 export function visibleFaces(faces: DetectedFace[]): DetectedFace[] {
   const candidates = faces.filter(
-    (f) => f.detectorScore >= R.VISIBLE_MIN_DETECTOR_SCORE && f.score >= R.VISIBLE_MIN_MESH_SCORE && f.box.width >= R.VISIBLE_MIN_WIDTH_PX,
+    (f) =>
+      f.detectorScore >= R.VISIBLE_MIN_DETECTOR_SCORE &&
+      f.score >= R.VISIBLE_MIN_MESH_SCORE &&
+      f.box.width >= R.VISIBLE_MIN_WIDTH_PX,
   );
   const largest = Math.max(0, ...candidates.map((f) => f.box.width));
   return candidates.filter((f) => f.box.width >= R.VISIBLE_MIN_RELATIVE_WIDTH * largest);
@@ -53,10 +56,15 @@ export function visibleFaces(faces: DetectedFace[]): DetectedFace[] {
  * `faces` as found on `image` (face/find.ts), both in source pixels. `smallestFindablePx`: faces narrower
  * than this may have been missed (said in the no_face sentence).
  */
-export async function assessPortrait(image: RgbImage, faces: DetectedFace[], smallestFindablePx = R.CLEAR_MIN_FACE_WIDTH_PX): Promise<PortraitAssessment> {
+export async function assessPortrait(
+  image: RgbImage,
+  faces: DetectedFace[],
+  smallestFindablePx = R.CLEAR_MIN_FACE_WIDTH_PX,
+): Promise<PortraitAssessment> {
   const visible = visibleFaces(faces);
   if (visible.length === 0) return { ok: false, visibleFaces: 0, rejection: noVisibleFace(faces, smallestFindablePx) };
-  if (visible.length > 1) return { ok: false, visibleFaces: visible.length, rejection: refuse.multipleFaces(visible.length) };
+  if (visible.length > 1)
+    return { ok: false, visibleFaces: visible.length, rejection: refuse.multipleFaces(visible.length) };
   const face = visible[0];
   const { yaw, pitch, roll } = face.pose;
   const measurements: FaceMeasurements = {

@@ -39,11 +39,16 @@ export async function findFaces(source: RgbImage, analyze: Analyze = analyzeFace
   const firstFindable = FINDABLE_SHARE * longSide;
   if (firstFindable <= CLEAR_MIN_FACE_WIDTH_PX || visibleFaces(first).length > 0) {
     const k = Math.min(1, ANALYSIS_MAX_SIDE / longSide);
-    const faces = await Promise.all(first.map((f) => (k < 1 && f.box.width * k < REFINE_BELOW_PX ? refine(source, f, analyze) : f)));
+    const faces = await Promise.all(
+      first.map((f) => (k < 1 && f.box.width * k < REFINE_BELOW_PX ? refine(source, f, analyze) : f)),
+    );
     return { faces: dedupe(faces), smallestFindablePx: Math.min(firstFindable, CLEAR_MIN_FACE_WIDTH_PX), tiles: 0 };
   }
   const levels = tileLevels(source.width, source.height, firstFindable);
-  const found = first.map((f) => ({ face: f, analysedWidth: f.box.width * (ANALYSIS_MAX_SIDE < longSide ? ANALYSIS_MAX_SIDE / longSide : 1) }));
+  const found = first.map((f) => ({
+    face: f,
+    analysedWidth: f.box.width * (ANALYSIS_MAX_SIDE < longSide ? ANALYSIS_MAX_SIDE / longSide : 1),
+  }));
   let tiles = 0;
   for (const side of levels) {
     // One scaled copy per level (a tile of `side` source px becomes TILE_SIDE px), tiles cut from it.
@@ -51,11 +56,15 @@ export async function findFaces(source: RgbImage, analyze: Analyze = analyzeFace
     const copy = k < 1 ? await resized(source, Math.round(source.width * k), Math.round(source.height * k)) : source;
     for (const tile of tileGrid(copy.width, copy.height, Math.min(TILE_SIDE, side))) {
       tiles++;
-      const faces = (await analyze(cut(copy, tile))).filter((f) => !cutByTile(f.box, { ...tile, x: 0, y: 0 }, tile, copy));
+      const faces = (await analyze(cut(copy, tile))).filter(
+        (f) => !cutByTile(f.box, { ...tile, x: 0, y: 0 }, tile, copy),
+      );
       for (const f of faces) found.push({ face: place(f, 1 / k, tile.x / k, tile.y / k), analysedWidth: f.box.width });
     }
   }
-  const refined = await Promise.all(found.map((c) => (c.analysedWidth < REFINE_BELOW_PX ? refine(source, c.face, analyze) : c.face)));
+  const refined = await Promise.all(
+    found.map((c) => (c.analysedWidth < REFINE_BELOW_PX ? refine(source, c.face, analyze) : c.face)),
+  );
   // A tile of side S is analysed at TILE_SIDE: a face of w source px is w·256/S px for BlazeFace.
   const smallest = levels.length ? FINDABLE_SHARE * levels[0] : firstFindable;
   return { faces: dedupe(refined), smallestFindablePx: Math.max(smallest, CLEAR_MIN_FACE_WIDTH_PX), tiles };
@@ -64,7 +73,11 @@ export async function findFaces(source: RgbImage, analyze: Analyze = analyzeFace
 /** Tile sides, finest first, that find faces the first pass cannot, within MAX_TILES in total. */
 function tileLevels(width: number, height: number, firstFindable: number): number[] {
   const levels: number[] = [];
-  for (let side = TILE_SIDE; FINDABLE_SHARE * side < firstFindable && side < Math.max(width, height); side *= LEVEL_STEP) {
+  for (
+    let side = TILE_SIDE;
+    FINDABLE_SHARE * side < firstFindable && side < Math.max(width, height);
+    side *= LEVEL_STEP
+  ) {
     levels.push(Math.round(side));
   }
   const count = (ls: number[]) => ls.reduce((n, s) => n + tileGrid(width, height, s).length, 0);

@@ -30,7 +30,15 @@ const CONFIG: Partial<Config> = {
   face: {
     enabled: true,
     // rotation: FaceMesh runs on an upright crop, so rolled heads keep accurate points
-    detector: { rotation: true, maxDetected: 10, skipFrames: 0, skipTime: 0, minConfidence: 0.2, iouThreshold: 0.1, return: false },
+    detector: {
+      rotation: true,
+      maxDetected: 10,
+      skipFrames: 0,
+      skipTime: 0,
+      minConfidence: 0.2,
+      iouThreshold: 0.1,
+      return: false,
+    },
     mesh: { enabled: true },
     iris: { enabled: true },
     attention: { enabled: false },
@@ -82,7 +90,9 @@ let instance: Promise<Human> | undefined;
 async function create(): Promise<Human> {
   let HumanClass: typeof import("@vladmandic/human").Human;
   try {
-    ({ Human: HumanClass } = require(path.join(HUMAN_DIST, "human.node-wasm.js")) as typeof import("@vladmandic/human"));
+    ({ Human: HumanClass } = require(
+      path.join(HUMAN_DIST, "human.node-wasm.js"),
+    ) as typeof import("@vladmandic/human"));
   } catch (err) {
     // The node-wasm build requires tfjs-core, tfjs-converter and tfjs-backend-wasm (all 4.22.0) itself.
     throw new Error(`face models: cannot load human.node-wasm.js (${(err as Error).message.split("\n")[0]})`);
@@ -92,9 +102,11 @@ async function create(): Promise<Human> {
     typeof url === "string" && url.startsWith(MODEL_BASE) ? fileHandler(url) : null,
   );
   await human.load();
-  if (human.tf.getBackend() !== "wasm") throw new Error(`face models: wasm backend unavailable (${human.tf.getBackend()})`);
+  if (human.tf.getBackend() !== "wasm")
+    throw new Error(`face models: wasm backend unavailable (${human.tf.getBackend()})`);
   for (const name of ["blazeface", "facemesh", "iris"]) {
-    if (!human.models.models[name as keyof typeof human.models.models]) throw new Error(`face model ${name} failed to load`);
+    if (!human.models.models[name as keyof typeof human.models.models])
+      throw new Error(`face model ${name} failed to load`);
   }
   return human;
 }

@@ -43,7 +43,11 @@ export async function faceSharpness(image: RgbImage, box: Box): Promise<Sharpnes
 }
 
 function laplacian(g: Buffer, w: number, h: number, ch: number): Sharpness {
-  let n = 0, sum = 0, sum2 = 0, gs = 0, gs2 = 0;
+  let n = 0,
+    sum = 0,
+    sum2 = 0,
+    gs = 0,
+    gs2 = 0;
   for (let y = 1; y < h - 1; y++) {
     for (let x = 1; x < w - 1; x++) {
       const i = (y * w + x) * ch;

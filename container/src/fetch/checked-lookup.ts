@@ -36,10 +36,12 @@ export function checkedLookup(resolve: ResolveAll, allowlisted: boolean, t: { re
         if (!allowlisted) {
           for (const a of all) {
             const cls = classifyAddress(a.address);
-            if (cls !== "public") throw new FetchError("refused_destination", `${hostname} resolves to ${a.address} (${cls})`);
+            if (cls !== "public")
+              throw new FetchError("refused_destination", `${hostname} resolves to ${a.address} (${cls})`);
           }
         }
-        const wanted = options.family === 4 || options.family === 6 ? all.filter((a) => a.family === options.family) : all;
+        const wanted =
+          options.family === 4 || options.family === 6 ? all.filter((a) => a.family === options.family) : all;
         if (wanted.length === 0) throw new FetchError("dns_failed", `${hostname}: no IPv${options.family} address`);
         if (options.all) callback(null, wanted);
         else callback(null, wanted[0].address, wanted[0].family);

@@ -124,7 +124,10 @@ async function fetchHops(start: string, opts: SafeFetchOptions, t: Transfer): Pr
   for (let redirects = 0; ; redirects++) {
     const check = checkUrlSyntax(current, allowlist); // also refuses non-public literal-IP hosts
     if (!check.ok) {
-      throw new FetchError(check.kind === "address" ? "refused_destination" : "bad_url", `${redact(current)}: ${check.rule}`);
+      throw new FetchError(
+        check.kind === "address" ? "refused_destination" : "bad_url",
+        `${redact(current)}: ${check.rule}`,
+      );
     }
     const url = check.url;
     const res = await requestHeaders(url, opts, allowlist, t);
@@ -149,7 +152,12 @@ async function fetchHops(start: string, opts: SafeFetchOptions, t: Transfer): Pr
 }
 
 /** Sends one GET and resolves once the response headers are in. */
-function requestHeaders(url: URL, opts: SafeFetchOptions, allowlist: Allowlist, t: Transfer): Promise<http.IncomingMessage> {
+function requestHeaders(
+  url: URL,
+  opts: SafeFetchOptions,
+  allowlist: Allowlist,
+  t: Transfer,
+): Promise<http.IncomingMessage> {
   const allowlisted = isAllowlisted(url, allowlist);
   const resolve = opts.resolve ?? systemResolve;
   return new Promise((resolvePromise, reject) => {
@@ -168,7 +176,8 @@ function requestHeaders(url: URL, opts: SafeFetchOptions, allowlist: Allowlist, 
       opts.firstByteTimeoutMs === undefined
         ? undefined
         : setTimeout(
-            () => t.abort(new FetchError("timeout", `no response from ${url.host} within ${opts.firstByteTimeoutMs} ms`)),
+            () =>
+              t.abort(new FetchError("timeout", `no response from ${url.host} within ${opts.firstByteTimeoutMs} ms`)),
             opts.firstByteTimeoutMs,
           );
     req.once("response", (res) => {

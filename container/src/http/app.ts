@@ -24,7 +24,12 @@ export function rendererApp(config: RendererConfig, manager: JobManager, ready: 
     const started = performance.now();
     await next();
     if (c.req.path !== "/health") {
-      log.info("request", { method: c.req.method, path: c.req.path, status: c.res.status, ms: Math.round(performance.now() - started) });
+      log.info("request", {
+        method: c.req.method,
+        path: c.req.path,
+        status: c.res.status,
+        ms: Math.round(performance.now() - started),
+      });
     }
   });
 
@@ -32,7 +37,12 @@ export function rendererApp(config: RendererConfig, manager: JobManager, ready: 
     const draining = manager.isDraining;
     const { version, source, ffmpeg } = ffmpegChoice();
     return c.json(
-      { ok: !draining, activeJobs: manager.activeJobs, waitingJobs: manager.waitingJobs, ffmpeg: { version, source, path: ffmpeg } },
+      {
+        ok: !draining,
+        activeJobs: manager.activeJobs,
+        waitingJobs: manager.waitingJobs,
+        ffmpeg: { version, source, path: ffmpeg },
+      },
       draining ? 503 : 200,
     );
   });
@@ -54,7 +64,10 @@ export function rendererApp(config: RendererConfig, manager: JobManager, ready: 
       ...(result.status === 202 ? { duplicate: result.duplicate, state: result.state } : { error: result.error }),
     });
     if (result.status === 202) {
-      return c.json({ accepted: true, jobId: d.jobId, attempt: d.attempt, duplicate: result.duplicate, state: result.state }, 202);
+      return c.json(
+        { accepted: true, jobId: d.jobId, attempt: d.attempt, duplicate: result.duplicate, state: result.state },
+        202,
+      );
     }
     if (result.status === 503) c.header("retry-after", "5");
     return c.json({ error: result.error }, result.status);
@@ -68,7 +81,11 @@ export function rendererApp(config: RendererConfig, manager: JobManager, ready: 
     return c.json(answer.body, answer.status);
   });
 
-  for (const [path, allow] of [["/health", "GET"], ["/jobs", "POST"], ["/checks", "POST"]] as const) {
+  for (const [path, allow] of [
+    ["/health", "GET"],
+    ["/jobs", "POST"],
+    ["/checks", "POST"],
+  ] as const) {
     app.all(path, (c) => (c.header("allow", allow), c.json({ error: "method not allowed" }, 405)));
   }
   app.notFound((c) => c.json({ error: "not found" }, 404));

@@ -8,7 +8,9 @@ import { createHash, timingSafeEqual } from "node:crypto";
 /** Constant time: both sides are hashed first, so the comparison does not depend on length either. */
 export function bearerMatches(header: string | null | undefined, token: string): boolean {
   const m = /^Bearer[ \t]+([\s\S]+)$/i.exec((header ?? "").replace(/^[ \t]+|[ \t]+$/g, ""));
-  const given = createHash("sha256").update(m ? m[1] : "\0").digest();
+  const given = createHash("sha256")
+    .update(m ? m[1] : "\0")
+    .digest();
   const want = createHash("sha256").update(token).digest();
   return timingSafeEqual(given, want) && !!m;
 }

@@ -34,7 +34,9 @@ export function parseRig(bytes: Buffer): AvatarRig {
   const parsed = AvatarRigSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new JobFailure("invalid_manifest", INVALID_MANIFEST, { detail: `rig: ${issue.path.join(".") || "(root)"} ${issue.message}` });
+    throw new JobFailure("invalid_manifest", INVALID_MANIFEST, {
+      detail: `rig: ${issue.path.join(".") || "(root)"} ${issue.message}`,
+    });
   }
   return raw as AvatarRig;
 }
@@ -48,6 +50,8 @@ export async function checkPortrait(png: Buffer, rig: AvatarRig): Promise<void> 
     throw new JobFailure("invalid_manifest", INVALID_MANIFEST, { detail: "portrait does not decode" });
   }
   if (meta.width !== rig.portrait.width || meta.height !== rig.portrait.height) {
-    throw new JobFailure("invalid_manifest", INVALID_MANIFEST, { detail: `portrait is ${meta.width}x${meta.height}, rig says ${rig.portrait.width}x${rig.portrait.height}` });
+    throw new JobFailure("invalid_manifest", INVALID_MANIFEST, {
+      detail: `portrait is ${meta.width}x${meta.height}, rig says ${rig.portrait.width}x${rig.portrait.height}`,
+    });
   }
 }

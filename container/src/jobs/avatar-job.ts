@@ -61,7 +61,12 @@ export async function runAvatarJob(ctx: JobContext<AvatarDispatch>): Promise<Ava
 
   const rig = assets.rig;
   return {
-    portrait: { bytes: portraitBytes, width: rig.portrait.width, height: rig.portrait.height, contentType: "image/png" },
+    portrait: {
+      bytes: portraitBytes,
+      width: rig.portrait.width,
+      height: rig.portrait.height,
+      contentType: "image/png",
+    },
     rig: { bytes: rigBytes, contentType: "application/json" },
     cover: { bytes: coverBytes, contentType: "image/jpeg" },
     ...(matteBytes !== undefined ? { matte: { bytes: matteBytes, contentType: MATTE_CONTENT_TYPE } } : {}),

@@ -26,7 +26,13 @@ export async function storedMatte(ctx: JobContext<VideoDispatch>, signal: AbortS
 }
 
 /** The stored matte when it fits the portrait, else a new one (then stored where the dispatch says). */
-export async function usableMatte(ctx: JobContext<VideoDispatch>, stored: Buffer | undefined, portraitPng: Buffer, rig: AvatarRig, signal: AbortSignal): Promise<Buffer> {
+export async function usableMatte(
+  ctx: JobContext<VideoDispatch>,
+  stored: Buffer | undefined,
+  portraitPng: Buffer,
+  rig: AvatarRig,
+  signal: AbortSignal,
+): Promise<Buffer> {
   if (stored && (await decodeMatte(stored, rig.portrait.width, rig.portrait.height))) return stored;
   const t = performance.now();
   const made = await abortable(ctx.engines.computeMatte(portraitPng, rig), signal);

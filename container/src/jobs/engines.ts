@@ -55,7 +55,10 @@ async function load<T>(specifier: string, name: string): Promise<T> {
 export function defaultEngines(): Engines {
   return {
     async createAvatarAssets(bytes, opts) {
-      const fn = await load<(b: Buffer, o?: { signal?: AbortSignal }) => Promise<AvatarAssets>>(AVATAR_MODULE, "createAvatarAssets");
+      const fn = await load<(b: Buffer, o?: { signal?: AbortSignal }) => Promise<AvatarAssets>>(
+        AVATAR_MODULE,
+        "createAvatarAssets",
+      );
       return fn(bytes, { signal: opts?.signal });
     },
     async probeAudio(path, opts) {

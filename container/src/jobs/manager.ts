@@ -95,7 +95,10 @@ export class JobManager {
         return { status: 202, duplicate: true, state: held.state as "running" | "waiting" };
       }
       if (held.dispatch.attempt > d.attempt) {
-        return { status: 409, error: `attempt ${d.attempt} is older than attempt ${held.dispatch.attempt} held for this job` };
+        return {
+          status: 409,
+          error: `attempt ${d.attempt} is older than attempt ${held.dispatch.attempt} held for this job`,
+        };
       }
       if (held.dispatch.attempt < d.attempt) {
         this.log.info("attempt_superseded", { jobId: d.jobId, old: held.dispatch.attempt, attempt: d.attempt });
@@ -105,7 +108,10 @@ export class JobManager {
     }
     const hasSlot = this.running[d.kind] < this.config.concurrency[d.kind];
     if (!hasSlot && this.waiting.length >= this.config.concurrency.queued) {
-      return { status: 503, error: `busy: ${this.running[d.kind]} ${d.kind} job(s) running, ${this.waiting.length} waiting` };
+      return {
+        status: 503,
+        error: `busy: ${this.running[d.kind]} ${d.kind} job(s) running, ${this.waiting.length} waiting`,
+      };
     }
     this.attempts.remember(d);
     const entry = this.create(d);
@@ -129,7 +135,8 @@ export class JobManager {
   }
 
   private stop(entry: Entry, reason: JobStop): void {
-    if (!entry.controller.signal.aborted) entry.controller.abort(reason); // → onStopped
+    if (!entry.controller.signal.aborted)
+      entry.controller.abort(reason); // → onStopped
     else this.onStopped(entry);
   }
 
@@ -219,7 +226,11 @@ export class JobManager {
     } catch (err) {
       if (signal.aborted) {
         const reason = signal.reason as JobStop;
-        log.info("job_stopped", { kind: reason?.kind, reason: reason?.message, ms: Math.round(performance.now() - started) });
+        log.info("job_stopped", {
+          kind: reason?.kind,
+          reason: reason?.message,
+          ms: Math.round(performance.now() - started),
+        });
       } else {
         const failure = toFailure(err, d.kind);
         log.warn("job_failed", {
@@ -231,7 +242,10 @@ export class JobManager {
         terminal = () => link.failed(failure.toEventError());
       }
     } finally {
-      if (workDir) await rm(workDir, { recursive: true, force: true }).catch((err) => log.warn("work_dir_not_removed", { error: err }));
+      if (workDir)
+        await rm(workDir, { recursive: true, force: true }).catch((err) =>
+          log.warn("work_dir_not_removed", { error: err }),
+        );
       this.releaseSlot(entry);
     }
     if (terminal && !signal.aborted) await terminal();

@@ -29,27 +29,51 @@ export interface MediaLimits {
  * Video media download failures. `elapsedMs` tells the whole-transfer deadline (preparation_timeout)
  * from a source that never answered (first-byte timeout: source_unavailable).
  */
-export function mediaFetchFailure(input: MediaInput, err: FetchError, limits: MediaLimits, elapsedMs: number): JobFailure {
+export function mediaFetchFailure(
+  input: MediaInput,
+  err: FetchError,
+  limits: MediaLimits,
+  elapsedMs: number,
+): JobFailure {
   const detail = `${input}: ${err.kind}: ${err.message}`;
   const The = input === "audio" ? "The audio" : "The background image";
   switch (err.kind) {
     case "too_large":
-      return new JobFailure("media_too_large", `${The} is larger than the ${formatBytes(limits.maxBytes)} limit.`, { detail });
+      return new JobFailure("media_too_large", `${The} is larger than the ${formatBytes(limits.maxBytes)} limit.`, {
+        detail,
+      });
     case "empty":
       return new JobFailure("empty_media", `${The} source returned an empty file.`, { detail });
     case "timeout":
       if (elapsedMs >= limits.transferDeadlineMs - 25) {
-        return new JobFailure("preparation_timeout", `${The} download did not finish within the ${formatDuration(limits.transferDeadlineMs)} transfer deadline.`, { detail });
+        return new JobFailure(
+          "preparation_timeout",
+          `${The} download did not finish within the ${formatDuration(limits.transferDeadlineMs)} transfer deadline.`,
+          { detail },
+        );
       }
       return new JobFailure("source_unavailable", `${The} source did not respond.`, { detail });
     case "http_status":
-      return new JobFailure("source_unavailable", `${The} source answered HTTP ${err.status}.`, { retryable: transientStatus(err.status), detail });
+      return new JobFailure("source_unavailable", `${The} source answered HTTP ${err.status}.`, {
+        retryable: transientStatus(err.status),
+        detail,
+      });
     case "refused_destination":
-      return new JobFailure("source_unavailable", `${The} URL points to a destination that is not allowed.`, { retryable: false, detail });
+      return new JobFailure("source_unavailable", `${The} URL points to a destination that is not allowed.`, {
+        retryable: false,
+        detail,
+      });
     case "bad_url":
-      return new JobFailure("source_unavailable", `${The} URL (or a redirect it led to) is not an acceptable public HTTP(S) URL.`, { retryable: false, detail });
+      return new JobFailure(
+        "source_unavailable",
+        `${The} URL (or a redirect it led to) is not an acceptable public HTTP(S) URL.`,
+        { retryable: false, detail },
+      );
     case "too_many_redirects":
-      return new JobFailure("source_unavailable", `${The} source redirected too many times.`, { retryable: false, detail });
+      return new JobFailure("source_unavailable", `${The} source redirected too many times.`, {
+        retryable: false,
+        detail,
+      });
     case "dns_failed":
       return new JobFailure("source_unavailable", `${The} source host could not be resolved.`, { detail });
     default:
@@ -63,9 +87,17 @@ function quoteType(t: string | null): string {
   return `Content-Type "${t.replace(/[^\x20-\x7e]/g, "").slice(0, 100)}"`;
 }
 
-export function unsupportedType(input: MediaInput, contentType: string | null, accepted: ReadonlySet<string>): JobFailure {
+export function unsupportedType(
+  input: MediaInput,
+  contentType: string | null,
+  accepted: ReadonlySet<string>,
+): JobFailure {
   const The = input === "audio" ? "The audio" : "The background image";
-  return new JobFailure("unsupported_media_type", `${The} source has ${quoteType(contentType)}; accepted: ${[...accepted].join(", ")}.`, { detail: `${input}: content-type ${contentType}` });
+  return new JobFailure(
+    "unsupported_media_type",
+    `${The} source has ${quoteType(contentType)}; accepted: ${[...accepted].join(", ")}.`,
+    { detail: `${input}: content-type ${contentType}` },
+  );
 }
 
 export function asFetchError(err: unknown): FetchError | undefined {

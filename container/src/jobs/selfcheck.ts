@@ -16,7 +16,9 @@ async function main(): Promise<void> {
   if (process.env.NODE_ENV === "production") {
     const major = parseVersion(`ffmpeg version ${choice.version}`)?.major;
     if (choice.source === "npm" || major === undefined || major < MIN_SYSTEM_MAJOR) {
-      problems.push(`ffmpeg: production needs a system ffmpeg ≥ ${MIN_SYSTEM_MAJOR} via FFMPEG_PATH, got ${choice.source} ${choice.version}`);
+      problems.push(
+        `ffmpeg: production needs a system ffmpeg ≥ ${MIN_SYSTEM_MAJOR} via FFMPEG_PATH, got ${choice.source} ${choice.version}`,
+      );
     }
   }
   for (const [name, bin] of [
@@ -34,7 +36,9 @@ async function main(): Promise<void> {
   }
   try {
     const sharp = (await import("sharp")).default;
-    await sharp({ create: { width: 2, height: 2, channels: 3, background: "#000" } }).png().toBuffer();
+    await sharp({ create: { width: 2, height: 2, channels: 3, background: "#000" } })
+      .png()
+      .toBuffer();
     console.log(`sharp: libvips ${sharp.versions.vips}`);
   } catch (err) {
     problems.push(`sharp: ${(err as Error).message}`);

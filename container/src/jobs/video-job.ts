@@ -15,12 +15,7 @@ import { FetchError, safeFetch } from "../fetch/safe-fetch";
 import { AUDIO_TYPES, BACKGROUND_TYPES, type AvatarRig, type VideoDispatch } from "@avatar-video/contract";
 import { type JobContext, abortable, since } from "./context";
 import type { AudioInfo } from "./engines";
-import {
-  type MediaInput,
-  formatDuration,
-  mediaFetchFailure,
-  unsupportedType,
-} from "./media-failures";
+import { type MediaInput, formatDuration, mediaFetchFailure, unsupportedType } from "./media-failures";
 import { checkPortrait, objectFailure, parseRig } from "./avatar-artifacts";
 import { needsMatte, storedMatte, usableMatte } from "./avatar-matte";
 
@@ -59,7 +54,10 @@ export async function runVideoJob(ctx: JobContext<VideoDispatch>): Promise<Video
   const timer = setTimeout(
     () =>
       window.abort(
-        new JobFailure("preparation_timeout", `Media preparation did not finish within the ${formatDuration(windowMs)} preparation window.`),
+        new JobFailure(
+          "preparation_timeout",
+          `Media preparation did not finish within the ${formatDuration(windowMs)} preparation window.`,
+        ),
       ),
     windowMs,
   );
@@ -74,7 +72,11 @@ export async function runVideoJob(ctx: JobContext<VideoDispatch>): Promise<Video
     clearTimeout(timer);
   }
   timings.prepareMs = since(t);
-  log.info("media_prepared", { ms: timings.prepareMs, audioSeconds: media.audio.durationSeconds, background: !!media.backgroundPath });
+  log.info("media_prepared", {
+    ms: timings.prepareMs,
+    audioSeconds: media.audio.durationSeconds,
+    background: !!media.backgroundPath,
+  });
 
   // Access is checked again by the Worker when it receives this event; an `{abort}` answer rejects here.
   await link.progress("rendering");
@@ -103,7 +105,9 @@ export async function runVideoJob(ctx: JobContext<VideoDispatch>): Promise<Video
       .catch((err) => {
         if (signal.aborted) throw signal.reason;
         if (err instanceof JobFailure) throw err;
-        throw new JobFailure("render_failed", "The video could not be rendered.", { detail: (err as Error)?.stack ?? String(err) });
+        throw new JobFailure("render_failed", "The video could not be rendered.", {
+          detail: (err as Error)?.stack ?? String(err),
+        });
       }),
     signal,
   );
@@ -158,9 +162,15 @@ async function prepareMedia(ctx: JobContext<VideoDispatch>, outer: AbortSignal):
   if (dispatch.backgroundUrl) {
     const file = path.join(workDir, "background.src");
     background = task(
-      download(ctx, "background image", dispatch.backgroundUrl, file, config.media.maxBackgroundBytes, BACKGROUND_TYPES, signal).then(
-        () => checkImage(file),
-      ),
+      download(
+        ctx,
+        "background image",
+        dispatch.backgroundUrl,
+        file,
+        config.media.maxBackgroundBytes,
+        BACKGROUND_TYPES,
+        signal,
+      ).then(() => checkImage(file)),
     );
   } else if (dispatch.avatar.background) {
     const file = path.join(workDir, "avatar-background.src");
@@ -172,7 +182,9 @@ async function prepareMedia(ctx: JobContext<VideoDispatch>, outer: AbortSignal):
   }
 
   const portrait = task(
-    abortable(link.getObject(dispatch.avatar.portrait, config.media.maxObjectBytes), signal).catch(objectFailure("the Avatar's portrait")),
+    abortable(link.getObject(dispatch.avatar.portrait, config.media.maxObjectBytes), signal).catch(
+      objectFailure("the Avatar's portrait"),
+    ),
   );
   const rig = task(
     abortable(link.getObject(dispatch.avatar.rig, config.media.maxObjectBytes), signal)
@@ -182,7 +194,13 @@ async function prepareMedia(ctx: JobContext<VideoDispatch>, outer: AbortSignal):
 
   const stored = needsMatte(dispatch) ? task(storedMatte(ctx, signal)) : undefined;
 
-  const [audioInfo, backgroundPath, portraitPng, rigValue, matteBytes] = await Promise.all([audio, background, portrait, rig, stored]);
+  const [audioInfo, backgroundPath, portraitPng, rigValue, matteBytes] = await Promise.all([
+    audio,
+    background,
+    portrait,
+    rig,
+    stored,
+  ]);
   await checkPortrait(portraitPng, rigValue);
   const matte = stored ? await usableMatte(ctx, matteBytes, portraitPng, rigValue, signal) : undefined;
   return { audioPath, audio: audioInfo, backgroundPath, portraitPng, rig: rigValue, matte };
@@ -214,7 +232,12 @@ async function download(
   } catch (err) {
     if (signal.aborted) throw signal.reason;
     if (err instanceof FetchError) {
-      throw mediaFetchFailure(input, err, { maxBytes, transferDeadlineMs: config.media.transferDeadlineMs }, performance.now() - start);
+      throw mediaFetchFailure(
+        input,
+        err,
+        { maxBytes, transferDeadlineMs: config.media.transferDeadlineMs },
+        performance.now() - start,
+      );
     }
     throw err;
   }
@@ -234,7 +257,9 @@ async function checkImage(file: string): Promise<string> {
     format = undefined;
   }
   if (format !== "png" && format !== "jpeg" && format !== "webp") {
-    throw new JobFailure("unsupported_media_type", "The background image could not be decoded as PNG, JPEG or WebP.", { detail: `decoded as ${format}` });
+    throw new JobFailure("unsupported_media_type", "The background image could not be decoded as PNG, JPEG or WebP.", {
+      detail: `decoded as ${format}`,
+    });
   }
   return file;
 }

@@ -35,7 +35,12 @@ export function transfer(
       if (settled) return;
       settled = true;
       ctx.signal.removeEventListener("abort", onAbort);
-      if (err) reject(err instanceof LinkError || ctx.signal.aborted ? err : new LinkError(`${method} failed: ${(err as Error).message}`));
+      if (err)
+        reject(
+          err instanceof LinkError || ctx.signal.aborted
+            ? err
+            : new LinkError(`${method} failed: ${(err as Error).message}`),
+        );
       else resolve(bytes);
     };
     const req = (u.protocol === "https:" ? https : http).request(u, { method, headers });

@@ -74,10 +74,20 @@ export class ObjectClient {
   }
 
   /** PUTs a file (streamed, with its Content-Length) or a small buffer. Returns the bytes sent. */
-  async putObject(url: string, body: { file: string } | { data: Buffer }, contentType: string, multipart: MultipartOptions = MULTIPART): Promise<number> {
+  async putObject(
+    url: string,
+    body: { file: string } | { data: Buffer },
+    contentType: string,
+    multipart: MultipartOptions = MULTIPART,
+  ): Promise<number> {
     const size = "file" in body ? (await stat(body.file)).size : body.data.length;
-    if ("file" in body && size > multipart.thresholdBytes) return this.putMultipart(url, body.file, size, multipart.partBytes);
-    await this.exchange("PUT", url, { contentType, size, source: () => ("file" in body ? createReadStream(body.file) : body.data) });
+    if ("file" in body && size > multipart.thresholdBytes)
+      return this.putMultipart(url, body.file, size, multipart.partBytes);
+    await this.exchange("PUT", url, {
+      contentType,
+      size,
+      source: () => ("file" in body ? createReadStream(body.file) : body.data),
+    });
     return size;
   }
 
@@ -86,7 +96,9 @@ export class ObjectClient {
    * read of the file, retried on its own), complete. A failure that is not a stop abandons the upload.
    */
   private async putMultipart(url: string, file: string, size: number, partBytes: number): Promise<number> {
-    const created = JSON.parse(await this.exchange("POST", withQuery(url, { uploads: "" }), jsonBody({ size, partBytes }))) as {
+    const created = JSON.parse(
+      await this.exchange("POST", withQuery(url, { uploads: "" }), jsonBody({ size, partBytes })),
+    ) as {
       uploadId: string;
     };
     const uploadId = created.uploadId;
@@ -136,6 +148,10 @@ export class ObjectClient {
   }
 
   private transfer(method: Method, url: string, opts: TransferOptions): Promise<number> {
-    return transfer(method, url, opts, { token: this.token, signal: this.signal, idleTimeoutMs: this.cfg.objectIdleTimeoutMs });
+    return transfer(method, url, opts, {
+      token: this.token,
+      signal: this.signal,
+      idleTimeoutMs: this.cfg.objectIdleTimeoutMs,
+    });
   }
 }

@@ -136,10 +136,15 @@ export class WorkerLink {
     const body = JSON.stringify({ ...event, jobId: this.job.jobId, attempt: this.job.attempt });
     this.sending++;
     try {
-      const answer = await retry(() => this.post(body), { ...this.cfg, retries }, this.signal, (err) => {
-        const s = err instanceof LinkError ? err.status : undefined;
-        return s === undefined || retriable(s);
-      });
+      const answer = await retry(
+        () => this.post(body),
+        { ...this.cfg, retries },
+        this.signal,
+        (err) => {
+          const s = err instanceof LinkError ? err.status : undefined;
+          return s === undefined || retriable(s);
+        },
+      );
       if (FENCING.has(answer.status)) {
         this.stop(new JobStop("fenced", `the Worker answered ${answer.status} to a ${String(event.type)} event`));
         throw this.signal.reason;
@@ -213,7 +218,12 @@ export class WorkerLink {
   }
 
   /** PUTs a file (streamed; multipart above `multipart.thresholdBytes`) or a small buffer. Returns the bytes sent. */
-  putObject(url: string, body: { file: string } | { data: Buffer }, contentType: string, multipart: MultipartOptions = MULTIPART): Promise<number> {
+  putObject(
+    url: string,
+    body: { file: string } | { data: Buffer },
+    contentType: string,
+    multipart: MultipartOptions = MULTIPART,
+  ): Promise<number> {
     return this.objects.putObject(url, body, contentType, multipart);
   }
 }

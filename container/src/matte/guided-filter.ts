@@ -18,7 +18,14 @@ export interface GuidedCoefficients {
 }
 
 /** Solves q = a·I + b in every (2r+1)² window of `guide` (w×h) for the input `p`, ridge `eps`. */
-export function guidedCoefficients(guide: Planes, p: Float32Array, w: number, h: number, r: number, eps: number): GuidedCoefficients {
+export function guidedCoefficients(
+  guide: Planes,
+  p: Float32Array,
+  w: number,
+  h: number,
+  r: number,
+  eps: number,
+): GuidedCoefficients {
   const n = w * h;
   const mean = (x: Float32Array) => boxMean(x, w, h, r);
   const product = (x: Float32Array, y: Float32Array) => {
@@ -29,18 +36,38 @@ export function guidedCoefficients(guide: Planes, p: Float32Array, w: number, h:
   const [R, G, B] = guide;
   const [mR, mG, mB, mP] = [mean(R), mean(G), mean(B), mean(p)];
   const [pR, pG, pB] = [product(R, p), product(G, p), product(B, p)];
-  const [rr, rg, rb, gg, gb, bb] = [product(R, R), product(R, G), product(R, B), product(G, G), product(G, B), product(B, B)];
+  const [rr, rg, rb, gg, gb, bb] = [
+    product(R, R),
+    product(R, G),
+    product(R, B),
+    product(G, G),
+    product(G, B),
+    product(B, B),
+  ];
   const a: Planes = [new Float32Array(n), new Float32Array(n), new Float32Array(n)];
   const b = new Float32Array(n);
   for (let i = 0; i < n; i++) {
-    const r0 = mR[i], g0 = mG[i], b0 = mB[i], p0 = mP[i];
+    const r0 = mR[i],
+      g0 = mG[i],
+      b0 = mB[i],
+      p0 = mP[i];
     // Covariance of the guide in the window (+ eps on the diagonal) and its covariance with p.
-    const vrr = rr[i] - r0 * r0 + eps, vrg = rg[i] - r0 * g0, vrb = rb[i] - r0 * b0;
-    const vgg = gg[i] - g0 * g0 + eps, vgb = gb[i] - g0 * b0, vbb = bb[i] - b0 * b0 + eps;
-    const cr = pR[i] - r0 * p0, cg = pG[i] - g0 * p0, cb = pB[i] - b0 * p0;
+    const vrr = rr[i] - r0 * r0 + eps,
+      vrg = rg[i] - r0 * g0,
+      vrb = rb[i] - r0 * b0;
+    const vgg = gg[i] - g0 * g0 + eps,
+      vgb = gb[i] - g0 * b0,
+      vbb = bb[i] - b0 * b0 + eps;
+    const cr = pR[i] - r0 * p0,
+      cg = pG[i] - g0 * p0,
+      cb = pB[i] - b0 * p0;
     // Symmetric 3×3 inverse by cofactors.
-    const i00 = vgg * vbb - vgb * vgb, i01 = vgb * vrb - vrg * vbb, i02 = vrg * vgb - vgg * vrb;
-    const i11 = vrr * vbb - vrb * vrb, i12 = vrb * vrg - vrr * vgb, i22 = vrr * vgg - vrg * vrg;
+    const i00 = vgg * vbb - vgb * vgb,
+      i01 = vgb * vrb - vrg * vbb,
+      i02 = vrg * vgb - vgg * vrb;
+    const i11 = vrr * vbb - vrb * vrb,
+      i12 = vrb * vrg - vrr * vgb,
+      i22 = vrr * vgg - vrg * vrg;
     const det = vrr * i00 + vrg * i01 + vrb * i02;
     const ar = (cr * i00 + cg * i01 + cb * i02) / det;
     const ag = (cr * i01 + cg * i11 + cb * i12) / det;

@@ -2,7 +2,10 @@
 import sharp from "sharp";
 
 export async function encodeMatte(alpha: Uint8Array, width: number, height: number): Promise<Buffer> {
-  return sharp(alpha, { raw: { width, height, channels: 1 } }).toColourspace("b-w").png({ compressionLevel: 6 }).toBuffer();
+  return sharp(alpha, { raw: { width, height, channels: 1 } })
+    .toColourspace("b-w")
+    .png({ compressionLevel: 6 })
+    .toBuffer();
 }
 
 /** The matte's alpha, or undefined when the bytes are not a greyscale PNG of exactly width×height. */

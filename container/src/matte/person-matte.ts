@@ -28,7 +28,12 @@ export async function personMatte(portrait: RgbImage, landmarks: AvatarRig["land
   const { width: W, height: H } = portrait;
   const mask = await segmentPerson(portrait);
   const guide = await guidePlanes(portrait);
-  const q = applyGuided(guidedCoefficients(guide, mask, SEGMENT_SIDE, SEGMENT_SIDE, GUIDE_RADIUS, GUIDE_EPS), portrait.data, W, H);
+  const q = applyGuided(
+    guidedCoefficients(guide, mask, SEGMENT_SIDE, SEGMENT_SIDE, GUIDE_RADIUS, GUIDE_EPS),
+    portrait.data,
+    W,
+    H,
+  );
   const alpha = new Uint8Array(W * H);
   for (let i = 0; i < q.length; i++) {
     const a = (q[i] - LOW) / (HIGH - LOW);
@@ -52,7 +57,11 @@ export async function portraitMatte(portraitPng: Buffer, landmarks: AvatarRig["l
 export async function warmMatte(): Promise<void> {
   const side = 512;
   const blank = { data: Buffer.alloc(side * side * 3, 128), width: side, height: side };
-  const landmarks: AvatarRig["landmarks"] = Array.from({ length: 478 }, (_, i) => [side / 2 + Math.cos(i) * 100, side / 2 + Math.sin(i) * 100, 0]);
+  const landmarks: AvatarRig["landmarks"] = Array.from({ length: 478 }, (_, i) => [
+    side / 2 + Math.cos(i) * 100,
+    side / 2 + Math.sin(i) * 100,
+    0,
+  ]);
   await encodeMatte(await personMatte(blank, landmarks), side, side);
 }
 

@@ -19,7 +19,12 @@ export interface PersonLayer {
 }
 
 /** `matte`: the Avatar's alpha at the portrait's size. */
-export async function composePerson(portraitPng: Buffer, matte: Uint8Array, rig: AvatarRig, s: CanvasSettings): Promise<PersonLayer> {
+export async function composePerson(
+  portraitPng: Buffer,
+  matte: Uint8Array,
+  rig: AvatarRig,
+  s: CanvasSettings,
+): Promise<PersonLayer> {
   const { width: W, height: H } = s;
   const { place, placement } = await canvasPlacement(portraitPng, rig, s);
   const { data, info } = await sharp(portraitPng).removeAlpha().raw().toBuffer({ resolveWithObject: true });

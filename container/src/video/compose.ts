@@ -38,7 +38,12 @@ const HAIR_ABOVE = 0.5;
  * Vertically the face centre sits 45 % down, moved so the head keeps its headroom, clamped to the portrait.
  * contain: scale to fit inside, centred.
  */
-export function placePortrait(rig: AvatarRig, pw: number, ph: number, s: CanvasSettings): Placement & { width: number; height: number } {
+export function placePortrait(
+  rig: AvatarRig,
+  pw: number,
+  ph: number,
+  s: CanvasSettings,
+): Placement & { width: number; height: number } {
   const W = s.width;
   const H = s.height;
   if (s.fit === "contain") {
@@ -47,7 +52,15 @@ export function placePortrait(rig: AvatarRig, pw: number, ph: number, s: CanvasS
     const h = Math.max(1, Math.min(H, Math.round(ph * k)));
     const ox = Math.floor((W - w) / 2);
     const oy = Math.floor((H - h) / 2);
-    return { scaleX: w / pw, scaleY: h / ph, offsetX: ox, offsetY: oy, width: w, height: h, clip: { x0: ox, y0: oy, x1: ox + w, y1: oy + h } };
+    return {
+      scaleX: w / pw,
+      scaleY: h / ph,
+      offsetX: ox,
+      offsetY: oy,
+      width: w,
+      height: h,
+      clip: { x0: ox, y0: oy, x1: ox + w, y1: oy + h },
+    };
   }
   const fb = rig.faceBox;
   const sx = pw / rig.portrait.width;
@@ -87,7 +100,10 @@ export async function canvasPlacement(
   try {
     pmeta = await sharp(portraitPng).metadata();
   } catch (e) {
-    throw new JobFailure("render_failed", "The avatar portrait could not be read.", { retryable: false, detail: String(e) });
+    throw new JobFailure("render_failed", "The avatar portrait could not be read.", {
+      retryable: false,
+      detail: String(e),
+    });
   }
   const pw = pmeta.width ?? rig.portrait.width;
   const ph = pmeta.height ?? rig.portrait.height;
@@ -144,7 +160,9 @@ export async function composeCanvas(
   }
 
   const kernel = resampleKernel(Math.max(place.scaleX, place.scaleY));
-  const portraitScaled = sharp(portraitPng).flatten({ background: bg }).resize(place.width, place.height, { fit: "fill", kernel });
+  const portraitScaled = sharp(portraitPng)
+    .flatten({ background: bg })
+    .resize(place.width, place.height, { fit: "fill", kernel });
   let layer: Buffer;
   let left = place.offsetX;
   let top = place.offsetY;
@@ -160,11 +178,25 @@ export async function composeCanvas(
   } else if (s.fit === "crop") {
     // Whole-head framing: the sides show the same photo, blurred and a little darker, and the portrait's
     // edges fade into it (no visible seam).
-    base = sharp(await sharp(portraitPng).flatten({ background: bg }).resize(W, H, { fit: "cover" }).blur(Math.max(2, W / 60)).modulate({ brightness: 0.85 }).removeAlpha().raw().toBuffer(), {
-      raw: { width: W, height: H, channels: 3 },
-    });
+    base = sharp(
+      await sharp(portraitPng)
+        .flatten({ background: bg })
+        .resize(W, H, { fit: "cover" })
+        .blur(Math.max(2, W / 60))
+        .modulate({ brightness: 0.85 })
+        .removeAlpha()
+        .raw()
+        .toBuffer(),
+      {
+        raw: { width: W, height: H, channels: 3 },
+      },
+    );
     const c = place.clip;
-    const cut = await portraitScaled.extract({ left: c.x0 - place.offsetX, top: c.y0 - place.offsetY, width: c.x1 - c.x0, height: c.y1 - c.y0 }).removeAlpha().raw().toBuffer();
+    const cut = await portraitScaled
+      .extract({ left: c.x0 - place.offsetX, top: c.y0 - place.offsetY, width: c.x1 - c.x0, height: c.y1 - c.y0 })
+      .removeAlpha()
+      .raw()
+      .toBuffer();
     layer = await sharp(featherSides(cut, c.x1 - c.x0, c.y1 - c.y0, sideRamp(c, W)), {
       raw: { width: c.x1 - c.x0, height: c.y1 - c.y0, channels: 4 },
     })
@@ -175,7 +207,11 @@ export async function composeCanvas(
   } else {
     layer = await portraitScaled.removeAlpha().png({ compressionLevel: 0 }).toBuffer();
   }
-  const out = await base.composite([{ input: layer, left, top }]).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const out = await base
+    .composite([{ input: layer, left, top }])
+    .removeAlpha()
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   if (out.info.channels !== 3 || out.info.width !== W || out.info.height !== H) {
     throw new JobFailure("render_failed", "Canvas composition failed.", { detail: JSON.stringify(out.info) });
   }
@@ -216,7 +252,13 @@ function featherSides(rgb: Buffer, w: number, h: number, ramp: Uint8Array): Buff
 }
 
 /** Average RGB in a small disc around canvas points. */
-export function sampleColor(rgb: Uint8Array, W: number, H: number, pts: Array<[number, number]>, radius: number): [number, number, number] {
+export function sampleColor(
+  rgb: Uint8Array,
+  W: number,
+  H: number,
+  pts: Array<[number, number]>,
+  radius: number,
+): [number, number, number] {
   let r = 0;
   let g = 0;
   let b = 0;
@@ -244,8 +286,23 @@ export function sampleColor(rgb: Uint8Array, W: number, H: number, pts: Array<[n
 /** The synthesised mouth's colours from the photo on the canvas: skin tone from the cheeks, lip tone from the lips' centre and sides. */
 export function photoMouthColors(rgb: Uint8Array, W: number, H: number, model: FaceModel): MouthColors {
   const point = (i: number): [number, number] => [model.base[i * 2], model.base[i * 2 + 1]];
-  const midpoint = (a: number, b: number): [number, number] => [(point(a)[0] + point(b)[0]) / 2, (point(a)[1] + point(b)[1]) / 2];
-  const skin = sampleColor(rgb, W, H, [point(205), point(425), point(50), point(280)], Math.max(1, model.interocular * 0.03));
-  const lip = sampleColor(rgb, W, H, [midpoint(14, 17), midpoint(87, 84), midpoint(317, 314)], Math.max(1, model.interocular * 0.012));
+  const midpoint = (a: number, b: number): [number, number] => [
+    (point(a)[0] + point(b)[0]) / 2,
+    (point(a)[1] + point(b)[1]) / 2,
+  ];
+  const skin = sampleColor(
+    rgb,
+    W,
+    H,
+    [point(205), point(425), point(50), point(280)],
+    Math.max(1, model.interocular * 0.03),
+  );
+  const lip = sampleColor(
+    rgb,
+    W,
+    H,
+    [midpoint(14, 17), midpoint(87, 84), midpoint(317, 314)],
+    Math.max(1, model.interocular * 0.012),
+  );
   return mouthColors(skin, lip);
 }

@@ -11,33 +11,54 @@ import { killOnAbort, ffmpegPath } from "./ffmpeg";
 import { audioInput } from "../media/ffmpeg-input";
 
 export const VIDEO_CODEC_ARGS = [
-  "-c:v", "libx264",
-  "-preset", "veryfast",
-  "-crf", "20",
-  "-pix_fmt", "yuv420p",
-  "-profile:v", "high",
-  "-colorspace", "bt709",
-  "-color_primaries", "bt709",
-  "-color_trc", "bt709",
-  "-color_range", "tv",
+  "-c:v",
+  "libx264",
+  "-preset",
+  "veryfast",
+  "-crf",
+  "20",
+  "-pix_fmt",
+  "yuv420p",
+  "-profile:v",
+  "high",
+  "-colorspace",
+  "bt709",
+  "-color_primaries",
+  "bt709",
+  "-color_trc",
+  "bt709",
+  "-color_range",
+  "tv",
 ];
 export const AUDIO_CODEC_ARGS = ["-c:a", "aac", "-b:a", "128k", "-ar", "48000"];
 export const AUDIO_RATE = 48_000;
 const ALPHA_VIDEO_CODEC_ARGS = [
-  "-c:v", "libvpx-vp9",
-  "-pix_fmt", "yuva420p",
-  "-deadline", "realtime",
-  "-cpu-used", "8",
+  "-c:v",
+  "libvpx-vp9",
+  "-pix_fmt",
+  "yuva420p",
+  "-deadline",
+  "realtime",
+  "-cpu-used",
+  "8",
   // One thread: the render's other work keeps both cores busy, and libvpx's threads cost a quarter more CPU.
-  "-threads", "1",
-  "-crf", "30",
-  "-b:v", "0",
+  "-threads",
+  "1",
+  "-crf",
+  "30",
+  "-b:v",
+  "0",
   // Blocks that did not change are not coded again: most of a talking head's frame (a fifth less CPU).
-  "-static-thresh", "100",
-  "-colorspace", "bt709",
-  "-color_primaries", "bt709",
-  "-color_trc", "bt709",
-  "-color_range", "tv",
+  "-static-thresh",
+  "100",
+  "-colorspace",
+  "bt709",
+  "-color_primaries",
+  "bt709",
+  "-color_trc",
+  "bt709",
+  "-color_range",
+  "tv",
 ];
 const ALPHA_AUDIO_CODEC_ARGS = ["-c:a", "libopus", "-b:a", "96k", "-ar", "48000"];
 
@@ -65,8 +86,21 @@ export function encoderArgs(o: EncoderOptions): string[] {
   const fmt = `aformat=sample_fmts=fltp:sample_rates=${AUDIO_RATE}:channel_layouts=${cl}`;
   const webm = o.format === "webm-alpha";
   const args = [
-    "-hide_banner", "-nostdin", "-loglevel", "error", "-y",
-    "-f", "rawvideo", "-pix_fmt", webm ? "yuva420p" : "yuv420p", "-s", `${o.width}x${o.height}`, "-framerate", String(o.fps), "-i", "pipe:0",
+    "-hide_banner",
+    "-nostdin",
+    "-loglevel",
+    "error",
+    "-y",
+    "-f",
+    "rawvideo",
+    "-pix_fmt",
+    webm ? "yuva420p" : "yuv420p",
+    "-s",
+    `${o.width}x${o.height}`,
+    "-framerate",
+    String(o.fps),
+    "-i",
+    "pipe:0",
   ];
   if (o.audioPath) {
     args.push(...audioInput(o.audioPath));
@@ -80,11 +114,18 @@ export function encoderArgs(o: EncoderOptions): string[] {
     args.push("-filter_complex", `anullsrc=r=${AUDIO_RATE}:cl=${cl},${fmt}[aout]`);
   }
   args.push(
-    "-map", "0:v:0", "-map", "[aout]",
+    "-map",
+    "0:v:0",
+    "-map",
+    "[aout]",
     ...(webm ? ALPHA_VIDEO_CODEC_ARGS : VIDEO_CODEC_ARGS),
-    "-r", String(o.fps), "-vsync", "cfr",
+    "-r",
+    String(o.fps),
+    "-vsync",
+    "cfr",
     ...(webm ? ALPHA_AUDIO_CODEC_ARGS : AUDIO_CODEC_ARGS),
-    "-t", (o.durationSeconds).toFixed(6),
+    "-t",
+    o.durationSeconds.toFixed(6),
     ...(webm ? ["-f", "webm", o.outPath] : ["-movflags", "+faststart", "-f", "mp4", o.outPath]),
   );
   return args;

@@ -53,7 +53,8 @@ export function chooseFfmpeg(io: ChoiceInputs): FfmpegChoice {
     const ffprobe = path.join(dir, "ffprobe");
     if (!io.isExecutable(ffmpeg) || !io.isExecutable(ffprobe)) continue;
     const v = parseVersion(io.versionOf(ffmpeg) ?? "");
-    if (v?.major !== undefined && v.major >= MIN_SYSTEM_MAJOR) return { ffmpeg, ffprobe, source: "system", version: v.text };
+    if (v?.major !== undefined && v.major >= MIN_SYSTEM_MAJOR)
+      return { ffmpeg, ffprobe, source: "system", version: v.text };
     break; // the first ffmpeg on PATH is the one a shell would run: too old or unknown → the npm build
   }
   const npm = io.npm();

@@ -51,7 +51,9 @@ export async function paintAndEncodeFrames(
       renderedFrames++;
     }
     const written = alphaEncoder
-      ? Promise.all([encoder.write(painter.pool[buffer]), alphaEncoder.write(painter.personPool[buffer])]).then(() => undefined)
+      ? Promise.all([encoder.write(painter.pool[buffer]), alphaEncoder.write(painter.personPool[buffer])]).then(
+          () => undefined,
+        )
       : encoder.write(painter.pool[buffer]);
     pending[buffer] = written;
     written.catch(() => {});

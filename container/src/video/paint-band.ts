@@ -25,8 +25,10 @@ export interface PainterInit {
   paramSab: SharedArrayBuffer;
 }
 
-export const even = (r: Rect): Rect => (isEmpty(r) ? EMPTY_RECT : { x0: r.x0 & ~1, y0: r.y0 & ~1, x1: (r.x1 + 1) & ~1, y1: (r.y1 + 1) & ~1 });
-const half = (r: Rect): Rect => (isEmpty(r) ? EMPTY_RECT : { x0: r.x0 >> 1, y0: r.y0 >> 1, x1: (r.x1 + 1) >> 1, y1: (r.y1 + 1) >> 1 });
+export const even = (r: Rect): Rect =>
+  isEmpty(r) ? EMPTY_RECT : { x0: r.x0 & ~1, y0: r.y0 & ~1, x1: (r.x1 + 1) & ~1, y1: (r.y1 + 1) & ~1 };
+const half = (r: Rect): Rect =>
+  isEmpty(r) ? EMPTY_RECT : { x0: r.x0 >> 1, y0: r.y0 >> 1, x1: (r.x1 + 1) >> 1, y1: (r.y1 + 1) >> 1 };
 
 /**
  * One band of pooled frame `bi`: restore `prev` (luma rect, even) from the static frame(s), warp the moved
@@ -67,7 +69,16 @@ export function copyYuvRect(src: Uint8Array, dst: Uint8Array, L: Yuv420Layout, r
 }
 
 /** Warp the three planes (and the alpha plane after them) of `src` into `dst` within `band`, for each triangle list in turn. */
-function warpPlanes(k: WarpKernel, src: Uint8Array, dst: Uint8Array, L: Yuv420Layout, band: Rect, lists: Uint32Array[], alpha: boolean, mode: number = WARP_MODE.warp): Rect {
+function warpPlanes(
+  k: WarpKernel,
+  src: Uint8Array,
+  dst: Uint8Array,
+  L: Yuv420Layout,
+  band: Rect,
+  lists: Uint32Array[],
+  alpha: boolean,
+  mode: number = WARP_MODE.warp,
+): Rect {
   const W = L.width;
   const H = L.height;
   const cb = half(band);
@@ -76,7 +87,8 @@ function warpPlanes(k: WarpKernel, src: Uint8Array, dst: Uint8Array, L: Yuv420La
   let w = EMPTY_RECT;
   for (const tris of lists) w = unionRect(w, k.warp(src, dst, W, H, 0, second, tris, 1, band, mode));
   let c = EMPTY_RECT;
-  for (const tris of lists) c = unionRect(c, k.warp(src, dst, W >> 1, H >> 1, L.ySize, L.ySize + L.cSize, tris, 0.5, cb, mode));
+  for (const tris of lists)
+    c = unionRect(c, k.warp(src, dst, W >> 1, H >> 1, L.ySize, L.ySize + L.cSize, tris, 0.5, cb, mode));
   const cl: Rect = isEmpty(c) ? EMPTY_RECT : { x0: c.x0 * 2, y0: c.y0 * 2, x1: c.x1 * 2, y1: c.y1 * 2 };
   return intersectRect(even(unionRect(w, cl)), band);
 }

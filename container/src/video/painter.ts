@@ -80,7 +80,10 @@ export class FramePainter {
     person: PersonFrames,
   ) {
     this.layout = yuvLayout(width, height);
-    const split = person.mode === "beside" && person.person ? splitPersonTris(model, staticYuv, person.person, this.layout) : { inner: new Uint32Array(0), edge: new Uint32Array(0) };
+    const split =
+      person.mode === "beside" && person.person
+        ? splitPersonTris(model, staticYuv, person.person, this.layout)
+        : { inner: new Uint32Array(0), edge: new Uint32Array(0) };
     const a = PaintArena.create({
       frameSize: this.layout.frameSize,
       poolSize,
@@ -131,7 +134,16 @@ export class FramePainter {
     opts: { poolSize?: number; threads?: number; person?: PersonFrames } = {},
   ): Promise<FramePainter> {
     const threads = Math.max(1, Math.min(4, opts.threads ?? availableParallelism()));
-    const p = new FramePainter(model, colors, staticYuv, width, height, opts.poolSize ?? 3, threads, opts.person ?? { mode: "none" });
+    const p = new FramePainter(
+      model,
+      colors,
+      staticYuv,
+      width,
+      height,
+      opts.poolSize ?? 3,
+      threads,
+      opts.person ?? { mode: "none" },
+    );
     if (threads > 1) await p.startWorkers(threads - 1).catch(() => p.stopWorkers());
     return p;
   }
@@ -145,7 +157,8 @@ export class FramePainter {
     const m = this.model;
     // The caller's band starts above the mouth with a generous margin (lip raise, head motion).
     let mouthTop = Infinity;
-    for (const i of [...m.mouth.upperInner, 0, 37, 267, 39, 269, 40, 270]) mouthTop = Math.min(mouthTop, m.base[i * 2 + 1]);
+    for (const i of [...m.mouth.upperInner, 0, 37, 267, 39, 269, 40, 270])
+      mouthTop = Math.min(mouthTop, m.base[i * 2 + 1]);
     const safe = Math.floor((mouthTop - 0.9 * m.mouth.halfWidth - 0.04 * m.interocular) / 2) * 2;
     // Even share of rows across all threads, unless the mouth forces the caller's band to start higher.
     const share = Math.floor(((r.y1 - r.y0) * n) / (n + 1) / 2) * 2;
@@ -228,7 +241,18 @@ export class FramePainter {
       lo[k * 2 + 1] = this.xy[vi * 2 + 1];
     }
     {
-      const mouth = even(drawMouthInterior(this.target(bi), this.layout, up, lo, pose.open * (1 - pose.press), this.style, this.own, pose.round));
+      const mouth = even(
+        drawMouthInterior(
+          this.target(bi),
+          this.layout,
+          up,
+          lo,
+          pose.open * (1 - pose.press),
+          this.style,
+          this.own,
+          pose.round,
+        ),
+      );
       written = unionRect(written, mouth);
       this.finishPerson(bi, mouth);
     }
@@ -236,14 +260,27 @@ export class FramePainter {
     c0 = performance.now();
     this.t.mouth += c0 - c1;
     for (const w of this.workers) {
-      while (Atomics.load(w.ctrl, CTRL.DONE) !== w.seq) Atomics.wait(w.ctrl, CTRL.DONE, Atomics.load(w.ctrl, CTRL.DONE), 1000);
+      while (Atomics.load(w.ctrl, CTRL.DONE) !== w.seq)
+        Atomics.wait(w.ctrl, CTRL.DONE, Atomics.load(w.ctrl, CTRL.DONE), 1000);
       if (Atomics.load(w.ctrl, CTRL.ERR)) throw new Error("paint worker failed");
     }
     this.t.join += performance.now() - c0;
     // After the join: the lids may lie in any band. Only pixels the warp just wrote (moved triangles) change.
     if (pose.blinkR > 0 || pose.blinkL > 0) {
       const { width: W, height: H } = this.layout;
-      paintBlinkLids(this.target(bi), W, H, this.xy, pose, m, this.lids, this.occluders, this.arena.stat, this.style, this.blinkFree);
+      paintBlinkLids(
+        this.target(bi),
+        W,
+        H,
+        this.xy,
+        pose,
+        m,
+        this.lids,
+        this.occluders,
+        this.arena.stat,
+        this.style,
+        this.blinkFree,
+      );
       this.finishPerson(bi, this.lidsRect());
     }
   }

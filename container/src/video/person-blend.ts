@@ -11,7 +11,13 @@ import type { Yuv420Layout } from "./yuv";
 const div255 = (x: number) => (x + 128 + ((x + 128) >> 8)) >> 8;
 
 /** Blend the luma rect `r` (even-aligned) and its chroma into `out` (yuv420p). */
-export function blendPerson(person: Uint8Array, background: Uint8Array, out: Uint8Array, L: Yuv420Layout, r: Rect): void {
+export function blendPerson(
+  person: Uint8Array,
+  background: Uint8Array,
+  out: Uint8Array,
+  L: Yuv420Layout,
+  r: Rect,
+): void {
   const W = L.width;
   const cw = W >> 1;
   const A = L.frameSize;

@@ -60,7 +60,10 @@ export async function staticFrames(input: RenderInput): Promise<StaticFrames> {
 async function matteOf(input: RenderInput): Promise<Uint8Array> {
   const { width, height } = await sharp(input.portraitPng).metadata();
   const alpha = input.matte && width && height ? await decodeMatte(input.matte, width, height) : undefined;
-  if (!alpha) throw new JobFailure("render_failed", "The Avatar's matte is missing or does not fit its portrait.", { retryable: false });
+  if (!alpha)
+    throw new JobFailure("render_failed", "The Avatar's matte is missing or does not fit its portrait.", {
+      retryable: false,
+    });
   return alpha;
 }
 

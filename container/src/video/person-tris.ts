@@ -8,7 +8,12 @@
 import type { FaceModel } from "@avatar-video/face-rig";
 import type { Yuv420Layout } from "./yuv";
 
-export function splitPersonTris(model: FaceModel, stat: Uint8Array, person: Uint8Array, L: Yuv420Layout): { inner: Uint32Array; edge: Uint32Array } {
+export function splitPersonTris(
+  model: FaceModel,
+  stat: Uint8Array,
+  person: Uint8Array,
+  L: Yuv420Layout,
+): { inner: Uint32Array; edge: Uint32Array } {
   const inner: number[] = [];
   const edge: number[] = [];
   for (const tris of [model.tris, model.holeTris]) {
@@ -20,7 +25,13 @@ export function splitPersonTris(model: FaceModel, stat: Uint8Array, person: Uint
   return { inner: Uint32Array.from(inner), edge: Uint32Array.from(edge) };
 }
 
-function sameAndOpaque(base: Float32Array, tri: number[], stat: Uint8Array, person: Uint8Array, L: Yuv420Layout): boolean {
+function sameAndOpaque(
+  base: Float32Array,
+  tri: number[],
+  stat: Uint8Array,
+  person: Uint8Array,
+  L: Yuv420Layout,
+): boolean {
   const xs = tri.map((i) => base[i * 2]);
   const ys = tri.map((i) => base[i * 2 + 1]);
   const box = (scale: number, w: number, h: number) => ({
@@ -32,7 +43,8 @@ function sameAndOpaque(base: Float32Array, tri: number[], stat: Uint8Array, pers
   const W = L.width;
   const y = box(1, W, L.height);
   for (let r = y.y0; r <= y.y1; r++) {
-    for (let i = r * W + y.x0, end = r * W + y.x1; i <= end; i++) if (person[L.frameSize + i] !== 255 || person[i] !== stat[i]) return false;
+    for (let i = r * W + y.x0, end = r * W + y.x1; i <= end; i++)
+      if (person[L.frameSize + i] !== 255 || person[i] !== stat[i]) return false;
   }
   const cw = W >> 1;
   const c = box(0.5, cw, L.height >> 1);

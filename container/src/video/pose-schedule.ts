@@ -4,7 +4,14 @@
  * loop so a frame's pose depends only on its index.
  */
 import type { AvatarRig } from "@avatar-video/contract";
-import { blinkAmount, blinkSchedule, BLINK, makeHeadMotion, sampleTrack, type LipTrack } from "@avatar-video/motion-model";
+import {
+  blinkAmount,
+  blinkSchedule,
+  BLINK,
+  makeHeadMotion,
+  sampleTrack,
+  type LipTrack,
+} from "@avatar-video/motion-model";
 import type { FacePose } from "@avatar-video/face-rig";
 import { LIP_LEAD_SECONDS, motionAmount, transitionGesture, type Timeline } from "./timeline";
 
@@ -30,7 +37,8 @@ export function makePoseSchedule(o: PoseScheduleOptions): PoseSchedule {
   const tl = o.timeline;
   const blinkStarts = o.blinks
     ? blinkSchedule(tl.durationSeconds, o.seed).filter(
-        (b) => b > BLINK_EDGE_SECONDS && b + BLINK.close + BLINK.hold + BLINK.open < tl.durationSeconds - BLINK_EDGE_SECONDS,
+        (b) =>
+          b > BLINK_EDGE_SECONDS && b + BLINK.close + BLINK.hold + BLINK.open < tl.durationSeconds - BLINK_EDGE_SECONDS,
       )
     : [];
   const head = makeHeadMotion(o.seed, o.interocular);

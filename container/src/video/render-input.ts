@@ -45,10 +45,20 @@ export interface RenderInput {
 export function checkRenderInput(input: RenderInput): void {
   const settings = input.settings;
   const rejected = (message: string) => new JobFailure("renderer_rejected", message);
-  if (!Number.isInteger(settings.width) || !Number.isInteger(settings.height) || settings.width < 2 || settings.height < 2) throw rejected("Invalid video size.");
+  if (
+    !Number.isInteger(settings.width) ||
+    !Number.isInteger(settings.height) ||
+    settings.width < 2 ||
+    settings.height < 2
+  )
+    throw rejected("Invalid video size.");
   if (settings.width % 2 || settings.height % 2) throw rejected("Video width and height must be even.");
-  if (settings.width * settings.height > 2_073_600 || settings.width > 1920 || settings.height > 1920) throw rejected("Video size exceeds the pixel limit.");
-  if (!(settings.leadInSeconds >= 0 && settings.leadInSeconds <= 60) || !(settings.leadOutSeconds >= 0 && settings.leadOutSeconds <= 60)) {
+  if (settings.width * settings.height > 2_073_600 || settings.width > 1920 || settings.height > 1920)
+    throw rejected("Video size exceeds the pixel limit.");
+  if (
+    !(settings.leadInSeconds >= 0 && settings.leadInSeconds <= 60) ||
+    !(settings.leadOutSeconds >= 0 && settings.leadOutSeconds <= 60)
+  ) {
     throw rejected("Invalid lead-in/lead-out.");
   }
   if (!input.rig || !Array.isArray(input.rig.landmarks) || input.rig.landmarks.length < 468) {

@@ -68,7 +68,16 @@ export async function renderVideo(input: RenderInput): Promise<RenderResult> {
   const alphaEncoder = webmPath ? startEncoder(input, audio.info, scene.timeline, webmPath, "webm-alpha") : undefined;
   let renderedFrames: number;
   try {
-    const loop = await paintAndEncodeFrames(scene.timeline.frames, poses, scene.model, scene.painter, encoder, memory, input.signal, alphaEncoder);
+    const loop = await paintAndEncodeFrames(
+      scene.timeline.frames,
+      poses,
+      scene.model,
+      scene.painter,
+      encoder,
+      memory,
+      input.signal,
+      alphaEncoder,
+    );
     renderedFrames = loop.renderedFrames;
     clock.lap("render");
     recordPainterTimings(clock.timings, loop.waitMs, scene.painter);
@@ -132,11 +141,18 @@ async function composeScene(input: RenderInput, audio: AnalysedAudio, clock: Ste
   const still = await staticFrames(input);
   const model = buildFaceModel(input.rig, still.placement);
   const timeline = makeTimeline(audio.seconds, input.settings.leadInSeconds, input.settings.leadOutSeconds);
-  const painter = await FramePainter.create(model, photoMouthColors(still.rgb, width, height, model), still.yuv, width, height, {
-    poolSize: FRAME_POOL_SIZE,
-    threads: input.threads,
-    person: still,
-  });
+  const painter = await FramePainter.create(
+    model,
+    photoMouthColors(still.rgb, width, height, model),
+    still.yuv,
+    width,
+    height,
+    {
+      poolSize: FRAME_POOL_SIZE,
+      threads: input.threads,
+      person: still,
+    },
+  );
   clock.lap("compose");
   throwIfAborted(input.signal);
   return { model, timeline, painter };
@@ -153,7 +169,13 @@ function scheduleAnimation(input: RenderInput, audio: AnalysedAudio, scene: Scen
   });
 }
 
-function startEncoder(input: RenderInput, info: AudioInfo, tl: Timeline, outPath: string, format?: "webm-alpha"): FrameEncoder {
+function startEncoder(
+  input: RenderInput,
+  info: AudioInfo,
+  tl: Timeline,
+  outPath: string,
+  format?: "webm-alpha",
+): FrameEncoder {
   return new FrameEncoder({
     format,
     width: input.settings.width,

@@ -55,7 +55,10 @@ export function motionAmount(tl: Timeline, t: number): number {
  * inhale); during the closing the head gives a small settling nod. Returns pitch (degrees, + = up) and
  * brow lift 0..1 and whether blinks are held off.
  */
-export function transitionGesture(tl: Timeline, t: number): { pitch: number; brow: number; ty: number; holdBlink: boolean } {
+export function transitionGesture(
+  tl: Timeline,
+  t: number,
+): { pitch: number; brow: number; ty: number; holdBlink: boolean } {
   const bump = (x: number) => (x <= 0 || x >= 1 ? 0 : Math.sin(Math.PI * x) ** 2);
   if (t >= tl.leadIn && t < tl.speechStart) {
     const x = (t - tl.leadIn) / OPENING_SECONDS;

@@ -3,7 +3,15 @@
  * it (workers/pipeline/renderer/payload.ts), the renderer validates it with `parseDispatch` before accepting the run.
  */
 import { z } from "zod";
-import { BACKGROUND_FITS, DIMENSION, FITS, HEX_COLOUR, LEAD_SECONDS, MAX_PIXEL_AREA, VIDEO_DEFAULTS } from "./video-settings";
+import {
+  BACKGROUND_FITS,
+  DIMENSION,
+  FITS,
+  HEX_COLOUR,
+  LEAD_SECONDS,
+  MAX_PIXEL_AREA,
+  VIDEO_DEFAULTS,
+} from "./video-settings";
 
 const MAX_URL = 8192;
 
@@ -19,7 +27,8 @@ const endpointUrl = z
     } catch {
       return void ctx.addIssue({ code: "custom", message: "must be an absolute URL" });
     }
-    if (url.protocol !== "http:" && url.protocol !== "https:") ctx.addIssue({ code: "custom", message: "must be http or https" });
+    if (url.protocol !== "http:" && url.protocol !== "https:")
+      ctx.addIssue({ code: "custom", message: "must be http or https" });
   });
 
 /**
@@ -27,10 +36,14 @@ const endpointUrl = z
  * by the renderer's safe fetch when the job runs, so a bad URL ends the job with its failure code instead of
  * making the dispatch itself fail again and again.
  */
-const sourceUrl = z.string({ error: "must be a URL string" }).min(1, "must be a URL string").max(MAX_URL, "must be a URL string");
+const sourceUrl = z
+  .string({ error: "must be a URL string" })
+  .min(1, "must be a URL string")
+  .max(MAX_URL, "must be a URL string");
 
 /** Absent and null both mean "none". */
-const optional = <T extends z.ZodType>(schema: T) => z.preprocess((v) => (v === null ? undefined : v), schema.optional());
+const optional = <T extends z.ZodType>(schema: T) =>
+  z.preprocess((v) => (v === null ? undefined : v), schema.optional());
 
 const dimension = z
   .number({ error: `must be an even integer from ${DIMENSION.min} to ${DIMENSION.max}` })
@@ -47,7 +60,8 @@ const leadSeconds = z
 /** A switch of the settings: absent (stored when false, and by jobs made before it existed) is false. */
 const flag = z.boolean({ error: "must be a boolean" }).optional();
 
-const oneOf = <T extends readonly [string, ...string[]]>(values: T) => z.enum(values, { error: `must be one of ${values.join(", ")}` });
+const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: `must be one of ${values.join(", ")}` });
 
 /** Validated video settings; omitted fields take the defaults, the colour is stored lower-case. */
 export const VideoSettingsSchema = z.preprocess(
@@ -79,7 +93,10 @@ export const VideoSettingsSchema = z.preprocess(
 
 const base = {
   jobId: z.uuid({ error: "must be a UUID" }).transform((id) => id.toLowerCase()),
-  attempt: z.number({ error: "must be a positive integer" }).int("must be a positive integer").min(1, "must be a positive integer"),
+  attempt: z
+    .number({ error: "must be a positive integer" })
+    .int("must be a positive integer")
+    .min(1, "must be a positive integer"),
   callbackUrl: endpointUrl,
   /** Per job+attempt HMAC: Bearer on every callback and object request. */
   token: z.string({ error: "must be a string" }).min(1, "must be a string").max(4096, "must be a string"),
@@ -90,7 +107,10 @@ export const AvatarDispatchSchema = z.object({
   ...base,
   imageUrl: sourceUrl,
   /** `matte`: where the person matte goes (packages/contract/src/matte-format.ts); without it none is stored. */
-  outputs: z.object({ portrait: endpointUrl, rig: endpointUrl, cover: endpointUrl, matte: optional(endpointUrl) }, { error: "must be an object" }),
+  outputs: z.object(
+    { portrait: endpointUrl, rig: endpointUrl, cover: endpointUrl, matte: optional(endpointUrl) },
+    { error: "must be an object" },
+  ),
 });
 
 export const VideoDispatchSchema = z
@@ -98,12 +118,18 @@ export const VideoDispatchSchema = z
     kind: z.literal("video"),
     ...base,
     /** `matte`: the Avatar's stored matte; a 404 there (an Avatar made before mattes) has it computed, and stored at `outputs.matte`. */
-    avatar: z.object({ portrait: endpointUrl, rig: endpointUrl, background: optional(endpointUrl), matte: optional(endpointUrl) }, { error: "must be an object" }),
+    avatar: z.object(
+      { portrait: endpointUrl, rig: endpointUrl, background: optional(endpointUrl), matte: optional(endpointUrl) },
+      { error: "must be an object" },
+    ),
     audioUrl: sourceUrl,
     backgroundUrl: optional(sourceUrl),
     settings: VideoSettingsSchema,
     /** `alphaVideo`: the WebM with alpha, required when `settings.alpha` is true. */
-    outputs: z.object({ video: endpointUrl, alphaVideo: optional(endpointUrl), matte: optional(endpointUrl) }, { error: "must be an object" }),
+    outputs: z.object(
+      { video: endpointUrl, alphaVideo: optional(endpointUrl), matte: optional(endpointUrl) },
+      { error: "must be an object" },
+    ),
   })
   .refine((d) => !d.settings.alpha || d.outputs.alphaVideo !== undefined, {
     path: ["outputs", "alphaVideo"],
@@ -122,7 +148,8 @@ export type Parsed<T> = { ok: true; value: T } | { ok: false; error: string };
 
 /** The first problem, as `field: rule` (the field in dotted form), or the validated dispatch. */
 export function parseDispatch(body: unknown): Parsed<Dispatch> {
-  if (typeof body !== "object" || body === null || Array.isArray(body)) return { ok: false, error: "body must be a JSON object" };
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    return { ok: false, error: "body must be a JSON object" };
   const result = DispatchSchema.safeParse(body);
   if (result.success) return { ok: true, value: result.data };
   const issue = result.error.issues[0];

@@ -10,16 +10,23 @@
  */
 export const AVATAR_FAILURES = {
   source_download_failed: { message: "The source image could not be downloaded.", retryable: true },
-  invalid_image: { message: "The source image is not a supported opaque JPEG or PNG of sufficient size.", retryable: false },
+  invalid_image: {
+    message: "The source image is not a supported opaque JPEG or PNG of sufficient size.",
+    retryable: false,
+  },
   image_quality_rejected: { message: "The source image did not pass Avatar image requirements.", retryable: false },
   preprocess_failed: { message: "The source image could not be preprocessed.", retryable: false },
   avatar_generation_failed: { message: "Avatar generation failed.", retryable: true },
-  internal_error: { message: "An unexpected error occurred while creating the Avatar; submit the request again.", retryable: true },
+  internal_error: {
+    message: "An unexpected error occurred while creating the Avatar; submit the request again.",
+    retryable: true,
+  },
 } as const satisfies Record<string, FailureEntry>;
 
 export const VIDEO_FAILURES = {
   source_unavailable: {
-    message: "A media source could not be downloaded; keep the URL publicly reachable for the whole preparation window.",
+    message:
+      "A media source could not be downloaded; keep the URL publicly reachable for the whole preparation window.",
     retryable: true,
   },
   unsupported_media_type: {
@@ -27,7 +34,10 @@ export const VIDEO_FAILURES = {
     retryable: false,
   },
   empty_media: { message: "A media source returned an empty file.", retryable: false },
-  media_too_large: { message: "A media source exceeds its size limit (audio 500 MiB, background image 50 MiB).", retryable: false },
+  media_too_large: {
+    message: "A media source exceeds its size limit (audio 500 MiB, background image 50 MiB).",
+    retryable: false,
+  },
   preparation_timeout: {
     message: "Media preparation did not finish within its deadline (5 minutes per transfer, 30 minutes in total).",
     retryable: true,
@@ -40,8 +50,14 @@ export const VIDEO_FAILURES = {
     message: "The Avatar is no longer available to this account; restore Avatar access and submit a new job.",
     retryable: true,
   },
-  session_token_expired: { message: "The rendering session expired before the video was finished; submit a new job.", retryable: true },
-  checksum_mismatch: { message: "A media source changed while it was being prepared; submit a new job.", retryable: true },
+  session_token_expired: {
+    message: "The rendering session expired before the video was finished; submit a new job.",
+    retryable: true,
+  },
+  checksum_mismatch: {
+    message: "A media source changed while it was being prepared; submit a new job.",
+    retryable: true,
+  },
   render_failed: { message: "Rendering failed; submit a new job.", retryable: true },
   renderer_rejected: { message: "The renderer rejected the job's input; check the request.", retryable: false },
   invalid_manifest: {

@@ -3,7 +3,13 @@
  * not grow with r). At the borders the mean is over the part of the box inside the image. The matte's
  * guided filter and its foreground-colour estimate are built from it.
  */
-export function boxMean(src: Float32Array, w: number, h: number, r: number, out = new Float32Array(w * h)): Float32Array {
+export function boxMean(
+  src: Float32Array,
+  w: number,
+  h: number,
+  r: number,
+  out = new Float32Array(w * h),
+): Float32Array {
   const rows = new Float32Array(w * h);
   for (let y = 0; y < h; y++) slideMean(src, rows, y * w, 1, w, r);
   for (let x = 0; x < w; x++) slideMean(rows, out, x, w, h, r);

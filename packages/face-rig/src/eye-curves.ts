@@ -8,7 +8,8 @@ export function piecewiseLinear(points: [number, number][]): Curve {
   return (t) => {
     if (t <= pts[0][0]) return pts[0][1];
     for (let k = 1; k < pts.length; k++) {
-      if (t <= pts[k][0]) return pts[k - 1][1] + ((pts[k][1] - pts[k - 1][1]) * (t - pts[k - 1][0])) / (pts[k][0] - pts[k - 1][0] || 1);
+      if (t <= pts[k][0])
+        return pts[k - 1][1] + ((pts[k][1] - pts[k - 1][1]) * (t - pts[k - 1][0])) / (pts[k][0] - pts[k - 1][0] || 1);
     }
     return pts[pts.length - 1][1];
   };

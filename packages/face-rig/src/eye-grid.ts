@@ -1,7 +1,12 @@
 /** An eye grid's depth and triangles (packages/face-rig/src/eyelid-mesh.ts builds the grid). */
 
 /** Depth of each `target` vertex: inverse-distance weighted from the `marks` (placed landmarks). */
-export function interpolateDepth(base: Float32Array, z: Float32Array, marks: readonly number[], targets: readonly number[]): void {
+export function interpolateDepth(
+  base: Float32Array,
+  z: Float32Array,
+  marks: readonly number[],
+  targets: readonly number[],
+): void {
   for (const vi of targets) {
     let sw = 0;
     let sz = 0;
@@ -18,13 +23,21 @@ export function interpolateDepth(base: Float32Array, z: Float32Array, marks: rea
  * Triangles of a cols × rows grid numbered row by row from `first`, plus the seams between its first row and
  * the `top` chain and between its last row and the `bottom` chain (`t` orders vertices along the eye).
  */
-export function gridTriangles(first: number, cols: number, rows: number, top: number[], bottom: number[], t: (i: number) => number): number[] {
+export function gridTriangles(
+  first: number,
+  cols: number,
+  rows: number,
+  top: number[],
+  bottom: number[],
+  t: (i: number) => number,
+): number[] {
   const V = (r: number, k: number) => first + r * cols + k;
   const rowIds = (r: number) => Array.from({ length: cols }, (_, k) => V(r, k));
   const tris: number[] = [];
   zipper([...top], rowIds(0), t, tris);
   for (let r = 0; r < rows - 1; r++) {
-    for (let k = 0; k < cols - 1; k++) tris.push(V(r, k), V(r, k + 1), V(r + 1, k + 1), V(r, k), V(r + 1, k + 1), V(r + 1, k));
+    for (let k = 0; k < cols - 1; k++)
+      tris.push(V(r, k), V(r, k + 1), V(r + 1, k + 1), V(r, k), V(r + 1, k + 1), V(r + 1, k));
   }
   zipper(rowIds(rows - 1), [...bottom], t, tris);
   return tris;

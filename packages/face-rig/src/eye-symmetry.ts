@@ -8,12 +8,31 @@
  * turned head's foreshortening is followed.
  */
 import {
-  LEFT_EYE_LOWER0, LEFT_EYE_LOWER1, LEFT_EYE_UPPER0, LEFT_EYE_UPPER1, LEFT_EYE_UPPER2,
-  RIGHT_EYE_LOWER0, RIGHT_EYE_LOWER1, RIGHT_EYE_UPPER0, RIGHT_EYE_UPPER1, RIGHT_EYE_UPPER2,
+  LEFT_EYE_LOWER0,
+  LEFT_EYE_LOWER1,
+  LEFT_EYE_UPPER0,
+  LEFT_EYE_UPPER1,
+  LEFT_EYE_UPPER2,
+  RIGHT_EYE_LOWER0,
+  RIGHT_EYE_LOWER1,
+  RIGHT_EYE_UPPER0,
+  RIGHT_EYE_UPPER1,
+  RIGHT_EYE_UPPER2,
 } from "./facemesh-topology";
 
 /** Left/right pairs of the lower face: mouth corners, cheeks, face sides, jaw. */
-const PAIRS = [[61, 291], [205, 425], [50, 280], [234, 454], [132, 361], [58, 288], [172, 397], [136, 365], [93, 323], [177, 401]];
+const PAIRS = [
+  [61, 291],
+  [205, 425],
+  [50, 280],
+  [234, 454],
+  [132, 361],
+  [58, 288],
+  [172, 397],
+  [136, 365],
+  [93, 323],
+  [177, 401],
+];
 /** Midline points from forehead to chin (nose bridge, nose, lips' centres). */
 const MIDLINE = [10, 151, 9, 8, 168, 6, 197, 195, 5, 4, 1, 2, 164, 0, 17, 18, 200, 199, 175, 152];
 /**

@@ -45,7 +45,6 @@ const LOWER_RISE = 0.1;
 /** The photo's lid-edge band carried by the moving lid: from the upper margin to this far (× eye width) below the detected lid line. */
 const EDGE_BAND = 0.02;
 
-
 export function buildEyeMesh(
   base: Float32Array,
   z: Float32Array,
@@ -143,7 +142,21 @@ export function buildEyeMesh(
     let fix = brow(t);
     if (!(fix < u2 - 1)) fix = u2 - Math.max(1, u2 - a);
     fix = Math.max(fix, lashTop - CREASE * len);
-    return { a, b, um, lm, lashTop, rise, meet, edge, keep, fix, travel: meet - keep - um, skin: (lashTop + a) / 2, low: (lm + b) / 2 };
+    return {
+      a,
+      b,
+      um,
+      lm,
+      lashTop,
+      rise,
+      meet,
+      edge,
+      keep,
+      fix,
+      travel: meet - keep - um,
+      skin: (lashTop + a) / 2,
+      low: (lm + b) / 2,
+    };
   };
   type Col = ReturnType<typeof column>;
   const stretch = (c: Col, s: number) => {
@@ -164,10 +177,28 @@ export function buildEyeMesh(
   const keep: number[] = [];
   const addLinear = (i: number, d: number) => {
     if (Math.abs(d) < 1e-4) return;
-    idx.push(i), lin.push(d), clamped.push(0), rest.push(0), um.push(0), meet.push(0), lm.push(0), rise.push(0), edge.push(0), keep.push(0);
+    idx.push(i),
+      lin.push(d),
+      clamped.push(0),
+      rest.push(0),
+      um.push(0),
+      meet.push(0),
+      lm.push(0),
+      rise.push(0),
+      edge.push(0),
+      keep.push(0);
   };
   const addClamped = (i: number, s: number, c: Col) => {
-    idx.push(i), lin.push(0), clamped.push(1), rest.push(s), um.push(c.um), meet.push(c.meet), lm.push(c.lm), rise.push(c.rise), edge.push(c.edge), keep.push(c.keep);
+    idx.push(i),
+      lin.push(0),
+      clamped.push(1),
+      rest.push(s),
+      um.push(c.um),
+      meet.push(c.meet),
+      lm.push(c.lm),
+      rise.push(c.rise),
+      edge.push(c.edge),
+      keep.push(c.keep);
   };
 
   // Grid rows (rest s at a column) and how each moves.
@@ -181,7 +212,8 @@ export function buildEyeMesh(
     return c.low;
   };
   // Row positions on the end edges (share of the way from the top vertex to the bottom one).
-  const endLam = (r: number, lam: number) => (r === 0 ? lam * 0.4 : r === 1 ? lam * 0.75 : r <= 3 + OPEN_ROWS ? lam : lam + (1 - lam) * 0.5);
+  const endLam = (r: number, lam: number) =>
+    r === 0 ? lam * 0.4 : r === 1 ? lam * 0.75 : r <= 3 + OPEN_ROWS ? lam : lam + (1 - lam) * 0.5;
   const V = (r: number, k: number) => first + r * COLS + k;
   for (let r = 0; r < ROWS; r++) {
     const e0 = endLam(r, endO.lam);
@@ -216,7 +248,9 @@ export function buildEyeMesh(
   for (const i of g.upper2) addLinear(i, 0.5 * stretch(column(T(i)), S(i)));
   for (const i of [...g.upper0, ...g.lower0]) addClamped(i, S(i), column(T(i)));
   // Depth of the inner grid points from the eye's landmarks; triangles of the grid and its two seams.
-  const interior = Array.from({ length: ROWS }, (_, r) => Array.from({ length: COLS - 2 }, (_, k) => V(r, k + 1))).flat();
+  const interior = Array.from({ length: ROWS }, (_, r) =>
+    Array.from({ length: COLS - 2 }, (_, k) => V(r, k + 1)),
+  ).flat();
   interpolateDepth(base, z, [...g.upper0, ...g.upper1, ...g.lower0, ...g.lower1], interior);
   const tOf = (i: number) => ((base[i * 2] - ox) * ux + (base[i * 2 + 1] - oy) * uy) / len;
   const tris = gridTriangles(first, COLS, ROWS, top, bottom, tOf);

@@ -51,12 +51,20 @@ export interface EyeMeshes {
  */
 export function buildEyeMeshes(base: Float32Array, z: Float32Array, first: number): EyeMeshes {
   const right: EyeGeometry = {
-    upper0: RIGHT_EYE_UPPER0, upper1: RIGHT_EYE_UPPER1, upper2: RIGHT_EYE_UPPER2, lower0: RIGHT_EYE_LOWER0,
-    lower1: RIGHT_EYE_LOWER1, browLower: RIGHT_EYEBROW.slice(8),
+    upper0: RIGHT_EYE_UPPER0,
+    upper1: RIGHT_EYE_UPPER1,
+    upper2: RIGHT_EYE_UPPER2,
+    lower0: RIGHT_EYE_LOWER0,
+    lower1: RIGHT_EYE_LOWER1,
+    browLower: RIGHT_EYEBROW.slice(8),
   };
   const left: EyeGeometry = {
-    upper0: LEFT_EYE_UPPER0, upper1: LEFT_EYE_UPPER1, upper2: LEFT_EYE_UPPER2, lower0: LEFT_EYE_LOWER0,
-    lower1: LEFT_EYE_LOWER1, browLower: LEFT_EYEBROW.slice(8),
+    upper0: LEFT_EYE_UPPER0,
+    upper1: LEFT_EYE_UPPER1,
+    upper2: LEFT_EYE_UPPER2,
+    lower0: LEFT_EYE_LOWER0,
+    lower1: LEFT_EYE_LOWER1,
+    browLower: LEFT_EYEBROW.slice(8),
   };
   const tris: number[] = [];
   const eyes = [right, left].map((g, e) => {
@@ -91,7 +99,16 @@ export function moveLids(eye: EyeModel, c: number, out: Float32Array): void {
  * band rides rigidly on the lid edge and slips under the lower lid where it reaches it (the lashes keep
  * their size), the eye below is swallowed by the edge and pressed up by the lower lid.
  */
-function openingMove(s: number, um: number, meet: number, lm: number, rise: number, band: number, keep: number, c: number): number {
+function openingMove(
+  s: number,
+  um: number,
+  meet: number,
+  lm: number,
+  rise: number,
+  band: number,
+  keep: number,
+  c: number,
+): number {
   const e = um + (meet - keep - um) * c;
   const lower = lm - rise * c;
   if (s <= um + band) return Math.min(e + (s - um), lower);

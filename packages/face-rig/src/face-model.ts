@@ -8,10 +8,25 @@
  * by the synthesised mouth interior. Per-vertex weights say how much each point follows the jaw and the head.
  */
 import type { AvatarRig } from "@avatar-video/contract";
-import { headWeights, placeAnchorRings, pushRingTriangles, RING_VERTICES, setRingJawWeights, type FaceAxes } from "./anchor-rings";
+import {
+  headWeights,
+  placeAnchorRings,
+  pushRingTriangles,
+  RING_VERTICES,
+  setRingJawWeights,
+  type FaceAxes,
+} from "./anchor-rings";
 import { buildEyeMeshes, EYE_GRID_VERTICES, type EyeModel } from "./eyelids";
 import { repairMisplacedEye } from "./eye-symmetry";
-import { FACE_POINTS, LEFT_EYEBROW, LIPS_LOWER_INNER, LIPS_UPPER_INNER, RIGHT_EYEBROW, SILHOUETTE, TRI468 } from "./facemesh-topology";
+import {
+  FACE_POINTS,
+  LEFT_EYEBROW,
+  LIPS_LOWER_INNER,
+  LIPS_UPPER_INNER,
+  RIGHT_EYEBROW,
+  SILHOUETTE,
+  TRI468,
+} from "./facemesh-topology";
 import { buildMouthRig, faceJawWeights, restClosingOffsets } from "./mouth-rig";
 
 export { FACE_POINTS };
@@ -90,7 +105,8 @@ export function buildFaceModel(rig: AvatarRig, place: Placement): FaceModel {
   const eyeMeshes = buildEyeMeshes(base, z, eyeFirst);
   const tris: number[] = [];
   for (let t = 0; t < TRI468.length; t += 3) {
-    if (!eyeMeshes.replaced(TRI468[t], TRI468[t + 1], TRI468[t + 2])) tris.push(TRI468[t], TRI468[t + 1], TRI468[t + 2]);
+    if (!eyeMeshes.replaced(TRI468[t], TRI468[t + 1], TRI468[t + 2]))
+      tris.push(TRI468[t], TRI468[t + 1], TRI468[t + 2]);
   }
   tris.push(...eyeMeshes.tris);
   pushRingTriangles(tris);

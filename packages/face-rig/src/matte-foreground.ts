@@ -38,7 +38,8 @@ export function matteForeground(rgb: Uint8Array, alpha: Uint8Array, W: number, H
   solveMixed(fg, image, alpha, W, H);
   suppressSpill(fg, alpha, W, H);
   const out = new Uint8Array(n * 3);
-  for (let i = 0; i < n; i++) for (let c = 0; c < 3; c++) out[i * 3 + c] = Math.round(Math.min(1, Math.max(0, fg[c][i])) * 255);
+  for (let i = 0; i < n; i++)
+    for (let c = 0; c < 3; c++) out[i * 3 + c] = Math.round(Math.min(1, Math.max(0, fg[c][i])) * 255);
   return out;
 }
 
@@ -103,7 +104,14 @@ function suppressSpill(fg: Float32Array[], alpha: Uint8Array, W: number, H: numb
 const luma = (r: number, g: number, b: number) => 0.2126 * r + 0.7152 * g + 0.0722 * b;
 
 /** One pass: blurred foreground/background estimates and the foreground corrected towards the photo. */
-function fuse(image: Float32Array[], fg: Float32Array[], a: Float32Array, W: number, H: number, r: number): Float32Array[] {
+function fuse(
+  image: Float32Array[],
+  fg: Float32Array[],
+  a: Float32Array,
+  W: number,
+  H: number,
+  r: number,
+): Float32Array[] {
   const n = W * H;
   const blurA = boxMean(a, W, H, r);
   const tmp = new Float32Array(n);
@@ -118,7 +126,7 @@ function fuse(image: Float32Array[], fg: Float32Array[], a: Float32Array, W: num
       const fi = f[i] / (blurA[i] + 1e-5);
       const bi = b[i] / (1 - blurA[i] + 1e-5);
       const v = fi + a[i] * (I[i] - a[i] * fi - (1 - a[i]) * bi);
-      f[i] = v < 0 ? 0 : Math.min(v , 1);
+      f[i] = v < 0 ? 0 : Math.min(v, 1);
     }
     next.push(f);
   }

@@ -17,7 +17,10 @@ import {
 } from "./facemesh-topology";
 
 /** Nose base and nostrils: they follow the jaw a little (the upper lip and cheeks are pulled down). */
-const NOSE_BASE = [2, 94, 19, 97, 326, 98, 327, 48, 278, 64, 294, 240, 460, 99, 328, 60, 290, 75, 305, 79, 309, 166, 392, 219, 439, 218, 438, 237, 457, 20, 250];
+const NOSE_BASE = [
+  2, 94, 19, 97, 326, 98, 327, 48, 278, 64, 294, 240, 460, 99, 328, 60, 290, 75, 305, 79, 309, 166, 392, 219, 439, 218,
+  438, 237, 457, 20, 250,
+];
 const LIP_CORNERS = [61, 291, 78, 308, 62, 292, 76, 306];
 
 export interface MouthFrame {
@@ -63,8 +66,10 @@ export function buildMouthRig(base: Float32Array, count: number): MouthRig {
   }
   const lipRole = new Uint8Array(count);
   const innerRow = new Uint8Array(count);
-  for (const i of [...LIPS_UPPER_OUTER, ...LIPS_UPPER_INNER, ...LIPS_UPPER_SEMI_INNER, ...LIPS_UPPER_SEMI_OUTER]) lipRole[i] = 1;
-  for (const i of [...LIPS_LOWER_OUTER, ...LIPS_LOWER_INNER, ...LIPS_LOWER_SEMI_INNER, ...LIPS_LOWER_SEMI_OUTER]) lipRole[i] = 2;
+  for (const i of [...LIPS_UPPER_OUTER, ...LIPS_UPPER_INNER, ...LIPS_UPPER_SEMI_INNER, ...LIPS_UPPER_SEMI_OUTER])
+    lipRole[i] = 1;
+  for (const i of [...LIPS_LOWER_OUTER, ...LIPS_LOWER_INNER, ...LIPS_LOWER_SEMI_INNER, ...LIPS_LOWER_SEMI_OUTER])
+    lipRole[i] = 2;
   for (const i of LIP_CORNERS) lipRole[i] = 3;
   for (const i of LIPS_UPPER_INNER.slice(1, -1)) innerRow[i] = 1;
   for (const i of LIPS_LOWER_INNER.slice(1, -1)) innerRow[i] = 2;

@@ -33,7 +33,13 @@ export async function createCapture(onChunk: (pcm16: ArrayBuffer) => void): Prom
   } finally {
     URL.revokeObjectURL(url);
   }
-  const tap = new AudioWorkletNode(context, "pcm16-tap", { numberOfInputs: 1, numberOfOutputs: 1, channelCount: 1, channelCountMode: "explicit", channelInterpretation: "speakers" });
+  const tap = new AudioWorkletNode(context, "pcm16-tap", {
+    numberOfInputs: 1,
+    numberOfOutputs: 1,
+    channelCount: 1,
+    channelCountMode: "explicit",
+    channelInterpretation: "speakers",
+  });
   tap.port.onmessage = (e: MessageEvent<ArrayBuffer>) => onChunk(e.data);
   // A silent path to the destination keeps the worklet pulled by the graph.
   const mute = context.createGain();

@@ -5,7 +5,14 @@
  * texture carries the person matte as alpha (with the person's own edge colours, as the renderer's alpha
  * video), so the warp moves the cut-out with the face and the page shows around it.
  */
-import { deform, type FacePose, buildFaceModel, type FaceModel, matteForeground, mouthColors } from "@avatar-video/face-rig";
+import {
+  deform,
+  type FacePose,
+  buildFaceModel,
+  type FaceModel,
+  matteForeground,
+  mouthColors,
+} from "@avatar-video/face-rig";
 import type { AvatarRig } from "@avatar-video/contract";
 import { MouthInteriorGl } from "./mouth-interior-gl";
 import type { LiveRig, MotionMessage } from "./types";
@@ -31,7 +38,10 @@ export const poseOf = (m: MotionMessage | undefined): FacePose => ({
 
 function compile(gl: WebGLRenderingContext, vs: string, fs: string): WebGLProgram {
   const p = gl.createProgram()!;
-  for (const [type, src] of [[gl.VERTEX_SHADER, vs], [gl.FRAGMENT_SHADER, fs]] as const) {
+  for (const [type, src] of [
+    [gl.VERTEX_SHADER, vs],
+    [gl.FRAGMENT_SHADER, fs],
+  ] as const) {
     const s = gl.createShader(type)!;
     gl.shaderSource(s, src);
     gl.compileShader(s);
@@ -122,7 +132,13 @@ export class AvatarCanvas {
     if (!gl) throw new Error("WebGL is not available in this browser");
     this.gl = gl;
     gl.getExtension("OES_element_index_uint");
-    this.model = buildFaceModel(rig as unknown as AvatarRig, { scaleX: 1, scaleY: 1, offsetX: 0, offsetY: 0, clip: { x0: 0, y0: 0, x1: W, y1: H } });
+    this.model = buildFaceModel(rig as unknown as AvatarRig, {
+      scaleX: 1,
+      scaleY: 1,
+      offsetX: 0,
+      offsetY: 0,
+      clip: { x0: 0, y0: 0, x1: W, y1: H },
+    });
     this.xy = new Float32Array(this.model.count * 2);
     this.tex = compile(gl, VERT, FRAG_TEX);
     const buffer = (data: ArrayBufferView, target: number = gl.ARRAY_BUFFER, usage: number = gl.STATIC_DRAW) => {
@@ -172,19 +188,32 @@ export class AvatarCanvas {
   }
 
   /** Loads the rig (signed `rigUrl`), its portrait and, for a transparent canvas, its matte; then prepares the canvas. */
-  static async load(canvas: HTMLCanvasElement, rigUrl: string, opts: { transparent?: boolean } = {}): Promise<AvatarCanvas> {
+  static async load(
+    canvas: HTMLCanvasElement,
+    rigUrl: string,
+    opts: { transparent?: boolean } = {},
+  ): Promise<AvatarCanvas> {
     const res = await fetch(rigUrl);
     if (!res.ok) throw new Error(`rig ${res.status}`);
     const rig = (await res.json()) as LiveRig;
-    if (opts.transparent && !rig.matteUrl) throw new Error("this Avatar has no person matte yet (its first video with a background makes one)");
-    const [image, matte] = await Promise.all([loadImage(rig.portraitUrl), opts.transparent ? loadImage(rig.matteUrl!) : undefined]);
+    if (opts.transparent && !rig.matteUrl)
+      throw new Error("this Avatar has no person matte yet (its first video with a background makes one)");
+    const [image, matte] = await Promise.all([
+      loadImage(rig.portraitUrl),
+      opts.transparent ? loadImage(rig.matteUrl!) : undefined,
+    ]);
     return new AvatarCanvas(canvas, rig, image, matte);
   }
 
   /** Mouth region of the canvas (lip landmarks' box, padded), for callers that watch it. */
   get mouthBox(): { x: number; y: number; width: number; height: number } {
     const { ox, oy, halfWidth } = this.model.mouth;
-    return { x: Math.round(ox - halfWidth * 1.4), y: Math.round(oy - halfWidth * 0.8), width: Math.round(halfWidth * 2.8), height: Math.round(halfWidth * 2) };
+    return {
+      x: Math.round(ox - halfWidth * 1.4),
+      y: Math.round(oy - halfWidth * 0.8),
+      width: Math.round(halfWidth * 2.8),
+      height: Math.round(halfWidth * 2),
+    };
   }
 
   draw(frame: MotionMessage | undefined): void {

@@ -78,13 +78,20 @@ export class LiveAvatar {
         live.status({ state: "open" });
         resolve(live);
       };
-      ws.onerror = () => reject(new Error("The motion service refused the connection (token, Avatar or limits): request a new token and retry."));
+      ws.onerror = () =>
+        reject(
+          new Error(
+            "The motion service refused the connection (token, Avatar or limits): request a new token and retry.",
+          ),
+        );
     });
   }
 
   /** Streams the microphone. */
   async startMicrophone(): Promise<void> {
-    this.media = await navigator.mediaDevices.getUserMedia({ audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true } });
+    this.media = await navigator.mediaDevices.getUserMedia({
+      audio: { channelCount: 1, echoCancellation: true, noiseSuppression: true },
+    });
     const capture = await this.begin();
     this.source = capture.context.createMediaStreamSource(this.media);
     this.source.connect(capture.input);

@@ -67,7 +67,8 @@ export class MouthInteriorGl {
     gl.bufferData(gl.ARRAY_BUFFER, this.data.byteLength, gl.DYNAMIC_DRAW);
     this.restGap = this.gaps(model.base);
     gl.useProgram(this.program);
-    const set = (name: string, c: [number, number, number]) => gl.uniform3f(gl.getUniformLocation(this.program, name), ...rgb(c));
+    const set = (name: string, c: [number, number, number]) =>
+      gl.uniform3f(gl.getUniformLocation(this.program, name), ...rgb(c));
     set("u_teeth", colors.teeth);
     set("u_edge", colors.cavityEdge);
     set("u_deep", colors.cavityDeep);
@@ -93,7 +94,10 @@ export class MouthInteriorGl {
     for (let k = 0; k < up.length; k++) {
       const alpha = Math.min(1, Math.max(0, (gaps[k]! - this.restGap[k]!) / ramp));
       const u = k / (up.length - 1);
-      for (const [row, i] of [[0, up[k]!], [1, lo[k]!]] as const) {
+      for (const [row, i] of [
+        [0, up[k]!],
+        [1, lo[k]!],
+      ] as const) {
         this.data.set([xy[i * 2]!, xy[i * 2 + 1]!, u, row, alpha, gaps[k]!], (k * 2 + row) * 6);
       }
     }

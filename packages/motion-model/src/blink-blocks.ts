@@ -20,7 +20,9 @@ export class BlinkBlocks {
       if (b < 0) continue;
       let starts = this.blocks.get(b);
       if (!starts) {
-        starts = blinkSchedule(BLOCK_SECONDS, (this.seed + b * 7919) >>> 0, b === 0 ? 0.8 : 0).map((s) => s + b * BLOCK_SECONDS);
+        starts = blinkSchedule(BLOCK_SECONDS, (this.seed + b * 7919) >>> 0, b === 0 ? 0.8 : 0).map(
+          (s) => s + b * BLOCK_SECONDS,
+        );
         this.blocks.set(b, starts);
         this.blocks.delete(b - 2);
       }

@@ -65,7 +65,10 @@ export class CausalLevels {
   /** Add one frame's loudness and return the floor, reference and silent flag to judge it with. */
   update(db: number): { floor: number; ref: number; silent: boolean } {
     this.all.add(binOf(db));
-    const floor = Math.max(-90, Math.min(percentile(this.all.counts, this.all.total, 0.1, { bin: binOf(PRIOR_DB), n: PRIOR_FRAMES }), -25));
+    const floor = Math.max(
+      -90,
+      Math.min(percentile(this.all.counts, this.all.total, 0.1, { bin: binOf(PRIOR_DB), n: PRIOR_FRAMES }), -25),
+    );
     const active = db > floor + 6 && db > -75 ? binOf(db) : -1;
     this.activeLong.add(active);
     this.activeShort.add(active);

@@ -18,7 +18,7 @@ export const FRAME_REACH = NFFT / 2;
 const BIN = ANALYSIS_RATE / NFFT;
 const bin = (hz: number) => Math.round(hz / BIN);
 
-export const clamp01 = (x: number) => (x < 0 ? 0 : Math.min(x , 1));
+export const clamp01 = (x: number) => (x < 0 ? 0 : Math.min(x, 1));
 
 /** In-place iterative radix-2 complex FFT. */
 export function fft(re: Float64Array, im: Float64Array): void {
@@ -173,7 +173,11 @@ export function mouthTarget(f: FrameFeatures, ref: number): { open: number; spre
   open *= 1 - 0.35 * round;
   // Single precision, as the whole-file analysis has always stored its targets.
   const f32 = Math.fround;
-  return { open: f32(clamp01(open)), spread: f32(clamp01(spread) * Math.max(loud, 0.4)), round: f32(clamp01(round) * Math.max(loud, 0.4)) };
+  return {
+    open: f32(clamp01(open)),
+    spread: f32(clamp01(spread) * Math.max(loud, 0.4)),
+    round: f32(clamp01(round) * Math.max(loud, 0.4)),
+  };
 }
 
 /** What the mouth aims at in one frame, 0..1 each (before smoothing). */

@@ -90,7 +90,8 @@ export function speakerLevels(db: Float32Array): { floor: number; globalRef: num
   for (let g = 0; g * step < n + step; g++) {
     const c = g * step;
     const vals: number[] = [];
-    for (let j = Math.max(0, c - half); j < Math.min(n, c + half); j++) if (db[j] > floor + 6 && db[j] > -75) vals.push(db[j]);
+    for (let j = Math.max(0, c - half); j < Math.min(n, c + half); j++)
+      if (db[j] > floor + 6 && db[j] > -75) vals.push(db[j]);
     const local = vals.length >= 10 ? percentile(vals, 0.9) : globalRef;
     grid.push(Math.max(local, globalRef - 12));
   }
@@ -141,7 +142,11 @@ export function analyzeLipSync(pcm: Float32Array, opts: LipSyncOptions = {}): Li
       if (quiet(i) && !quiet(i - 1)) {
         // Speech before? (active within the last 300 ms)
         let speechBefore = false;
-        for (let j = i - 1; j >= Math.max(0, i - 30); j--) if (active[j]) { speechBefore = true; break; }
+        for (let j = i - 1; j >= Math.max(0, i - 30); j--)
+          if (active[j]) {
+            speechBefore = true;
+            break;
+          }
         let j = i;
         while (j < n && quiet(j)) j++;
         const len = j - i;
@@ -171,7 +176,15 @@ export function analyzeLipSync(pcm: Float32Array, opts: LipSyncOptions = {}): Li
   let lastActive = -Infinity;
   for (let i = 0; i < n; i++) {
     if (active[i]) lastActive = i;
-    const t = targets(valueAt, i, feats[i], ref[i], active[i] === 1, i - lastActive <= SEAL_AFTER_SPEECH, closure[i] === 1);
+    const t = targets(
+      valueAt,
+      i,
+      feats[i],
+      ref[i],
+      active[i] === 1,
+      i - lastActive <= SEAL_AFTER_SPEECH,
+      closure[i] === 1,
+    );
     const v = smooth(t, t.press > 0.5, energyTarget(active[i] === 1, db[i], ref[i]));
     open[i] = v.open;
     spread[i] = v.spread;
@@ -187,7 +200,8 @@ export function analyzeLipSync(pcm: Float32Array, opts: LipSyncOptions = {}): Li
 /** Linear interpolation of the track at time t (seconds from the audio start); zero outside. */
 export function sampleTrack(track: LipTrack, t: number): MouthShape & { energy: number; emphasis: number } {
   const x = t * track.hz - 0.5; // value i describes the window centred at (i + 0.5) hops
-  if (!(x > -1) || x >= track.length) return { open: 0, spread: 0, round: 0, press: 0, tuck: 0, energy: 0, emphasis: 0 };
+  if (!(x > -1) || x >= track.length)
+    return { open: 0, spread: 0, round: 0, press: 0, tuck: 0, energy: 0, emphasis: 0 };
   const i0 = Math.floor(x);
   const f = x - i0;
   const at = (arr: Float32Array) => {

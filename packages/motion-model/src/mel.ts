@@ -11,7 +11,10 @@ const hzOf = (m: number) => 700 * (10 ** (m / 2595) - 1);
 
 /** Per band: first bin and the weights of the bins from there. */
 export function melFilters(nfft: number, rate: number): Array<{ from: number; w: Float64Array }> {
-  const edges = Array.from({ length: MEL_BANDS + 2 }, (_, i) => (hzOf(mel(LO_HZ) + ((mel(HI_HZ) - mel(LO_HZ)) * i) / (MEL_BANDS + 1)) * nfft) / rate);
+  const edges = Array.from(
+    { length: MEL_BANDS + 2 },
+    (_, i) => (hzOf(mel(LO_HZ) + ((mel(HI_HZ) - mel(LO_HZ)) * i) / (MEL_BANDS + 1)) * nfft) / rate,
+  );
   return Array.from({ length: MEL_BANDS }, (_, b) => {
     const [a, c, d] = [edges[b], edges[b + 1], edges[b + 2]];
     const from = Math.ceil(a);

@@ -44,7 +44,15 @@ export function makeMouthTargets() {
   const input = new Float32Array(INPUTS);
   const seal = makeHold();
   const tuck = makeHold();
-  return (values: (j: number) => Float32Array | undefined, i: number, f: FrameFeatures, ref: number, voiced: boolean, speechNear: boolean, closure: boolean): MouthTargets => {
+  return (
+    values: (j: number) => Float32Array | undefined,
+    i: number,
+    f: FrameFeatures,
+    ref: number,
+    voiced: boolean,
+    speechNear: boolean,
+    closure: boolean,
+  ): MouthTargets => {
     if (!voiced && !speechNear) {
       seal(0);
       tuck(0);
@@ -88,7 +96,14 @@ function makeHold(): (x: number) => number {
  * m/b/p (`sealP`) seals from ≈ 0.55 up, a held f/v (`tuckP`) tucks from ≈ 0.35 up — f/v is the rarer
  * confusion, m/b/p the likelier one (l, w and final o read as m on some voices).
  */
-function mix(p: Float32Array, loud: number, acoustic: MouthTargets, voiced: boolean, sealP: number, tuckP: number): MouthTargets {
+function mix(
+  p: Float32Array,
+  loud: number,
+  acoustic: MouthTargets,
+  voiced: boolean,
+  sealP: number,
+  tuckP: number,
+): MouthTargets {
   const held = smoothstep(0.45, 0.65, sealP);
   if (!voiced) {
     // Outside the voice gate only a seal is held (no faint remainder), so pauses stay exactly still.
@@ -110,5 +125,11 @@ function mix(p: Float32Array, loud: number, acoustic: MouthTargets, voiced: bool
   const tuck = Math.max(blend("tuck", 1), smoothstep(0.25, 0.45, tuckP));
   // The lower lip under the teeth keeps the jaw nearly closed.
   const open = blend("open", loud) * (1 - 0.8 * tuck);
-  return { open, spread: blend("spread", Math.max(loud, 0.4)), round: blend("round", Math.max(loud, 0.4)), press, tuck };
+  return {
+    open,
+    spread: blend("spread", Math.max(loud, 0.4)),
+    round: blend("round", Math.max(loud, 0.4)),
+    press,
+    tuck,
+  };
 }

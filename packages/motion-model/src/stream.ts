@@ -73,7 +73,15 @@ export class MotionStream {
   private readonly active = new Uint8Array(RING);
   private readonly runStart = new Int32Array(RING);
   private readonly speechBefore = new Uint8Array(RING);
-  private readonly out = { open: new Float32Array(RING), spread: new Float32Array(RING), round: new Float32Array(RING), press: new Float32Array(RING), tuck: new Float32Array(RING), energy: new Float32Array(RING), emphasis: new Float32Array(RING) };
+  private readonly out = {
+    open: new Float32Array(RING),
+    spread: new Float32Array(RING),
+    round: new Float32Array(RING),
+    press: new Float32Array(RING),
+    tuck: new Float32Array(RING),
+    energy: new Float32Array(RING),
+    emphasis: new Float32Array(RING),
+  };
   private analyzed = 0; // analysis frames computed
   private finalized = 0; // analysis frames smoothed (closure decided)
   private nextFrame = 0; // next 25 fps frame to emit
@@ -133,7 +141,9 @@ export class MotionStream {
     if (this.ended) return [];
     // Drain the resampler, then keep exactly the samples that correspond to the input.
     const want = Math.round((this.inputSamples * ANALYSIS_RATE) / this.sampleRate);
-    this.appendPcm(this.resampler.push(new Float32Array(Math.ceil(this.resampler.lookaheadSeconds * this.sampleRate) + 2)));
+    this.appendPcm(
+      this.resampler.push(new Float32Array(Math.ceil(this.resampler.lookaheadSeconds * this.sampleRate) + 2)),
+    );
     this.pcm.truncate(want);
     this.ended = true;
     return this.advance();
@@ -153,7 +163,11 @@ export class MotionStream {
     for (;;) {
       const more = this.ended ? this.analyzed < trackLength : this.analyzed * HOP + HOP / 2 + FRAME_REACH <= total;
       if (more) this.analyzeNext();
-      while (this.finalized < this.analyzed && (this.ended ? !more : this.finalized + CLOSURE_LOOKAHEAD < this.analyzed)) this.finalizeNext();
+      while (
+        this.finalized < this.analyzed &&
+        (this.ended ? !more : this.finalized + CLOSURE_LOOKAHEAD < this.analyzed)
+      )
+        this.finalizeNext();
       for (;;) {
         const n = this.nextFrame;
         const t = n / MOTION_FPS;
@@ -189,7 +203,11 @@ export class MotionStream {
       // A quiet run starts here (the whole-file analysis never starts one at frame 0).
       this.runStart[k] = i === 0 ? -1 : i;
       let before = 0;
-      for (let j = i - 1; j >= Math.max(0, i - 30); j--) if (this.active[j % RING]) { before = 1; break; }
+      for (let j = i - 1; j >= Math.max(0, i - 30); j--)
+        if (this.active[j % RING]) {
+          before = 1;
+          break;
+        }
       this.speechBefore[k] = before;
     }
     this.analyzed++;
@@ -206,7 +224,8 @@ export class MotionStream {
     const len = j - start;
     if (len < 3 || len > 25) return false;
     const base = this.feat[(j - 1) % RING].db;
-    for (let b = j; b < Math.min(this.analyzed, j + 3); b++) if (isBurst(this.feat[b % RING].db, base, this.ref[b % RING])) return true;
+    for (let b = j; b < Math.min(this.analyzed, j + 3); b++)
+      if (isBurst(this.feat[b % RING].db, base, this.ref[b % RING])) return true;
     return false;
   }
 
@@ -216,7 +235,8 @@ export class MotionStream {
     const f = this.feat[k];
     const active = this.active[k] === 1;
     let speechNear = false;
-    for (let j = i; j >= Math.max(0, i - SEAL_AFTER_SPEECH) && !speechNear; j--) speechNear = this.active[j % RING] === 1;
+    for (let j = i; j >= Math.max(0, i - SEAL_AFTER_SPEECH) && !speechNear; j--)
+      speechNear = this.active[j % RING] === 1;
     const t = this.targets(this.valueAt, i, f, this.ref[k], active, speechNear, this.isClosure(i));
     const v = this.smooth(t, t.press > 0.5, energyTarget(active, f.db, this.ref[k]));
     this.out.open[k] = v.open;
@@ -230,7 +250,8 @@ export class MotionStream {
   }
 
   /** Classifier values of analysis frame j (undefined outside the audio, as in the whole-file analysis). */
-  private readonly valueAt = (j: number): Float32Array | undefined => (j >= 0 && j < this.analyzed ? this.values[j % RING] : undefined);
+  private readonly valueAt = (j: number): Float32Array | undefined =>
+    j >= 0 && j < this.analyzed ? this.values[j % RING] : undefined;
 
   /** Linear interpolation between smoothed analysis frames, exactly as sampleTrack does. */
   private sample(key: keyof MotionStream["out"], t: number, trackLength: number): number {

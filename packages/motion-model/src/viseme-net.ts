@@ -21,7 +21,8 @@ export function decodeLayer(s: StoredLayer): DenseLayer {
   const bytes = new Uint8Array(bin.length);
   for (let i = 0; i < bin.length; i++) bytes[i] = bin.charCodeAt(i);
   const params = new Float32Array(bytes.buffer);
-  if (params.length !== s.outputs * (s.inputs + 1)) throw new Error(`viseme layer ${s.inputs}→${s.outputs}: ${params.length} values`);
+  if (params.length !== s.outputs * (s.inputs + 1))
+    throw new Error(`viseme layer ${s.inputs}→${s.outputs}: ${params.length} values`);
   return { inputs: s.inputs, outputs: s.outputs, params };
 }
 

@@ -14,7 +14,13 @@ let code = "ok";
 let detail = "";
 try {
   if (kind === "background") {
-    await decodeBackground(await readFile(file), { width: 1280, height: 720, fit: "crop", backgroundColor: "#000000", backgroundFit: "cover" });
+    await decodeBackground(await readFile(file), {
+      width: 1280,
+      height: 720,
+      fit: "crop",
+      backgroundColor: "#000000",
+      backgroundFit: "cover",
+    });
   } else {
     detail = `${(await probeAudio(file)).durationSeconds} s`;
   }
@@ -23,4 +29,6 @@ try {
   detail = err instanceof JobFailure ? (err.detail ?? err.message) : "";
 }
 const ms = Math.round(performance.now() - t0);
-process.stdout.write(`${JSON.stringify({ code, detail, ms, maxRssMiB: Math.round(process.resourceUsage().maxRSS / 1024) })}\n`);
+process.stdout.write(
+  `${JSON.stringify({ code, detail, ms, maxRssMiB: Math.round(process.resourceUsage().maxRSS / 1024) })}\n`,
+);

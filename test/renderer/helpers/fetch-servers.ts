@@ -105,7 +105,9 @@ function route(req: http.IncomingMessage, res: http.ServerResponse): void {
 }
 
 function listen(server: net.Server): Promise<number> {
-  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as net.AddressInfo).port)));
+  return new Promise((resolve) =>
+    server.listen(0, "127.0.0.1", () => resolve((server.address() as net.AddressInfo).port)),
+  );
 }
 
 function wrap(server: net.Server, port: number, seen: SeenRequest[], sockets: Set<net.Socket>): TestServer {

@@ -13,7 +13,10 @@ export const FFPROBE: string = (require("@ffprobe-installer/ffprobe") as { path:
 export type Vowel = "AA" | "EE" | "OO" | "EH" | "ER";
 
 /** Formant frequencies (Hz) and bandwidths for a few vowels (adult male, Peterson & Barney-ish). */
-export const VOWELS: Record<Vowel, { f: [number, number, number]; bw: [number, number, number]; l: [number, number, number] }> = {
+export const VOWELS: Record<
+  Vowel,
+  { f: [number, number, number]; bw: [number, number, number]; l: [number, number, number] }
+> = {
   AA: { f: [730, 1090, 2440], bw: [90, 110, 140], l: [-1, -5, -28] },
   EE: { f: [270, 2290, 3010], bw: [60, 100, 140], l: [-4, -24, -28] },
   OO: { f: [300, 870, 2240], bw: [60, 90, 140], l: [-3, -19, -43] },
@@ -124,7 +127,13 @@ export function speechLike(seconds: number, seed = 1): Segment[] {
       t += s;
     } else {
       const s = 0.12 + rand() * 0.2;
-      segs.push({ kind: "vowel", vowel: vowels[Math.floor(rand() * vowels.length)], seconds: s, level: -10 - rand() * 10, f0: 100 + rand() * 40 });
+      segs.push({
+        kind: "vowel",
+        vowel: vowels[Math.floor(rand() * vowels.length)],
+        seconds: s,
+        level: -10 - rand() * 10,
+        f0: 100 + rand() * 40,
+      });
       t += s;
     }
   }
@@ -136,7 +145,12 @@ export function speechLike(seconds: number, seed = 1): Segment[] {
 export type AudioFormat = "wav" | "mp3" | "m4a" | "ogg";
 
 /** Encode float PCM to a file with ffmpeg. */
-export function encodeAudio(pcm: Float32Array, rate: number, outPath: string, format: AudioFormat = "wav"): Promise<void> {
+export function encodeAudio(
+  pcm: Float32Array,
+  rate: number,
+  outPath: string,
+  format: AudioFormat = "wav",
+): Promise<void> {
   const codec: Record<AudioFormat, string[]> = {
     wav: ["-c:a", "pcm_s16le", "-f", "wav"],
     mp3: ["-c:a", "libmp3lame", "-b:a", "96k", "-f", "mp3"],
@@ -144,9 +158,28 @@ export function encodeAudio(pcm: Float32Array, rate: number, outPath: string, fo
     ogg: ["-c:a", "libvorbis", "-q:a", "4", "-f", "ogg"],
   };
   return new Promise((resolve, reject) => {
-    const p = spawn(FFMPEG, ["-hide_banner", "-loglevel", "error", "-y", "-f", "f32le", "-ar", String(rate), "-ac", "1", "-i", "pipe:0", ...codec[format], outPath], {
-      stdio: ["pipe", "ignore", "pipe"],
-    });
+    const p = spawn(
+      FFMPEG,
+      [
+        "-hide_banner",
+        "-loglevel",
+        "error",
+        "-y",
+        "-f",
+        "f32le",
+        "-ar",
+        String(rate),
+        "-ac",
+        "1",
+        "-i",
+        "pipe:0",
+        ...codec[format],
+        outPath,
+      ],
+      {
+        stdio: ["pipe", "ignore", "pipe"],
+      },
+    );
     let err = "";
     p.stderr.on("data", (b) => (err += b));
     p.on("error", reject);
@@ -180,7 +213,11 @@ export interface Probe {
 /** Run ffprobe and return the parsed JSON (a `Probe`). */
 export function ffprobeJson(path: string, extra: string[] = []): Promise<Probe> {
   return new Promise((resolve, reject) => {
-    const p = spawn(FFPROBE, ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", ...extra, path], { stdio: ["ignore", "pipe", "pipe"] });
+    const p = spawn(
+      FFPROBE,
+      ["-v", "error", "-print_format", "json", "-show_format", "-show_streams", ...extra, path],
+      { stdio: ["ignore", "pipe", "pipe"] },
+    );
     let out = "";
     let err = "";
     p.stdout.on("data", (b) => (out += b));
@@ -193,7 +230,19 @@ export function ffprobeJson(path: string, extra: string[] = []): Promise<Probe> 
 /** Runs ffmpeg on an MP4 and splits its raw output into frames of `frameBytes` bytes. */
 function rawFrames(path: string, filters: string[], pixFmt: "rgb24" | "gray", frameBytes: number): Promise<Buffer[]> {
   return new Promise((resolve, reject) => {
-    const args = ["-hide_banner", "-loglevel", "error", "-i", path, ...filters, "-f", "rawvideo", "-pix_fmt", pixFmt, "pipe:1"];
+    const args = [
+      "-hide_banner",
+      "-loglevel",
+      "error",
+      "-i",
+      path,
+      ...filters,
+      "-f",
+      "rawvideo",
+      "-pix_fmt",
+      pixFmt,
+      "pipe:1",
+    ];
     const p = spawn(FFMPEG, args, { stdio: ["ignore", "pipe", "pipe"] });
     const chunks: Buffer[] = [];
     let err = "";
@@ -211,7 +260,12 @@ function rawFrames(path: string, filters: string[], pixFmt: "rgb24" | "gray", fr
 }
 
 /** Decode selected video frames of an MP4 to raw RGB (one Buffer per requested frame index, in request order). */
-export async function extractFramesRgb(path: string, width: number, height: number, frameIndices: number[]): Promise<Buffer[]> {
+export async function extractFramesRgb(
+  path: string,
+  width: number,
+  height: number,
+  frameIndices: number[],
+): Promise<Buffer[]> {
   const sorted = [...new Set(frameIndices)].sort((a, b) => a - b);
   const select = `select=${sorted.map((i) => `eq(n\\,${i})`).join("+")}`;
   const got = await rawFrames(path, ["-vf", select, "-vsync", "0"], "rgb24", width * height * 3);

@@ -33,7 +33,9 @@ export function makeWav(seconds: number, sampleRate = 16_000): Buffer {
 
 /** A plain image standing in for a portrait, and a rig of the right shape for it. */
 export async function syntheticAvatar(size = 256): Promise<{ portraitPng: Buffer; rig: AvatarRig; coverJpeg: Buffer }> {
-  const portraitPng = await sharp({ create: { width: size, height: size, channels: 3, background: "#c08060" } }).png().toBuffer();
+  const portraitPng = await sharp({ create: { width: size, height: size, channels: 3, background: "#c08060" } })
+    .png()
+    .toBuffer();
   const coverJpeg = await sharp(portraitPng).jpeg().toBuffer();
   const landmarks: [number, number, number][] = Array.from({ length: 478 }, (_, i) => [
     size * 0.3 + (i % 22) * (size * 0.018),
@@ -54,8 +56,11 @@ export async function syntheticAvatar(size = 256): Promise<{ portraitPng: Buffer
 /** A matte standing in for a person: opaque in the middle half, transparent around it. */
 export function syntheticMatte(width: number, height: number): Promise<Buffer> {
   const alpha = Buffer.alloc(width * height);
-  for (let y = height >> 2; y < (3 * height) >> 2; y++) alpha.fill(255, y * width + (width >> 2), y * width + ((3 * width) >> 2));
-  return sharp(alpha, { raw: { width, height, channels: 1 } }).png().toBuffer();
+  for (let y = height >> 2; y < (3 * height) >> 2; y++)
+    alpha.fill(255, y * width + (width >> 2), y * width + ((3 * width) >> 2));
+  return sharp(alpha, { raw: { width, height, channels: 1 } })
+    .png()
+    .toBuffer();
 }
 
 export interface FakeEngines extends Engines {
@@ -171,7 +176,10 @@ export async function startHarness(opts: { env?: Record<string, string>; engines
   });
   const logs: string[] = [];
   const engines = opts.engines ?? fakeEngines();
-  const renderer = createRenderer(config, { engines, log: createLogger({ service: "renderer" }, (l) => logs.push(l), "debug") });
+  const renderer = createRenderer(config, {
+    engines,
+    log: createLogger({ service: "renderer" }, (l) => logs.push(l), "debug"),
+  });
   const port = await renderer.listen();
   const url = `http://127.0.0.1:${port}`;
   const avatar = await syntheticAvatar();
@@ -188,7 +196,11 @@ export async function startHarness(opts: { env?: Record<string, string>; engines
     async post(body, token = RENDERER_TOKEN) {
       const headers: Record<string, string> = { "content-type": "application/json" };
       if (token !== null) headers.authorization = `Bearer ${token}`;
-      const res = await fetch(`${url}/jobs`, { method: "POST", headers, body: typeof body === "string" ? body : JSON.stringify(body) });
+      const res = await fetch(`${url}/jobs`, {
+        method: "POST",
+        headers,
+        body: typeof body === "string" ? body : JSON.stringify(body),
+      });
       const text = await res.text();
       return { status: res.status, body: text ? JSON.parse(text) : undefined };
     },
@@ -215,7 +227,10 @@ export async function startHarness(opts: { env?: Record<string, string>; engines
       const attempt = (over.attempt as number) ?? 1;
       const avatarId = randomUUID();
       worker.objects.set(`avatars/${avatarId}/portrait.png`, { body: avatar.portraitPng, contentType: "image/png" });
-      worker.objects.set(`avatars/${avatarId}/rig.json`, { body: Buffer.from(JSON.stringify(avatar.rig)), contentType: "application/json" });
+      worker.objects.set(`avatars/${avatarId}/rig.json`, {
+        body: Buffer.from(JSON.stringify(avatar.rig)),
+        contentType: "application/json",
+      });
       return {
         kind: "video",
         jobId,
@@ -227,7 +242,15 @@ export async function startHarness(opts: { env?: Record<string, string>; engines
           rig: worker.objectUrl(`avatars/${avatarId}/rig.json`),
         },
         audioUrl: sources.file(`${jobId}.wav`, makeWav(0.5), "audio/wav"),
-        settings: { width: 128, height: 128, fit: "crop", backgroundColor: "#102030", backgroundFit: "cover", leadInSeconds: 0, leadOutSeconds: 0 },
+        settings: {
+          width: 128,
+          height: 128,
+          fit: "crop",
+          backgroundColor: "#102030",
+          backgroundFit: "cover",
+          leadInSeconds: 0,
+          leadOutSeconds: 0,
+        },
         outputs: { video: worker.objectUrl(`videos/${jobId}.mp4`) },
         avatarId,
         ...over,
@@ -249,7 +272,11 @@ export async function startHarness(opts: { env?: Record<string, string>; engines
 }
 
 /** Waits until `pred` holds (polling), or fails after `timeoutMs`. */
-export async function until(pred: () => boolean | Promise<boolean>, timeoutMs = 10_000, what = "condition"): Promise<void> {
+export async function until(
+  pred: () => boolean | Promise<boolean>,
+  timeoutMs = 10_000,
+  what = "condition",
+): Promise<void> {
   const end = Date.now() + timeoutMs;
   while (!(await pred())) {
     if (Date.now() > end) throw new Error(`${what} not reached within ${timeoutMs} ms`);

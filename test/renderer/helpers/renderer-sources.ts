@@ -53,9 +53,11 @@ export async function startSources(): Promise<SourceServer> {
       if (f.type !== null) headers["content-type"] = f.type;
       return res.writeHead(200, headers).end(f.body);
     }
-    if (p === "/status") return void res.writeHead(Number(url.pathname.split("/")[2]), { "content-type": "text/html" }).end("<h1>no</h1>");
+    if (p === "/status")
+      return void res.writeHead(Number(url.pathname.split("/")[2]), { "content-type": "text/html" }).end("<h1>no</h1>");
     if (p === "/redirect") return void res.writeHead(302, { location: q("to") }).end();
-    if (p === "/empty") return void res.writeHead(200, { "content-type": q("type", "audio/mpeg"), "content-length": "0" }).end();
+    if (p === "/empty")
+      return void res.writeHead(200, { "content-type": q("type", "audio/mpeg"), "content-length": "0" }).end();
     if (p === "/declared") {
       // Declares a size and sends nothing: only the header can fail it fast.
       res.writeHead(200, { "content-type": q("type", "audio/mpeg"), "content-length": q("bytes") });

@@ -19,7 +19,14 @@ export interface SeenEvent {
   jobId: string;
   /** From the callback URL's query. */
   urlAttempt: number;
-  body: { type: string; stage?: string; result: SeenResult; error?: { code: string; message: string; retryable: boolean }; jobId?: string; attempt?: number };
+  body: {
+    type: string;
+    stage?: string;
+    result: SeenResult;
+    error?: { code: string; message: string; retryable: boolean };
+    jobId?: string;
+    attempt?: number;
+  };
   at: number;
 }
 
@@ -64,9 +71,11 @@ export async function startFakeWorker(): Promise<FakeWorker> {
     requests: [],
     onEvent: () => undefined,
     onObject: () => undefined,
-    callbackUrl: (jobId, attempt) => `${fw.origin}/internal/jobs/${jobId}/events?attempt=${attempt}&sig=callback-secret`,
+    callbackUrl: (jobId, attempt) =>
+      `${fw.origin}/internal/jobs/${jobId}/events?attempt=${attempt}&sig=callback-secret`,
     objectUrl: (key) => `${fw.origin}/objects/${key}?exp=9999999999&sig=object-secret`,
-    eventsOf: (jobId, attempt) => fw.events.filter((e) => e.jobId === jobId && (attempt === undefined || e.urlAttempt === attempt)),
+    eventsOf: (jobId, attempt) =>
+      fw.events.filter((e) => e.jobId === jobId && (attempt === undefined || e.urlAttempt === attempt)),
     waitFor(pred, timeoutMs = 15_000) {
       const hit = fw.events.find(pred);
       if (hit) return Promise.resolve(hit);
@@ -81,7 +90,10 @@ export async function startFakeWorker(): Promise<FakeWorker> {
     },
     terminal: (jobId, attempt, timeoutMs) =>
       fw.waitFor(
-        (e) => e.jobId === jobId && (attempt === undefined || e.urlAttempt === attempt) && (e.body.type === "succeeded" || e.body.type === "failed"),
+        (e) =>
+          e.jobId === jobId &&
+          (attempt === undefined || e.urlAttempt === attempt) &&
+          (e.body.type === "succeeded" || e.body.type === "failed"),
         timeoutMs,
       ),
     reset() {
@@ -112,10 +124,15 @@ export async function startFakeWorker(): Promise<FakeWorker> {
       if (req.headers.authorization !== `Bearer ${JOB_TOKEN}`) return reply(401, { error: "unauthorized" });
       const ev = /^\/internal\/jobs\/([^/]+)\/events$/.exec(url.pathname);
       if (ev && req.method === "POST") {
-        const e: SeenEvent = { jobId: ev[1], urlAttempt: Number(url.searchParams.get("attempt")), body: JSON.parse(body.toString()), at: Date.now() };
+        const e: SeenEvent = {
+          jobId: ev[1],
+          urlAttempt: Number(url.searchParams.get("attempt")),
+          body: JSON.parse(body.toString()),
+          at: Date.now(),
+        };
         fw.events.push(e);
         fw.log.push(`event:${e.body.type}${e.body.stage ? `:${e.body.stage}` : ""}`);
-        for (const w of [...waiters]) if (w.pred(e)) (waiters.splice(waiters.indexOf(w), 1), w.resolve(e));
+        for (const w of [...waiters]) if (w.pred(e)) waiters.splice(waiters.indexOf(w), 1), w.resolve(e);
         const answer = fw.onEvent(e);
         return reply(answer?.status ?? 200, answer?.body ?? { ok: true });
       }
@@ -161,7 +178,10 @@ export async function startFakeWorker(): Promise<FakeWorker> {
         if (req.method === "GET") {
           const o = fw.objects.get(key);
           if (!o) return reply(404, { error: "not found" });
-          res.writeHead(200, { "content-type": o.contentType ?? "application/octet-stream", "content-length": o.body.length });
+          res.writeHead(200, {
+            "content-type": o.contentType ?? "application/octet-stream",
+            "content-length": o.body.length,
+          });
           return res.end(o.body);
         }
       }

@@ -21,11 +21,17 @@ export interface AccountOverrides {
   videoAccess?: boolean;
   videoCreationEnabled?: boolean;
   avatarUnits?: number;
-  limits?: { avatar?: Partial<Record<keyof typeof LIMIT_CEILINGS.avatar, number>>; video?: Partial<Record<keyof typeof LIMIT_CEILINGS.video, number>> | null };
+  limits?: {
+    avatar?: Partial<Record<keyof typeof LIMIT_CEILINGS.avatar, number>>;
+    video?: Partial<Record<keyof typeof LIMIT_CEILINGS.video, number>> | null;
+  };
 }
 
 /** Calls the admin API with the test ADMIN_TOKEN. A JSON `body` object is serialised for you. */
-export function adminFetch(path: string, init: { method?: string; body?: unknown; headers?: Record<string, string> } = {}) {
+export function adminFetch(
+  path: string,
+  init: { method?: string; body?: unknown; headers?: Record<string, string> } = {},
+) {
   const headers: Record<string, string> = { Authorization: `Bearer ${ADMIN_TOKEN}`, ...init.headers };
   let body: string | undefined;
   if (init.body !== undefined) {
@@ -41,7 +47,10 @@ async function expectStatus(res: Response, status: number, what: string) {
 
 /** A new App (with its one-time API key) for an existing account. */
 export async function createApp(accountId: string, name?: string): Promise<TestAccount> {
-  const res = await adminFetch(`/accounts/${accountId}/apps`, { method: "POST", body: name === undefined ? {} : { name } });
+  const res = await adminFetch(`/accounts/${accountId}/apps`, {
+    method: "POST",
+    body: name === undefined ? {} : { name },
+  });
   await expectStatus(res, 201, "create app");
   const { app, apiKey } = (await res.json()) as { app: { id: string }; apiKey: string };
   return { accountId, appId: app.id, apiKey, headers: { "X-App-ID": app.id, "X-API-Key": apiKey } };
@@ -82,16 +91,25 @@ export async function patchAccount(accountId: string, body: AccountOverrides) {
 export async function getAccount(accountId: string) {
   const res = await adminFetch(`/accounts/${accountId}`);
   await expectStatus(res, 200, "get account");
-  return ((await res.json()) as { account: Record<string, unknown> & { avatarUnits: number; reservedAvatarUnits: number } }).account;
+  return (
+    (await res.json()) as { account: Record<string, unknown> & { avatarUnits: number; reservedAvatarUnits: number } }
+  ).account;
 }
 
 /** A /v1/open request: `path` is relative to /v1/open (e.g. "/avatars"); a JSON `body` object is serialised. */
-export function openFetch(path: string, init: { headers?: Record<string, string>; method?: string; body?: unknown } = {}) {
+export function openFetch(
+  path: string,
+  init: { headers?: Record<string, string>; method?: string; body?: unknown } = {},
+) {
   const headers: Record<string, string> = { ...init.headers };
   let body: string | undefined;
   if (init.body !== undefined) {
     body = typeof init.body === "string" ? init.body : JSON.stringify(init.body);
     headers["Content-Type"] ??= "application/json";
   }
-  return SELF.fetch(`${BASE}/v1/open${path}`, { method: init.method ?? (body !== undefined ? "POST" : "GET"), headers, body });
+  return SELF.fetch(`${BASE}/v1/open${path}`, {
+    method: init.method ?? (body !== undefined ? "POST" : "GET"),
+    headers,
+    body,
+  });
 }

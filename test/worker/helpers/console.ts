@@ -8,7 +8,17 @@ export class ConsoleClient {
 
   constructor(readonly origin = "http://127.0.0.1:8787") {}
 
-  async fetch(path: string, init: { method?: string; form?: Record<string, string | File>; json?: unknown; body?: BodyInit; headers?: Record<string, string>; csrf?: boolean } = {}) {
+  async fetch(
+    path: string,
+    init: {
+      method?: string;
+      form?: Record<string, string | File>;
+      json?: unknown;
+      body?: BodyInit;
+      headers?: Record<string, string>;
+      csrf?: boolean;
+    } = {},
+  ) {
     const headers: Record<string, string> = { ...init.headers };
     if (this.cookies.size) headers.Cookie = [...this.cookies].map(([k, v]) => `${k}=${v}`).join("; ");
     let body: BodyInit | undefined = init.body;
@@ -23,7 +33,8 @@ export class ConsoleClient {
       headers["Content-Type"] = "application/json";
       body = JSON.stringify(init.json);
     }
-    if ((init.json !== undefined || init.body) && init.csrf !== false && !("X-CSRF-Token" in headers)) headers["X-CSRF-Token"] = this.csrf;
+    if ((init.json !== undefined || init.body) && init.csrf !== false && !("X-CSRF-Token" in headers))
+      headers["X-CSRF-Token"] = this.csrf;
     const res = await SELF.fetch(`${this.origin}${path}`, { method, headers, body, redirect: "manual" });
     for (const raw of res.headers.getSetCookie()) {
       const [pair] = raw.split(";");
@@ -55,7 +66,11 @@ export async function invite(accountId: string, email: string): Promise<string> 
 export const PASSWORD = "correct horse battery staple";
 
 /** Invite + set password: a signed-in person of the account. */
-export async function signedIn(accountId: string, email = `p${crypto.randomUUID().slice(0, 8)}@example.com`, origin?: string) {
+export async function signedIn(
+  accountId: string,
+  email = `p${crypto.randomUUID().slice(0, 8)}@example.com`,
+  origin?: string,
+) {
   const client = new ConsoleClient(origin);
   const path = await invite(accountId, email);
   await client.page(path);

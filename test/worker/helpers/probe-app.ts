@@ -1,6 +1,11 @@
 import { env } from "cloudflare:test";
 import { Hono } from "hono";
-import { requireAvatarCreation, requireOpenApiAccess, requireVideoAccess, requireVideoCreation } from "../../../workers/platform/auth/access";
+import {
+  requireAvatarCreation,
+  requireOpenApiAccess,
+  requireVideoAccess,
+  requireVideoCreation,
+} from "../../../workers/platform/auth/access";
 import { apiKeyAuth, appAuth } from "../../../workers/platform/auth/app-auth";
 import type { AppEnv } from "../../../workers/platform/env";
 import { ApiError, errorResponse } from "../../../workers/platform/http/errors";
@@ -13,7 +18,9 @@ import { readRateLimit, readRateLimitHeaders } from "../../../workers/platform/l
  */
 const app = new Hono<AppEnv>();
 app.use("*", requestId);
-app.onError((err, c) => (err instanceof ApiError ? errorResponse(c, err) : errorResponse(c, new ApiError(500, "internal_error", String(err)))));
+app.onError((err, c) =>
+  err instanceof ApiError ? errorResponse(c, err) : errorResponse(c, new ApiError(500, "internal_error", String(err))),
+);
 
 const open = new Hono<AppEnv>();
 const who = (c: { get: (k: "caller") => AppEnv["Variables"]["caller"]; json: (b: unknown) => Response }) =>

@@ -21,7 +21,10 @@ export function mergeLimits(current: AccountLimits | undefined, patch: LimitsPat
   else if (patch?.video) {
     const merged = { ...(base.video ?? {}), ...patch.video };
     const missing = VIDEO_KEYS.find((k) => merged[k] === undefined);
-    if (missing) throw invalid(`limits.video.${missing} is required: explicit video limits must set every field (${VIDEO_KEYS.join(", ")})`);
+    if (missing)
+      throw invalid(
+        `limits.video.${missing} is required: explicit video limits must set every field (${VIDEO_KEYS.join(", ")})`,
+      );
     video = merged as VideoLimits;
   }
   return { avatar, video };
@@ -29,7 +32,8 @@ export function mergeLimits(current: AccountLimits | undefined, patch: LimitsPat
 
 /** The resulting account may not have video access without explicit video limits. */
 export function assertVideoRule(videoAccess: boolean, limits: AccountLimits) {
-  if (videoAccess && !limits.video) throw invalid(`${VIDEO_LIMITS_REQUIRED}: set limits.video (in the same request or before) to enable videoAccess`);
+  if (videoAccess && !limits.video)
+    throw invalid(`${VIDEO_LIMITS_REQUIRED}: set limits.video (in the same request or before) to enable videoAccess`);
 }
 
 export function serializeAccount(account: Account, balance: Balance) {

@@ -9,17 +9,29 @@ const CHUNK = 90; // D1: at most 100 bound parameters per statement
  * Operator: make an Avatar public or not, and/or replace the set of accounts explicitly allowed to use it in
  * videos. Unknown Avatar → 404; an allowAccountIds entry naming no account → 400.
  */
-export async function setAvatarAccess(d1: D1Database, avatarIdRaw: string, body: { public?: boolean; allowAccountIds?: string[] }) {
+export async function setAvatarAccess(
+  d1: D1Database,
+  avatarIdRaw: string,
+  body: { public?: boolean; allowAccountIds?: string[] },
+) {
   const db = drizzle(d1);
   const avatarId = avatarIdRaw.toLowerCase();
-  const avatar = await db.select({ id: avatars.id, accountId: avatars.accountId }).from(avatars).where(eq(avatars.id, avatarId)).get();
+  const avatar = await db
+    .select({ id: avatars.id, accountId: avatars.accountId })
+    .from(avatars)
+    .where(eq(avatars.id, avatarId))
+    .get();
   if (!avatar) throw notFound(`Avatar ${avatarIdRaw} does not exist.`);
 
   const allow = body.allowAccountIds ? [...new Set(body.allowAccountIds.map((id) => id.toLowerCase()))] : undefined;
   if (allow) {
     const found = new Set<string>();
     for (let i = 0; i < allow.length; i += CHUNK) {
-      const rows = await db.select({ id: accounts.id }).from(accounts).where(inArray(accounts.id, allow.slice(i, i + CHUNK))).all();
+      const rows = await db
+        .select({ id: accounts.id })
+        .from(accounts)
+        .where(inArray(accounts.id, allow.slice(i, i + CHUNK)))
+        .all();
       for (const r of rows) found.add(r.id);
     }
     const unknown = allow.find((id) => !found.has(id));
@@ -27,17 +39,29 @@ export async function setAvatarAccess(d1: D1Database, avatarIdRaw: string, body:
   }
 
   const writes = [];
-  if (body.public !== undefined) writes.push(db.update(avatars).set({ isPublic: body.public }).where(eq(avatars.id, avatarId)));
+  if (body.public !== undefined)
+    writes.push(db.update(avatars).set({ isPublic: body.public }).where(eq(avatars.id, avatarId)));
   if (allow) {
     writes.push(db.delete(avatarGrants).where(eq(avatarGrants.avatarId, avatarId)));
     for (let i = 0; i < allow.length; i += CHUNK / 2) {
-      writes.push(db.insert(avatarGrants).values(allow.slice(i, i + CHUNK / 2).map((accountId) => ({ avatarId, accountId }))));
+      writes.push(
+        db.insert(avatarGrants).values(allow.slice(i, i + CHUNK / 2).map((accountId) => ({ avatarId, accountId }))),
+      );
     }
   }
   // One batch: the grant set is replaced atomically.
   if (writes.length > 0) await db.batch(writes as [(typeof writes)[number], ...(typeof writes)[number][]]);
 
   const state = await db.select({ isPublic: avatars.isPublic }).from(avatars).where(eq(avatars.id, avatarId)).get();
-  const grants = await db.select({ accountId: avatarGrants.accountId }).from(avatarGrants).where(eq(avatarGrants.avatarId, avatarId)).all();
-  return { id: avatarId, accountId: avatar.accountId, public: state?.isPublic ?? false, allowAccountIds: grants.map((g) => g.accountId).sort() };
+  const grants = await db
+    .select({ accountId: avatarGrants.accountId })
+    .from(avatarGrants)
+    .where(eq(avatarGrants.avatarId, avatarId))
+    .all();
+  return {
+    id: avatarId,
+    accountId: avatar.accountId,
+    public: state?.isPublic ?? false,
+    allowAccountIds: grants.map((g) => g.accountId).sort(),
+  };
 }

@@ -12,7 +12,8 @@ const route = createRoute({
   path: "/accounts",
   operationId: "adminCreateAccount",
   tags: ADMIN_TAG,
-  summary: "Create an account (private beta defaults: active, every access flag off, 0 units, Avatar limits at the ceilings)",
+  summary:
+    "Create an account (private beta defaults: active, every access flag off, 0 units, Avatar limits at the ceilings)",
   security: ADMIN_AUTH,
   middleware: [jsonInput()] as const,
   request: { body: jsonBody(CreateAccountSchema) },

@@ -30,11 +30,20 @@ const route = createRoute({
 export const createAppRoute = openApiApp().openapi(route, async (c) => {
   const { accountId } = c.req.valid("param");
   const db = drizzle(c.env.DB);
-  const owner = await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId.toLowerCase())).get();
+  const owner = await db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(eq(accounts.id, accountId.toLowerCase()))
+    .get();
   if (!owner) throw notFound(`Account ${accountId} does not exist.`);
   const id = crypto.randomUUID();
   const apiKey = newApiKey();
-  const app = { id, accountId: owner.id, name: c.req.valid("json").name ?? `App ${id.slice(0, 8)}`, createdAt: new Date() };
+  const app = {
+    id,
+    accountId: owner.id,
+    name: c.req.valid("json").name ?? `App ${id.slice(0, 8)}`,
+    createdAt: new Date(),
+  };
   await db.insert(apps).values({ ...app, keyHash: await sha256Hex(apiKey) });
   return c.json({ app: { ...app, createdAt: app.createdAt.toISOString() }, apiKey }, 201);
 });

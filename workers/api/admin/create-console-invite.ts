@@ -22,7 +22,10 @@ const route = createRoute({
       description: "The invite; `url` opens the page where the person sets a password",
       content: {
         "application/json": {
-          schema: z.object({ invite: z.object({ accountId: z.string(), email: z.string(), expiresAt: z.string() }), url: z.string() }),
+          schema: z.object({
+            invite: z.object({ accountId: z.string(), email: z.string(), expiresAt: z.string() }),
+            url: z.string(),
+          }),
         },
       },
     },
@@ -35,5 +38,8 @@ export const createConsoleInviteRoute = openApiApp().openapi(route, async (c) =>
   const { accountId } = c.req.valid("param");
   const invite = await createInvite(c.env, accountId, c.req.valid("json").email);
   const url = `${publicBaseUrl(c)}/console/invite/${invite.token}`;
-  return c.json({ invite: { accountId: invite.accountId, email: invite.email, expiresAt: invite.expiresAt.toISOString() }, url }, 201);
+  return c.json(
+    { invite: { accountId: invite.accountId, email: invite.email, expiresAt: invite.expiresAt.toISOString() }, url },
+    201,
+  );
 });

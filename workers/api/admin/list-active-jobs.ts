@@ -41,7 +41,10 @@ const route = createRoute({
   },
 });
 
-type Row = Pick<typeof avatarJobs.$inferSelect, "id" | "accountId" | "status" | "attempt" | "createdAt" | "updatedAt" | "heartbeatAt" | "enqueuedAt"> & {
+type Row = Pick<
+  typeof avatarJobs.$inferSelect,
+  "id" | "accountId" | "status" | "attempt" | "createdAt" | "updatedAt" | "heartbeatAt" | "enqueuedAt"
+> & {
   stage?: string;
 };
 const columns = (t: typeof avatarJobs | typeof videoJobs) => ({
@@ -85,12 +88,27 @@ export const listActiveJobsRoute = openApiApp().openapi(route, async (c) => {
   const { limit } = c.req.valid("query");
   const db = drizzle(c.env.DB);
   const [avatars, videos] = await Promise.all([
-    db.select(columns(avatarJobs)).from(avatarJobs).where(inArray(avatarJobs.status, [...ACTIVE])).orderBy(asc(avatarJobs.createdAt)).limit(limit).all(),
-    db.select({ ...columns(videoJobs), stage: videoJobs.stage }).from(videoJobs).where(inArray(videoJobs.status, [...ACTIVE])).orderBy(asc(videoJobs.createdAt)).limit(limit).all(),
+    db
+      .select(columns(avatarJobs))
+      .from(avatarJobs)
+      .where(inArray(avatarJobs.status, [...ACTIVE]))
+      .orderBy(asc(avatarJobs.createdAt))
+      .limit(limit)
+      .all(),
+    db
+      .select({ ...columns(videoJobs), stage: videoJobs.stage })
+      .from(videoJobs)
+      .where(inArray(videoJobs.status, [...ACTIVE]))
+      .orderBy(asc(videoJobs.createdAt))
+      .limit(limit)
+      .all(),
   ]);
   const now = Date.now();
   const staleMs = staleHeartbeatMs(c.env);
-  const jobs = [...avatars.map((r) => view("avatar", r, now, staleMs)), ...videos.map((r) => view("video", r, now, staleMs))];
+  const jobs = [
+    ...avatars.map((r) => view("avatar", r, now, staleMs)),
+    ...videos.map((r) => view("video", r, now, staleMs)),
+  ];
   jobs.sort((a, b) => a.createdAt.localeCompare(b.createdAt));
   return c.json({ now: new Date(now).toISOString(), jobs }, 200);
 });

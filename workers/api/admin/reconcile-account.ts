@@ -9,7 +9,14 @@ import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
 import { okJson } from "../../platform/http/route-parts";
 
 const Reconciled = z.object({
-  reconciled: z.object({ deactivated: z.array(z.string()), activated: z.array(z.string()), captured: z.array(z.string()), released: z.array(z.string()) }).meta({ description: "Job IDs per change" }),
+  reconciled: z
+    .object({
+      deactivated: z.array(z.string()),
+      activated: z.array(z.string()),
+      captured: z.array(z.string()),
+      released: z.array(z.string()),
+    })
+    .meta({ description: "Job IDs per change" }),
   account: AccountView,
 });
 
@@ -31,8 +38,18 @@ export const reconcileAccountRoute = openApiApp().openapi(route, async (c) => {
   const { avatarUnits, reservedAvatarUnits } = result.balance;
   return c.json(
     {
-      reconciled: { deactivated: result.deactivated, activated: result.activated, captured: result.captured, released: result.released },
-      account: { ...account, avatarUnits, reservedAvatarUnits, availableAvatarUnits: avatarUnits - reservedAvatarUnits },
+      reconciled: {
+        deactivated: result.deactivated,
+        activated: result.activated,
+        captured: result.captured,
+        released: result.released,
+      },
+      account: {
+        ...account,
+        avatarUnits,
+        reservedAvatarUnits,
+        availableAvatarUnits: avatarUnits - reservedAvatarUnits,
+      },
     },
     200,
   );

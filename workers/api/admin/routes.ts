@@ -21,7 +21,11 @@ import { setAvatarAccessRoute } from "./set-avatar-access";
 export const adminRoutes = openApiApp();
 
 adminRoutes.use("*", adminAuth, limitBody);
-adminRoutes.openAPIRegistry.registerComponent("securitySchemes", "AdminToken", { type: "http", scheme: "bearer", description: "ADMIN_TOKEN" });
+adminRoutes.openAPIRegistry.registerComponent("securitySchemes", "AdminToken", {
+  type: "http",
+  scheme: "bearer",
+  description: "ADMIN_TOKEN",
+});
 adminRoutes
   .route("/", createAccountRoute)
   .route("/", getAccountRoute)
@@ -42,7 +46,10 @@ const documentRoute = createRoute({
   tags: ADMIN_TAG,
   summary: "This OpenAPI 3.1 document of the admin API",
   security: ADMIN_AUTH,
-  responses: { 200: { description: "OpenAPI 3.1 document", content: { "application/json": { schema: OpenApiDocument } } }, ...ADMIN_ERRORS },
+  responses: {
+    200: { description: "OpenAPI 3.1 document", content: { "application/json": { schema: OpenApiDocument } } },
+    ...ADMIN_ERRORS,
+  },
 });
 
 let cached: { origin: string; doc: Record<string, unknown> } | undefined;
@@ -58,7 +65,8 @@ export function buildAdminDocument(serverUrl: string): Record<string, unknown> {
   return generateDocument(adminRoutes, serverUrl, {
     title: "Avatar and Video admin API",
     version: "1.0.0",
-    description: "Operator API: accounts, Apps, Avatar Creations, Avatar access, console invites, active jobs. Not for callers.",
+    description:
+      "Operator API: accounts, Apps, Avatar Creations, Avatar access, console invites, active jobs. Not for callers.",
     tags: [{ name: "Admin", description: "Operator endpoints (Authorization: Bearer ADMIN_TOKEN)" }],
   });
 }

@@ -10,15 +10,25 @@ import { okJson } from "../../platform/http/route-parts";
 const AvatarAccess = z.strictObject({
   public: bool("public").optional(),
   allowAccountIds: z
-    .array(z.string({ error: "must be a UUID" }).regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a UUID"), {
-      error: "allowAccountIds must be an array of UUIDs",
-    })
+    .array(
+      z
+        .string({ error: "must be a UUID" })
+        .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a UUID"),
+      {
+        error: "allowAccountIds must be an array of UUIDs",
+      },
+    )
     .max(1000, "allowAccountIds must have at most 1000 entries")
     .optional(),
 });
 
 const AvatarAccessView = z.object({
-  avatar: z.object({ id: z.string(), accountId: z.string(), public: z.boolean(), allowAccountIds: z.array(z.string()) }),
+  avatar: z.object({
+    id: z.string(),
+    accountId: z.string(),
+    public: z.boolean(),
+    allowAccountIds: z.array(z.string()),
+  }),
 });
 
 const route = createRoute({

@@ -17,24 +17,51 @@ export const AvatarCheckFace = z
   .object({
     box: z
       .object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() })
-      .meta({ description: "Tight box around the face's 478 landmarks, in source image pixels (may reach outside the image)" }),
+      .meta({
+        description: "Tight box around the face's 478 landmarks, in source image pixels (may reach outside the image)",
+      }),
     widthPx: z.number().int().meta({ description: "Face width ear to ear in source pixels (at least 64 is needed)" }),
-    sharpness: z.number().meta({ description: "Normalised Laplacian variance of the inner face at 96 px (at least 0.016 is needed)" }),
-    yawDeg: z.number().meta({ description: "Head turn, degrees; positive = toward the image's right (|yaw| ≤ 30 accepted)" }),
+    sharpness: z
+      .number()
+      .meta({ description: "Normalised Laplacian variance of the inner face at 96 px (at least 0.016 is needed)" }),
+    yawDeg: z
+      .number()
+      .meta({ description: "Head turn, degrees; positive = toward the image's right (|yaw| ≤ 30 accepted)" }),
     pitchDeg: z.number().meta({ description: "Head tilt up (+) or down (−), degrees (|pitch| ≤ 30 accepted)" }),
-    rollDeg: z.number().meta({ description: "Sideways tilt, degrees; positive = clockwise on screen (|roll| ≤ 35 accepted)" }),
+    rollDeg: z
+      .number()
+      .meta({ description: "Sideways tilt, degrees; positive = clockwise on screen (|roll| ≤ 35 accepted)" }),
   })
-  .meta({ id: "AvatarCheckFace", description: "What was measured on the one face found (null when there was not exactly one)." });
+  .meta({
+    id: "AvatarCheckFace",
+    description: "What was measured on the one face found (null when there was not exactly one).",
+  });
 
-const FAILURE_CODES = ["source_download_failed", "invalid_image", "image_quality_rejected", "preprocess_failed", "avatar_generation_failed"] as const;
+const FAILURE_CODES = [
+  "source_download_failed",
+  "invalid_image",
+  "image_quality_rejected",
+  "preprocess_failed",
+  "avatar_generation_failed",
+] as const;
 
 export const AvatarCheck = z
   .object({
-    acceptable: z.boolean().meta({ description: "true: POST /avatars with this imageUrl passes every image rule (if the image does not change)" }),
-    code: z.enum(FAILURE_CODES).nullable().meta({ description: "The Avatar job failure code this image would end with; null when acceptable" }),
-    reason: AvatarReasonCode.nullable().meta({ description: "Why it is not acceptable (same list as job.error.reason); null when acceptable" }),
+    acceptable: z
+      .boolean()
+      .meta({
+        description: "true: POST /avatars with this imageUrl passes every image rule (if the image does not change)",
+      }),
+    code: z
+      .enum(FAILURE_CODES)
+      .nullable()
+      .meta({ description: "The Avatar job failure code this image would end with; null when acceptable" }),
+    reason: AvatarReasonCode.nullable().meta({
+      description: "Why it is not acceptable (same list as job.error.reason); null when acceptable",
+    }),
     detail: z.string().meta({
-      description: "One sentence with the measured value and the rule, e.g. \"The face is 58 px wide; at least 64 px is needed. Use a closer or larger photo.\"",
+      description:
+        'One sentence with the measured value and the rule, e.g. "The face is 58 px wide; at least 64 px is needed. Use a closer or larger photo."',
     }),
     face: AvatarCheckFace.nullable(),
   })
@@ -61,7 +88,11 @@ export async function checkAvatarImage(env: Env, imageUrl: string): Promise<Avat
   }
   const parsed = AvatarCheck.safeParse(raw);
   // A verdict must be consistent: a refusal names a reason of its own code.
-  if (!parsed.success || (!parsed.data.acceptable && !(isAvatarReason(parsed.data.reason) && AVATAR_REASONS[parsed.data.reason].code === parsed.data.code))) {
+  if (
+    !parsed.success ||
+    (!parsed.data.acceptable &&
+      !(isAvatarReason(parsed.data.reason) && AVATAR_REASONS[parsed.data.reason].code === parsed.data.code))
+  ) {
     logEvent("avatar_check_bad_answer", { answer: JSON.stringify(raw).slice(0, 300) }, "error");
     throw apiError("service_unavailable", UNAVAILABLE, { headers: { "Retry-After": "5" } });
   }

@@ -41,6 +41,9 @@ export function canonicalJson(value: unknown): string {
 
 /** SHA-256 (hex) of the canonical JSON: what "same normalized input" means for a retry. */
 export async function videoFingerprint(input: NormalizedVideoInput): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`video-input-v1\n${canonicalJson(input)}`));
+  const digest = await crypto.subtle.digest(
+    "SHA-256",
+    new TextEncoder().encode(`video-input-v1\n${canonicalJson(input)}`),
+  );
   return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
 }

@@ -27,13 +27,20 @@ export interface VideoCreationAnswer {
 }
 
 /** The answer to a creation, new or retried: jobId, the job's current status, original createdAt. */
-function creationAnswer(job: Pick<VideoJob, "id" | "status" | "expiresAt" | "createdAt">, now: number): VideoCreationAnswer {
+function creationAnswer(
+  job: Pick<VideoJob, "id" | "status" | "expiresAt" | "createdAt">,
+  now: number,
+): VideoCreationAnswer {
   return { jobId: job.id, status: effectiveVideoStatus(job, now), createdAt: job.createdAt.toISOString() };
 }
 
 /** Insert the queued row unless it exists (by id or by retry key); enqueue only when this call stored it. */
 async function storeJob(env: Env, row: typeof videoJobs.$inferInsert): Promise<boolean> {
-  const inserted = await drizzle(env.DB).insert(videoJobs).values(row).onConflictDoNothing().returning({ id: videoJobs.id });
+  const inserted = await drizzle(env.DB)
+    .insert(videoJobs)
+    .values(row)
+    .onConflictDoNothing()
+    .returning({ id: videoJobs.id });
   if (inserted.length === 0) return false;
   await enqueueJob(env, { kind: "video", jobId: row.id });
   return true;
@@ -60,7 +67,11 @@ export async function createVideoJob(
   const db = drizzle(env.DB);
   const fingerprint = await videoFingerprint(audioIdentity ? { ...input, audioUrl: audioIdentity } : input);
   const findByRequestId = (key: string) =>
-    db.select().from(videoJobs).where(and(eq(videoJobs.accountId, account.id), eq(videoJobs.requestId, key))).get();
+    db
+      .select()
+      .from(videoJobs)
+      .where(and(eq(videoJobs.accountId, account.id), eq(videoJobs.requestId, key)))
+      .get();
 
   // Both lookups at once. A stored retry is answered from D1 without touching any counter (also after
   // the DO forgot the claim); the Avatar check only matters for a new job.
@@ -77,7 +88,11 @@ export async function createVideoJob(
 
   const now = Date.now();
   const claim = { jobId: crypto.randomUUID(), requestId, fingerprint, createdAt: now };
-  const { reads, ...admission } = await limiterFor(env, account.id).admitVideoCreationWithReads(claim, account.limits.video, now);
+  const { reads, ...admission } = await limiterFor(env, account.id).admitVideoCreationWithReads(
+    claim,
+    account.limits.video,
+    now,
+  );
   onReadStatus?.(reads);
   if (!admission.ok) throw admissionError(admission);
 
@@ -107,7 +122,11 @@ export async function createVideoJob(
   if (storedNow) return { jobId, status: "queued", createdAt: createdAt.toISOString() };
 
   // Someone else stored it (a concurrent duplicate); answer with the row's current state.
-  const job = await db.select().from(videoJobs).where(and(eq(videoJobs.id, jobId), eq(videoJobs.accountId, account.id))).get();
+  const job = await db
+    .select()
+    .from(videoJobs)
+    .where(and(eq(videoJobs.id, jobId), eq(videoJobs.accountId, account.id)))
+    .get();
   if (job) return creationAnswer(job, Date.now());
   // The requestId's row holds another job id (claim pruned from the DO long ago): compare with it.
   const holder = requestId ? await findByRequestId(requestId) : undefined;

@@ -20,7 +20,9 @@ import { checkSourceAddress } from "../../platform/http/source-address";
 
 const AvatarCheckRequest = z
   .strictObject({
-    imageUrl: SourceUrl.meta({ description: "Public http(s) URL of the JPEG or PNG portrait you would send to POST /avatars" }),
+    imageUrl: SourceUrl.meta({
+      description: "Public http(s) URL of the JPEG or PNG portrait you would send to POST /avatars",
+    }),
   })
   .meta({ id: "AvatarCheckRequest" });
 

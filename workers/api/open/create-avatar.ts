@@ -13,8 +13,12 @@ import { checkSourceAddress } from "../../platform/http/source-address";
 
 export const CreateAvatarRequest = z
   .strictObject({
-    imageUrl: SourceUrl.meta({ description: "Public http(s) URL of a JPEG or PNG portrait (validated asynchronously)" }),
-    name: Name.optional().meta({ description: "Job and Avatar name, 1 to 128 characters; default derived from the job ID" }),
+    imageUrl: SourceUrl.meta({
+      description: "Public http(s) URL of a JPEG or PNG portrait (validated asynchronously)",
+    }),
+    name: Name.optional().meta({
+      description: "Job and Avatar name, 1 to 128 characters; default derived from the job ID",
+    }),
   })
   .meta({ id: "CreateAvatarRequest" });
 
@@ -27,7 +31,9 @@ const AVATAR_UNSUPPORTED_FIELDS = {
   file: "uploads are unavailable; send a public imageUrl",
 };
 
-const CreateAvatarResponse = z.object({ jobId: Uuid, status: z.literal("queued") }).meta({ id: "CreateAvatarResponse" });
+const CreateAvatarResponse = z
+  .object({ jobId: Uuid, status: z.literal("queued") })
+  .meta({ id: "CreateAvatarResponse" });
 
 const route = createRoute({
   method: "post",
@@ -38,7 +44,14 @@ const route = createRoute({
   description:
     "Reserves one Avatar Creation on acceptance. The image is downloaded and checked asynchronously (JPEG or PNG, at most 5 MiB, shorter side ≥ 340 px, opaque, exactly one face); a violation ends the job in failed.",
   security: APP_AUTH,
-  middleware: [appAuth, requireOpenApiAccess, requireAvatarCreation, readRateLimitHeaders("avatar"), limitBody, jsonInput({ unsupported: AVATAR_UNSUPPORTED_FIELDS })] as const,
+  middleware: [
+    appAuth,
+    requireOpenApiAccess,
+    requireAvatarCreation,
+    readRateLimitHeaders("avatar"),
+    limitBody,
+    jsonInput({ unsupported: AVATAR_UNSUPPORTED_FIELDS }),
+  ] as const,
   request: { body: jsonBody(CreateAvatarRequest, { unsupported: AVATAR_UNSUPPORTED_FIELDS }) },
   responses: {
     200: okJson("Job accepted", CreateAvatarResponse, { readLimited: true }),
@@ -51,5 +64,8 @@ export const createAvatarRoute = openApiApp().openapi(route, async (c) => {
   const body = c.req.valid("json");
   checkSourceAddress(c.env, "imageUrl", body.imageUrl);
   const { account, appId } = c.get("caller");
-  return c.json(await createAvatarJob(c.env, { account, creator: { appId }, name: body.name, imageUrl: body.imageUrl }), 200);
+  return c.json(
+    await createAvatarJob(c.env, { account, creator: { appId }, name: body.name, imageUrl: body.imageUrl }),
+    200,
+  );
 });

@@ -16,9 +16,15 @@ import { checkSourceAddress } from "../../platform/http/source-address";
 
 export const CreateVideoRequest = z
   .strictObject({
-    avatarId: Uuid.meta({ description: "An Avatar the account owns, a public Avatar, or one explicitly allowed for the account" }),
-    audioUrl: SourceUrl.meta({ description: "Public http(s) URL of the audio (at most 500 MiB); signed query parameters allowed" }),
-    backgroundUrl: SourceUrl.optional().meta({ description: "Public http(s) URL of a PNG, JPEG or WebP background (at most 50 MiB)" }),
+    avatarId: Uuid.meta({
+      description: "An Avatar the account owns, a public Avatar, or one explicitly allowed for the account",
+    }),
+    audioUrl: SourceUrl.meta({
+      description: "Public http(s) URL of the audio (at most 500 MiB); signed query parameters allowed",
+    }),
+    backgroundUrl: SourceUrl.optional().meta({
+      description: "Public http(s) URL of a PNG, JPEG or WebP background (at most 50 MiB)",
+    }),
     name: Name.optional().meta({ description: "1 to 128 characters; default derived from the job ID" }),
     requestId: Uuid.optional().meta({ description: "Retry key, shared across all Apps of the account" }),
     video: VideoSettingsInput.optional(),
@@ -63,7 +69,15 @@ const route = createRoute({
   description:
     "Returns at once; media work is asynchronous. With a requestId, a retry with the same normalized input returns the existing job (current status, original createdAt) without counting again; different input gives 409. An omitted setting equals its explicit default; colour case does not matter.",
   security: APP_AUTH,
-  middleware: [appAuth, requireOpenApiAccess, requireVideoAccess, requireVideoCreation, readRateLimitHeaders("video", { fromHandler: true }), limitBody, jsonInput({ unsupported: VIDEO_UNSUPPORTED_FIELDS })] as const,
+  middleware: [
+    appAuth,
+    requireOpenApiAccess,
+    requireVideoAccess,
+    requireVideoCreation,
+    readRateLimitHeaders("video", { fromHandler: true }),
+    limitBody,
+    jsonInput({ unsupported: VIDEO_UNSUPPORTED_FIELDS }),
+  ] as const,
   request: { body: jsonBody(CreateVideoRequest, { unsupported: VIDEO_UNSUPPORTED_FIELDS }) },
   responses: {
     200: okJson("New job, or the existing job for a retry", CreateVideoResponse, { readLimited: true }),
@@ -77,6 +91,12 @@ export const createVideoRoute = openApiApp().openapi(route, async (c) => {
   checkSourceAddress(c.env, "audioUrl", body.audioUrl);
   checkSourceAddress(c.env, "backgroundUrl", body.backgroundUrl);
   const { account, appId } = c.get("caller");
-  const answer = await createVideoJob(c.env, { account, creator: { appId } }, normalizeVideoInput(body), body.requestId ?? null, (reads) => c.set("readStatus", reads));
+  const answer = await createVideoJob(
+    c.env,
+    { account, creator: { appId } },
+    normalizeVideoInput(body),
+    body.requestId ?? null,
+    (reads) => c.set("readStatus", reads),
+  );
   return c.json(answer, 200);
 });

@@ -13,7 +13,10 @@ import { PaginationQuery, statusesParam } from "../pagination/page-params";
 import { canonicalStatuses, pageRequest } from "../pagination/page-request";
 import { AVATAR_JOB_STATUSES, AvatarJobList, serializeAvatarJob, type AvatarJobStatus } from "../resources/avatar-job";
 
-export const ListAvatarJobsQuery = z.strictObject({ statuses: statusesParam(AVATAR_JOB_STATUSES).optional(), ...PaginationQuery });
+export const ListAvatarJobsQuery = z.strictObject({
+  statuses: statusesParam(AVATAR_JOB_STATUSES).optional(),
+  ...PaginationQuery,
+});
 
 const route = createRoute({
   method: "get",
@@ -34,7 +37,10 @@ export const listAvatarJobsRoute = openApiApp().openapi(route, async (c) => {
   const statuses = canonicalStatuses(query.statuses) as AvatarJobStatus[];
   const req = await pageRequest(c.env.SIGNING_SECRET, "avatar-jobs", account.id, query, statuses);
   const db = drizzle(c.env.DB);
-  const matches = and(eq(avatarJobs.accountId, account.id), statuses.length ? inArray(avatarJobs.status, statuses) : undefined);
+  const matches = and(
+    eq(avatarJobs.accountId, account.id),
+    statuses.length ? inArray(avatarJobs.status, statuses) : undefined,
+  );
   const [rows, [total]] = await db.batch([
     db
       .select()

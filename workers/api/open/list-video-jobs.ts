@@ -13,7 +13,10 @@ import { PaginationQuery, statusesParam } from "../pagination/page-params";
 import { canonicalStatuses, pageRequest } from "../pagination/page-request";
 import { serializeVideoJob, VIDEO_JOB_STATUSES, VideoJobList, type VideoJobStatus } from "../resources/video-job";
 
-export const ListVideoJobsQuery = z.strictObject({ statuses: statusesParam(VIDEO_JOB_STATUSES).optional(), ...PaginationQuery });
+export const ListVideoJobsQuery = z.strictObject({
+  statuses: statusesParam(VIDEO_JOB_STATUSES).optional(),
+  ...PaginationQuery,
+});
 
 const route = createRoute({
   method: "get",

@@ -16,7 +16,11 @@ const documentRoute = createRoute({
   summary: "This OpenAPI 3.1 document (public, no authentication)",
   security: NO_AUTH,
   responses: {
-    200: { description: "OpenAPI 3.1 document", headers: requestIdHeader, content: { "application/json": { schema: OpenApiDocument } } },
+    200: {
+      description: "OpenAPI 3.1 document",
+      headers: requestIdHeader,
+      content: { "application/json": { schema: OpenApiDocument } },
+    },
   },
 });
 
@@ -27,7 +31,13 @@ const pageRoute = createRoute({
   tags: ["Reference"],
   summary: "Human-readable API reference generated from this document (public, no authentication)",
   security: NO_AUTH,
-  responses: { 200: { description: "HTML page", headers: requestIdHeader, content: { "text/html": { schema: { type: "string" } } } } },
+  responses: {
+    200: {
+      description: "HTML page",
+      headers: requestIdHeader,
+      content: { "text/html": { schema: { type: "string" } } },
+    },
+  },
 });
 
 /**

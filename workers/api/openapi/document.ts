@@ -51,7 +51,10 @@ function defsToComponents(node: unknown): unknown {
   const out: Json = {};
   for (const [k, v] of Object.entries(node)) {
     if (k === "$defs") continue;
-    out[k] = k === "$ref" && typeof v === "string" && v.startsWith("#/$defs/") ? COMPONENT_URI(v.slice("#/$defs/".length)) : defsToComponents(v);
+    out[k] =
+      k === "$ref" && typeof v === "string" && v.startsWith("#/$defs/")
+        ? COMPONENT_URI(v.slice("#/$defs/".length))
+        : defsToComponents(v);
   }
   return out;
 }
@@ -60,13 +63,19 @@ function defsToComponents(node: unknown): unknown {
 function schemaFor(schema: z.ZodType): Json {
   const id = idOf(schema);
   if (id) return { $ref: COMPONENT_URI(id) };
-  return defsToComponents(strip(z.toJSONSchema(schema, { io: "input", unrepresentable: "any", target: "draft-2020-12" }) as Json)) as Json;
+  return defsToComponents(
+    strip(z.toJSONSchema(schema, { io: "input", unrepresentable: "any", target: "draft-2020-12" }) as Json),
+  ) as Json;
 }
 
 /** Every component reachable from the document (the global registry also holds other modules' schemas). */
 function components(doc: Json): Record<string, Json> {
-  const all = z.toJSONSchema(z.globalRegistry, { io: "input", unrepresentable: "any", uri: COMPONENT_URI, target: "draft-2020-12" })
-    .schemas as Record<string, Json>;
+  const all = z.toJSONSchema(z.globalRegistry, {
+    io: "input",
+    unrepresentable: "any",
+    uri: COMPONENT_URI,
+    target: "draft-2020-12",
+  }).schemas as Record<string, Json>;
   const out: Record<string, Json> = {};
   const visit = (node: unknown) => {
     if (Array.isArray(node)) return node.forEach(visit);
@@ -88,7 +97,10 @@ function components(doc: Json): Record<string, Json> {
 /** Path and query parameters, one per field; repeatable (array) query fields are form-exploded. */
 function parameters(request: RouteConfig["request"]): Json[] {
   const out: Json[] = [];
-  for (const [where, obj] of [["path", request?.params], ["query", request?.query]] as const) {
+  for (const [where, obj] of [
+    ["path", request?.params],
+    ["query", request?.query],
+  ] as const) {
     if (!obj) continue;
     for (const [name, field] of Object.entries((obj as z.ZodObject).shape as Record<string, z.ZodType>)) {
       const { description, ...schema } = schemaFor(field);
@@ -125,7 +137,11 @@ function useZodSchemas(operation: Json, route: RouteConfig) {
 
 const registered = new WeakSet<object>();
 
-export function generateDocument(api: Pick<OpenAPIHono, "openAPIRegistry" | "getOpenAPI31Document">, serverUrl: string, info: DocumentInfo): Json {
+export function generateDocument(
+  api: Pick<OpenAPIHono, "openAPIRegistry" | "getOpenAPI31Document">,
+  serverUrl: string,
+  info: DocumentInfo,
+): Json {
   if (!registered.has(api.openAPIRegistry)) {
     registerComponents(api.openAPIRegistry);
     registered.add(api.openAPIRegistry);

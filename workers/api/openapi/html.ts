@@ -67,7 +67,10 @@ interface OpenApiDoc {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null;
 
 const esc = (s: unknown) =>
-  String(s ?? "").replace(/[&<>"']/g, (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!);
+  String(s ?? "").replace(
+    /[&<>"']/g,
+    (ch) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[ch]!,
+  );
 
 interface Row {
   name: string;
@@ -103,7 +106,8 @@ function rulesOf(doc: OpenApiDoc, schema: Schema): string {
   if (s.enum) r.push(`one of ${s.enum.join(", ")}`);
   const itemEnum = s.items && resolve(doc, s.items).enum;
   if (itemEnum) r.push(`each one of ${itemEnum.join(", ")}`);
-  if (s.minLength !== undefined || s.maxLength !== undefined) r.push(`length ${s.minLength ?? 0} to ${s.maxLength ?? "∞"}`);
+  if (s.minLength !== undefined || s.maxLength !== undefined)
+    r.push(`length ${s.minLength ?? 0} to ${s.maxLength ?? "∞"}`);
   if (s.minimum !== undefined) r.push(`≥ ${s.minimum}`);
   if (s.maximum !== undefined) r.push(`≤ ${s.maximum}`);
   if (s.multipleOf !== undefined) r.push(s.multipleOf === 2 ? "even" : `multiple of ${s.multipleOf}`);
@@ -119,9 +123,16 @@ function rows(doc: OpenApiDoc, schema: Schema, prefix = "", depth = 0, out: Row[
   for (const [name, child] of Object.entries(s.properties ?? {})) {
     const full = prefix ? `${prefix}.${name}` : name;
     const c = resolve(doc, child);
-    out.push({ name: full, type: typeOf(doc, child), required: required.has(name), rules: rulesOf(doc, child), description: c.description ?? child.description ?? "" });
+    out.push({
+      name: full,
+      type: typeOf(doc, child),
+      required: required.has(name),
+      rules: rulesOf(doc, child),
+      description: c.description ?? child.description ?? "",
+    });
     if (depth < 4 && c.type === "object") rows(doc, c, full, depth + 1, out);
-    if (depth < 4 && c.type === "array" && c.items && resolve(doc, c.items).type === "object") rows(doc, c.items, `${full}[]`, depth + 1, out);
+    if (depth < 4 && c.type === "array" && c.items && resolve(doc, c.items).type === "object")
+      rows(doc, c.items, `${full}[]`, depth + 1, out);
   }
   return out;
 }
@@ -138,7 +149,9 @@ function table(list: Row[]): string {
 
 function operationHtml(doc: OpenApiDoc, path: string, method: string, op: Operation): string {
   const auth = op.security?.length
-    ? Object.keys(op.security[0]).map((k) => doc.components.securitySchemes[k].name).join(" + ")
+    ? Object.keys(op.security[0])
+        .map((k) => doc.components.securitySchemes[k].name)
+        .join(" + ")
     : "none (public)";
   const params: Row[] = (op.parameters ?? []).map((p) => ({
     name: `${p.name} (${p.in})`,
@@ -151,7 +164,9 @@ function operationHtml(doc: OpenApiDoc, path: string, method: string, op: Operat
   const [okStatus, ok] = Object.entries(op.responses).find(([s]) => s.startsWith("2"))!;
   const okSchema = ok.content?.["application/json"]?.schema;
   const pre = (label: string, value: unknown) =>
-    value === undefined ? "" : `<p class=muted>${esc(label)}</p><pre><code>${esc(typeof value === "string" ? value : JSON.stringify(value, null, 2))}</code></pre>`;
+    value === undefined
+      ? ""
+      : `<p class=muted>${esc(label)}</p><pre><code>${esc(typeof value === "string" ? value : JSON.stringify(value, null, 2))}</code></pre>`;
   const samples = (op["x-codeSamples"] ?? []).map((c) => pre(c.label, c.source)).join("");
   const errors = Object.keys(op.responses)
     .filter((s) => !s.startsWith("2"))
@@ -180,15 +195,22 @@ pre{background:#f4f6f8;border:1px solid #e2e6ea;border-radius:6px;padding:10px 1
 export function renderReferenceHtml(generated: Record<string, unknown>): string {
   const doc = generated as unknown as OpenApiDoc;
   const ops: [string, string, Operation][] = [];
-  for (const [path, item] of Object.entries(doc.paths)) for (const [method, op] of Object.entries(item)) ops.push([path, method, op]);
+  for (const [path, item] of Object.entries(doc.paths))
+    for (const [method, op] of Object.entries(item)) ops.push([path, method, op]);
   const byTag = new Map<string, [string, string, Operation][]>();
   for (const o of ops) byTag.set(o[2].tags?.[0] ?? "Other", [...(byTag.get(o[2].tags?.[0] ?? "Other") ?? []), o]);
   const nav = [...byTag]
-    .map(([tag, list]) => `<p><b>${esc(tag)}</b><br>${list.map(([p, m, o]) => `<a href="#${esc(o.operationId)}">${esc(m.toUpperCase())} ${esc(p)}</a>`).join("<br>")}</p>`)
+    .map(
+      ([tag, list]) =>
+        `<p><b>${esc(tag)}</b><br>${list.map(([p, m, o]) => `<a href="#${esc(o.operationId)}">${esc(m.toUpperCase())} ${esc(p)}</a>`).join("<br>")}</p>`,
+    )
     .join("");
   const schemas = Object.keys(doc.components.schemas)
     .sort()
-    .map((id) => `<section id="schema-${esc(id)}"><h3>${esc(id)}</h3>${doc.components.schemas[id].description ? `<p>${esc(doc.components.schemas[id].description)}</p>` : ""}${table(rows(doc, doc.components.schemas[id]))}</section>`)
+    .map(
+      (id) =>
+        `<section id="schema-${esc(id)}"><h3>${esc(id)}</h3>${doc.components.schemas[id].description ? `<p>${esc(doc.components.schemas[id].description)}</p>` : ""}${table(rows(doc, doc.components.schemas[id]))}</section>`,
+    )
     .join("");
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
 <title>${esc(doc.info.title)} ${esc(doc.info.version)}</title><style>${CSS}</style></head><body><main>

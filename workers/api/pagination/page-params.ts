@@ -10,7 +10,10 @@ export const PAGE_SIZE_MAX = 99;
  */
 export const PageSizeParam = z
   .string({ error: (iss) => (Array.isArray(iss.input) ? "must be given once" : undefined) })
-  .refine((s) => /^\d+$/.test(s) && !/^0+$/.test(s), `must be an integer from 1 to ${PAGE_SIZE_MAX} (larger values fall back to ${PAGE_SIZE_DEFAULT})`)
+  .refine(
+    (s) => /^\d+$/.test(s) && !/^0+$/.test(s),
+    `must be an integer from 1 to ${PAGE_SIZE_MAX} (larger values fall back to ${PAGE_SIZE_DEFAULT})`,
+  )
   .meta({
     type: "integer",
     minimum: 1,
@@ -32,7 +35,9 @@ export const statusesParam = <const T extends readonly [string, ...string[]]>(va
   z
     .preprocess(
       (v) => (typeof v === "string" ? [v] : v),
-      z.array(z.enum(values, { error: (iss) => `must be one of ${values.join(", ")} (got ${JSON.stringify(iss.input)})` })),
+      z.array(
+        z.enum(values, { error: (iss) => `must be one of ${values.join(", ")} (got ${JSON.stringify(iss.input)})` }),
+      ),
     )
     .meta({ description: `Repeatable status filter: ${values.join(", ")}` });
 

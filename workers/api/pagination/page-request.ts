@@ -27,7 +27,12 @@ export async function pageRequest(
   query: { "pagination.pageSize"?: string; "pagination.pageToken"?: string },
   statuses: readonly string[] = [],
 ): Promise<PageRequest> {
-  const scope: TokenScope = { kind, accountId, pageSize: effectivePageSize(query["pagination.pageSize"]), filter: statuses.join(",") };
+  const scope: TokenScope = {
+    kind,
+    accountId,
+    pageSize: effectivePageSize(query["pagination.pageSize"]),
+    filter: statuses.join(","),
+  };
   const token = query["pagination.pageToken"];
   // An empty token means "first page" (AIP-158); a client that loops on "" gets page one, as documented.
   if (!token) return { scope };

@@ -40,13 +40,17 @@ const keys = new Map<string, Promise<CryptoKey>>();
 function hmacKey(secret: string) {
   let key = keys.get(secret);
   if (!key) {
-    key = crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, ["sign", "verify"]);
+    key = crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+      "sign",
+      "verify",
+    ]);
     keys.set(secret, key);
   }
   return key;
 }
 
-const macInput = (scope: TokenScope, payload: string) => encoder.encode(`page-token-v1\n${scope.kind}\n${scope.accountId}\n${payload}`);
+const macInput = (scope: TokenScope, payload: string) =>
+  encoder.encode(`page-token-v1\n${scope.kind}\n${scope.accountId}\n${payload}`);
 
 export async function encodePageToken(secret: string, scope: TokenScope, position: Position): Promise<string> {
   const body: Payload = { v: 1, s: scope.pageSize, f: scope.filter, t: position.createdAt, i: position.id };
@@ -55,7 +59,8 @@ export async function encodePageToken(secret: string, scope: TokenScope, positio
   return `${payload}.${toBase64Url(new Uint8Array(mac))}`;
 }
 
-const INVALID = "pagination.pageToken is invalid: pass back exactly a nextPageToken of this list, or omit it to start from the first page";
+const INVALID =
+  "pagination.pageToken is invalid: pass back exactly a nextPageToken of this list, or omit it to start from the first page";
 
 /** The position a token points at, or 400 invalid_request saying why it cannot be used here. */
 export async function decodePageToken(secret: string, scope: TokenScope, token: string): Promise<Position> {
@@ -78,7 +83,9 @@ export async function decodePageToken(secret: string, scope: TokenScope, token: 
     );
   }
   if (body.f !== scope.filter) {
-    throw invalid("pagination.pageToken was issued for a different statuses filter; start again from the first page to change the filter");
+    throw invalid(
+      "pagination.pageToken was issued for a different statuses filter; start again from the first page to change the filter",
+    );
   }
   return { createdAt: body.t, id: body.i };
 }

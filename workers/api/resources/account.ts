@@ -25,5 +25,11 @@ export const AccountView = z
 export const AccountResponse = z.object({ account: AccountView });
 
 export const AppView = z
-  .object({ id: z.string(), accountId: z.string(), name: z.string(), createdAt: z.string(), revokedAt: z.string().optional() })
+  .object({
+    id: z.string(),
+    accountId: z.string(),
+    name: z.string(),
+    createdAt: z.string(),
+    revokedAt: z.string().optional(),
+  })
   .meta({ id: "AdminApp" });

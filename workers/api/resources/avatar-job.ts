@@ -22,7 +22,9 @@ export const AvatarJob = z
   .meta({ id: "AvatarJob" });
 
 export const AvatarJobDetail = z.object({ job: AvatarJob }).meta({ id: "AvatarJobDetail" });
-export const AvatarJobList = z.object({ jobs: z.array(AvatarJob), pagination: Pagination }).meta({ id: "AvatarJobList" });
+export const AvatarJobList = z
+  .object({ jobs: z.array(AvatarJob), pagination: Pagination })
+  .meta({ id: "AvatarJobList" });
 
 /**
  * Public view of an Avatar creation job. Fields that do not apply are omitted, not null: avatarId
@@ -40,7 +42,9 @@ export function serializeAvatarJob(job: AvatarJobRow): z.infer<typeof AvatarJob>
     ...(status === "succeeded" && job.avatarId ? { avatarId: job.avatarId } : {}),
     createdAt: iso(job.createdAt),
     updatedAt: iso(job.updatedAt),
-    ...((status === "succeeded" || status === "failed") && job.completedAt ? { completedAt: iso(job.completedAt) } : {}),
+    ...((status === "succeeded" || status === "failed") && job.completedAt
+      ? { completedAt: iso(job.completedAt) }
+      : {}),
     ...(error ? { error } : {}),
   };
 }

@@ -11,7 +11,10 @@ export const Avatar = z
     id: Uuid,
     name: z.string(),
     coverUrl: z.url().meta({ description: "Absolute cover image address, usable without authentication headers" }),
-    backgroundImageUrl: z.url().optional().meta({ description: "16:9 background image address; omitted when the Avatar has none" }),
+    backgroundImageUrl: z
+      .url()
+      .optional()
+      .meta({ description: "16:9 background image address; omitted when the Avatar has none" }),
     createdAt: Timestamp,
     updatedAt: Timestamp,
   })
@@ -21,7 +24,11 @@ export const AvatarDetail = z.object({ avatar: Avatar }).meta({ id: "AvatarDetai
 export const AvatarList = z.object({ avatars: z.array(Avatar), pagination: Pagination }).meta({ id: "AvatarList" });
 
 /** Public view of an Avatar: absolute links only, never storage keys; no background → field omitted. */
-export function serializeAvatar(env: Pick<Env, "SIGNING_SECRET">, baseUrl: string, avatar: AvatarRow): z.infer<typeof Avatar> {
+export function serializeAvatar(
+  env: Pick<Env, "SIGNING_SECRET">,
+  baseUrl: string,
+  avatar: AvatarRow,
+): z.infer<typeof Avatar> {
   const backgroundImageUrl = avatarBackgroundUrl(env, baseUrl, avatar);
   return {
     id: avatar.id,

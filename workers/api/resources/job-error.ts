@@ -1,4 +1,11 @@
-import { AVATAR_REASON_CODES, AVATAR_REASONS, failureEntry, isAvatarReason, JOB_FAILURES, type JobKind } from "@avatar-video/contract";
+import {
+  AVATAR_REASON_CODES,
+  AVATAR_REASONS,
+  failureEntry,
+  isAvatarReason,
+  JOB_FAILURES,
+  type JobKind,
+} from "@avatar-video/contract";
 import { z } from "zod";
 import type { AvatarJob, VideoJob } from "../../platform/db/schema";
 
@@ -23,17 +30,24 @@ export const JobError = z
     message: z.string().meta({ description: "Human-readable detail" }),
     retryable: z.boolean().meta({ description: "Whether a new request may succeed once the cause is fixed" }),
     reason: AvatarReasonCode.optional().meta({
-      description: "Avatar jobs: why the job failed or the image was refused (stable; see the AvatarReason schema). Absent on video jobs.",
-    }),
-    detail: z.string().optional().meta({
       description:
-        "One sentence for people: what was measured and the rule it broke, e.g. \"The face is 58 px wide; at least 64 px is needed. Use a closer or larger photo.\" Do not parse it; program against code and reason.",
-      examples: ["The face is 58 px wide; at least 64 px is needed. Use a closer or larger photo."],
+        "Avatar jobs: why the job failed or the image was refused (stable; see the AvatarReason schema). Absent on video jobs.",
     }),
+    detail: z
+      .string()
+      .optional()
+      .meta({
+        description:
+          'One sentence for people: what was measured and the rule it broke, e.g. "The face is 58 px wide; at least 64 px is needed. Use a closer or larger photo." Do not parse it; program against code and reason.',
+        examples: ["The face is 58 px wide; at least 64 px is needed. Use a closer or larger photo."],
+      }),
   })
   .meta({ id: "JobError", description: "Failure detail; present only on failed jobs." });
 
-type StoredFailure = Pick<AvatarJob | VideoJob, "errorCode" | "errorMessage" | "errorRetryable" | "errorReason" | "errorDetail">;
+type StoredFailure = Pick<
+  AvatarJob | VideoJob,
+  "errorCode" | "errorMessage" | "errorRetryable" | "errorReason" | "errorDetail"
+>;
 
 /**
  * `error` only on failed jobs, from the stored code/message/retryable and the client-facing reason and

@@ -6,7 +6,10 @@ import { AvatarLimitsSchema, VideoLimitsSchema } from "../../platform/limiter/li
 export const typeError = (field: string, rule: string) => ({
   error: (iss: { input?: unknown }) => (iss.input === undefined ? `${field} is required` : `${field} ${rule}`),
 });
-const uuid = (field: string) => z.string(typeError(field, "must be a UUID")).regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, `${field} must be a UUID`);
+const uuid = (field: string) =>
+  z
+    .string(typeError(field, "must be a UUID"))
+    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, `${field} must be a UUID`);
 export const bool = (field: string) => z.boolean(typeError(field, "must be a boolean"));
 
 /** Upper bound for an account's Avatar Creation balance (keeps the arithmetic far from float precision). */

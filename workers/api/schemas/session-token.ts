@@ -24,5 +24,7 @@ export const SessionTokenRequest = z
   .meta({ id: "SessionTokenRequest" });
 
 export const SessionTokenResponse = z
-  .object({ sessionToken: z.string().meta({ description: "Compact JWS (JWT) signed with Ed25519; see docs/session-tokens.md" }) })
+  .object({
+    sessionToken: z.string().meta({ description: "Compact JWS (JWT) signed with Ed25519; see docs/session-tokens.md" }),
+  })
   .meta({ id: "SessionTokenResponse" });

@@ -28,46 +28,60 @@ const leadSeconds = (field: string) =>
     .refine(Number.isFinite, `video.${field} must be a finite number`)
     .min(LEAD_SECONDS.min, `video.${field} must be between ${LEAD_SECONDS.min} and ${LEAD_SECONDS.max}`)
     .max(LEAD_SECONDS.max, `video.${field} must be between ${LEAD_SECONDS.min} and ${LEAD_SECONDS.max}`)
-    .meta({ default: 0, description: `Additional idle time ${field === "leadInSeconds" ? "before the opening" : "after the closing"} transition, seconds` });
+    .meta({
+      default: 0,
+      description: `Additional idle time ${field === "leadInSeconds" ? "before the opening" : "after the closing"} transition, seconds`,
+    });
 
 /** The `video` field of POST /videos, as the caller sends it (every field optional). */
 export const VideoSettingsInput = z
-  .strictObject({
-    width: dimension("width").optional(),
-    height: dimension("height").optional(),
-    fit: z.enum(FITS, { error: `video.fit must be one of ${FITS.join(", ")}` }).meta({ default: "crop" }).optional(),
-    backgroundColor: z
-      .string({ error: "video.backgroundColor must be a string" })
-      .regex(HEX_COLOUR, "video.backgroundColor must be a six-digit hex colour like #1A2B3C")
-      .meta({ default: "#000000", description: "Six-digit RGB hex colour with leading #, either case" })
-      .optional(),
-    backgroundFit: z
-      .enum(["cover", "contain", "stretch"], { error: "video.backgroundFit must be one of cover, contain, stretch" })
-      .meta({ default: "cover" })
-      .optional(),
-    leadInSeconds: leadSeconds("leadInSeconds").optional(),
-    leadOutSeconds: leadSeconds("leadOutSeconds").optional(),
-    replaceBackground: z
-      .boolean({ error: "video.replaceBackground must be a boolean" })
-      .meta({
-        default: false,
-        description:
-          "Put the person on backgroundColor instead of the photo's own backdrop when no background image is in effect (with a background image, from backgroundUrl or saved on the Avatar, the person is always in front of it)",
-      })
-      .optional(),
-    alpha: z
-      .boolean({ error: "video.alpha must be a boolean" })
-      .meta({
-        default: false,
-        description:
-          "Also render the person alone on a transparent background: a WebM with alpha (VP9, yuva420p, Opus audio) of the same frames and audio, linked as alphaVideoUrl, kept and deleted with the MP4",
-      })
-      .optional(),
-  }, { error: (iss) => (iss.code === "unrecognized_keys" ? `video has unknown field(s): ${iss.keys.join(", ")}` : "video must be an object") })
-  .refine(
-    (v) => (v.width ?? VIDEO_DEFAULTS.width) * (v.height ?? VIDEO_DEFAULTS.height) <= MAX_PIXEL_AREA,
-    { message: `video.width × video.height must be at most ${MAX_PIXEL_AREA} pixels (defaults count for an omitted dimension)`, path: ["width"] },
+  .strictObject(
+    {
+      width: dimension("width").optional(),
+      height: dimension("height").optional(),
+      fit: z
+        .enum(FITS, { error: `video.fit must be one of ${FITS.join(", ")}` })
+        .meta({ default: "crop" })
+        .optional(),
+      backgroundColor: z
+        .string({ error: "video.backgroundColor must be a string" })
+        .regex(HEX_COLOUR, "video.backgroundColor must be a six-digit hex colour like #1A2B3C")
+        .meta({ default: "#000000", description: "Six-digit RGB hex colour with leading #, either case" })
+        .optional(),
+      backgroundFit: z
+        .enum(["cover", "contain", "stretch"], { error: "video.backgroundFit must be one of cover, contain, stretch" })
+        .meta({ default: "cover" })
+        .optional(),
+      leadInSeconds: leadSeconds("leadInSeconds").optional(),
+      leadOutSeconds: leadSeconds("leadOutSeconds").optional(),
+      replaceBackground: z
+        .boolean({ error: "video.replaceBackground must be a boolean" })
+        .meta({
+          default: false,
+          description:
+            "Put the person on backgroundColor instead of the photo's own backdrop when no background image is in effect (with a background image, from backgroundUrl or saved on the Avatar, the person is always in front of it)",
+        })
+        .optional(),
+      alpha: z
+        .boolean({ error: "video.alpha must be a boolean" })
+        .meta({
+          default: false,
+          description:
+            "Also render the person alone on a transparent background: a WebM with alpha (VP9, yuva420p, Opus audio) of the same frames and audio, linked as alphaVideoUrl, kept and deleted with the MP4",
+        })
+        .optional(),
+    },
+    {
+      error: (iss) =>
+        iss.code === "unrecognized_keys"
+          ? `video has unknown field(s): ${iss.keys.join(", ")}`
+          : "video must be an object",
+    },
   )
+  .refine((v) => (v.width ?? VIDEO_DEFAULTS.width) * (v.height ?? VIDEO_DEFAULTS.height) <= MAX_PIXEL_AREA, {
+    message: `video.width × video.height must be at most ${MAX_PIXEL_AREA} pixels (defaults count for an omitted dimension)`,
+    path: ["width"],
+  })
   .meta({
     id: "VideoSettings",
     description: `Presentation settings of a video; every field optional. The effective width × height (defaults count for an omitted dimension) must be at most ${MAX_PIXEL_AREA} pixels. Encoding is managed by the service and cannot be set.`,

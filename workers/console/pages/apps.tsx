@@ -31,7 +31,9 @@ function Secret(props: { appId: string; apiKey: string; appName: string }) {
   return (
     <section class="panel" aria-labelledby="secret-heading">
       <h2 id="secret-heading">API key of {props.appName}</h2>
-      <p class="blocked">Copy the API key now: it is shown only once. Keep it on your backend, never in client-side code.</p>
+      <p class="blocked">
+        Copy the API key now: it is shown only once. Keep it on your backend, never in client-side code.
+      </p>
       <SecretField id="new-app-id" label="App ID" value={props.appId} />
       <SecretField id="new-api-key" label="API key" value={props.apiKey} />
     </section>
@@ -40,11 +42,21 @@ function Secret(props: { appId: string; apiKey: string; appName: string }) {
 
 export function AppsPage(props: AppsPageProps) {
   return (
-    <Page title="Apps" nav="apps" csrf={props.csrf} email={props.email} accountName={props.accountName} flash={props.flash}>
+    <Page
+      title="Apps"
+      nav="apps"
+      csrf={props.csrf}
+      email={props.email}
+      accountName={props.accountName}
+      flash={props.flash}
+    >
       {props.secret ? <Secret {...props.secret} /> : null}
       <section class="panel">
         <h2>Create an App</h2>
-        <p class="hint">An App is a pair of App ID and API key for the Open API. Every App of the account shares its Avatars, jobs and limits.</p>
+        <p class="hint">
+          An App is a pair of App ID and API key for the Open API. Every App of the account shares its Avatars, jobs and
+          limits.
+        </p>
         <form method="post" action="/console/apps">
           <CsrfField token={props.csrf} />
           <label for="appName">Name</label>
@@ -59,48 +71,62 @@ export function AppsPage(props: AppsPageProps) {
         {props.apps.length === 0 ? <p class="hint">No Apps yet.</p> : null}
         {props.apps.length > 0 ? (
           <div class="table-wrap">
-          {/* stack-narrow: on a phone each App is a card, so Rotate key and Disable stay in view. */}
-          <table class="stack-narrow">
-            <thead>
-              <tr>
-                <th>Name</th>
-                <th>App ID</th>
-                <th class="hide-narrow">Created</th>
-                <th>State</th>
-                <th>Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.apps.map((app) => (
+            {/* stack-narrow: on a phone each App is a card, so Rotate key and Disable stay in view. */}
+            <table class="stack-narrow">
+              <thead>
                 <tr>
-                  <td>{app.name}</td>
-                  <td>
-                    <code>{app.id}</code>
-                  </td>
-                  <td class="hide-narrow">{when(app.createdAt)}</td>
-                  <td>{app.revokedAt ? <span class="status failed">disabled</span> : <span class="status succeeded">active</span>}</td>
-                  <td>
-                    {app.revokedAt ? null : (
-                      <div class="row-actions">
-                        <form method="post" action={`/console/apps/${app.id}/rotate`} data-confirm="Rotate the key? The current key stops working at once.">
-                          <CsrfField token={props.csrf} />
-                          <button type="submit" class="secondary" aria-label={`Rotate key of ${app.name}`}>
-                            Rotate key
-                          </button>
-                        </form>
-                        <form method="post" action={`/console/apps/${app.id}/disable`} data-confirm="Disable this App? Its key stops working for good.">
-                          <CsrfField token={props.csrf} />
-                          <button type="submit" class="danger" aria-label={`Disable ${app.name}`}>
-                            Disable
-                          </button>
-                        </form>
-                      </div>
-                    )}
-                  </td>
+                  <th>Name</th>
+                  <th>App ID</th>
+                  <th class="hide-narrow">Created</th>
+                  <th>State</th>
+                  <th>Actions</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
+              </thead>
+              <tbody>
+                {props.apps.map((app) => (
+                  <tr>
+                    <td>{app.name}</td>
+                    <td>
+                      <code>{app.id}</code>
+                    </td>
+                    <td class="hide-narrow">{when(app.createdAt)}</td>
+                    <td>
+                      {app.revokedAt ? (
+                        <span class="status failed">disabled</span>
+                      ) : (
+                        <span class="status succeeded">active</span>
+                      )}
+                    </td>
+                    <td>
+                      {app.revokedAt ? null : (
+                        <div class="row-actions">
+                          <form
+                            method="post"
+                            action={`/console/apps/${app.id}/rotate`}
+                            data-confirm="Rotate the key? The current key stops working at once."
+                          >
+                            <CsrfField token={props.csrf} />
+                            <button type="submit" class="secondary" aria-label={`Rotate key of ${app.name}`}>
+                              Rotate key
+                            </button>
+                          </form>
+                          <form
+                            method="post"
+                            action={`/console/apps/${app.id}/disable`}
+                            data-confirm="Disable this App? Its key stops working for good."
+                          >
+                            <CsrfField token={props.csrf} />
+                            <button type="submit" class="danger" aria-label={`Disable ${app.name}`}>
+                              Disable
+                            </button>
+                          </form>
+                        </div>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
           </div>
         ) : null}
       </section>

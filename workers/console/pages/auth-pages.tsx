@@ -7,7 +7,15 @@ export function SignInPage(props: { csrf: string; email?: string; flash?: Flash 
       <form method="post" action="/console/sign-in" class="stack">
         <CsrfField token={props.csrf} />
         <label for="email">Email</label>
-        <input id="email" name="email" type="email" autocomplete="username" required value={props.email ?? ""} autofocus />
+        <input
+          id="email"
+          name="email"
+          type="email"
+          autocomplete="username"
+          required
+          value={props.email ?? ""}
+          autofocus
+        />
         <label for="password">Password</label>
         <input id="password" name="password" type="password" autocomplete="current-password" required />
         <button type="submit">Sign in</button>
@@ -21,12 +29,27 @@ function NewPasswordFields() {
   return (
     <>
       <label for="password">Password</label>
-      <input id="password" name="password" type="password" autocomplete="new-password" required minlength={PASSWORD_MIN_LENGTH} aria-describedby="password-rule" />
+      <input
+        id="password"
+        name="password"
+        type="password"
+        autocomplete="new-password"
+        required
+        minlength={PASSWORD_MIN_LENGTH}
+        aria-describedby="password-rule"
+      />
       <p id="password-rule" class="hint">
         At least {PASSWORD_MIN_LENGTH} characters. A long passphrase is best.
       </p>
       <label for="confirm">Confirm password</label>
-      <input id="confirm" name="confirm" type="password" autocomplete="new-password" required minlength={PASSWORD_MIN_LENGTH} />
+      <input
+        id="confirm"
+        name="confirm"
+        type="password"
+        autocomplete="new-password"
+        required
+        minlength={PASSWORD_MIN_LENGTH}
+      />
     </>
   );
 }
@@ -59,7 +82,14 @@ export function InviteInvalidPage(props: { csrf: string }) {
 
 export function PasswordPage(props: { csrf: string; email: string; accountName: string; flash?: Flash | null }) {
   return (
-    <Page title="Password" nav="password" csrf={props.csrf} email={props.email} accountName={props.accountName} flash={props.flash}>
+    <Page
+      title="Password"
+      nav="password"
+      csrf={props.csrf}
+      email={props.email}
+      accountName={props.accountName}
+      flash={props.flash}
+    >
       <p>Changing your password signs you out everywhere else.</p>
       <form method="post" action="/console/password" class="stack narrow">
         <CsrfField token={props.csrf} />

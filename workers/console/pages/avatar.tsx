@@ -21,7 +21,12 @@ export interface AvatarPageProps {
  */
 function Cutout(props: { name: string; backgroundUrl?: string; portraitUrl: string; matteUrl?: string }) {
   return (
-    <svg class="cutout" viewBox="0 0 1600 900" role="img" aria-label={`${props.name} cut out on ${props.backgroundUrl ? "the saved background" : "a transparent background"}`}>
+    <svg
+      class="cutout"
+      viewBox="0 0 1600 900"
+      role="img"
+      aria-label={`${props.name} cut out on ${props.backgroundUrl ? "the saved background" : "a transparent background"}`}
+    >
       <defs>
         <pattern id="checker" width="40" height="40" patternUnits="userSpaceOnUse">
           <rect width="40" height="40" fill="#e9ecf0" />
@@ -39,7 +44,14 @@ function Cutout(props: { name: string; backgroundUrl?: string; portraitUrl: stri
       ) : (
         <rect width="1600" height="900" fill="url(#checker)" />
       )}
-      <image href={props.portraitUrl} x="350" y="0" width="900" height="900" mask={props.matteUrl ? "url(#person)" : undefined} />
+      <image
+        href={props.portraitUrl}
+        x="350"
+        y="0"
+        width="900"
+        height="900"
+        mask={props.matteUrl ? "url(#person)" : undefined}
+      />
     </svg>
   );
 }
@@ -47,7 +59,14 @@ function Cutout(props: { name: string; backgroundUrl?: string; portraitUrl: stri
 export function AvatarPage(props: AvatarPageProps) {
   const { avatar } = props;
   return (
-    <Page title={avatar.name} nav="avatars" csrf={props.csrf} email={props.email} accountName={props.accountName} flash={props.flash}>
+    <Page
+      title={avatar.name}
+      nav="avatars"
+      csrf={props.csrf}
+      email={props.email}
+      accountName={props.accountName}
+      flash={props.flash}
+    >
       <p>
         <a href="/console/avatars">← All Avatars</a>
       </p>
@@ -55,7 +74,8 @@ export function AvatarPage(props: AvatarPageProps) {
         <div>
           <img class="cover" src={props.coverUrl} alt={`Cover of ${avatar.name}`} />
           <p class="hint">
-            Created {when(avatar.createdAt)} · <span class={`badge ${avatar.origin}`}>{avatar.origin === "console" ? "Console" : "API"}</span>
+            Created {when(avatar.createdAt)} ·{" "}
+            <span class={`badge ${avatar.origin}`}>{avatar.origin === "console" ? "Console" : "API"}</span>
           </p>
           <p class="hint">
             Avatar ID <code>{avatar.id}</code>
@@ -66,23 +86,44 @@ export function AvatarPage(props: AvatarPageProps) {
         </div>
         <section class="panel">
           <h2>Background</h2>
-          <p class="hint">The default background of this Avatar's videos, and its backgroundImageUrl in the Open API: the person is shown in front of it.</p>
+          <p class="hint">
+            The default background of this Avatar's videos, and its backgroundImageUrl in the Open API: the person is
+            shown in front of it.
+          </p>
           <Cutout name={avatar.name} backgroundUrl={props.backgroundUrl} {...props.cutout} />
-          {props.cutout.matteUrl ? null : <p class="hint">The cut-out is made with this Avatar's first video that needs it (a background, Replace background or a transparent WebM).</p>}
+          {props.cutout.matteUrl ? null : (
+            <p class="hint">
+              The cut-out is made with this Avatar's first video that needs it (a background, Replace background or a
+              transparent WebM).
+            </p>
+          )}
           {props.backgroundUrl ? null : <p>No background set.</p>}
           <form method="post" action={`/console/avatars/${avatar.id}/background`} enctype="multipart/form-data">
             <CsrfField token={props.csrf} />
             <div class="dropzone">
               <label for="background">Background image</label>
-              <input id="background" name="background" type="file" accept="image/jpeg,image/png" required data-sixteen-nine aria-describedby="background-rules" />
+              <input
+                id="background"
+                name="background"
+                type="file"
+                accept="image/jpeg,image/png"
+                required
+                data-sixteen-nine
+                aria-describedby="background-rules"
+              />
               <p id="background-rules" class="hint">
-                16:9 JPEG or PNG (for example 1920×1080), at most 20 MiB. Other shapes can be cropped to 16:9 after you confirm.
+                16:9 JPEG or PNG (for example 1920×1080), at most 20 MiB. Other shapes can be cropped to 16:9 after you
+                confirm.
               </p>
             </div>
             <button type="submit">Save background</button>
           </form>
           {props.backgroundUrl ? (
-            <form method="post" action={`/console/avatars/${avatar.id}/background/remove`} data-confirm="Remove this Avatar's background?">
+            <form
+              method="post"
+              action={`/console/avatars/${avatar.id}/background/remove`}
+              data-confirm="Remove this Avatar's background?"
+            >
               <CsrfField token={props.csrf} />
               <button type="submit" class="danger">
                 Remove background

@@ -40,7 +40,14 @@ export function AvatarsPage(props: AvatarsPageProps) {
   // Jobs still running, and failures (job-pages.ts); succeeded ones are the Avatars below.
   const jobs = props.jobs;
   return (
-    <Page title="Avatars" nav="avatars" csrf={props.csrf} email={props.email} accountName={props.accountName} flash={props.flash}>
+    <Page
+      title="Avatars"
+      nav="avatars"
+      csrf={props.csrf}
+      email={props.email}
+      accountName={props.accountName}
+      flash={props.flash}
+    >
       <section class="panel">
         <h2>Create an Avatar</h2>
         {props.block ? <p class="blocked">Avatar creation is unavailable: {props.block}</p> : null}
@@ -48,9 +55,17 @@ export function AvatarsPage(props: AvatarsPageProps) {
           <CsrfField token={props.csrf} />
           <div class="dropzone">
             <label for="portrait">Portrait photo</label>
-            <input id="portrait" name="portrait" type="file" accept="image/jpeg,image/png" required aria-describedby="portrait-rules" />
+            <input
+              id="portrait"
+              name="portrait"
+              type="file"
+              accept="image/jpeg,image/png"
+              required
+              aria-describedby="portrait-rules"
+            />
             <p id="portrait-rules" class="hint">
-              JPEG or PNG, at most 5 MiB, shorter side at least 340 pixels, exactly one clearly visible face. You can also drop the file here.
+              JPEG or PNG, at most 5 MiB, shorter side at least 340 pixels, exactly one clearly visible face. You can
+              also drop the file here.
             </p>
             <img class="portrait-preview" data-preview-for="portrait" alt="Preview of the chosen portrait" hidden />
           </div>

@@ -47,7 +47,15 @@ function Document(props: { title: string; csrf: string; children: Child }) {
 }
 
 /** A signed-in page: header with the account, navigation, Sign out, then the page's heading and content. */
-export function Page(props: { title: string; csrf: string; nav: NavKey; email: string; accountName: string; flash?: Flash | null; children: Child }) {
+export function Page(props: {
+  title: string;
+  csrf: string;
+  nav: NavKey;
+  email: string;
+  accountName: string;
+  flash?: Flash | null;
+  children: Child;
+}) {
   return (
     <Document title={props.title} csrf={props.csrf}>
       <header class="top">

@@ -21,11 +21,28 @@ const LIMIT_ROWS: { key: string; label: string }[] = [
 
 const onOff = (v: boolean) => (v ? "on" : "off");
 
-export function UsagePage(props: { csrf: string; email: string; accountName: string; flash?: Flash | null; account: Account; figures: UsageFigures }) {
+export function UsagePage(props: {
+  csrf: string;
+  email: string;
+  accountName: string;
+  flash?: Flash | null;
+  account: Account;
+  figures: UsageFigures;
+}) {
   const f = props.figures;
-  const { avatar, video } = props.account.limits as { avatar: Record<string, number>; video: Record<string, number> | null };
+  const { avatar, video } = props.account.limits as {
+    avatar: Record<string, number>;
+    video: Record<string, number> | null;
+  };
   return (
-    <Page title="Usage" nav="usage" csrf={props.csrf} email={props.email} accountName={props.accountName} flash={props.flash}>
+    <Page
+      title="Usage"
+      nav="usage"
+      csrf={props.csrf}
+      email={props.email}
+      accountName={props.accountName}
+      flash={props.flash}
+    >
       <div class="figures">
         <div class="figure">
           <div class="n">{f.avatarUnits - f.reservedAvatarUnits}</div>
@@ -61,7 +78,13 @@ export function UsagePage(props: { csrf: string; email: string; accountName: str
               <tr>
                 <td>{row.label}</td>
                 <td>{avatar[row.key] ?? "—"}</td>
-                <td>{row.key === "concurrent" ? "managed by the video service" : video ? (video[row.key] ?? "—") : "no video access"}</td>
+                <td>
+                  {row.key === "concurrent"
+                    ? "managed by the video service"
+                    : video
+                      ? (video[row.key] ?? "—")
+                      : "no video access"}
+                </td>
               </tr>
             ))}
           </tbody>
@@ -71,10 +94,22 @@ export function UsagePage(props: { csrf: string; email: string; accountName: str
         <h2>Access</h2>
         <table>
           <tbody>
-            <tr><td>Open API access</td><td>{onOff(props.account.openApiAccess)}</td></tr>
-            <tr><td>Avatar creation</td><td>{onOff(props.account.avatarCreationEnabled)}</td></tr>
-            <tr><td>Video access</td><td>{onOff(props.account.videoAccess)}</td></tr>
-            <tr><td>Video creation</td><td>{onOff(props.account.videoCreationEnabled)}</td></tr>
+            <tr>
+              <td>Open API access</td>
+              <td>{onOff(props.account.openApiAccess)}</td>
+            </tr>
+            <tr>
+              <td>Avatar creation</td>
+              <td>{onOff(props.account.avatarCreationEnabled)}</td>
+            </tr>
+            <tr>
+              <td>Video access</td>
+              <td>{onOff(props.account.videoAccess)}</td>
+            </tr>
+            <tr>
+              <td>Video creation</td>
+              <td>{onOff(props.account.videoCreationEnabled)}</td>
+            </tr>
           </tbody>
         </table>
       </section>

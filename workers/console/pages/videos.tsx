@@ -71,7 +71,9 @@ function CreateForm(props: VideosPageProps) {
         <div class="dropzone">
           <label for="audio">Audio file</label>
           <input id="audio" name="audio" type="file" accept={[...new Set(Object.keys(AUDIO_TYPES))].join(",")} />
-          <p class="hint">MP3, WAV, M4A/AAC or OGG, at most 500 MiB. Uploaded in parts; you can also drop the file here.</p>
+          <p class="hint">
+            MP3, WAV, M4A/AAC or OGG, at most 500 MiB. Uploaded in parts; you can also drop the file here.
+          </p>
           <progress max={100} value={0} hidden aria-label="Upload progress"></progress>
           <p class="hint" data-upload-status aria-live="polite"></p>
         </div>
@@ -84,39 +86,91 @@ function CreateForm(props: VideosPageProps) {
         <fieldset class="settings">
           <legend>Presentation</legend>
           <Field id="width" label="Width">
-            <input id="width" name="width" type="number" min={64} max={1920} step={2} value={String(d.width)} required />
+            <input
+              id="width"
+              name="width"
+              type="number"
+              min={64}
+              max={1920}
+              step={2}
+              value={String(d.width)}
+              required
+            />
           </Field>
           <Field id="height" label="Height">
-            <input id="height" name="height" type="number" min={64} max={1920} step={2} value={String(d.height)} required />
+            <input
+              id="height"
+              name="height"
+              type="number"
+              min={64}
+              max={1920}
+              step={2}
+              value={String(d.height)}
+              required
+            />
           </Field>
           <Field id="fit" label="Fit">
             <select id="fit" name="fit">
               {["crop", "contain"].map((v) => (
-                <option value={v} selected={v === d.fit}>{v}</option>
+                <option value={v} selected={v === d.fit}>
+                  {v}
+                </option>
               ))}
             </select>
           </Field>
           <Field id="backgroundColor" label="Background colour">
             <input id="backgroundColor" name="backgroundColor" type="color" value={d.backgroundColor} />
           </Field>
-          <Field id="backgroundUrl" label="Background image URL" hint="Optional; without it the Avatar's saved background is used.">
+          <Field
+            id="backgroundUrl"
+            label="Background image URL"
+            hint="Optional; without it the Avatar's saved background is used."
+          >
             <input id="backgroundUrl" name="backgroundUrl" type="url" maxlength={4096} placeholder="https://…" />
           </Field>
           <Field id="backgroundFit" label="Background fit">
             <select id="backgroundFit" name="backgroundFit">
               {["cover", "contain", "stretch"].map((v) => (
-                <option value={v} selected={v === d.backgroundFit}>{v}</option>
+                <option value={v} selected={v === d.backgroundFit}>
+                  {v}
+                </option>
               ))}
             </select>
           </Field>
           <Field id="leadInSeconds" label="Lead-in (seconds)">
-            <input id="leadInSeconds" name="leadInSeconds" type="number" min={0} max={60} step="any" value={String(d.leadInSeconds)} required />
+            <input
+              id="leadInSeconds"
+              name="leadInSeconds"
+              type="number"
+              min={0}
+              max={60}
+              step="any"
+              value={String(d.leadInSeconds)}
+              required
+            />
           </Field>
           <Field id="leadOutSeconds" label="Lead-out (seconds)">
-            <input id="leadOutSeconds" name="leadOutSeconds" type="number" min={0} max={60} step="any" value={String(d.leadOutSeconds)} required />
+            <input
+              id="leadOutSeconds"
+              name="leadOutSeconds"
+              type="number"
+              min={0}
+              max={60}
+              step="any"
+              value={String(d.leadOutSeconds)}
+              required
+            />
           </Field>
-          <Switch name="replaceBackground" label="Replace background" hint="The person on the background colour, also without a background image (with one, the person is always in front of it)." />
-          <Switch name="alpha" label="Transparent background (WebM)" hint="Also a WebM of the person alone with a transparent background, to place over a page or in an editor." />
+          <Switch
+            name="replaceBackground"
+            label="Replace background"
+            hint="The person on the background colour, also without a background image (with one, the person is always in front of it)."
+          />
+          <Switch
+            name="alpha"
+            label="Transparent background (WebM)"
+            hint="Also a WebM of the person alone with a transparent background, to place over a page or in an editor."
+          />
         </fieldset>
         <button type="submit" disabled={disabled}>
           Create video
@@ -142,7 +196,12 @@ function JobItem(props: { job: VideoJob; avatarName: string; now: number }) {
       {status === "succeeded" ? (
         <>
           {/* biome-ignore lint/a11y/useMediaCaption: the caller's own render of their own audio file; no transcript exists to caption it */}
-          <video controls preload="metadata" src={`/console/videos/${job.id}/file#t=0.1`} data-video-id={job.id}></video>
+          <video
+            controls
+            preload="metadata"
+            src={`/console/videos/${job.id}/file#t=0.1`}
+            data-video-id={job.id}
+          ></video>
           <a class="button secondary" href={`/console/videos/${job.id}/file?download=1`}>
             Download
           </a>
@@ -156,7 +215,8 @@ function JobItem(props: { job: VideoJob; avatarName: string; now: number }) {
       {status === "failed" && job.errorCode ? (
         <p class="error-box">
           <strong>{job.errorCode}</strong>
-          {job.errorRetryable ? " (retryable)" : " (not retryable)"}: {job.errorMessage} {VIDEO_FAILURE_ACTIONS[job.errorCode] ?? ""}
+          {job.errorRetryable ? " (retryable)" : " (not retryable)"}: {job.errorMessage}{" "}
+          {VIDEO_FAILURE_ACTIONS[job.errorCode] ?? ""}
         </p>
       ) : null}
       {status === "expired" ? <p class="hint">{VIDEO_FAILURE_ACTIONS.expired}</p> : null}
@@ -167,7 +227,14 @@ function JobItem(props: { job: VideoJob; avatarName: string; now: number }) {
 export function VideosPage(props: VideosPageProps) {
   const names = new Map(props.avatars.map((a) => [a.id, a.name]));
   return (
-    <Page title="Videos" nav="videos" csrf={props.csrf} email={props.email} accountName={props.accountName} flash={props.flash}>
+    <Page
+      title="Videos"
+      nav="videos"
+      csrf={props.csrf}
+      email={props.email}
+      accountName={props.accountName}
+      flash={props.flash}
+    >
       {props.readBlock ? (
         <p class="blocked">Videos are unavailable: {props.readBlock}</p>
       ) : (

@@ -44,7 +44,8 @@ async function encodePlan(secret: string, plan: Plan): Promise<string> {
 async function decodePlan(c: Context<AppEnv>, key: string): Promise<Plan> {
   const [body, mac] = (c.req.query("uploadId") ?? "").split(".");
   const bytes = body ? fromBase64Url(body) : null;
-  if (!bytes || !(await verify(c.env.SIGNING_SECRET, PURPOSE + body, mac))) throw invalid("uploadId is not an upload id issued for this object.");
+  if (!bytes || !(await verify(c.env.SIGNING_SECRET, PURPOSE + body, mac)))
+    throw invalid("uploadId is not an upload id issued for this object.");
   const plan = JSON.parse(new TextDecoder().decode(bytes)) as Plan;
   if (plan.k !== key) throw invalid("uploadId is not an upload id issued for this object.");
   return plan;
@@ -52,7 +53,8 @@ async function decodePlan(c: Context<AppEnv>, key: string): Promise<Plan> {
 
 async function jsonBody(c: Context<AppEnv>): Promise<Record<string, unknown>> {
   const body = await c.req.json().catch(() => undefined);
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw invalid("The body must be a JSON object.");
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw invalid("The body must be a JSON object.");
   return body as Record<string, unknown>;
 }
 
@@ -60,26 +62,40 @@ async function jsonBody(c: Context<AppEnv>): Promise<Record<string, unknown>> {
 export async function createUpload(c: Context<AppEnv>, key: string, maxBytes: number, contentType: string) {
   const { size, partBytes } = await jsonBody(c);
   if (!Number.isSafeInteger(size) || (size as number) < 1) throw invalid("size must be a positive integer (bytes).");
-  if ((size as number) > maxBytes) throw apiError("invalid_request", `The object is ${size} bytes; at most ${maxBytes} are accepted for this key.`, { status: 413 });
-  if (!Number.isSafeInteger(partBytes) || (partBytes as number) < MIN_PART_BYTES || (partBytes as number) > MAX_REQUEST_BYTES) {
+  if ((size as number) > maxBytes)
+    throw apiError("invalid_request", `The object is ${size} bytes; at most ${maxBytes} are accepted for this key.`, {
+      status: 413,
+    });
+  if (
+    !Number.isSafeInteger(partBytes) ||
+    (partBytes as number) < MIN_PART_BYTES ||
+    (partBytes as number) > MAX_REQUEST_BYTES
+  ) {
     throw invalid(`partBytes must be an integer from ${MIN_PART_BYTES} (5 MiB) to ${MAX_REQUEST_BYTES} (100 MiB).`);
   }
   const plan: Plan = { u: "", k: key, size: size as number, part: partBytes as number };
   if (partCount(plan) > MAX_PARTS) throw invalid(`size / partBytes must be at most ${MAX_PARTS} parts.`);
   const upload = await c.env.MEDIA.createMultipartUpload(key, { httpMetadata: { contentType } });
   plan.u = upload.uploadId;
-  return c.json({ uploadId: await encodePlan(c.env.SIGNING_SECRET, plan), partBytes: plan.part, parts: partCount(plan) });
+  return c.json({
+    uploadId: await encodePlan(c.env.SIGNING_SECRET, plan),
+    partBytes: plan.part,
+    parts: partCount(plan),
+  });
 }
 
 /** PUT ?uploadId&partNumber — one part, exactly as long as the plan says, streamed to R2. */
 export async function uploadPart(c: Context<AppEnv>, key: string) {
   const plan = await decodePlan(c, key);
   const n = Number(c.req.query("partNumber"));
-  if (!Number.isInteger(n) || n < 1 || n > partCount(plan)) throw invalid(`partNumber must be an integer from 1 to ${partCount(plan)}.`);
+  if (!Number.isInteger(n) || n < 1 || n > partCount(plan))
+    throw invalid(`partNumber must be an integer from 1 to ${partCount(plan)}.`);
   const length = Number(c.req.header("content-length") ?? NaN);
-  if (!Number.isSafeInteger(length)) throw apiError("invalid_request", "Content-Length is required to store a part.", { status: 411 });
+  if (!Number.isSafeInteger(length))
+    throw apiError("invalid_request", "Content-Length is required to store a part.", { status: 411 });
   const want = partLength(plan, n);
-  if (length !== want) throw invalid(`Part ${n} of ${partCount(plan)} must be ${want} bytes (Content-Length is ${length}).`);
+  if (length !== want)
+    throw invalid(`Part ${n} of ${partCount(plan)} must be ${want} bytes (Content-Length is ${length}).`);
   const body = c.req.raw.body;
   if (!body) throw invalid("The part body is empty.");
   const sized = new FixedLengthStream(length);
@@ -96,7 +112,9 @@ export async function completeUpload(c: Context<AppEnv>, key: string) {
   const ok =
     Array.isArray(parts) &&
     parts.length === count &&
-    parts.every((p, i) => p?.partNumber === i + 1 && typeof p?.etag === "string" && p.etag.length > 0 && p.etag.length < 200);
+    parts.every(
+      (p, i) => p?.partNumber === i + 1 && typeof p?.etag === "string" && p.etag.length > 0 && p.etag.length < 200,
+    );
   if (!ok) throw invalid(`parts must list parts 1 to ${count} in order, each with the etag its upload returned.`);
   let size: number;
   try {

@@ -61,7 +61,11 @@ async function allowed(found: AnyJob, method: "GET" | "PUT", key: string): Promi
   }
   const job = found.job;
   if (method === "GET") return key.startsWith(avatarPrefix(job.avatarId));
-  return key === videoKey(job.id) || key === avatarKeys(job.avatarId).matte || (!!job.settings.alpha && key === alphaVideoKey(job.id));
+  return (
+    key === videoKey(job.id) ||
+    key === avatarKeys(job.avatarId).matte ||
+    (!!job.settings.alpha && key === alphaVideoKey(job.id))
+  );
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -74,7 +78,15 @@ const CONTENT_TYPES: Record<string, string> = {
   webm: "video/webm",
 };
 /** Upload ceilings per kind of object (the platform's request body limit applies on top). */
-const MAX_PUT_BYTES: Record<string, number> = { png: 32 * MiB, jpg: 32 * MiB, jpeg: 32 * MiB, webp: 32 * MiB, json: 8 * MiB, mp4: 4096 * MiB, webm: 4096 * MiB };
+const MAX_PUT_BYTES: Record<string, number> = {
+  png: 32 * MiB,
+  jpg: 32 * MiB,
+  jpeg: 32 * MiB,
+  webp: 32 * MiB,
+  json: 8 * MiB,
+  mp4: 4096 * MiB,
+  webm: 4096 * MiB,
+};
 
 function objectKey(c: Context<AppEnv>): string {
   const raw = c.req.path.slice("/internal/objects/".length);
@@ -85,7 +97,10 @@ function objectKey(c: Context<AppEnv>): string {
     throw invalid("The object key is not valid URL encoding.");
   }
   const segments = key.split("/");
-  if (segments.length < 2 || segments.some((s) => !/^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(s) || s === "." || s === "..")) {
+  if (
+    segments.length < 2 ||
+    segments.some((s) => !/^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(s) || s === "." || s === "..")
+  ) {
     throw invalid("The object key must be slash-separated names of letters, digits, '.', '_' and '-'.");
   }
   return key;
@@ -110,7 +125,11 @@ internalRoutes.get("/objects/*", async (c) => {
   const obj = await c.env.MEDIA.get(key);
   if (!obj) throw notFound(`Object ${key} does not exist.`);
   return new Response(obj.body, {
-    headers: { "Content-Type": obj.httpMetadata?.contentType ?? "application/octet-stream", "Content-Length": String(obj.size), ETag: obj.httpEtag },
+    headers: {
+      "Content-Type": obj.httpMetadata?.contentType ?? "application/octet-stream",
+      "Content-Length": String(obj.size),
+      ETag: obj.httpEtag,
+    },
   });
 });
 
@@ -128,12 +147,20 @@ internalRoutes.put("/objects/*", async (c) => {
   if (c.req.query("uploadId") !== undefined) return uploadPart(c, key);
   const ext = extOf(key);
   const length = Number(c.req.header("content-length") ?? NaN);
-  if (!Number.isSafeInteger(length) || length < 0) throw apiError("invalid_request", "Content-Length is required to store an object.", { status: 411 });
+  if (!Number.isSafeInteger(length) || length < 0)
+    throw apiError("invalid_request", "Content-Length is required to store an object.", { status: 411 });
   if (length === 0) throw invalid("The object body is empty.");
   const max = maxBytesOf(key);
-  if (length > max) throw apiError("invalid_request", `The object is ${length} bytes; at most ${max} are accepted for .${ext}.`, { status: 413 });
+  if (length > max)
+    throw apiError("invalid_request", `The object is ${length} bytes; at most ${max} are accepted for .${ext}.`, {
+      status: 413,
+    });
   if (length > MAX_REQUEST_BYTES) {
-    throw apiError("invalid_request", `The object is ${length} bytes; one request carries at most ${MAX_REQUEST_BYTES}: use a multipart upload.`, { status: 413 });
+    throw apiError(
+      "invalid_request",
+      `The object is ${length} bytes; one request carries at most ${MAX_REQUEST_BYTES}: use a multipart upload.`,
+      { status: 413 },
+    );
   }
   const body = c.req.raw.body;
   if (!body) throw invalid("The object body is empty.");
@@ -157,6 +184,7 @@ internalRoutes.post("/objects/*", async (c) => {
 /** DELETE /internal/objects/{key}?…&uploadId=U abandons a multipart upload. */
 internalRoutes.delete("/objects/*", async (c) => {
   const key = await objectAccess(c, "PUT");
-  if (c.req.query("uploadId") === undefined) throw invalid("DELETE on an object needs ?uploadId= (abandon a multipart upload).");
+  if (c.req.query("uploadId") === undefined)
+    throw invalid("DELETE on an object needs ?uploadId= (abandon a multipart upload).");
   return abortUpload(c, key);
 });

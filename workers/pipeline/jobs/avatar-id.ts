@@ -4,7 +4,9 @@
  * never create a second Avatar. Formatted as a version-4-style UUID (the bits are a SHA-256 digest).
  */
 export async function avatarIdForJob(jobId: string): Promise<string> {
-  const digest = new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`avatar-of-job:${jobId.toLowerCase()}`)));
+  const digest = new Uint8Array(
+    await crypto.subtle.digest("SHA-256", new TextEncoder().encode(`avatar-of-job:${jobId.toLowerCase()}`)),
+  );
   const b = digest.slice(0, 16);
   b[6] = (b[6] & 0x0f) | 0x40;
   b[8] = (b[8] & 0x3f) | 0x80;

@@ -8,7 +8,12 @@ import { avatarKeys } from "../../platform/storage/keys";
  * replayed success, a second attempt or a stale run can never add a second Avatar or an orphan one.
  * origin: a job made by a person in the web console has a user_id (and no app_id).
  */
-export async function succeedAvatar(env: Pick<Env, "DB">, job: AvatarJob, avatarId: string, now: number): Promise<boolean> {
+export async function succeedAvatar(
+  env: Pick<Env, "DB">,
+  job: AvatarJob,
+  avatarId: string,
+  now: number,
+): Promise<boolean> {
   const keys = avatarKeys(avatarId);
   const [update] = await env.DB.batch([
     env.DB.prepare(

@@ -26,7 +26,8 @@ export const RESEND_AFTER_MS = 2 * 60_000;
  */
 export const AVATAR_START_DEADLINE_MS = 10 * 60_000;
 /** Queue retry delay after a failed dispatch: 10 s doubling, at most 60 s (below RESEND_AFTER_MS). */
-export const dispatchRetryDelaySeconds = (deliveryAttempt: number) => Math.min(60, 10 * 2 ** Math.max(0, deliveryAttempt - 1));
+export const dispatchRetryDelaySeconds = (deliveryAttempt: number) =>
+  Math.min(60, 10 * 2 ** Math.max(0, deliveryAttempt - 1));
 /** Rows handled per sweep step and run, so one run stays short whatever the backlog. */
 export const SWEEP_BATCH = 50;
 /** Accounts whose Avatar Creation state is reconciled per sweep run. */

@@ -18,7 +18,6 @@ export type DispatchOutcome =
   /** The renderer could not take it: the job is queued again, deliver the message later. */
   | { done: false; reason: string };
 
-
 /**
  * One queue delivery: load the job and, when it is queued or its run went silent, claim it (attempt + 1)
  * and hand it to the renderer instance the pool grants it. Idempotent under redelivery: a run with a fresh
@@ -67,7 +66,10 @@ async function dispatchOnce(env: Env, msg: JobMessage, now: number): Promise<Dis
   }
   const attempt = await claimForDispatch(env, found, now, staleMs);
   if (attempt === null) return { done: true, action: "lost_race" };
-  const payload = found.kind === "avatar" ? await avatarPayload(env, found.job, attempt) : await videoPayload(env, found.job, attempt);
+  const payload =
+    found.kind === "avatar"
+      ? await avatarPayload(env, found.job, attempt)
+      : await videoPayload(env, found.job, attempt);
   const claimed = { ...found, job: { ...found.job, status: "processing", attempt } } as AnyJob;
   if (!payload) {
     await failJob(env, claimed, { code: "avatar_forbidden", ...VIDEO_FAILURES.avatar_forbidden }, now);
@@ -76,18 +78,35 @@ async function dispatchOnce(env: Env, msg: JobMessage, now: number): Promise<Dis
   try {
     const { answerMs } = await dispatchToRenderer(env, payload, grant.instance);
     // answerMs after a long idleMs (or none: never used) is a cold start (docs/operations.md, "Capacity").
-    logEvent("dispatch", { kind: msg.kind, jobId: msg.jobId, accountId: job.accountId, attempt, instance: grant.instance, answerMs, idleMs: grant.idleMs });
+    logEvent("dispatch", {
+      kind: msg.kind,
+      jobId: msg.jobId,
+      accountId: job.accountId,
+      attempt,
+      instance: grant.instance,
+      answerMs,
+      idleMs: grant.idleMs,
+    });
     return { done: true, action: "dispatched" };
   } catch (err) {
     if (err instanceof RendererRejected) {
-      logEvent("dispatch_rejected", { kind: msg.kind, jobId: msg.jobId, accountId: job.accountId, attempt, error: err }, "error");
-      const failure = found.kind === "avatar" ? PIPELINE_FAILURES.avatarDispatchRejected : PIPELINE_FAILURES.videoDispatchRejected;
+      logEvent(
+        "dispatch_rejected",
+        { kind: msg.kind, jobId: msg.jobId, accountId: job.accountId, attempt, error: err },
+        "error",
+      );
+      const failure =
+        found.kind === "avatar" ? PIPELINE_FAILURES.avatarDispatchRejected : PIPELINE_FAILURES.videoDispatchRejected;
       await failJob(env, claimed, failure, now);
       return { done: true, action: "failed" };
     }
     // Busy, restarting or unreachable: queued again (video stage waiting_for_renderer), the message retried.
     await releaseClaim(env, msg.kind, msg.jobId, attempt, Date.now());
-    logEvent("dispatch_unavailable", { kind: msg.kind, jobId: msg.jobId, accountId: job.accountId, attempt, error: err }, "warn");
+    logEvent(
+      "dispatch_unavailable",
+      { kind: msg.kind, jobId: msg.jobId, accountId: job.accountId, attempt, error: err },
+      "warn",
+    );
     return { done: false, reason: String(err) };
   }
 }

@@ -26,7 +26,14 @@ const SUPERSEDED: JobError = {
  * no longer processing, change nothing ({ignored: true}); replays of the current attempt's events are
  * harmless (every effect is idempotent).
  */
-export async function handleJobEvent(env: Env, kind: JobKind, jobId: string, attempt: number, event: JobEvent, now: number): Promise<EventAnswer> {
+export async function handleJobEvent(
+  env: Env,
+  kind: JobKind,
+  jobId: string,
+  attempt: number,
+  event: JobEvent,
+  now: number,
+): Promise<EventAnswer> {
   const found = await loadJob(env, kind, jobId);
   if (found?.job.status !== "processing" || found.job.attempt !== attempt) {
     return event.type === "progress" ? { ignored: true, abort: SUPERSEDED } : { ignored: true };

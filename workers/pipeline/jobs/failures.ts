@@ -49,7 +49,11 @@ export const PIPELINE_FAILURES = {
     reason: "generation_error",
     detail: "The Avatar's files were reported done but are missing from storage; submit the request again.",
   },
-  videoOutputMissing: { code: "render_failed", message: "The rendered video could not be stored; submit a new job.", retryable: true },
+  videoOutputMissing: {
+    code: "render_failed",
+    message: "The rendered video could not be stored; submit a new job.",
+    retryable: true,
+  },
   avatarDispatchRejected: {
     code: "internal_error",
     message: AVATAR_FAILURES.internal_error.message,
@@ -57,7 +61,11 @@ export const PIPELINE_FAILURES = {
     reason: "internal",
     detail: "The renderer refused the job's instructions; contact support with the job ID.",
   },
-  videoDispatchRejected: { code: "invalid_manifest", message: VIDEO_FAILURES.invalid_manifest.message, retryable: false },
+  videoDispatchRejected: {
+    code: "invalid_manifest",
+    message: VIDEO_FAILURES.invalid_manifest.message,
+    retryable: false,
+  },
 } satisfies Record<string, JobError>;
 
 /** A renderer message is shown only if it cannot leak a source URL or internal detail. */
@@ -90,7 +98,8 @@ export function normalizeFailure(
   const known = failureEntry(kind, code) ? code : UNEXPECTED_FAILURE_CODE[kind];
   const entry = failureEntry(kind, known)!;
   if (kind === "avatar") {
-    const ownReason = known === code && isAvatarReason(reported.reason) && AVATAR_REASONS[reported.reason].code === known;
+    const ownReason =
+      known === code && isAvatarReason(reported.reason) && AVATAR_REASONS[reported.reason].code === known;
     return explain("avatar", {
       code: known,
       message: entry.message,

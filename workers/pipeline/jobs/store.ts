@@ -15,7 +15,8 @@ export const isTerminal = (status: string) => TERMINAL.has(status);
  * The columns both job tables share, addressed through one table object: the two tables declare them with
  * the same names and types (db/schema.ts jobColumns), so shared-column updates can be written once.
  */
-export const sharedTable = (kind: JobKind) => (kind === "avatar" ? avatarJobs : (videoJobs as unknown as typeof avatarJobs));
+export const sharedTable = (kind: JobKind) =>
+  kind === "avatar" ? avatarJobs : (videoJobs as unknown as typeof avatarJobs);
 
 export async function loadJob(env: Pick<Env, "DB">, kind: JobKind, jobId: string): Promise<AnyJob | undefined> {
   if (kind === "avatar") {

@@ -7,7 +7,12 @@ export type JobKind = "avatar" | "video";
 // authenticates events and object transfers and says which job (and so which keys) they may touch.
 const message = (kind: JobKind, jobId: string, attempt: number) => `renderer-job-v1:${kind}:${jobId}:${attempt}`;
 
-export function jobToken(env: Pick<Env, "SIGNING_SECRET">, kind: JobKind, jobId: string, attempt: number): Promise<string> {
+export function jobToken(
+  env: Pick<Env, "SIGNING_SECRET">,
+  kind: JobKind,
+  jobId: string,
+  attempt: number,
+): Promise<string> {
   return sign(env.SIGNING_SECRET, message(kind, jobId, attempt));
 }
 

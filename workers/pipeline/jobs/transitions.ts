@@ -56,7 +56,9 @@ export async function claimForDispatch(
       and(
         eq(t.id, job.id),
         eq(t.attempt, job.attempt),
-        job.status === "queued" ? eq(t.status, "queued") : and(eq(t.status, "processing"), heartbeatStale(t, now, staleMs)),
+        job.status === "queued"
+          ? eq(t.status, "queued")
+          : and(eq(t.status, "processing"), heartbeatStale(t, now, staleMs)),
       ),
   );
   return won ? attempt : null;
@@ -67,7 +69,13 @@ export async function claimForDispatch(
  * retry, video stage `waiting_for_renderer` so the caller sees why. The attempt number is given back so it
  * keeps counting runs the renderer accepted (MAX_ATTEMPTS applies to stalls, not to outages).
  */
-export async function releaseClaim(env: Pick<Env, "DB">, kind: JobKind, jobId: string, attempt: number, now: number): Promise<boolean> {
+export async function releaseClaim(
+  env: Pick<Env, "DB">,
+  kind: JobKind,
+  jobId: string,
+  attempt: number,
+  now: number,
+): Promise<boolean> {
   return compareAndSet(
     env,
     kind,
@@ -80,11 +88,18 @@ export async function releaseClaim(env: Pick<Env, "DB">, kind: JobKind, jobId: s
 /** A render waits for a free renderer instance (the pool's line): the caller sees `waiting_for_renderer`. */
 export async function markWaiting(env: Pick<Env, "DB">, job: VideoJob, now: number): Promise<void> {
   if (job.status !== "queued" || job.stage === WAITING_FOR_RENDERER) return;
-  await compareAndSet(env, "video", { updatedAt: new Date(now) }, { stage: WAITING_FOR_RENDERER }, (t) => and(eq(t.id, job.id), eq(t.status, "queued")));
+  await compareAndSet(env, "video", { updatedAt: new Date(now) }, { stage: WAITING_FOR_RENDERER }, (t) =>
+    and(eq(t.id, job.id), eq(t.status, "queued")),
+  );
 }
 
 /** A sign of life from the current run; a new stage (video) is a visible change and bumps updatedAt. */
-export async function recordProgress(env: Pick<Env, "DB">, { kind, job }: AnyJob, stage: string, now: number): Promise<boolean> {
+export async function recordProgress(
+  env: Pick<Env, "DB">,
+  { kind, job }: AnyJob,
+  stage: string,
+  now: number,
+): Promise<boolean> {
   const changed = kind === "video" && job.stage !== stage;
   return compareAndSet(
     env,
@@ -123,7 +138,10 @@ export async function failJob(
   if (kind === "avatar") {
     const rows = await db(env)
       .update(avatarJobs)
-      .set({ ...base, unitState: sql`case when ${avatarJobs.unitState} = 'reserved' then 'released' else ${avatarJobs.unitState} end` })
+      .set({
+        ...base,
+        unitState: sql`case when ${avatarJobs.unitState} = 'reserved' then 'released' else ${avatarJobs.unitState} end`,
+      })
       .where(where(avatarJobs))
       .returning({ id: avatarJobs.id });
     if (rows.length) await finishAvatarSlot(env, job);
@@ -137,11 +155,18 @@ export async function failJob(
 
 /** A failed job keeps nothing its runs wrote; the sweep repeats this for recent failures (late uploads). */
 async function discardOutputs(env: Env, kind: JobKind, jobId: string): Promise<void> {
-  await deleteFailedJobOutputs(env, kind, jobId).catch((error: unknown) => logEvent("failed_outputs_delete_failed", { kind, jobId, error }, "warn"));
+  await deleteFailedJobOutputs(env, kind, jobId).catch((error: unknown) =>
+    logEvent("failed_outputs_delete_failed", { kind, jobId, error }, "warn"),
+  );
 }
 
 /** Video output stored: → succeeded, stage completed. */
-export async function succeedVideo(env: Pick<Env, "DB">, job: VideoJob, outputKey: string, now: number): Promise<boolean> {
+export async function succeedVideo(
+  env: Pick<Env, "DB">,
+  job: VideoJob,
+  outputKey: string,
+  now: number,
+): Promise<boolean> {
   return compareAndSet(
     env,
     "video",

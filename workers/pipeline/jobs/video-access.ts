@@ -13,7 +13,10 @@ const failure = (code: "app_access_revoked" | "avatar_forbidden"): JobError => (
  * the creating App must still be live with video access on its active account, and the account must
  * still be allowed to use the Avatar. Returns the failure to end the job with, or null.
  */
-export async function videoAccessProblem(env: Env, job: Pick<VideoJob, "appId" | "accountId" | "avatarId">): Promise<JobError | null> {
+export async function videoAccessProblem(
+  env: Env,
+  job: Pick<VideoJob, "appId" | "accountId" | "avatarId">,
+): Promise<JobError | null> {
   if (job.appId === null) {
     // Made by a person in the web console: no App to check, only the account's flags (the same the console
     // checked at creation).
@@ -22,12 +25,19 @@ export async function videoAccessProblem(env: Env, job: Pick<VideoJob, "appId" |
     return (await canUseAvatar(env.DB, job.accountId, job.avatarId)) === "ok" ? null : failure("avatar_forbidden");
   }
   const app = await db(env)
-    .select({ revokedAt: apps.revokedAt, accountId: apps.accountId, active: accounts.active, open: accounts.openApiAccess, video: accounts.videoAccess })
+    .select({
+      revokedAt: apps.revokedAt,
+      accountId: apps.accountId,
+      active: accounts.active,
+      open: accounts.openApiAccess,
+      video: accounts.videoAccess,
+    })
     .from(apps)
     .innerJoin(accounts, eq(accounts.id, apps.accountId))
     .where(eq(apps.id, job.appId))
     .get();
-  if (!app || app.revokedAt || app.accountId !== job.accountId || !app.active || !app.open || !app.video) return failure("app_access_revoked");
+  if (!app || app.revokedAt || app.accountId !== job.accountId || !app.active || !app.open || !app.video)
+    return failure("app_access_revoked");
   if ((await canUseAvatar(env.DB, job.accountId, job.avatarId)) !== "ok") return failure("avatar_forbidden");
   return null;
 }

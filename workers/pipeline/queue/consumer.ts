@@ -34,7 +34,11 @@ export async function consumeJobs(batch: MessageBatch<JobMessage>, env: Env, _ct
         if (outcome.done) return msg.ack();
         msg.retry({ delaySeconds: dispatchRetryDelaySeconds(msg.attempts) });
       } catch (err) {
-        logEvent("queue_dispatch_error", { kind: msg.body.kind, jobId: msg.body.jobId, deliveries: msg.attempts, error: err }, "error");
+        logEvent(
+          "queue_dispatch_error",
+          { kind: msg.body.kind, jobId: msg.body.jobId, deliveries: msg.attempts, error: err },
+          "error",
+        );
         msg.retry({ delaySeconds: dispatchRetryDelaySeconds(msg.attempts) });
       }
     }),

@@ -41,7 +41,15 @@ export interface SweepReport {
  * failure does not stop the others; whatever is left is picked up by the next run.
  */
 export async function runSweep(env: Env, now: number = Date.now()): Promise<SweepReport> {
-  const report: SweepReport = { resent: 0, redispatched: 0, stalledFailed: 0, avatarTimedOut: 0, expired: 0, reconciledAccounts: 0, errors: [] };
+  const report: SweepReport = {
+    resent: 0,
+    redispatched: 0,
+    stalledFailed: 0,
+    avatarTimedOut: 0,
+    expired: 0,
+    reconciledAccounts: 0,
+    errors: [],
+  };
   // Re-sent and re-dispatched jobs would carry loopback callbacks: refuse the whole run, loudly.
   const problem = backgroundBaseUrlProblem(env);
   if (problem) {
@@ -67,7 +75,14 @@ export async function runSweep(env: Env, now: number = Date.now()): Promise<Swee
   await step("reconcile", () => reconcileAvatarAccounts(env, now, report));
   // A lost release (isolate gone between D1 and the pool) holds an instance until here.
   await step("renderer_pool", async () => void (await reconcileRendererPool(env, now)));
-  if (report.errors.length || report.resent || report.redispatched || report.stalledFailed || report.expired || report.avatarTimedOut) {
+  if (
+    report.errors.length ||
+    report.resent ||
+    report.redispatched ||
+    report.stalledFailed ||
+    report.expired ||
+    report.avatarTimedOut
+  ) {
     logEvent("sweep", { ...report });
   }
   return report;
@@ -77,7 +92,10 @@ async function send(env: Env, kind: JobKind, ids: string[], now: number) {
   if (!ids.length) return;
   await env.JOBS.sendBatch(ids.map((jobId) => ({ body: { kind, jobId } })));
   const t = sharedTable(kind);
-  await db(env).update(t).set({ enqueuedAt: new Date(now) }).where(inArray(t.id, ids));
+  await db(env)
+    .update(t)
+    .set({ enqueuedAt: new Date(now) })
+    .where(inArray(t.id, ids));
 }
 
 /** queued jobs never sent (the send failed) or sent long ago (message lost or dead-lettered): send again. */
@@ -89,13 +107,21 @@ async function resendQueued(env: Env, kind: JobKind, now: number, report: SweepR
     .where(
       and(
         eq(t.status, "queued"),
-        or(and(isNull(t.enqueuedAt), lt(t.createdAt, new Date(now - FRESH_ROW_GRACE_MS))), lt(t.enqueuedAt, new Date(now - RESEND_AFTER_MS))),
+        or(
+          and(isNull(t.enqueuedAt), lt(t.createdAt, new Date(now - FRESH_ROW_GRACE_MS))),
+          lt(t.enqueuedAt, new Date(now - RESEND_AFTER_MS)),
+        ),
       ),
     )
     .orderBy(t.createdAt)
     .limit(SWEEP_BATCH)
     .all();
-  await send(env, kind, rows.map((r) => r.id), now);
+  await send(
+    env,
+    kind,
+    rows.map((r) => r.id),
+    now,
+  );
   report.resent += rows.length;
 }
 
@@ -129,7 +155,12 @@ async function handleStalled(env: Env, kind: JobKind, now: number, report: Sweep
       .update(videoJobs)
       .set({ stage: WAITING_FOR_RENDERER, updatedAt: new Date(now) })
       .where(
-        and(inArray(videoJobs.id, again), eq(videoJobs.status, "processing"), ne(videoJobs.stage, WAITING_FOR_RENDERER), heartbeatStale(t, now, staleMs)),
+        and(
+          inArray(videoJobs.id, again),
+          eq(videoJobs.status, "processing"),
+          ne(videoJobs.stage, WAITING_FOR_RENDERER),
+          heartbeatStale(t, now, staleMs),
+        ),
       );
   }
   await send(env, kind, again, now);
@@ -141,12 +172,18 @@ async function failOverdueAvatarJobs(env: Env, now: number, report: SweepReport)
   const rows = await db(env)
     .select()
     .from(avatarJobs)
-    .where(and(inArray(avatarJobs.status, ["queued", "processing"]), lte(avatarJobs.createdAt, new Date(now - AVATAR_START_DEADLINE_MS))))
+    .where(
+      and(
+        inArray(avatarJobs.status, ["queued", "processing"]),
+        lte(avatarJobs.createdAt, new Date(now - AVATAR_START_DEADLINE_MS)),
+      ),
+    )
     .limit(SWEEP_BATCH)
     .all();
   for (const job of rows) {
     const failure = job.status === "queued" ? PIPELINE_FAILURES.avatarNotStarted : PIPELINE_FAILURES.avatarStalled;
-    if (await failJob(env, { kind: "avatar", job }, failure, now, [job.status as "queued" | "processing"])) report.avatarTimedOut++;
+    if (await failJob(env, { kind: "avatar", job }, failure, now, [job.status as "queued" | "processing"]))
+      report.avatarTimedOut++;
   }
 }
 
@@ -155,7 +192,9 @@ async function expireVideoJobs(env: Env, now: number, report: SweepReport) {
   const rows = await db(env)
     .select()
     .from(videoJobs)
-    .where(and(inArray(videoJobs.status, ["queued", "processing", "succeeded"]), lte(videoJobs.expiresAt, new Date(now))))
+    .where(
+      and(inArray(videoJobs.status, ["queued", "processing", "succeeded"]), lte(videoJobs.expiresAt, new Date(now))),
+    )
     .orderBy(videoJobs.expiresAt)
     .limit(SWEEP_BATCH)
     .all();
@@ -188,7 +227,12 @@ async function reconcileAvatarAccounts(env: Env, now: number, report: SweepRepor
   const accounts = await db(env)
     .selectDistinct({ accountId: avatarJobs.accountId })
     .from(avatarJobs)
-    .where(or(inArray(avatarJobs.status, ["queued", "processing"]), gte(avatarJobs.updatedAt, new Date(now - RECONCILE_WINDOW_MS))))
+    .where(
+      or(
+        inArray(avatarJobs.status, ["queued", "processing"]),
+        gte(avatarJobs.updatedAt, new Date(now - RECONCILE_WINDOW_MS)),
+      ),
+    )
     .orderBy(sql`random()`)
     .limit(RECONCILE_ACCOUNTS)
     .all();

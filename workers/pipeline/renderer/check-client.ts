@@ -27,9 +27,15 @@ export async function checkOnRenderer(env: RendererEnv, imageUrl: string): Promi
   const instance = Math.floor(Math.random() * rendererInstances(env));
   try {
     if (env.RENDERER_URL) {
-      res = await fetch(`${rendererUrlFor(env.RENDERER_URL, instance)}/checks`, { ...init, signal: AbortSignal.timeout(URL_TIMEOUT_MS) });
+      res = await fetch(`${rendererUrlFor(env.RENDERER_URL, instance)}/checks`, {
+        ...init,
+        signal: AbortSignal.timeout(URL_TIMEOUT_MS),
+      });
     } else {
-      res = await env.RENDERER.getByName(instanceName(instance)).fetch("http://renderer/checks", { ...init, signal: AbortSignal.timeout(CONTAINER_TIMEOUT_MS) });
+      res = await env.RENDERER.getByName(instanceName(instance)).fetch("http://renderer/checks", {
+        ...init,
+        signal: AbortSignal.timeout(CONTAINER_TIMEOUT_MS),
+      });
     }
   } catch (err) {
     throw new RendererUnavailable(`renderer unreachable: ${String(err)}`);

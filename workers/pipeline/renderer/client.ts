@@ -23,7 +23,11 @@ export const instanceName = (instance: number) => `renderer-${instance}`;
  * Container binding. Resolves when the renderer accepted the run (2xx, or 409: it already runs it), with the
  * time to its first answer (a sleeping Container's cold start shows here).
  */
-export async function dispatchToRenderer(env: RendererEnv, payload: RendererPayload, instance: number): Promise<{ answerMs: number }> {
+export async function dispatchToRenderer(
+  env: RendererEnv,
+  payload: RendererPayload,
+  instance: number,
+): Promise<{ answerMs: number }> {
   const init = {
     method: "POST",
     headers: { authorization: `Bearer ${env.RENDERER_TOKEN}`, "content-type": "application/json" },
@@ -38,10 +42,16 @@ export async function dispatchToRenderer(env: RendererEnv, payload: RendererPayl
   const started = Date.now();
   try {
     if (env.RENDERER_URL) {
-      res = await fetch(`${rendererUrlFor(env.RENDERER_URL, instance)}/jobs`, { ...init, signal: AbortSignal.timeout(URL_TIMEOUT_MS) });
+      res = await fetch(`${rendererUrlFor(env.RENDERER_URL, instance)}/jobs`, {
+        ...init,
+        signal: AbortSignal.timeout(URL_TIMEOUT_MS),
+      });
     } else {
       const container = env.RENDERER.getByName(instanceName(instance));
-      res = await container.fetch("http://renderer/jobs", { ...init, signal: AbortSignal.timeout(CONTAINER_TIMEOUT_MS) });
+      res = await container.fetch("http://renderer/jobs", {
+        ...init,
+        signal: AbortSignal.timeout(CONTAINER_TIMEOUT_MS),
+      });
     }
   } catch (err) {
     throw new RendererUnavailable(`renderer unreachable: ${String(err)}`);
@@ -49,6 +59,7 @@ export async function dispatchToRenderer(env: RendererEnv, payload: RendererPayl
   const answerMs = Date.now() - started;
   const detail = (await res.text().catch(() => "")).slice(0, 300);
   if (res.ok || res.status === 409) return { answerMs };
-  if (res.status === 400 || res.status === 422) throw new RendererRejected(`renderer rejected the payload (${res.status}): ${detail}`);
+  if (res.status === 400 || res.status === 422)
+    throw new RendererRejected(`renderer rejected the payload (${res.status}): ${detail}`);
   throw new RendererUnavailable(`renderer answered ${res.status}: ${detail}`);
 }

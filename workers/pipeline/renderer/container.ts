@@ -37,7 +37,11 @@ export class RendererContainer extends Container<Env> {
   /** exitCode 0 after a sleep or a deploy; anything else is a crash (137: killed, e.g. out of memory). */
   override onStop({ exitCode, reason }: StopParams): void {
     const crashed = exitCode !== 0;
-    logEvent("renderer_container_stopped", { instance: this.instanceName, exitCode, reason, crashed }, crashed ? "warn" : "info");
+    logEvent(
+      "renderer_container_stopped",
+      { instance: this.instanceName, exitCode, reason, crashed },
+      crashed ? "warn" : "info",
+    );
   }
 
   /** A start that failed (image, port never opened). Rethrown: the dispatch fails and is retried. */

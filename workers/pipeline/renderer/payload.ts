@@ -9,7 +9,11 @@ import { alphaVideoKey, avatarKeys, videoKey } from "../../platform/storage/keys
 
 // The dispatch body of POST {renderer}/jobs (docs/architecture.md, "Renderer contract") is defined once,
 // by the renderer that validates it; the Worker only builds it.
-import type { AvatarDispatch as AvatarPayload, Dispatch as RendererPayload, VideoDispatch as VideoPayload } from "@avatar-video/contract";
+import type {
+  AvatarDispatch as AvatarPayload,
+  Dispatch as RendererPayload,
+  VideoDispatch as VideoPayload,
+} from "@avatar-video/contract";
 
 export type { AvatarPayload, RendererPayload, VideoPayload };
 
@@ -17,11 +21,20 @@ export type { AvatarPayload, RendererPayload, VideoPayload };
 export const objectUrl = (base: string, key: string, jobId: string, attempt: number) =>
   `${base}/internal/objects/${key}?job=${jobId}&attempt=${attempt}`;
 
-export const callbackUrl = (base: string, jobId: string, attempt: number) => `${base}/internal/jobs/${jobId}/events?attempt=${attempt}`;
+export const callbackUrl = (base: string, jobId: string, attempt: number) =>
+  `${base}/internal/jobs/${jobId}/events?attempt=${attempt}`;
 
 async function base(env: Env, kind: "avatar" | "video", jobId: string, attempt: number) {
   const origin = backgroundBaseUrl(env);
-  return { origin, fields: { jobId, attempt, callbackUrl: callbackUrl(origin, jobId, attempt), token: await jobToken(env, kind, jobId, attempt) } };
+  return {
+    origin,
+    fields: {
+      jobId,
+      attempt,
+      callbackUrl: callbackUrl(origin, jobId, attempt),
+      token: await jobToken(env, kind, jobId, attempt),
+    },
+  };
 }
 
 export async function avatarPayload(env: Env, job: AvatarJob, attempt: number): Promise<AvatarPayload> {
@@ -56,6 +69,10 @@ export async function videoPayload(env: Env, job: VideoJob, attempt: number): Pr
     audioUrl: job.audioUrl,
     ...(job.backgroundUrl ? { backgroundUrl: job.backgroundUrl } : {}),
     settings: job.settings,
-    outputs: { video: url(videoKey(job.id)), matte, ...(job.settings.alpha ? { alphaVideo: url(alphaVideoKey(job.id)) } : {}) },
+    outputs: {
+      video: url(videoKey(job.id)),
+      matte,
+      ...(job.settings.alpha ? { alphaVideo: url(alphaVideoKey(job.id)) } : {}),
+    },
   };
 }

@@ -1,6 +1,14 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../../platform/env";
-import { emptyPool, type Grant, type Outcome, type PoolSnapshot, PoolState, type JobRef, type RunRequest } from "./pool-state";
+import {
+  emptyPool,
+  type Grant,
+  type Outcome,
+  type PoolSnapshot,
+  PoolState,
+  type JobRef,
+  type RunRequest,
+} from "./pool-state";
 
 const KEY = "pool";
 

@@ -48,7 +48,13 @@ export interface Outcome<T> {
   granted: JobRef[];
 }
 
-export const emptyPool = (instances: number): PoolSnapshot => ({ instances, leases: [], order: [], waiting: {}, lastBusy: {} });
+export const emptyPool = (instances: number): PoolSnapshot => ({
+  instances,
+  leases: [],
+  order: [],
+  waiting: {},
+  lastBusy: {},
+});
 
 export class PoolState {
   constructor(private readonly s: PoolSnapshot) {}
@@ -75,7 +81,11 @@ export class PoolState {
     }
     const granted = this.pump(now);
     const mine = this.s.leases.find((l) => l.jobId === req.jobId);
-    if (mine) return { result: { instance: mine.instance, idleMs: mine.idleMs }, granted: granted.filter((g) => g.jobId !== req.jobId) };
+    if (mine)
+      return {
+        result: { instance: mine.instance, idleMs: mine.idleMs },
+        granted: granted.filter((g) => g.jobId !== req.jobId),
+      };
     return { result: { waiting: this.s.waiting[req.accountId].findIndex((w) => w.jobId === req.jobId) }, granted };
   }
 
@@ -95,7 +105,9 @@ export class PoolState {
 
   /** Every job the pool knows of (held or waiting), for the sweep to check against D1. */
   jobs(): JobRef[] {
-    const waiting = Object.values(this.s.waiting).flatMap((ws) => ws.map((w) => ({ kind: "video" as const, jobId: w.jobId })));
+    const waiting = Object.values(this.s.waiting).flatMap((ws) =>
+      ws.map((w) => ({ kind: "video" as const, jobId: w.jobId })),
+    );
     return [...this.s.leases.map(({ kind, jobId }) => ({ kind, jobId })), ...waiting];
   }
 
@@ -117,9 +129,11 @@ export class PoolState {
     while (this.s.order.length) {
       const free = this.freeForRender();
       if (free === null) break;
-      const running = (account: string) => this.s.leases.filter((l) => l.kind === "video" && l.accountId === account).length;
+      const running = (account: string) =>
+        this.s.leases.filter((l) => l.kind === "video" && l.accountId === account).length;
       let pick = 0;
-      for (let i = 1; i < this.s.order.length; i++) if (running(this.s.order[i]) < running(this.s.order[pick])) pick = i;
+      for (let i = 1; i < this.s.order.length; i++)
+        if (running(this.s.order[i]) < running(this.s.order[pick])) pick = i;
       const [account] = this.s.order.splice(pick, 1);
       const [next, ...rest] = this.s.waiting[account];
       this.setWaiting(account, rest);
@@ -141,7 +155,12 @@ export class PoolState {
     let best = -1;
     for (let i = 0; i < runs.length; i++) {
       if (!allowed(i)) continue;
-      if (best < 0 || runs[i] < runs[best] || (runs[i] === runs[best] && (this.s.lastBusy[i] ?? -1) > (this.s.lastBusy[best] ?? -1))) best = i;
+      if (
+        best < 0 ||
+        runs[i] < runs[best] ||
+        (runs[i] === runs[best] && (this.s.lastBusy[i] ?? -1) > (this.s.lastBusy[best] ?? -1))
+      )
+        best = i;
     }
     return Math.max(best, 0);
   }

@@ -10,7 +10,10 @@ export const VIDEO_ACCESS_MESSAGE = "Video API access is not configured.";
 // The spec describes this case without a message of its own; ours says that reads still work.
 export const VIDEO_CREATION_DISABLED_MESSAGE = "Video creation is disabled for this account; reads remain available.";
 
-const requireFlag = (flag: "openApiAccess" | "avatarCreationEnabled" | "videoAccess" | "videoCreationEnabled", message: string) =>
+const requireFlag = (
+  flag: "openApiAccess" | "avatarCreationEnabled" | "videoAccess" | "videoCreationEnabled",
+  message: string,
+) =>
   createMiddleware<AppEnv>(async (c, next) => {
     if (!c.get("caller").account[flag]) throw forbidden(message);
     await next();

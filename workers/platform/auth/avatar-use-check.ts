@@ -6,7 +6,11 @@ import { avatarGrants, avatars } from "../db/schema";
  * May `accountId` render videos with `avatarId`? Yes when the account owns it, it is public, or an operator
  * granted it (avatar_grants). Unknown Avatar → "not_found"; someone else's private Avatar → "forbidden".
  */
-export async function canUseAvatar(db: D1Database, accountId: string, avatarId: string): Promise<"ok" | "not_found" | "forbidden"> {
+export async function canUseAvatar(
+  db: D1Database,
+  accountId: string,
+  avatarId: string,
+): Promise<"ok" | "not_found" | "forbidden"> {
   const row = await drizzle(db)
     .select({ accountId: avatars.accountId, isPublic: avatars.isPublic, granted: avatarGrants.accountId })
     .from(avatars)

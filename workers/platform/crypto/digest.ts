@@ -29,7 +29,10 @@ export function safeEqualHex(a: string, b: string): boolean {
 /** A new API key: "avk_" + 32 random bytes in base64url (256 bits of entropy). */
 export function newApiKey(): string {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
-  const b64 = btoa(String.fromCharCode(...bytes)).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  const b64 = btoa(String.fromCharCode(...bytes))
+    .replace(/\+/g, "-")
+    .replace(/\//g, "_")
+    .replace(/=+$/, "");
   return `avk_${b64}`;
 }
 

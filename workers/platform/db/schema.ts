@@ -23,7 +23,9 @@ export const apps = sqliteTable(
   "apps",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id").notNull().references(() => accounts.id),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
     name: text("name").notNull(),
     /** SHA-256 (hex) of the API key; the key itself is never stored. */
     keyHash: text("key_hash").notNull(),
@@ -37,7 +39,9 @@ export const avatars = sqliteTable(
   "avatars",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id").notNull().references(() => accounts.id),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
     name: text("name").notNull(),
     /** "api" or "console": both kinds are listed for the owning account. */
     origin: text("origin").notNull().default("api"),
@@ -57,8 +61,12 @@ export const avatars = sqliteTable(
 export const avatarGrants = sqliteTable(
   "avatar_grants",
   {
-    avatarId: text("avatar_id").notNull().references(() => avatars.id),
-    accountId: text("account_id").notNull().references(() => accounts.id),
+    avatarId: text("avatar_id")
+      .notNull()
+      .references(() => avatars.id),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
   },
   (t) => [primaryKey({ columns: [t.avatarId, t.accountId] })],
 );
@@ -69,7 +77,9 @@ export type JobCreator = { appId: string } | { userId: string };
 /** Columns shared by both job families: lifecycle, dispatch bookkeeping and failure detail. */
 const jobColumns = () => ({
   id: text("id").primaryKey(),
-  accountId: text("account_id").notNull().references(() => accounts.id),
+  accountId: text("account_id")
+    .notNull()
+    .references(() => accounts.id),
   /** The App that created the job (video access is re-checked against it before rendering); null when a person made it in the console. */
   appId: text("app_id"),
   /** The console person who made the job; null for Open API jobs (migration 0004). */
@@ -101,7 +111,9 @@ export const avatarJobs = sqliteTable(
     imageUrl: text("image_url").notNull(),
     avatarId: text("avatar_id"),
     /** Avatar Creation unit: reserved on acceptance, then captured or released exactly once. */
-    unitState: text("unit_state", { enum: ["reserved", "captured", "released"] }).notNull().default("reserved"),
+    unitState: text("unit_state", { enum: ["reserved", "captured", "released"] })
+      .notNull()
+      .default("reserved"),
   },
   (t) => [
     index("avatar_jobs_account_created").on(t.accountId, t.createdAt, t.id),
@@ -142,7 +154,9 @@ export const consoleUsers = sqliteTable(
   "console_users",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id").notNull().references(() => accounts.id),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
     /** Lowercased, trimmed. */
     email: text("email").notNull(),
     /** `pbkdf2-sha256$<iterations>$<salt b64url>$<hash b64url>`; null until the invite is accepted. */
@@ -158,7 +172,9 @@ export const consoleSessions = sqliteTable(
   "console_sessions",
   {
     idHash: text("id_hash").primaryKey(),
-    userId: text("user_id").notNull().references(() => consoleUsers.id),
+    userId: text("user_id")
+      .notNull()
+      .references(() => consoleUsers.id),
     createdAt: timestamp("created_at").notNull(),
     lastSeenAt: timestamp("last_seen_at").notNull(),
     /** Absolute end (createdAt + 7 days); the idle end is lastSeenAt + 12 h. */
@@ -172,7 +188,9 @@ export const consoleInvites = sqliteTable(
   "console_invites",
   {
     tokenHash: text("token_hash").primaryKey(),
-    accountId: text("account_id").notNull().references(() => accounts.id),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
     email: text("email").notNull(),
     createdAt: timestamp("created_at").notNull(),
     expiresAt: timestamp("expires_at").notNull(),
@@ -186,7 +204,9 @@ export const consoleUploads = sqliteTable(
   "console_uploads",
   {
     id: text("id").primaryKey(),
-    accountId: text("account_id").notNull().references(() => accounts.id),
+    accountId: text("account_id")
+      .notNull()
+      .references(() => accounts.id),
     /** "background": an Avatar background replaced in the console, kept until no render may read it (console/upload-retention.ts). */
     kind: text("kind", { enum: ["portrait", "audio", "background"] }).notNull(),
     key: text("key").notNull(),

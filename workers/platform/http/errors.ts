@@ -20,12 +20,28 @@ export const HTTP_ERRORS = {
     message: "Unauthorized.",
     when: "missing or mismatched credentials, revoked App or inactive account (message: Unauthorized.)",
   },
-  insufficient_avatar_units: { status: 402, message: "No Avatar Creations are left on this account.", when: "no Avatar Creations left" },
-  forbidden: { status: 403, message: "Forbidden.", when: "access not configured, creation disabled, or Avatar access denied" },
+  insufficient_avatar_units: {
+    status: 402,
+    message: "No Avatar Creations are left on this account.",
+    when: "no Avatar Creations left",
+  },
+  forbidden: {
+    status: 403,
+    message: "Forbidden.",
+    when: "access not configured, creation disabled, or Avatar access denied",
+  },
   not_found: { status: 404, message: "Not found.", when: "the resource does not exist or belongs to another account" },
-  method_not_allowed: { status: 405, message: "Method not allowed.", when: "the path exists but not with this method (Allow lists the methods)" },
+  method_not_allowed: {
+    status: 405,
+    message: "Method not allowed.",
+    when: "the path exists but not with this method (Allow lists the methods)",
+  },
   conflict: { status: 409, message: "Conflict.", when: "the requestId already identifies different normalized input" },
-  rate_limit_exceeded: { status: 429, message: "Rate limit exceeded.", when: "a read limit or creation window is full; wait Retry-After seconds" },
+  rate_limit_exceeded: {
+    status: 429,
+    message: "Rate limit exceeded.",
+    when: "a read limit or creation window is full; wait Retry-After seconds",
+  },
   concurrency_limit_exceeded: {
     status: 429,
     message: "Too many active jobs.",

@@ -22,13 +22,25 @@ function routePatterns(app: Hono<AppEnv>) {
 /** Unknown path → 404 not_found; known path with another method → 405 with an Allow header. */
 export function methodNotAllowedOrNotFound(c: Context<AppEnv>, app: Hono<AppEnv>) {
   const path = new URL(c.req.url).pathname;
-  const allowed = [...new Set(routePatterns(app).filter((p) => p.regex.test(path)).map((p) => p.method))];
+  const allowed = [
+    ...new Set(
+      routePatterns(app)
+        .filter((p) => p.regex.test(path))
+        .map((p) => p.method),
+    ),
+  ];
   if (allowed.length > 0) {
     return errorResponse(
       c,
-      apiError("method_not_allowed", `Method ${c.req.method} is not allowed on ${path}; allowed: ${allowed.join(", ")}.`, { headers: {
-        Allow: allowed.join(", "),
-      } }),
+      apiError(
+        "method_not_allowed",
+        `Method ${c.req.method} is not allowed on ${path}; allowed: ${allowed.join(", ")}.`,
+        {
+          headers: {
+            Allow: allowed.join(", "),
+          },
+        },
+      ),
     );
   }
   return errorResponse(c, notFound(`No route matches ${c.req.method} ${path}.`));

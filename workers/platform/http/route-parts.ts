@@ -20,14 +20,17 @@ export function okJson<S extends z.ZodType>(description: string, schema: S, opti
     description,
     headers: {
       "X-Request-ID": ref("headers", "X-Request-ID"),
-      ...(options.readLimited ? { "RateLimit-Policy": ref("headers", "RateLimit-Policy"), RateLimit: ref("headers", "RateLimit") } : {}),
+      ...(options.readLimited
+        ? { "RateLimit-Policy": ref("headers", "RateLimit-Policy"), RateLimit: ref("headers", "RateLimit") }
+        : {}),
     },
     content: { "application/json": { schema } },
   };
 }
 
 /** The shared error responses for these statuses, e.g. `...errors(400, 401, 403, 429, 500, 503)`. */
-export const errors = (...statuses: number[]) => Object.fromEntries(statuses.map((s) => [s, ref("responses", `E${s}`)])) as Record<number, { $ref: string }>;
+export const errors = (...statuses: number[]) =>
+  Object.fromEntries(statuses.map((s) => [s, ref("responses", `E${s}`)])) as Record<number, { $ref: string }>;
 
 /** The error statuses of every authenticated read: bad query, credentials, access, read limit, failure, transient. */
 export const READ_ERRORS = [400, 401, 403, 429, 500, 503] as const;

@@ -65,7 +65,11 @@ export function describeIssue(issue: Issue, target: Target): string {
   const where = WHERE[target] ?? "Request";
   if (issue.code === "unrecognized_keys") {
     return issue.keys
-      .map((k) => (path ? `${path}.${k} is not a known field` : `${k} is not a known ${target === "query" ? "query parameter" : "field"}`))
+      .map((k) =>
+        path
+          ? `${path}.${k} is not a known field`
+          : `${k} is not a known ${target === "query" ? "query parameter" : "field"}`,
+      )
       .join("; ");
   }
   if (!path) return `${where} ${issue.message}`;
@@ -102,7 +106,9 @@ export function jsonInput(options: { unsupported?: UnsupportedFields } = {}): Mi
     if (contentType || text.trim() !== "") {
       if (!JSON_CONTENT_TYPE.test(contentType ?? "")) {
         const mediaType = (contentType ?? "").split(";")[0]!.trim();
-        throw invalid(`Content-Type must be application/json (got ${contentType ? JSON.stringify(mediaType) : "none"})`);
+        throw invalid(
+          `Content-Type must be application/json (got ${contentType ? JSON.stringify(mediaType) : "none"})`,
+        );
       }
       let parsed: unknown;
       try {
@@ -111,7 +117,11 @@ export function jsonInput(options: { unsupported?: UnsupportedFields } = {}): Mi
         throw invalid("Request body must be valid JSON");
       }
       const feature = unsupportedField(parsed, options.unsupported);
-      if (feature) throw apiError("unsupported_input", `${feature} is not supported by this version: ${options.unsupported![feature]}`);
+      if (feature)
+        throw apiError(
+          "unsupported_input",
+          `${feature} is not supported by this version: ${options.unsupported![feature]}`,
+        );
       c.req.bodyCache.json = Promise.resolve(parsed);
     }
     await next();

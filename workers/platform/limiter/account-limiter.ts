@@ -6,7 +6,15 @@ import { addUnits, balance, reservationState, setUnits, settle } from "./avatar-
 import { endCheckSlot } from "./check-slots";
 import { admitUpload, endUpload } from "./console-uploads";
 import { admitAvatarCheck, admitAvatarCreation, admitVideoCreation } from "./creation-admission";
-import { admitMotionConnection, endMotionConnection, motionLimits, openMotionConnections, setMotionLimits, type MotionAdmission, type MotionLimits } from "./motion-connections";
+import {
+  admitMotionConnection,
+  endMotionConnection,
+  motionLimits,
+  openMotionConnections,
+  setMotionLimits,
+  type MotionAdmission,
+  type MotionLimits,
+} from "./motion-connections";
 import { admitRead, loadReadState, peekRead, type ReadStates } from "./read-bucket";
 import { createTables, readMeta, writeMeta } from "./store";
 import type {
@@ -58,7 +66,11 @@ export class AccountLimiter extends DurableObject<Env> {
   }
 
   /** The same admission plus the video read figures (no read counted): POST /videos's RateLimit headers in one round trip. */
-  admitVideoCreationWithReads(claim: VideoClaim, limits: VideoLimits, now: number): VideoAdmission & { reads: ReadDecision } {
+  admitVideoCreationWithReads(
+    claim: VideoClaim,
+    limits: VideoLimits,
+    now: number,
+  ): VideoAdmission & { reads: ReadDecision } {
     return { ...admitVideoCreation(this.sql, claim, limits, now), reads: peekRead(this.reads, "video", limits, now) };
   }
 
@@ -109,7 +121,10 @@ export class AccountLimiter extends DurableObject<Env> {
   // ---- live motion ------------------------------------------------------------------------------------
 
   /** Spend a session token (single use by jti) and take a connection slot. */
-  admitMotionConnection(input: { connectionId: string; jti: string; exp: number }, now: number = Date.now()): MotionAdmission {
+  admitMotionConnection(
+    input: { connectionId: string; jti: string; exp: number },
+    now: number = Date.now(),
+  ): MotionAdmission {
     return admitMotionConnection(this.sql, input, now);
   }
 

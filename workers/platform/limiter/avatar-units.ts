@@ -30,16 +30,27 @@ export function reserve(sql: SqlStorage, jobId: string, now: number): void {
 }
 
 export function reservationState(sql: SqlStorage, jobId: string): UnitState | null {
-  return sql.exec<{ state: UnitState }>("SELECT state FROM reservations WHERE job_id = ?", jobId).toArray()[0]?.state ?? null;
+  return (
+    sql.exec<{ state: UnitState }>("SELECT state FROM reservations WHERE job_id = ?", jobId).toArray()[0]?.state ?? null
+  );
 }
 
 export function reservedJobs(sql: SqlStorage): { job_id: string; reserved_at: number }[] {
-  return sql.exec<{ job_id: string; reserved_at: number }>("SELECT job_id, reserved_at FROM reservations WHERE state = 'reserved'").toArray();
+  return sql
+    .exec<{ job_id: string; reserved_at: number }>(
+      "SELECT job_id, reserved_at FROM reservations WHERE state = 'reserved'",
+    )
+    .toArray();
 }
 
 /** Captured spends the unit; released gives it back. No-op unless still reserved. */
 export function settle(sql: SqlStorage, jobId: string, state: "captured" | "released", now: number): void {
-  sql.exec("UPDATE reservations SET state = ?, settled_at = ? WHERE job_id = ? AND state = 'reserved'", state, now, jobId);
+  sql.exec(
+    "UPDATE reservations SET state = ?, settled_at = ? WHERE job_id = ? AND state = 'reserved'",
+    state,
+    now,
+    jobId,
+  );
   if (state === "captured") writeMeta(sql, "avatar_units", String(Number(readMeta(sql, "avatar_units") ?? 0) - 1));
 }
 

@@ -7,6 +7,8 @@ export const limiterFor = (env: Env, accountId: string) => env.ACCOUNT_LIMITER.g
 
 /** A refused admission as the ApiError to throw (its status from the error table; 429s carry Retry-After). */
 export function admissionError(admission: Exclude<Admission, { ok: true }>): ApiError {
-  const headers: Record<string, string> = admission.retryAfterSeconds ? { "Retry-After": String(admission.retryAfterSeconds) } : {};
+  const headers: Record<string, string> = admission.retryAfterSeconds
+    ? { "Retry-After": String(admission.retryAfterSeconds) }
+    : {};
   return apiError(admission.code, admission.message, { headers });
 }

@@ -13,7 +13,8 @@ import type { Admission, AvatarLimits, VideoAdmission, VideoClaim, VideoLimits }
 export function admitAvatarCreation(sql: SqlStorage, jobId: string, limits: AvatarLimits, now: number): Admission {
   if (reservationState(sql, jobId)) return { ok: true };
   prune(sql, now);
-  const refusal = checkWindows(sql, "avatar", limits, now) ?? concurrencyRefusal(sql, limits.concurrent) ?? unitRefusal(sql);
+  const refusal =
+    checkWindows(sql, "avatar", limits, now) ?? concurrencyRefusal(sql, limits.concurrent) ?? unitRefusal(sql);
   if (refusal) return refusal;
   recordCreation(sql, "avatar", jobId, now);
   markActive(sql, jobId, now);
@@ -26,7 +27,12 @@ export function admitAvatarCreation(sql: SqlStorage, jobId: string, limits: Avat
  * fingerprints: same → the existing job, different → 409). Otherwise the windows decide and, when admitted,
  * the creation is counted and the claim recorded in the same step. Idempotent by jobId.
  */
-export function admitVideoCreation(sql: SqlStorage, claim: VideoClaim, limits: VideoLimits, now: number): VideoAdmission {
+export function admitVideoCreation(
+  sql: SqlStorage,
+  claim: VideoClaim,
+  limits: VideoLimits,
+  now: number,
+): VideoAdmission {
   if (claim.requestId !== null) {
     const existing = sql
       .exec<{ job_id: string; fingerprint: string; created_at: number }>(
@@ -34,7 +40,11 @@ export function admitVideoCreation(sql: SqlStorage, claim: VideoClaim, limits: V
         claim.requestId,
       )
       .toArray()[0];
-    if (existing) return { ok: true, existing: { jobId: existing.job_id, fingerprint: existing.fingerprint, createdAt: existing.created_at } };
+    if (existing)
+      return {
+        ok: true,
+        existing: { jobId: existing.job_id, fingerprint: existing.fingerprint, createdAt: existing.created_at },
+      };
   }
   if (isRecorded(sql, "video", claim.jobId)) return { ok: true };
   prune(sql, now);
@@ -60,11 +70,18 @@ export function admitVideoCreation(sql: SqlStorage, claim: VideoClaim, limits: V
  * freed by endCheckSlot when the check answers). `needsUnit` (the console, which makes a job right after): no
  * free Avatar Creation → 402 before any check. Idempotent by checkId.
  */
-export function admitAvatarCheck(sql: SqlStorage, checkId: string, limits: AvatarLimits, now: number, needsUnit = false): Admission {
+export function admitAvatarCheck(
+  sql: SqlStorage,
+  checkId: string,
+  limits: AvatarLimits,
+  now: number,
+  needsUnit = false,
+): Admission {
   if (isRecorded(sql, "avatar_check", checkId)) return { ok: true };
   prune(sql, now);
   const refusal = checkWindows(sql, "avatar", { ...limits, perHour: Infinity, perDay: Infinity }, now);
-  if (refusal && !refusal.ok) return { ...refusal, message: `${refusal.message} Image checks count toward this limit.` };
+  if (refusal && !refusal.ok)
+    return { ...refusal, message: `${refusal.message} Image checks count toward this limit.` };
   const other = checkSlotRefusal(sql, now) ?? (needsUnit ? unitRefusal(sql) : null);
   if (other) return other;
   recordCreation(sql, "avatar_check", checkId, now);

@@ -12,12 +12,23 @@ export type CreationFamily = "avatar" | "video" | "avatar_check";
 const FAMILY_LABEL = { avatar: "Avatar creation", video: "Video creation" } as const;
 
 /** First blocking window (the one freeing last when several block), or null when all admit. */
-export function checkWindows(sql: SqlStorage, family: "avatar" | "video", limits: AvatarLimits | VideoLimits, now: number): Admission | null {
+export function checkWindows(
+  sql: SqlStorage,
+  family: "avatar" | "video",
+  limits: AvatarLimits | VideoLimits,
+  now: number,
+): Admission | null {
   let worst: { retry: number; label: string; limit: number } | null = null;
   for (const w of CREATION_WINDOWS) {
     const limit = limits[w.key];
     const also = family === "avatar" && w.key === "perMinute" ? "avatar_check" : family;
-    const inWindow = count(sql, "SELECT COUNT(*) AS n FROM creations WHERE family IN (?, ?) AND at > ?", family, also, now - w.ms);
+    const inWindow = count(
+      sql,
+      "SELECT COUNT(*) AS n FROM creations WHERE family IN (?, ?) AND at > ?",
+      family,
+      also,
+      now - w.ms,
+    );
     if (inWindow < limit) continue;
     let retry: number;
     if (limit <= 0) retry = Math.ceil(w.ms / 1000);

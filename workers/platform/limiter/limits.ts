@@ -2,7 +2,15 @@ import { z } from "zod";
 
 /** The spec's hard ceilings (Limits table). A configured limit may be lower, never higher. */
 export const LIMIT_CEILINGS = {
-  avatar: { perMinute: 20, perHour: 200, perDay: 2000, concurrent: 10, readsPerSecond: 20, readBurst: 40, readsPerMinute: 1200 },
+  avatar: {
+    perMinute: 20,
+    perHour: 200,
+    perDay: 2000,
+    concurrent: 10,
+    readsPerSecond: 20,
+    readBurst: 40,
+    readsPerMinute: 1200,
+  },
   video: { perMinute: 20, perHour: 200, perDay: 2000, readsPerSecond: 20, readBurst: 40, readsPerMinute: 1200 },
 } as const;
 

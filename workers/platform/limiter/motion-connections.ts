@@ -32,14 +32,17 @@ function ensureTables(sql: SqlStorage) {
 export function motionLimits(sql: SqlStorage): MotionLimits {
   ensureTables(sql);
   const row = sql.exec<{ limits: string }>("SELECT limits FROM motion_settings WHERE id = 1").toArray()[0];
-  return row ? { ...DEFAULT_MOTION_LIMITS, ...(JSON.parse(row.limits) as Partial<MotionLimits>) } : { ...DEFAULT_MOTION_LIMITS };
+  return row
+    ? { ...DEFAULT_MOTION_LIMITS, ...(JSON.parse(row.limits) as Partial<MotionLimits>) }
+    : { ...DEFAULT_MOTION_LIMITS };
 }
 
 /** Operator setting (and tests): any subset; the rest keeps its default. */
 export function setMotionLimits(sql: SqlStorage, limits: Partial<MotionLimits>): MotionLimits {
   ensureTables(sql);
   for (const [k, v] of Object.entries(limits)) {
-    if (!(k in DEFAULT_MOTION_LIMITS) || !Number.isInteger(v) || (v as number) < 0) throw new Error(`motion limit ${k} must be a whole number ≥ 0`);
+    if (!(k in DEFAULT_MOTION_LIMITS) || !Number.isInteger(v) || (v as number) < 0)
+      throw new Error(`motion limit ${k} must be a whole number ≥ 0`);
   }
   sql.exec("INSERT OR REPLACE INTO motion_settings (id, limits) VALUES (1, ?)", JSON.stringify(limits));
   return motionLimits(sql);
@@ -51,15 +54,27 @@ export function setMotionLimits(sql: SqlStorage, limits: Partial<MotionLimits>):
  * valid). The expiry is checked here, in the same call that forgets expired `jti`s: checked only by the caller
  * earlier, a token reused at its expiry instant found its `jti` already forgotten and was admitted twice.
  */
-export function admitMotionConnection(sql: SqlStorage, input: { connectionId: string; jti: string; exp: number }, now: number): MotionAdmission {
+export function admitMotionConnection(
+  sql: SqlStorage,
+  input: { connectionId: string; jti: string; exp: number },
+  now: number,
+): MotionAdmission {
   ensureTables(sql);
   if (input.exp * 1000 <= now) {
-    return { ok: false, code: "unauthorized", message: "The session token has expired: request a new one for each new connection." };
+    return {
+      ok: false,
+      code: "unauthorized",
+      message: "The session token has expired: request a new one for each new connection.",
+    };
   }
   sql.exec("DELETE FROM motion_tokens WHERE exp * 1000 <= ?", now); // only tokens that can no longer pass the check above
   sql.exec("DELETE FROM motion_connections WHERE lapses_at <= ?", now);
   if (sql.exec("SELECT 1 FROM motion_tokens WHERE jti = ?", input.jti).toArray().length > 0) {
-    return { ok: false, code: "unauthorized", message: "The session token was already used for a connection: request one token per connection." };
+    return {
+      ok: false,
+      code: "unauthorized",
+      message: "The session token was already used for a connection: request one token per connection.",
+    };
   }
   // A connection of this account was closed for flooding (audio far ahead of real time): it waits a while.
   const until = sql.exec<{ until: number }>("SELECT until FROM motion_cooldown WHERE id = 1").toArray()[0]?.until ?? 0;
@@ -83,7 +98,12 @@ export function admitMotionConnection(sql: SqlStorage, input: { connectionId: st
     };
   }
   sql.exec("INSERT INTO motion_tokens (jti, exp) VALUES (?, ?)", input.jti, input.exp);
-  sql.exec("INSERT INTO motion_connections (id, since, lapses_at) VALUES (?, ?, ?)", input.connectionId, now, now + (limits.sessionSeconds + 60) * 1000);
+  sql.exec(
+    "INSERT INTO motion_connections (id, since, lapses_at) VALUES (?, ?, ?)",
+    input.connectionId,
+    now,
+    now + (limits.sessionSeconds + 60) * 1000,
+  );
   return { ok: true, limits };
 }
 
@@ -91,7 +111,11 @@ export function admitMotionConnection(sql: SqlStorage, input: { connectionId: st
 export function endMotionConnection(sql: SqlStorage, connectionId: string, coolDownUntil?: number): void {
   ensureTables(sql);
   sql.exec("DELETE FROM motion_connections WHERE id = ?", connectionId);
-  if (coolDownUntil) sql.exec("INSERT INTO motion_cooldown (id, until) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET until = max(until, excluded.until)", coolDownUntil);
+  if (coolDownUntil)
+    sql.exec(
+      "INSERT INTO motion_cooldown (id, until) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET until = max(until, excluded.until)",
+      coolDownUntil,
+    );
 }
 
 export function openMotionConnections(sql: SqlStorage): number {

@@ -29,7 +29,11 @@ function refresh(s: FamilyState, limits: ReadLimits, now: number) {
   if (s.log.length > limits.readsPerMinute) s.log.splice(0, s.log.length - limits.readsPerMinute);
 }
 
-function policies(s: FamilyState, limits: ReadLimits, now: number): { burst: ReadPolicyState; minute: ReadPolicyState } {
+function policies(
+  s: FamilyState,
+  limits: ReadLimits,
+  now: number,
+): { burst: ReadPolicyState; minute: ReadPolicyState } {
   const { readsPerSecond: rate, readBurst: burst, readsPerMinute: perMinute } = limits;
   return {
     burst: {
@@ -61,8 +65,16 @@ export function admitRead(states: ReadStates, family: ReadFamily, limits: ReadLi
   const rate = limits.readsPerSecond;
   const bucketWait = s.tokens >= 1 ? 0 : rate > 0 ? ((1 - s.tokens) / rate) * 1000 : MINUTE_MS;
   const full = s.log.length >= limits.readsPerMinute;
-  const minuteWait = !full ? 0 : limits.readsPerMinute <= 0 ? MINUTE_MS : s.log[s.log.length - limits.readsPerMinute] + MINUTE_MS - now;
-  return { ok, retryAfterSeconds: Math.max(1, Math.ceil(Math.max(bucketWait, minuteWait) / 1000)), ...policies(s, limits, now) };
+  const minuteWait = !full
+    ? 0
+    : limits.readsPerMinute <= 0
+      ? MINUTE_MS
+      : s.log[s.log.length - limits.readsPerMinute] + MINUTE_MS - now;
+  return {
+    ok,
+    retryAfterSeconds: Math.max(1, Math.ceil(Math.max(bucketWait, minuteWait) / 1000)),
+    ...policies(s, limits, now),
+  };
 }
 
 /** The current figures without counting a read (RateLimit headers on non-read routes). Does not mutate. */

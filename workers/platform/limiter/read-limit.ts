@@ -13,7 +13,8 @@ const FAMILY_LABEL = { avatar: "Avatar", video: "Video" } as const;
  * the per-minute cap. RateLimit gives, per policy, r = units left and t = seconds until fully restored.
  */
 export function rateLimitHeaders(limits: ReadLimits, d: ReadDecision): Record<string, string> {
-  const refillWindow = limits.readsPerSecond > 0 ? Math.max(1, Math.ceil(limits.readBurst / limits.readsPerSecond)) : 60;
+  const refillWindow =
+    limits.readsPerSecond > 0 ? Math.max(1, Math.ceil(limits.readBurst / limits.readsPerSecond)) : 60;
   return {
     "RateLimit-Policy": `"burst";q=${limits.readBurst};w=${refillWindow}, "minute";q=${limits.readsPerMinute};w=60`,
     RateLimit: `"burst";r=${d.burst.remaining};t=${d.burst.resetSeconds}, "minute";r=${d.minute.remaining};t=${d.minute.resetSeconds}`,
@@ -37,7 +38,11 @@ export const readRateLimit = (family: ReadFamily) =>
     const headers = rateLimitHeaders(limits, decision);
     if (!decision.ok) {
       const retry = decision.retryAfterSeconds ?? 1;
-      throw apiError("rate_limit_exceeded", `${FAMILY_LABEL[family]} read rate limit exceeded: ${limits.readsPerSecond} per second with burst ${limits.readBurst}, ${limits.readsPerMinute} per minute. Retry after ${retry} seconds.`, { headers: { ...headers, "Retry-After": String(retry) } });
+      throw apiError(
+        "rate_limit_exceeded",
+        `${FAMILY_LABEL[family]} read rate limit exceeded: ${limits.readsPerSecond} per second with burst ${limits.readBurst}, ${limits.readsPerMinute} per minute. Retry after ${retry} seconds.`,
+        { headers: { ...headers, "Retry-After": String(retry) } },
+      );
     }
     for (const [k, v] of Object.entries(headers)) c.header(k, v);
     await next();
@@ -56,7 +61,10 @@ export const readRateLimitHeaders = (family: ReadFamily, opts: { fromHandler?: b
     const account = c.get("caller").account;
     const limits = limitsOf(account, family);
     // Headers are advisory: never fail the request over them.
-    const ask = () => limiterFor(c.env, account.id).readStatus(family, limits, Date.now()).catch(() => null);
+    const ask = () =>
+      limiterFor(c.env, account.id)
+        .readStatus(family, limits, Date.now())
+        .catch(() => null);
     const early = opts.fromHandler ? undefined : ask();
     await next();
     const decision = early ? await early : (c.get("readStatus") ?? (await ask()));

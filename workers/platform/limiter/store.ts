@@ -28,7 +28,11 @@ export function readMeta(sql: SqlStorage, key: string): string | undefined {
 }
 
 export function writeMeta(sql: SqlStorage, key: string, value: string): void {
-  sql.exec("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value", key, value);
+  sql.exec(
+    "INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+    key,
+    value,
+  );
 }
 
 /** Drops what no window, reservation or retry-key lookup can need any more. */

@@ -13,7 +13,8 @@ const EMAIL_RE = /^[^\s@<>"()[\],;:]+@[^\s@<>"()[\],;:]+\.[^\s@<>"()[\],;:]+$/;
 /** Emails are compared lowercased and trimmed; a malformed one is refused with the rule. */
 export function normalizeEmail(raw: string): string {
   const email = raw.trim().toLowerCase();
-  if (email.length > 254 || !EMAIL_RE.test(email)) throw invalid("email must be an email address (name@domain), at most 254 characters");
+  if (email.length > 254 || !EMAIL_RE.test(email))
+    throw invalid("email must be an email address (name@domain), at most 254 characters");
   return email;
 }
 
@@ -27,7 +28,11 @@ export const findUserByEmail = (env: Env, email: string) =>
 export async function createInvite(env: Env, accountId: string, rawEmail: string, now = Date.now()) {
   const email = normalizeEmail(rawEmail);
   const db = drizzle(env.DB);
-  const account = await db.select({ id: accounts.id }).from(accounts).where(eq(accounts.id, accountId.toLowerCase())).get();
+  const account = await db
+    .select({ id: accounts.id })
+    .from(accounts)
+    .where(eq(accounts.id, accountId.toLowerCase()))
+    .get();
   if (!account) throw notFound(`Account ${accountId} does not exist.`);
   const existing = await findUserByEmail(env, email);
   if (existing && existing.accountId !== account.id) {
@@ -35,6 +40,8 @@ export async function createInvite(env: Env, accountId: string, rawEmail: string
   }
   const token = randomToken();
   const expiresAt = new Date(now + INVITE_TTL_MS);
-  await db.insert(consoleInvites).values({ tokenHash: await sha256Hex(token), accountId: account.id, email, createdAt: new Date(now), expiresAt });
+  await db
+    .insert(consoleInvites)
+    .values({ tokenHash: await sha256Hex(token), accountId: account.id, email, createdAt: new Date(now), expiresAt });
   return { token, email, accountId: account.id, expiresAt };
 }

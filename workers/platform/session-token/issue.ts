@@ -29,5 +29,7 @@ export async function issueSessionToken(privateKeyPkcs8Base64: string, input: Is
     exp: input.expireAt,
     jti: crypto.randomUUID(),
   };
-  return new SignJWT({ ...claims }).setProtectedHeader({ alg: "EdDSA", typ: "JWT" }).sign(await privateKeyFrom(privateKeyPkcs8Base64));
+  return new SignJWT({ ...claims })
+    .setProtectedHeader({ alg: "EdDSA", typ: "JWT" })
+    .sign(await privateKeyFrom(privateKeyPkcs8Base64));
 }

@@ -27,7 +27,8 @@ function reasonOf(err: unknown): SessionTokenError {
   if (err instanceof errors.JWSSignatureVerificationFailed) {
     return new SessionTokenError("bad_signature", "The token signature does not verify with this key");
   }
-  if (err instanceof errors.JWTClaimValidationFailed) return new SessionTokenError("invalid_claims", "The token claims are not those of an avatar-video session token");
+  if (err instanceof errors.JWTClaimValidationFailed)
+    return new SessionTokenError("invalid_claims", "The token claims are not those of an avatar-video session token");
   return new SessionTokenError("malformed", "The token is not a well-formed compact JWS");
 }
 
@@ -58,7 +59,8 @@ export async function verifySessionToken(
   } catch {
     throw new SessionTokenError("malformed", "The token header is not base64url JSON");
   }
-  if (typeof header !== "object" || header === null) throw new SessionTokenError("malformed", "The token header is not a JSON object");
+  if (typeof header !== "object" || header === null)
+    throw new SessionTokenError("malformed", "The token header is not a JSON object");
   if (header.alg !== "EdDSA" || header.crit !== undefined || header.b64 !== undefined) {
     throw new SessionTokenError("unsupported_algorithm", "Only EdDSA tokens are accepted");
   }
@@ -74,6 +76,7 @@ export async function verifySessionToken(
   } catch (err) {
     throw reasonOf(err);
   }
-  if (!claimsOk(payload)) throw new SessionTokenError("invalid_claims", "The token claims are not those of an avatar-video session token");
+  if (!claimsOk(payload))
+    throw new SessionTokenError("invalid_claims", "The token claims are not those of an avatar-video session token");
   return payload as SessionClaims;
 }

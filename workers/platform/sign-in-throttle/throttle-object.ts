@@ -24,7 +24,9 @@ export class SignInThrottle extends DurableObject<Env> {
   /** Counts an attempt, or refuses it with the seconds until the oldest counted one leaves the window. */
   attempt(now: number): SignInAttempt {
     this.sql.exec("DELETE FROM sign_in_attempts WHERE at <= ?", now - SIGN_IN_WINDOW_MS);
-    const rows = this.sql.exec<{ n: number; oldest: number | null }>("SELECT COUNT(*) AS n, MIN(at) AS oldest FROM sign_in_attempts").one();
+    const rows = this.sql
+      .exec<{ n: number; oldest: number | null }>("SELECT COUNT(*) AS n, MIN(at) AS oldest FROM sign_in_attempts")
+      .one();
     if (rows.n >= SIGN_IN_MAX_FAILURES) {
       const freeAt = (rows.oldest ?? now) + SIGN_IN_WINDOW_MS;
       return { ok: false, retryAfterSeconds: Math.max(1, Math.ceil((freeAt - now) / 1000)) };

@@ -13,10 +13,14 @@ export const VIDEO_LINK_TTL_MS = 15 * 60 * 1000;
 // key (hence to the Avatar id) with no expiry: the URL is a stable capability, like an unguessable address.
 // Video links carry method + key + account + expiry and stop working after it.
 const avatarMediaMessage = (key: string) => `media-v1\nGET\n${key}`;
-const videoMessage = (key: string, accountId: string, expSec: number) => `video-v1\nGET\n${key}\n${accountId}\n${expSec}`;
+const videoMessage = (key: string, accountId: string, expSec: number) =>
+  `video-v1\nGET\n${key}\n${accountId}\n${expSec}`;
 
 const unavailable = () =>
-  apiError("service_unavailable", "The download link could not be produced right now; the job is unchanged. Retry the request.");
+  apiError(
+    "service_unavailable",
+    "The download link could not be produced right now; the job is unchanged. Retry the request.",
+  );
 
 /** A header-free, long-lived address of one of an Avatar's images (`GET /v1/media/avatars/{id}/{file}?sig=…`). */
 export function avatarMediaUrl(env: Pick<Env, "SIGNING_SECRET">, baseUrl: string, key: string): string {
@@ -25,7 +29,11 @@ export function avatarMediaUrl(env: Pick<Env, "SIGNING_SECRET">, baseUrl: string
 }
 
 /** Absolute, header-free cover address of an Avatar (`GET /v1/media/avatars/{id}/cover.jpg?sig=…`). */
-export function avatarCoverUrl(env: Pick<Env, "SIGNING_SECRET">, baseUrl: string, avatar: Pick<Avatar, "id" | "coverKey">): string {
+export function avatarCoverUrl(
+  env: Pick<Env, "SIGNING_SECRET">,
+  baseUrl: string,
+  avatar: Pick<Avatar, "id" | "coverKey">,
+): string {
   return avatarMediaUrl(env, baseUrl, avatar.coverKey || avatarKeys(avatar.id).cover);
 }
 
@@ -43,7 +51,10 @@ export function verifyAvatarMediaSignature(env: Pick<Env, "SIGNING_SECRET">, key
 }
 
 /** A download link can only be offered for succeeded output that is still retained. */
-export function isOutputAvailable(job: Pick<VideoJob, "status" | "expiresAt" | "outputKey">, now: number | Date): boolean {
+export function isOutputAvailable(
+  job: Pick<VideoJob, "status" | "expiresAt" | "outputKey">,
+  now: number | Date,
+): boolean {
   return job.status === "succeeded" && !!job.outputKey && job.expiresAt.getTime() > +now;
 }
 

@@ -9,7 +9,11 @@ export function s3PresignConfigured(env: S3Env): boolean {
 }
 
 /** AWS SigV4 datetime: YYYYMMDDTHHMMSSZ. */
-const amzDate = (ms: number) => new Date(ms).toISOString().replace(/[-:]/g, "").replace(/\.\d{3}/, "");
+const amzDate = (ms: number) =>
+  new Date(ms)
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d{3}/, "");
 
 /**
  * Presigned GET for `key` on the R2 S3 endpoint (path-style), valid from `nowMs` until `expiresAtSec`

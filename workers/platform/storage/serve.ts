@@ -18,9 +18,12 @@ export async function serveObject(
   if (range === "unsatisfiable") {
     return errorResponse(
       c,
-      apiError("invalid_request", `Range ${c.req.header("range")} is outside the object's ${head.size} bytes.`, { headers: {
-        "Content-Range": `bytes */${head.size}`,
-      }, status: 416 }),
+      apiError("invalid_request", `Range ${c.req.header("range")} is outside the object's ${head.size} bytes.`, {
+        headers: {
+          "Content-Range": `bytes */${head.size}`,
+        },
+        status: 416,
+      }),
     );
   }
   const obj = await c.env.MEDIA.get(key, range ? { range } : undefined);

@@ -81,9 +81,18 @@ export class PaintArena {
   }
 
   static bytes(spec: ArenaSpec): number {
-    const person = (spec.poolSize + 1) * (PaintArena.personBytes(spec) + 16) + (spec.person === "over" ? spec.frameSize : 0) + 16;
+    const person =
+      (spec.poolSize + 1) * (PaintArena.personBytes(spec) + 16) + (spec.person === "over" ? spec.frameSize : 0) + 16;
     const split = (spec.innerTris + spec.edgeTris) * 4 + 32;
-    return 16 * spec.threads + (spec.poolSize + 1) * (spec.frameSize + 16) + 2 * (spec.vertices * 8 + 16) + (spec.tris + spec.holeTris) * 4 + 32 + person + split;
+    return (
+      16 * spec.threads +
+      (spec.poolSize + 1) * (spec.frameSize + 16) +
+      2 * (spec.vertices * 8 + 16) +
+      (spec.tris + spec.holeTris) * 4 +
+      32 +
+      person +
+      split
+    );
   }
 
   static create(spec: ArenaSpec): PaintArena {
@@ -93,9 +102,24 @@ export class PaintArena {
 }
 
 type WarpFn = (
-  src: number, dst: number, pw: number, ph: number, offA: number, offB: number,
-  srcXY: number, dstXY: number, tris: number, ntri: number, scale: number,
-  cx0: number, cy0: number, cx1: number, cy1: number, out: number, mode: number, fill: number,
+  src: number,
+  dst: number,
+  pw: number,
+  ph: number,
+  offA: number,
+  offB: number,
+  srcXY: number,
+  dstXY: number,
+  tris: number,
+  ntri: number,
+  scale: number,
+  cx0: number,
+  cy0: number,
+  cx1: number,
+  cy1: number,
+  out: number,
+  mode: number,
+  fill: number,
 ) => void;
 
 /** What a warp call writes into the moved triangles: bilinear samples of `src` at the rest positions, `src`'s pixel at the same position, or a constant. */
@@ -106,7 +130,10 @@ export class WarpKernel {
   private fn: WarpFn;
   private out: Int32Array;
 
-  constructor(private arena: PaintArena, slot: number) {
+  constructor(
+    private arena: PaintArena,
+    slot: number,
+  ) {
     const instance = new WebAssembly.Instance(module, { env: { memory: arena.memory } });
     this.fn = instance.exports.warp as WarpFn;
     this.out = new Int32Array(arena.memory.buffer, slot * 16, 4);
@@ -120,10 +147,41 @@ export class WarpKernel {
    * destination equal to the source there). Returns the bounding rect of the pixels written. `mode`
    * copy or fill (`fill` the value) writes the same pixels without sampling.
    */
-  warp(src: Uint8Array, dst: Uint8Array, pw: number, ph: number, offA: number, offB: number, tris: Uint32Array, scale: number, clip: Rect, mode: number = WARP_MODE.warp, fill = 0): Rect {
+  warp(
+    src: Uint8Array,
+    dst: Uint8Array,
+    pw: number,
+    ph: number,
+    offA: number,
+    offB: number,
+    tris: Uint32Array,
+    scale: number,
+    clip: Rect,
+    mode: number = WARP_MODE.warp,
+    fill = 0,
+  ): Rect {
     const a = this.arena;
     const o = this.out;
-    this.fn(src.byteOffset, dst.byteOffset, pw, ph, offA, offB, a.base.byteOffset, a.xy.byteOffset, tris.byteOffset, tris.length / 3, scale, clip.x0, clip.y0, clip.x1, clip.y1, o.byteOffset, mode, fill);
+    this.fn(
+      src.byteOffset,
+      dst.byteOffset,
+      pw,
+      ph,
+      offA,
+      offB,
+      a.base.byteOffset,
+      a.xy.byteOffset,
+      tris.byteOffset,
+      tris.length / 3,
+      scale,
+      clip.x0,
+      clip.y0,
+      clip.x1,
+      clip.y1,
+      o.byteOffset,
+      mode,
+      fill,
+    );
     return o[2] > o[0] ? { x0: o[0], y0: o[1], x1: o[2], y1: o[3] } : EMPTY_RECT;
   }
 }
