@@ -115,18 +115,16 @@ export async function sweepConsoleUploads(env: Env, now: number = Date.now()): P
  * or processing (sweepConsoleUploads deletes it then), so a render that already holds its URL still reads it.
  */
 export async function retireBackground(env: Env, accountId: string, key: string, now = new Date()): Promise<void> {
-  await drizzle(env.DB)
-    .insert(consoleUploads)
-    .values({
-      id: crypto.randomUUID(),
-      accountId,
-      kind: "background",
-      key,
-      contentType: "",
-      size: 0,
-      partSize: 0,
-      multipartId: null,
-      completedAt: now,
-      createdAt: now,
-    });
+  await drizzle(env.DB).insert(consoleUploads).values({
+    id: crypto.randomUUID(),
+    accountId,
+    kind: "background",
+    key,
+    contentType: "",
+    size: 0,
+    partSize: 0,
+    multipartId: null,
+    completedAt: now,
+    createdAt: now,
+  });
 }

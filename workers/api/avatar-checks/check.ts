@@ -15,11 +15,9 @@ import { RendererUnavailable, checkOnRenderer } from "../../pipeline/public";
 
 export const AvatarCheckFace = z
   .object({
-    box: z
-      .object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() })
-      .meta({
-        description: "Tight box around the face's 478 landmarks, in source image pixels (may reach outside the image)",
-      }),
+    box: z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }).meta({
+      description: "Tight box around the face's 478 landmarks, in source image pixels (may reach outside the image)",
+    }),
     widthPx: z.number().int().meta({ description: "Face width ear to ear in source pixels (at least 64 is needed)" }),
     sharpness: z
       .number()
@@ -47,11 +45,9 @@ const FAILURE_CODES = [
 
 export const AvatarCheck = z
   .object({
-    acceptable: z
-      .boolean()
-      .meta({
-        description: "true: POST /avatars with this imageUrl passes every image rule (if the image does not change)",
-      }),
+    acceptable: z.boolean().meta({
+      description: "true: POST /avatars with this imageUrl passes every image rule (if the image does not change)",
+    }),
     code: z
       .enum(FAILURE_CODES)
       .nullable()

@@ -33,12 +33,9 @@ export const VideoJob = z
 export const VideoJobDetail = z
   .object({
     job: VideoJob,
-    videoUrl: z
-      .url()
-      .optional()
-      .meta({
-        description: "Fresh signed MP4 link; only for succeeded, unexpired output. Use it without App headers.",
-      }),
+    videoUrl: z.url().optional().meta({
+      description: "Fresh signed MP4 link; only for succeeded, unexpired output. Use it without App headers.",
+    }),
     videoUrlExpiresAt: Timestamp.optional().meta({ description: "Link expiry: 15 minutes, capped by job.expiresAt" }),
     alphaVideoUrl: z.url().optional().meta({
       description:
