@@ -10,6 +10,9 @@ import { spawn, type ChildProcess } from "node:child_process";
 import { killOnAbort, ffmpegPath } from "./ffmpeg";
 import { audioInput } from "../media/ffmpeg-input";
 
+/** Colour tags of both outputs: the frames are BT.709 limited range (yuv.ts). */
+const BT709 = ["-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"];
+
 export const VIDEO_CODEC_ARGS = [
   "-c:v",
   "libx264",
@@ -21,14 +24,7 @@ export const VIDEO_CODEC_ARGS = [
   "yuv420p",
   "-profile:v",
   "high",
-  "-colorspace",
-  "bt709",
-  "-color_primaries",
-  "bt709",
-  "-color_trc",
-  "bt709",
-  "-color_range",
-  "tv",
+  ...BT709,
 ];
 export const AUDIO_CODEC_ARGS = ["-c:a", "aac", "-b:a", "128k", "-ar", "48000"];
 export const AUDIO_RATE = 48_000;
@@ -51,14 +47,7 @@ const ALPHA_VIDEO_CODEC_ARGS = [
   // Blocks that did not change are not coded again: most of a talking head's frame (a fifth less CPU).
   "-static-thresh",
   "100",
-  "-colorspace",
-  "bt709",
-  "-color_primaries",
-  "bt709",
-  "-color_trc",
-  "bt709",
-  "-color_range",
-  "tv",
+  ...BT709,
 ];
 const ALPHA_AUDIO_CODEC_ARGS = ["-c:a", "libopus", "-b:a", "96k", "-ar", "48000"];
 
