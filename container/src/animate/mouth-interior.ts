@@ -58,6 +58,7 @@ function measureOpening(
   open: number,
   st: MouthStyle,
   round: number,
+  tuck: number,
 ): Interior | undefined {
   const ax = mouthAxis(upper);
   const upT = curveTable(upper, ax.ox, ax.oy, ax.ex, ax.ey, ax.hw, LUT);
@@ -73,14 +74,15 @@ function measureOpening(
   }
   const extra = centreGap - restGap;
   const s = st.blur;
-  const vis = smoothstep(0.4, 1.2 + 1.5 * s, extra);
+  // F/V: the strip of upper teeth between the lips shows however little the lips are apart.
+  const vis = Math.max(smoothstep(0.4, 1.2 + 1.5 * s, extra), tuck * smoothstep(0.3, 1 + s, centreGap));
   // Lips closing over the photo's own teeth (M/B/P): the squeezed seam is covered with the lips' own colour.
   const seal = st.ownTeeth && restGap > 0 ? smoothstep(0.2, 0.6, -extra / restGap) : 0;
   if (!(vis > 0) && !(seal > 0)) return undefined;
   const hw = ax.hw;
   const teethVis = st.ownTeeth
     ? 0
-    : smoothstep(1.5, Math.max(3, 0.16 * hw), extra) * (1 - 0.65 * Math.min(1, Math.max(0, round)));
+    : Math.max(tuck, smoothstep(1.5, Math.max(3, 0.16 * hw), extra) * (1 - 0.65 * Math.min(1, Math.max(0, round))));
   return {
     ax,
     upT,
@@ -90,6 +92,7 @@ function measureOpening(
     rLo,
     vis,
     open,
+    tuck,
     teethVis,
     teethH: 0.28 * hw,
     lowTeethH: 0.07 * hw * smoothstep(0.35, 0.9, open),
@@ -187,7 +190,8 @@ function writeChroma(frame: Uint8Array, L: YuvFrameLayout, c: Interior, r: Rect,
 /**
  * Draw the mouth interior into a yuv420p frame. `upper` and `lower` are the inner-lip points (corner to
  * corner, same corners) as flat [x, y] arrays in canvas pixels. `open` 0..1 drives the tongue and lower
- * teeth, `round` 0..1 hides the teeth behind pushed-out lips. Only pixels inside `clip` are touched.
+ * teeth, `round` 0..1 hides the teeth behind pushed-out lips, `tuck` 0..1 (F/V) lets the upper teeth reach
+ * down to the lower lip. Only pixels inside `clip` are touched.
  * Returns the luma rect written (even-aligned), empty when the lips are (nearly) closed.
  */
 export function drawMouthInterior(
@@ -199,8 +203,9 @@ export function drawMouthInterior(
   st: MouthStyle,
   clip: Rect,
   round = 0,
+  tuck = 0,
 ): Rect {
-  const c = measureOpening(upper, lower, open, st, round);
+  const c = measureOpening(upper, lower, open, st, round, tuck);
   if (!c) return EMPTY_RECT;
   const r = paintRect(upper, lower, st.blur, clip);
   if (!r) return EMPTY_RECT;

@@ -43,6 +43,8 @@ export interface Interior {
   /** Overall visibility 0..1 (opening beyond the photo's own). */
   vis: number;
   open: number;
+  /** 0..1: F/V — the lower lip is tucked under the upper teeth, which reach down to it. */
+  tuck: number;
   teethVis: number;
   teethH: number;
   lowTeethH: number;
@@ -117,7 +119,8 @@ export function paintUpperTeeth(
   const a0 = TOOTH_EDGES[k - 1];
   const a1 = TOOTH_EDGES[k];
   const t = (au - a0) / (a1 - a0);
-  const h = Math.min(c.teethH, 0.55 * gapHere + 0.03 * ax.hw) * (1 - 0.4 * (au / 0.88) ** 2);
+  const free = Math.min(c.teethH, 0.55 * gapHere + 0.03 * ax.hw);
+  const h = (free + (gapHere + 2 * edge - free) * c.tuck) * (1 - 0.4 * (au / 0.88) ** 2);
   const bottom = vUp + h * (0.9 + 0.1 * Math.sin(Math.PI * t));
   const ua = (1 - smoothstep(bottom - c.step, bottom + c.step, v)) * (1 - smoothstep(0.5, 0.88, au)) * c.teethVis;
   if (ua <= 0) return;
@@ -149,8 +152,9 @@ export function reusePhotoInterior(
   const k = r.hw / ax.hw;
   const dUp = vUp - curveAt(c.rUp, LUT, u) / k; // how far the upper lip moved from the photo's
   const v0 = (v - dUp) * k;
-  // Only the lower side ends (the teeth move with the upper lip), as softly as the photo's own edges.
-  const wp = smoothstep(-c.step, c.step, curveAt(c.rLo, LUT, u) - v0);
+  // Only the lower side ends (the teeth move with the upper lip), as softly as the photo's own edges; at
+  // F/V the lower lip is against the teeth, so no cavity shows below them.
+  const wp = Math.max(c.tuck, smoothstep(-c.step, c.step, curveAt(c.rLo, LUT, u) - v0));
   if (wp <= 0) return 0;
   const sx = r.ox + u * r.hw * r.ex - v0 * r.ey;
   const sy = r.oy + u * r.hw * r.ey + v0 * r.ex;

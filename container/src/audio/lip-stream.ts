@@ -7,7 +7,7 @@
  * smoothing (≤ 1 s time constants) and the ±1.5 s loudness reference are settled long before a join, and
  * the speaker's overall level is the window's. Audio no longer than WINDOW + CONTEXT seconds is analysed
  * in one piece, exactly as analyzeLipSync(whole file). What stays in memory for the whole job is the six
- * seven curves the renderer samples, 28 bytes per 10 ms (10.1 MB for 60 minutes).
+ * eight curves the renderer samples, 32 bytes per 10 ms (11.5 MB for 60 minutes).
  *
  * Failures: `unsupported_media_type` (decode error), `empty_media` (no samples), `renderer_rejected`
  * (longer than MAX_AUDIO_SECONDS; the message gives the measured and the allowed duration).
@@ -22,7 +22,7 @@ import { MAX_AUDIO_SECONDS, tooLong } from "./probe";
 const HOP = ANALYSIS_RATE / TRACK_HZ;
 export const WINDOW_SECONDS = 120;
 export const CONTEXT_SECONDS = 8;
-const CURVES = ["open", "spread", "round", "press", "tuck", "energy", "emphasis"] as const;
+const CURVES = ["open", "spread", "round", "press", "tuck", "relax", "energy", "emphasis"] as const;
 
 export interface StreamedTrack {
   /** The curves sampleTrack reads (diagnostic arrays are empty). */
@@ -39,6 +39,7 @@ class Curves {
     round: [],
     press: [],
     tuck: [],
+    relax: [],
     energy: [],
     emphasis: [],
   };

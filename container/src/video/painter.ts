@@ -251,6 +251,7 @@ export class FramePainter {
           this.style,
           this.own,
           pose.round,
+          pose.tuck * (1 - pose.press),
         ),
       );
       written = unionRect(written, mouth);

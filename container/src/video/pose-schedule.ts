@@ -55,6 +55,8 @@ export function makePoseSchedule(o: PoseScheduleOptions): PoseSchedule {
         spread: mouth.spread,
         round: mouth.round,
         press: mouth.press,
+        tuck: mouth.tuck,
+        relax: mouth.relax,
         blinkR: blink,
         blinkL: blink,
         brow: Math.min(1, (headPose?.brow ?? 0) + gesture.brow * amount),
@@ -85,6 +87,8 @@ export function samePose(a: FacePose, b: FacePose): boolean {
     a.spread === b.spread &&
     a.round === b.round &&
     a.press === b.press &&
+    a.tuck === b.tuck &&
+    a.relax === b.relax &&
     a.blinkR === b.blinkR &&
     a.blinkL === b.blinkL &&
     a.brow === b.brow &&

@@ -14,6 +14,10 @@ export interface FacePose {
   round: number;
   /** Lip press 0..1 (M/B/P). */
   press: number;
+  /** Lower lip under the upper teeth 0..1 (F/V). */
+  tuck: number;
+  /** How much of the photo's smile relaxes while speaking, 0..1. */
+  relax: number;
   /** Eye closure 0..1 per eye (0 open, 1 closed). */
   blinkR: number;
   blinkL: number;
@@ -32,6 +36,8 @@ export const NEUTRAL_POSE: FacePose = {
   spread: 0,
   round: 0,
   press: 0,
+  tuck: 0,
+  relax: 0,
   blinkR: 0,
   blinkL: 0,
   brow: 0,
@@ -43,11 +49,11 @@ export const NEUTRAL_POSE: FacePose = {
 };
 
 /** Maximum lower-lip drop at open = 1, in half mouth widths. */
-const JAW_MAX = 0.74;
+const JAW_MAX = 0.55;
 
 /** Compute vertex positions for a pose into `out` (length 2 × count). */
 export function deform(m: FaceModel, pose: FacePose, out: Float32Array): Float32Array {
-  const { base, count, mu, mv, jawW, lipRole, restCloseV } = m;
+  const { base, count, mu, mv, jawW, lipRole, restCloseV, tuckV } = m;
   const hw = m.mouth.halfWidth;
   const [ex0, ex1] = m.mouth.ex;
   const [ey0, ey1] = m.mouth.ey;
@@ -59,13 +65,16 @@ export function deform(m: FaceModel, pose: FacePose, out: Float32Array): Float32
   const J = open * JAW_MAX * hw;
   const spread = pose.spread;
   const round = pose.round;
-  const horiz = 0.1 * spread - 0.26 * round;
+  const tuck = Math.min(1, Math.max(0, pose.tuck)) * (1 - press);
+  // A smiling photo's corners come in and down while speaking (relaxed smile), back in the pauses.
+  const relax = Math.min(1, Math.max(0, pose.relax)) * m.mouth.smile;
+  const horiz = 0.1 * spread - 0.26 * round - 0.35 * relax;
   for (let i = 0; i < FACE_POINTS; i++) {
     const u = mu[i];
     const v = mv[i];
     let du = 0;
     // A photo with parted lips stays as it is at rest; only a closure (M/B/P) brings its lips together.
-    let dv = restCloseV[i] * press;
+    let dv = restCloseV[i] * press + tuckV[i] * tuck;
     const role = lipRole[i];
     // Jaw.
     let jw = jawW[i];
@@ -83,12 +92,13 @@ export function deform(m: FaceModel, pose: FacePose, out: Float32Array): Float32
       dv += 0.05 * hw * round * prof;
       dv -= 0.03 * hw * press * prof;
     }
-    // Corners in/out; fades out over the cheeks and vertically.
+    // Corners in/out (and down as a smile relaxes); fades out over the cheeks and vertically.
     if (horiz !== 0) {
       const au = Math.abs(u);
       const g = au <= 1 ? u : Math.sign(u) * Math.max(0, 1 - (au - 1) / 1.3);
       const h = Math.exp(-(v / 0.8) * (v / 0.8));
       du += horiz * g * h * hw;
+      dv += 0.4 * relax * g * g * h * hw;
     }
     if (du !== 0 || dv !== 0) {
       out[i * 2] += du * ex0 + dv * ey0;

@@ -27,7 +27,7 @@ import {
   SILHOUETTE,
   TRI468,
 } from "./facemesh-topology";
-import { buildMouthRig, faceJawWeights, restClosingOffsets } from "./mouth-rig";
+import { buildMouthRig, faceJawWeights, restClosingOffsets, smileLift, tuckOffsets } from "./mouth-rig";
 
 export { FACE_POINTS };
 export type { EyeModel };
@@ -65,6 +65,8 @@ export interface FaceModel {
   innerRow: Uint8Array;
   /** Closing offsets per vertex (dy in canvas px along the mouth's down axis) that seal a photo's parted lips (M/B/P). */
   restCloseV: Float32Array;
+  /** F/V offsets per vertex (dy in canvas px along the mouth's down axis at tuck = 1). */
+  tuckV: Float32Array;
   mouth: {
     /** Rest frame: origin (corner midpoint), unit axes, half width in px. */
     ox: number;
@@ -72,6 +74,8 @@ export interface FaceModel {
     ex: [number, number];
     ey: [number, number];
     halfWidth: number;
+    /** The photo's smile: inner-lip centre below the corner line, in half mouth widths. */
+    smile: number;
     upperInner: number[];
     lowerInner: number[];
   };
@@ -128,7 +132,13 @@ export function buildFaceModel(rig: AvatarRig, place: Placement): FaceModel {
     lipRole: mouth.lipRole,
     innerRow: mouth.innerRow,
     restCloseV: restClosingOffsets(mouth, count),
-    mouth: { ...mouth.frame, upperInner: [...LIPS_UPPER_INNER], lowerInner: [...LIPS_LOWER_INNER] },
+    tuckV: tuckOffsets(mouth, count),
+    mouth: {
+      ...mouth.frame,
+      smile: smileLift(mouth),
+      upperInner: [...LIPS_UPPER_INNER],
+      lowerInner: [...LIPS_LOWER_INNER],
+    },
     eyes: eyeMeshes.eyes,
     brows: [...RIGHT_EYEBROW, ...LEFT_EYEBROW],
     interocular: Math.hypot(X(263) - X(33), Y(263) - Y(33)),

@@ -122,6 +122,48 @@ export function faceJawWeights(rig: MouthRig, count: number): Float32Array {
   return jawW;
 }
 
+/** Share of the half mouth width the upper teeth show between the lips at F/V (≈ 2.5 mm of a 50 mm mouth). */
+const TUCK_TEETH = 0.1;
+/** The upper lip's lift at F/V, and how far the lower lip rolls in under the teeth (its outer edge rises more). */
+const TUCK_LIFT = 0.06;
+const TUCK_ROLL = 0.08;
+
+/**
+ * F/V offsets (dy along the mouth's down axis, px, at tuck = 1): the upper lip lifts a little, the lower lip
+ * comes up until only a strip of the upper teeth shows between them and rolls in under the teeth (its outer
+ * edge rises more than its inner one, so it looks thinner). Lips parted at rest by less than that strip
+ * close to it; a wider gap is the photo showing its teeth down to the lower lip, which then only follows
+ * the upper lip's lift (the photo's teeth move with the upper lip).
+ */
+export function tuckOffsets(rig: MouthRig, count: number): Float32Array {
+  const { mu, mv } = rig;
+  const hw = rig.frame.halfWidth;
+  const out = new Float32Array(count);
+  const prof = (i: number) => Math.max(0, 1 - mu[i] * mu[i]);
+  const upperRows = [LIPS_UPPER_INNER, LIPS_UPPER_SEMI_INNER, LIPS_UPPER_SEMI_OUTER, LIPS_UPPER_OUTER];
+  const lowerRows = [LIPS_LOWER_INNER, LIPS_LOWER_SEMI_INNER, LIPS_LOWER_SEMI_OUTER, LIPS_LOWER_OUTER];
+  for (let k = 1; k < LIPS_UPPER_INNER.length - 1; k++) {
+    const ui = LIPS_UPPER_INNER[k];
+    const li = LIPS_LOWER_INNER[k];
+    const teeth = TUCK_TEETH * hw * prof(li);
+    const gap = Math.max(0, (mv[li] - mv[ui]) * hw);
+    const lift = TUCK_LIFT * hw * prof(ui);
+    for (const row of upperRows) out[row[k]] = -lift;
+    const rise = lift + Math.min(gap, teeth) - teeth;
+    lowerRows.forEach((row, depth) => (out[row[k]] = -(rise + (TUCK_ROLL * hw * prof(row[k]) * depth) / 3)));
+  }
+  return out;
+}
+
+/**
+ * How much the photo smiles: the inner lips' centre below the corner line, in half mouth widths (≈ 0 for a
+ * relaxed mouth, 0.15–0.3 for a broad smile).
+ */
+export function smileLift(rig: MouthRig): number {
+  const centre = (rig.mv[13] + rig.mv[14]) / 2;
+  return Math.max(0, Math.min(0.35, centre));
+}
+
 /** Closing offsets (dy along the mouth's down axis, px) that bring a photo's parted lips together for M/B/P. */
 export function restClosingOffsets(rig: MouthRig, count: number): Float32Array {
   const { mv } = rig;

@@ -26,6 +26,8 @@ export const poseOf = (m: MotionMessage | undefined): FacePose => ({
   spread: m?.mouthWide ?? 0,
   round: m?.mouthRound ?? 0,
   press: m?.lipsClosed ?? 0,
+  tuck: m?.lipTuck ?? 0,
+  relax: m?.smileRelax ?? 0,
   blinkR: m?.blink ?? 0,
   blinkL: m?.blink ?? 0,
   brow: 0,

@@ -1,7 +1,6 @@
 /**
- * Idle life: blinks, head sway, breathing, speech-driven emphasis and smile. Deterministic from a seed.
+ * Idle life: blinks, head sway, breathing, speech-driven emphasis. Deterministic from a seed.
  */
-import { smoothstep } from "./smoothstep";
 
 /** mulberry32 PRNG. */
 export function prng(seed: number): () => number {
@@ -14,12 +13,6 @@ export function prng(seed: number): () => number {
     return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
   };
 }
-
-/**
- * How much of a smiling photo's smile relaxes, from the slow speech energy: it relaxes while the voice goes
- * on and comes back in the pauses (face-rig's deform takes the photo's own smile from the rig).
- */
-export const smileRelax = (energy: number) => smoothstep(0.15, 0.6, energy);
 
 /** Blink timing (seconds): close, hold, open. */
 export const BLINK = { close: 0.12, hold: 0.04, open: 0.22 };

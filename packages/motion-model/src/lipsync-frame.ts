@@ -196,6 +196,8 @@ export interface SmoothedFrame {
   round: number;
   press: number;
   tuck: number;
+  /** How much of a smiling photo's smile relaxes: 1 while speaking, back to 0 soon after the voice stops. */
+  relax: number;
   energy: number;
   emphasis: number;
 }
@@ -224,7 +226,11 @@ export function makeSmoother(opts: LipSyncOptions = {}) {
   const aEm = 1 - Math.exp(-dt / 0.12);
   const aEnergyUp = 1 - Math.exp(-dt / 0.25);
   const aEnergyDown = 1 - Math.exp(-dt / 0.8);
+  const aRelaxUp = 1 - Math.exp(-dt / 0.3);
+  const aRelaxDown = 1 - Math.exp(-dt / 0.04);
   const SNAP = 0.015;
+  const RELAX_HOLD = 15;
+  const RELAX_DRIFT = 0.03;
   const RELEASE_DRIFT = 0.01; // per 10 ms
   let ef = 0;
   let es = 0;
@@ -234,6 +240,8 @@ export function makeSmoother(opts: LipSyncOptions = {}) {
   let ro = 0;
   let p = 0;
   let tu = 0;
+  let rx = 0;
+  let quiet = 0;
   let e = 0;
   /** `t` = the frame's mouth targets, `closure` a seal (the mouth closes faster), `te` its loudness envelope target (0 when inactive). */
   return (t: MouthTargets, closure: boolean, te: number): SmoothedFrame => {
@@ -257,12 +265,18 @@ export function makeSmoother(opts: LipSyncOptions = {}) {
     if (p < SNAP && tPress === 0) p = 0;
     if (tu < SNAP && tTuck === 0) tu = 0;
     if (e < 0.005 && te === 0) e = 0;
+    // The smile relaxes over ≈ 0.3 s of speech; it comes back only after 150 ms without voice (not between
+    // words), within ≈ 0.1 s, so a pause is still again 0.3 s after the voice stops.
+    quiet = te > 0 ? 0 : quiet + 1;
+    const tRelax = quiet < RELAX_HOLD ? (te > 0 || rx > 0 ? 1 : 0) : 0;
+    rx += (tRelax - rx) * (tRelax > rx ? aRelaxUp : aRelaxDown);
+    if (tRelax === 0) rx = Math.max(0, rx - RELAX_DRIFT);
     ef += (te - ef) * (te > ef ? aFastUp : aFastDown);
     es += (te - es) * aSlow;
     const tem = clamp01((ef - es - 0.12) * 2.2);
     em += (tem - em) * aEm;
     if (em < 0.005 && tem === 0) em = 0;
-    return { open: o, spread: s, round: ro, press: p, tuck: tu, energy: e, emphasis: em };
+    return { open: o, spread: s, round: ro, press: p, tuck: tu, relax: rx, energy: e, emphasis: em };
   };
 }
 

@@ -52,6 +52,8 @@ export interface LipTrack {
   round: Float32Array;
   press: Float32Array;
   tuck: Float32Array;
+  /** How much of a smiling photo's smile relaxes (1 while speaking). */
+  relax: Float32Array;
   /** Slow speech energy 0..1 (drives head motion). */
   energy: Float32Array;
   /** Speech emphasis 0..1 (loudness rising above its recent level: stressed syllables, phrase onsets). */
@@ -167,6 +169,7 @@ export function analyzeLipSync(pcm: Float32Array, opts: LipSyncOptions = {}): Li
   const round = new Float32Array(n);
   const press = new Float32Array(n);
   const tuck = new Float32Array(n);
+  const relax = new Float32Array(n);
   const energy = new Float32Array(n);
   const emphasis = new Float32Array(n);
   const smooth = makeSmoother(opts);
@@ -191,17 +194,38 @@ export function analyzeLipSync(pcm: Float32Array, opts: LipSyncOptions = {}): Li
     round[i] = v.round;
     press[i] = v.press;
     tuck[i] = v.tuck;
+    relax[i] = v.relax;
     energy[i] = v.energy;
     emphasis[i] = v.emphasis;
   }
-  return { hz: TRACK_HZ, length: n, open, spread, round, press, tuck, energy, emphasis, active, db, low, mid, hi, vhi };
+  return {
+    hz: TRACK_HZ,
+    length: n,
+    open,
+    spread,
+    round,
+    press,
+    tuck,
+    relax,
+    energy,
+    emphasis,
+    active,
+    db,
+    low,
+    mid,
+    hi,
+    vhi,
+  };
 }
 
 /** Linear interpolation of the track at time t (seconds from the audio start); zero outside. */
-export function sampleTrack(track: LipTrack, t: number): MouthShape & { energy: number; emphasis: number } {
+export function sampleTrack(
+  track: LipTrack,
+  t: number,
+): MouthShape & { relax: number; energy: number; emphasis: number } {
   const x = t * track.hz - 0.5; // value i describes the window centred at (i + 0.5) hops
   if (!(x > -1) || x >= track.length)
-    return { open: 0, spread: 0, round: 0, press: 0, tuck: 0, energy: 0, emphasis: 0 };
+    return { open: 0, spread: 0, round: 0, press: 0, tuck: 0, relax: 0, energy: 0, emphasis: 0 };
   const i0 = Math.floor(x);
   const f = x - i0;
   const at = (arr: Float32Array) => {
@@ -216,6 +240,7 @@ export function sampleTrack(track: LipTrack, t: number): MouthShape & { energy: 
     round: at(track.round),
     press: at(track.press),
     tuck: at(track.tuck),
+    relax: at(track.relax),
     energy: at(track.energy),
     emphasis: at(track.emphasis),
   };

@@ -21,7 +21,7 @@ const POSES: Record<Viseme, MouthTargets> = {
   rest: NO_TARGETS,
   mbp: { open: 0, spread: 0, round: 0, press: 1, tuck: 0 },
   fv: { open: 0.05, spread: 0.1, round: 0, press: 0, tuck: 1 },
-  round: { open: 0.32, spread: 0, round: 1, press: 0, tuck: 0 },
+  round: { open: 0.2, spread: 0, round: 1, press: 0, tuck: 0 },
   spread: { open: 0.25, spread: 1, round: 0, press: 0, tuck: 0 },
   open: { open: 0.9, spread: 0.1, round: 0, press: 0, tuck: 0 },
   mid: { open: 0.5, spread: 0.25, round: 0, press: 0, tuck: 0 },

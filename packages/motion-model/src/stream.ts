@@ -6,7 +6,7 @@
  * are detected within the look-ahead.
  */
 import { BlinkBlocks } from "./blink-blocks";
-import { makeHeadMotion, smileRelax } from "./life";
+import { makeHeadMotion } from "./life";
 import { CausalLevels } from "./levels";
 import {
   ANALYSIS_RATE,
@@ -79,6 +79,7 @@ export class MotionStream {
     round: new Float32Array(RING),
     press: new Float32Array(RING),
     tuck: new Float32Array(RING),
+    relax: new Float32Array(RING),
     energy: new Float32Array(RING),
     emphasis: new Float32Array(RING),
   };
@@ -244,6 +245,7 @@ export class MotionStream {
     this.out.round[k] = v.round;
     this.out.press[k] = v.press;
     this.out.tuck[k] = v.tuck;
+    this.out.relax[k] = v.relax;
     this.out.energy[k] = v.energy;
     this.out.emphasis[k] = v.emphasis;
     this.finalized++;
@@ -278,7 +280,7 @@ export class MotionStream {
       mouthRound: r4(s("round")),
       lipsClosed: r4(s("press")),
       lipTuck: r4(s("tuck")),
-      smileRelax: r4(smileRelax(s("energy"))),
+      smileRelax: r4(s("relax")),
       blink: r4(this.blinks.at(t)),
       head: { yaw: r4(h.yaw), pitch: r4(h.pitch), roll: r4(h.roll) },
     };

@@ -1,0 +1,49 @@
+/**
+ * Mouth poses painted with the real mesh and painter, as 2× nearest-neighbour mouth crops side by side
+ * (docs/animation.md, "Phonetic mouth shapes"): rest, open vowel, m/b/p, f/v, oo, ee — the speaking poses
+ * with the smile relaxed, as during speech. Inputs are the sample set's (scripts/quality/samples.ts).
+ *
+ *   tsx scripts/quality/mouth-poses.ts --inputs DIR --portrait teeth --out mouth.png
+ */
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import sharp from "sharp";
+import { NEUTRAL_POSE, type FacePose } from "@avatar-video/face-rig";
+import { POSE_SIZE as S, posePainter } from "./paint-pose";
+
+/** The poses the viseme classes aim at (packages/motion-model/src/phonetic-mouth.ts), at full loudness. */
+export const MOUTH_POSES: Array<[string, Partial<FacePose>]> = [
+  ["rest", {}],
+  ["open vowel", { open: 0.9, spread: 0.1, relax: 1 }],
+  ["m/b/p", { press: 1, relax: 1 }],
+  ["f/v", { open: 0.05, spread: 0.1, tuck: 1, relax: 1 }],
+  ["oo", { open: 0.2, round: 1, relax: 1 }],
+  ["ee", { open: 0.25, spread: 1, relax: 1 }],
+];
+
+const { values } = parseArgs({ options: { inputs: { type: "string" }, portrait: { type: "string" }, out: { type: "string" } } });
+if (!values.inputs || !values.portrait || !values.out) throw new Error("usage: mouth-poses.ts --inputs DIR --portrait NAME --out FILE.png");
+const rig = JSON.parse(readFileSync(join(values.inputs, `${values.portrait}.rig.json`), "utf8"));
+const painter = await posePainter(readFileSync(join(values.inputs, `${values.portrait}.png`)), rig);
+const m = painter.model;
+const hw = m.mouth.halfWidth;
+const side = Math.round(1.7 * hw);
+const x0 = Math.round(m.mouth.ox - side);
+const y0 = Math.round(m.mouth.oy - 0.8 * side);
+const K = 2;
+const tiles: Buffer[] = [];
+for (const [, pose] of MOUTH_POSES) {
+  const { rgb } = painter.paint({ ...NEUTRAL_POSE, ...pose });
+  const w = 2 * side;
+  const img = Buffer.alloc(w * w * 3);
+  for (let y = 0; y < w; y++) img.set(rgb.subarray(((y0 + y) * S + x0) * 3, ((y0 + y) * S + x0 + w) * 3), y * w * 3);
+  tiles.push(await sharp(img, { raw: { width: w, height: w, channels: 3 } }).resize(w * K, w * K, { kernel: "nearest" }).png().toBuffer());
+}
+const t = 2 * side * K;
+await sharp({ create: { width: MOUTH_POSES.length * (t + 4), height: t, channels: 3, background: "#fff" } })
+  .composite(tiles.map((b, i) => ({ input: b, left: i * (t + 4), top: 0 })))
+  .png()
+  .toFile(values.out);
+painter.close();
+console.log(`${values.out}: ${MOUTH_POSES.map(([n]) => n).join(", ")}; smile ${m.mouth.smile.toFixed(3)}`);
