@@ -41,7 +41,7 @@ video{width:100%;max-width:40rem;background:#000;border-radius:8px;margin-top:.5
 .table-wrap{overflow-x:auto}
 .settings{display:grid;grid-template-columns:repeat(auto-fill,minmax(13rem,1fr));gap:0 1rem;border:1px solid var(--line);border-radius:8px;padding:.25rem 1rem 1rem;margin:1rem 0 0}
 .settings legend{font-weight:600;padding:0 .3rem}
-.switch{display:flex;flex-wrap:wrap;align-items:center;gap:.4rem;margin-top:.9rem}.switch input{width:auto;margin:0}.switch label{margin:0}.switch .hint{flex-basis:100%;margin:0}
+.switch{display:flex;flex-wrap:wrap;align-items:center;gap:.4rem;margin-top:.9rem}.switch input{width:auto;margin:0}.switch label{margin:0;flex:1 1 0;min-width:0}.switch .hint{flex-basis:100%;margin:0}
 .cutout{width:100%;max-width:32rem;height:auto;aspect-ratio:16/9;border-radius:8px;border:1px solid var(--line);display:block;margin-bottom:.75rem}
 progress{width:100%;max-width:28rem;height:1rem}
 table{border-collapse:collapse;width:100%}th,td{text-align:left;padding:.45rem .6rem;border-bottom:1px solid var(--line);vertical-align:top}th{color:var(--muted);font-weight:600;font-size:.9rem}

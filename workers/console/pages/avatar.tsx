@@ -38,20 +38,32 @@ function Cutout(props: { name: string; backgroundUrl?: string; portraitUrl: stri
             <image href={props.matteUrl} x="350" y="0" width="900" height="900" />
           </mask>
         ) : null}
+        {/* Where the photo ends, the person fades out over its sides, as in the videos. */}
+        <linearGradient id="sides">
+          <stop offset="0" stop-color="black" />
+          <stop offset="0.03" stop-color="white" />
+          <stop offset="0.97" stop-color="white" />
+          <stop offset="1" stop-color="black" />
+        </linearGradient>
+        <mask id="fade" maskUnits="userSpaceOnUse" x="0" y="0" width="1600" height="900">
+          <rect x="350" width="900" height="900" fill="url(#sides)" />
+        </mask>
       </defs>
       {props.backgroundUrl ? (
         <image href={props.backgroundUrl} width="1600" height="900" preserveAspectRatio="xMidYMid slice" />
       ) : (
         <rect width="1600" height="900" fill="url(#checker)" />
       )}
-      <image
-        href={props.portraitUrl}
-        x="350"
-        y="0"
-        width="900"
-        height="900"
-        mask={props.matteUrl ? "url(#person)" : undefined}
-      />
+      <g mask={props.matteUrl ? "url(#fade)" : undefined}>
+        <image
+          href={props.portraitUrl}
+          x="350"
+          y="0"
+          width="900"
+          height="900"
+          mask={props.matteUrl ? "url(#person)" : undefined}
+        />
+      </g>
     </svg>
   );
 }
