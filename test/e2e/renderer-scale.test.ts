@@ -99,6 +99,8 @@ describe("renderer pool: three instances, two accounts", () => {
     expect(maxPerInstance, detail).toBe(1);
     expect([...busySeen].sort(), detail).toEqual([0, 1, 2]);
     expect(Math.max(0, ...idleGaps), detail).toBeLessThan(HANDOVER_MS);
-    expect(started.B1, detail).toBeLessThan(started.A4);
+    // B's first render does not wait behind A's fourth: it starts no later (two instances freed in the same
+    // moment start both in the same poll of the job states).
+    expect(started.B1, detail).toBeLessThanOrEqual(started.A4);
   });
 });
