@@ -22,8 +22,11 @@ export const MOUTH_POSES: Array<[string, Partial<FacePose>]> = [
   ["ee", { open: 0.25, spread: 1, relax: 1 }],
 ];
 
-const { values } = parseArgs({ options: { inputs: { type: "string" }, portrait: { type: "string" }, out: { type: "string" } } });
-if (!values.inputs || !values.portrait || !values.out) throw new Error("usage: mouth-poses.ts --inputs DIR --portrait NAME --out FILE.png");
+const { values } = parseArgs({
+  options: { inputs: { type: "string" }, portrait: { type: "string" }, out: { type: "string" } },
+});
+if (!values.inputs || !values.portrait || !values.out)
+  throw new Error("usage: mouth-poses.ts --inputs DIR --portrait NAME --out FILE.png");
 const rig = JSON.parse(readFileSync(join(values.inputs, `${values.portrait}.rig.json`), "utf8"));
 const painter = await posePainter(readFileSync(join(values.inputs, `${values.portrait}.png`)), rig);
 const m = painter.model;
@@ -38,7 +41,12 @@ for (const [, pose] of MOUTH_POSES) {
   const w = 2 * side;
   const img = Buffer.alloc(w * w * 3);
   for (let y = 0; y < w; y++) img.set(rgb.subarray(((y0 + y) * S + x0) * 3, ((y0 + y) * S + x0 + w) * 3), y * w * 3);
-  tiles.push(await sharp(img, { raw: { width: w, height: w, channels: 3 } }).resize(w * K, w * K, { kernel: "nearest" }).png().toBuffer());
+  tiles.push(
+    await sharp(img, { raw: { width: w, height: w, channels: 3 } })
+      .resize(w * K, w * K, { kernel: "nearest" })
+      .png()
+      .toBuffer(),
+  );
 }
 const t = 2 * side * K;
 await sharp({ create: { width: MOUTH_POSES.length * (t + 4), height: t, channels: 3, background: "#fff" } })
