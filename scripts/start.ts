@@ -6,11 +6,14 @@ import { startStack } from "./lib/stack";
 
 const port = Number(process.env.PORT ?? 8787);
 const rendererPort = Number(process.env.RENDERER_PORT ?? 8790);
+// RENDERER_INSTANCES=3: three renderer processes (ports 8790–8792), three instances of the Worker's pool.
+const rendererInstances = Number(process.env.RENDERER_INSTANCES ?? 1);
 const vars = ensureDevVars(".dev.vars");
 const demo = await startDemoMedia(Number(process.env.DEMO_MEDIA_PORT ?? DEMO_MEDIA_PORT));
 const stack = await startStack({
   port,
   rendererPort,
+  rendererInstances,
   persistTo: process.env.PERSIST_TO ?? ".wrangler/state",
   sourceAllowlist: allowlistWithDemo(process.env.SOURCE_ALLOWLIST, demo.origin),
   vars,
