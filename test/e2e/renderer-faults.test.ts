@@ -26,7 +26,7 @@ const WORKING = new Set(["preparing_media", "rendering", "encoding", "uploading"
 const TEN_MINUTES = 10 * 60_000;
 const SIZE = 512;
 const SPEECH_SECONDS = 3;
-const LEAD_OUT = 12; // a longer clip: the renders are still running when the next kill comes
+const LEAD_OUT = 30; // a longer clip: the renders (one at a time on the one local instance) outlast five kills
 
 const work = mkdtempSync(join(tmpdir(), "e2e-faults-"));
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
