@@ -18,7 +18,11 @@ const LOWER = [...LIPS_LOWER_INNER, 7, 163, 144, 145, 153, 154, 155, 249, 390, 3
 const K = 2;
 
 async function crops(file: string): Promise<Buffer[]> {
-  const { data, info } = await sharp(file).removeAlpha().resize(RIG_ANALYSIS_SIDE, RIG_ANALYSIS_SIDE, { fit: "inside" }).raw().toBuffer({ resolveWithObject: true });
+  const { data, info } = await sharp(file)
+    .removeAlpha()
+    .resize(RIG_ANALYSIS_SIDE, RIG_ANALYSIS_SIDE, { fit: "inside" })
+    .raw()
+    .toBuffer({ resolveWithObject: true });
   const img = { data, width: info.width, height: info.height };
   const [standard] = await analyzeFaces(img, "standard");
   const [refined] = await analyzeFaces(img, "refined");
@@ -30,7 +34,12 @@ async function crops(file: string): Promise<Buffer[]> {
     { cx: (m[33][0] + m[263][0]) / 2, cy: (m[159][1] + m[386][1]) / 2, w: 1.5 * io, h: 0.4 * io },
   ];
   const dots = (mesh: Point3[], idx: number[], colour: string, x0: number, y0: number) =>
-    idx.map((i) => `<circle cx="${(mesh[i][0] - x0) * K}" cy="${(mesh[i][1] - y0) * K}" r="2.2" fill="${colour}" stroke="black" stroke-width="0.5"/>`).join("");
+    idx
+      .map(
+        (i) =>
+          `<circle cx="${(mesh[i][0] - x0) * K}" cy="${(mesh[i][1] - y0) * K}" r="2.2" fill="${colour}" stroke="black" stroke-width="0.5"/>`,
+      )
+      .join("");
   return Promise.all(
     regions.map(async ({ cx, cy, w, h }) => {
       const x0 = Math.max(0, Math.round(cx - w / 2));
@@ -38,14 +47,28 @@ async function crops(file: string): Promise<Buffer[]> {
       const cw = Math.min(img.width - x0, Math.round(w));
       const ch = Math.min(img.height - y0, Math.round(h));
       const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${cw * K}" height="${ch * K}">${dots(standard.mesh, UPPER, "red", x0, y0)}${dots(standard.mesh, LOWER, "blue", x0, y0)}${dots(refined.mesh, UPPER, "yellow", x0, y0)}${dots(refined.mesh, LOWER, "cyan", x0, y0)}</svg>`;
-      const crop = await sharp(data, { raw: { width: img.width, height: img.height, channels: 3 } }).extract({ left: x0, top: y0, width: cw, height: ch }).resize(cw * K, ch * K, { kernel: "nearest" }).png().toBuffer();
-      return sharp(crop).composite([{ input: Buffer.from(svg) }]).png().toBuffer();
+      const crop = await sharp(data, { raw: { width: img.width, height: img.height, channels: 3 } })
+        .extract({ left: x0, top: y0, width: cw, height: ch })
+        .resize(cw * K, ch * K, { kernel: "nearest" })
+        .png()
+        .toBuffer();
+      return sharp(crop)
+        .composite([{ input: Buffer.from(svg) }])
+        .png()
+        .toBuffer();
     }),
   );
 }
 
-const { values } = parseArgs({ options: { inputs: { type: "string" }, portraits: { type: "string", default: "phone,medium,teeth,glasses" }, out: { type: "string" } } });
-if (!values.inputs || !values.out) throw new Error("usage: mesh-points.ts --inputs DIR --out FILE.png [--portraits a,b]");
+const { values } = parseArgs({
+  options: {
+    inputs: { type: "string" },
+    portraits: { type: "string", default: "phone,medium,teeth,glasses" },
+    out: { type: "string" },
+  },
+});
+if (!values.inputs || !values.out)
+  throw new Error("usage: mesh-points.ts --inputs DIR --out FILE.png [--portraits a,b]");
 const rows = await Promise.all(values.portraits!.split(",").map((p) => crops(join(values.inputs!, `${p}.png`))));
 const metas = await Promise.all(rows.flat().map((b) => sharp(b).metadata()));
 const width = Math.max(...rows.map((_, r) => metas[2 * r].width! + 6 + metas[2 * r + 1].width!));
@@ -59,5 +82,8 @@ const comps = rows.flatMap(([mouth, eyes], r) => {
   top += heights[r] + 6;
   return c;
 });
-await sharp({ create: { width, height: top, channels: 3, background: "#ffffff" } }).composite(comps).jpeg({ quality: 90 }).toFile(values.out);
+await sharp({ create: { width, height: top, channels: 3, background: "#ffffff" } })
+  .composite(comps)
+  .jpeg({ quality: 90 })
+  .toFile(values.out);
 console.log(values.out);

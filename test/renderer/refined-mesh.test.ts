@@ -49,7 +49,11 @@ describe("refined face mesh", () => {
   it("runs on WASM with BlazeFace and the attention mesh only", async () => {
     const human = await getHuman("refined");
     expect(human.tf.getBackend()).toBe("wasm");
-    expect(Object.keys(human.models.models).filter((k) => human.models.models[k as keyof typeof human.models.models]).sort()).toEqual(["blazeface", "facemesh"]);
+    expect(
+      Object.keys(human.models.models)
+        .filter((k) => human.models.models[k as keyof typeof human.models.models])
+        .sort(),
+    ).toEqual(["blazeface", "facemesh"]);
   });
 
   it("reads the smiling teeth portrait's upper inner lip on the lip, not on her teeth", async () => {
@@ -69,7 +73,14 @@ describe("refined face mesh", () => {
 
   it("leaves rigs of version 1 valid", () => {
     const landmarks = Array.from({ length: 478 }, (_, i) => [100 + (i % 20), 100 + Math.floor(i / 20), 0]);
-    const rig = { version: 1, portrait: { width: 512, height: 512 }, landmarks, faceBox: { x: 100, y: 100, width: 20, height: 24 }, pose: { yaw: 0, pitch: 0, roll: 0 }, metrics: { interocular: 10, mouthWidth: 5, lipGap: 0, eyeOpening: { right: 1, left: 1 } } };
+    const rig = {
+      version: 1,
+      portrait: { width: 512, height: 512 },
+      landmarks,
+      faceBox: { x: 100, y: 100, width: 20, height: 24 },
+      pose: { yaw: 0, pitch: 0, roll: 0 },
+      metrics: { interocular: 10, mouthWidth: 5, lipGap: 0, eyeOpening: { right: 1, left: 1 } },
+    };
     expect(AvatarRigSchema.safeParse(rig).success).toBe(true);
     expect(AvatarRigSchema.safeParse({ ...rig, version: 3 }).success).toBe(false);
   });

@@ -8,7 +8,12 @@ const dist = (a: Point3, b: Point3) => Math.hypot(a[0] - b[0], a[1] - b[1]);
 const r2 = (v: number) => Math.round(v * 100) / 100 || 0; // || 0: no -0 in the JSON
 
 /** `version` 2 when the face was read by the refining mesh (analyzeFaces(…, "refined")), else 1. */
-export function buildRig(face: DetectedFace, width: number, height: number, version: AvatarRig["version"] = 2): AvatarRig {
+export function buildRig(
+  face: DetectedFace,
+  width: number,
+  height: number,
+  version: AvatarRig["version"] = 2,
+): AvatarRig {
   const m = face.mesh;
   const rig: AvatarRig = {
     version,

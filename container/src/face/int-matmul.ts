@@ -26,7 +26,12 @@ export function floatIntMatMuls(nodes: GraphNode[]): GraphNode[] {
     return [
       cast(`${n.name}/a_float`, a, "DT_INT32", "DT_FLOAT"),
       cast(`${n.name}/b_float`, b, "DT_INT32", "DT_FLOAT"),
-      { ...n, name: `${n.name}/float`, input: [`${n.name}/a_float`, `${n.name}/b_float`], attr: { ...n.attr, T: { type: "DT_FLOAT" } } },
+      {
+        ...n,
+        name: `${n.name}/float`,
+        input: [`${n.name}/a_float`, `${n.name}/b_float`],
+        attr: { ...n.attr, T: { type: "DT_FLOAT" } },
+      },
       cast(n.name, `${n.name}/float`, "DT_FLOAT", "DT_INT32"),
     ];
   });
