@@ -1,7 +1,8 @@
 /**
  * Measurement helpers of the talking-head quality script (scripts/quality.ts): audio envelopes and their
- * alignment, correlation, blink events and a masked SSIM on face-aligned luma.
+ * alignment, correlation, blink events, a masked SSIM on face-aligned luma, and the mouth interior's light.
  */
+import { LIPS_LOWER_INNER, LIPS_UPPER_INNER } from "../../packages/face-rig/src/facemesh-topology";
 
 /** RMS in dB per window of `win` samples centred every `hop` samples. */
 export function envelopeDb(pcm: Float32Array, hop: number, win: number, n = Math.ceil(pcm.length / hop)): Float64Array {
@@ -310,4 +311,19 @@ export function fillPolygon(mask: Uint8Array, W: number, H: number, pts: Array<[
 export function innerLipGap(m: ArrayLike<ArrayLike<number>>): number {
   const d = (a: number, b: number) => Math.hypot(m[a][0] - m[b][0], m[a][1] - m[b][1]);
   return (d(82, 87) + d(13, 14) + d(312, 317)) / 3 / d(33, 263);
+}
+
+/**
+ * Mean luma of the brightest third of the pixels inside the inner-lip contour of `pos` (mesh vertex
+ * positions, [x, y] per vertex) on an S×S RGB frame: the teeth, where the mouth shows any (issue 25, point 2).
+ */
+export function interiorBrightThird(rgb: Uint8Array, S: number, pos: Float32Array): number {
+  const mask = new Uint8Array(S * S);
+  const ring = [...LIPS_UPPER_INNER, ...[...LIPS_LOWER_INNER].reverse()].map((i) => [pos[i * 2], pos[i * 2 + 1]] as [number, number]);
+  fillPolygon(mask, S, S, ring, 1);
+  const luma: number[] = [];
+  for (let i = 0; i < S * S; i++) if (mask[i]) luma.push(0.299 * rgb[i * 3] + 0.587 * rgb[i * 3 + 1] + 0.114 * rgb[i * 3 + 2]);
+  luma.sort((a, b) => b - a);
+  const third = luma.slice(0, Math.max(1, Math.floor(luma.length / 3)));
+  return third.reduce((a, b) => a + b, 0) / third.length;
 }

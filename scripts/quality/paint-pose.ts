@@ -2,9 +2,9 @@
  * Fixed face poses painted on a portrait with the renderer's own parts — mesh, painter, the photo's mouth
  * colours — at 768², without audio or a video: for reading a pose with the detectors (pose-gap.ts, tests) and looking at it (blink-poses.ts).
  */
-import { buildFaceModel, deform, type FaceModel, type FacePose } from "@avatar-video/face-rig";
+import { buildFaceModel, deform, type FaceModel, type FacePose, photoMouthColors } from "@avatar-video/face-rig";
 import type { AvatarRig } from "@avatar-video/contract";
-import { composeCanvas, photoMouthColors } from "../../container/src/video/compose";
+import { composeCanvas } from "../../container/src/video/compose";
 import { FramePainter } from "../../container/src/video/painter";
 import { rgbToYuv420, yuv420ToRgb } from "../../container/src/video/yuv";
 
@@ -28,7 +28,7 @@ export async function posePainter(portraitPng: Buffer, rig: AvatarRig): Promise<
   const S = POSE_SIZE;
   const { rgb, placement } = await composeCanvas(portraitPng, rig, undefined, SETTINGS);
   const model = buildFaceModel(rig, placement);
-  const painter = await FramePainter.create(model, photoMouthColors(rgb, S, S, model), rgbToYuv420(rgb, S, S), S, S, {
+  const painter = await FramePainter.create(model, photoMouthColors({ data: rgb, width: S, height: S, channels: 3 }, model), rgbToYuv420(rgb, S, S), S, S, {
     threads: 1,
     poolSize: 1,
   });

@@ -276,7 +276,7 @@ describe("avatar job with the real face engine", () => {
       const pm = await sharp(portrait).metadata();
       expect(pm.format).toBe("png");
       expect((await sharp(cover).metadata()).format).toBe("jpeg");
-      expect(rig.version).toBe(1);
+      expect(rig.version).toBe(2);
       expect(rig.landmarks).toHaveLength(478);
       expect([rig.portrait.width, rig.portrait.height]).toEqual([pm.width, pm.height]);
       expect(end.body.result.portrait).toMatchObject({ width: pm.width, height: pm.height });

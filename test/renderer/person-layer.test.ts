@@ -88,12 +88,22 @@ function frames(path: string, channels: 3 | 4): Promise<Buffer[]> {
 /** Mean of each channel over a w×h patch at (x, y). */
 function patch(f: Buffer, channels: number, x: number, y: number, w = 8, h = 8): number[] {
   const sum = new Array(channels).fill(0);
-  for (let j = y; j < y + h; j++)
-    for (let i = x; i < x + w; i++) for (let c = 0; c < channels; c++) sum[c] += f[(j * S + i) * channels + c];
+  // Whole pixels: a box centre may fall between two (e.g. the face box of a refined rig).
+  const [x0, y0] = [Math.round(x), Math.round(y)];
+  for (let j = y0; j < y0 + h; j++)
+    for (let i = x0; i < x0 + w; i++) for (let c = 0; c < channels; c++) sum[c] += f[(j * S + i) * channels + c];
   return sum.map((v) => v / (w * h));
 }
 
 const near = (got: number[], want: number[], tol: number) => got.every((v, c) => Math.abs(v - want[c]) <= tol);
+
+/** Mean absolute difference of two RGB frames over a box. */
+function faceDiff(a: Buffer, b: Buffer, box: { x0: number; y0: number; x1: number; y1: number }): number {
+  let diff = 0;
+  for (let y = box.y0; y < box.y1; y++)
+    for (let x = box.x0; x < box.x1; x++) for (let c = 0; c < 3; c++) diff += Math.abs(a[(y * S + x) * 3 + c] - b[(y * S + x) * 3 + c]);
+  return diff / ((box.x1 - box.x0) * (box.y1 - box.y0) * 3);
+}
 
 /** The face's inner box (eyes to chin) on the canvas for the crop framing. */
 function faceBox() {
@@ -137,11 +147,7 @@ describe("the person in front of a background", () => {
   it("the face is the render without a background's (up to the encoder's noise)", () => {
     const b = faceBox();
     for (const k of [0, Math.floor(plain.length / 2), plain.length - 1]) {
-      let diff = 0;
-      for (let y = b.y0; y < b.y1; y++)
-        for (let x = b.x0; x < b.x1; x++)
-          for (let c = 0; c < 3; c++) diff += Math.abs(plain[k][(y * S + x) * 3 + c] - green[k][(y * S + x) * 3 + c]);
-      expect(diff / ((b.x1 - b.x0) * (b.y1 - b.y0) * 3), `frame ${k}`).toBeLessThan(2.5);
+      expect(faceDiff(plain[k], green[k], b), `frame ${k}`).toBeLessThan(2.5);
     }
   });
 
@@ -222,9 +228,10 @@ describe("over a photo, and the MP4 without a background", () => {
     for (const k of [0, Math.floor(f.length / 2)]) {
       expect(near(patch(f[k], 3, 0, 0), [3.5, 251.5, 128], 6), `${patch(f[k], 3, 0, 0)}`).toBe(true);
       expect(near(patch(f[k], 3, S - 8, 0), [251.5, 3.5, 128], 6), `${patch(f[k], 3, S - 8, 0)}`).toBe(true);
+      // The face matches the render without a background up to the encoder's noise (mean over the face box,
+      // as above: an 8×8 patch of two encodes differs by up to ≈ 2.2 levels).
       const b = faceBox();
-      const mid = [(b.x0 + b.x1) / 2 - 4, (b.y0 + b.y1) / 2 - 4];
-      expect(near(patch(f[k], 3, mid[0], mid[1]), patch(g[k], 3, mid[0], mid[1]), 2)).toBe(true);
+      expect(faceDiff(f[k], g[k], b), `frame ${k}`).toBeLessThan(2.5);
     }
   });
 

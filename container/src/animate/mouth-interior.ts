@@ -80,9 +80,9 @@ function measureOpening(
   const seal = st.ownTeeth && restGap > 0 ? smoothstep(0.2, 0.6, -extra / restGap) : 0;
   if (!(vis > 0) && !(seal > 0)) return undefined;
   const hw = ax.hw;
-  const teethVis = st.ownTeeth
-    ? 0
-    : Math.max(tuck, smoothstep(1.5, Math.max(3, 0.16 * hw), extra) * (1 - 0.65 * Math.min(1, Math.max(0, round))));
+  const shown = smoothstep(1.5, Math.max(3, 0.16 * hw), extra) * (1 - 0.65 * Math.min(1, Math.max(0, round)));
+  // A photo's own upper teeth come from the photo (reusePhotoInterior); its lower teeth, newly shown, are drawn.
+  const teethVis = st.ownTeeth ? 0 : Math.max(tuck, shown);
   return {
     ax,
     upT,
@@ -94,6 +94,7 @@ function measureOpening(
     open,
     tuck,
     teethVis,
+    lowTeethVis: shown,
     teethH: 0.28 * hw,
     lowTeethH: 0.07 * hw * smoothstep(0.35, 0.9, open),
     edge: Math.max(0.7, s),

@@ -46,6 +46,8 @@ export interface Interior {
   /** 0..1: F/V — the lower lip is tucked under the upper teeth, which reach down to it. */
   tuck: number;
   teethVis: number;
+  /** Lower teeth (drawn on every photo, its own teeth or not: they only show when the jaw drops). */
+  lowTeethVis: number;
   teethH: number;
   lowTeethH: number;
   /** Softest feature width allowed (px): the photo's own blur. */
@@ -92,7 +94,7 @@ export function paintTongue(c: Interior, col: Float64Array, u: number, v: number
 export function paintLowerTeeth(c: Interior, col: Float64Array, u: number, au: number, v: number, vLo: number): void {
   if (!(c.lowTeethH > 0.3 && au < 0.45)) return;
   const top = vLo - c.lowTeethH * Math.sqrt(Math.max(0, 1 - (u / 0.45) ** 2));
-  const la = smoothstep(top - c.step, top + c.step, v) * (1 - smoothstep(0.15, 0.45, au)) * 0.45 * c.teethVis;
+  const la = smoothstep(top - c.step, top + c.step, v) * (1 - smoothstep(0.15, 0.45, au)) * 0.45 * c.lowTeethVis;
   if (la <= 0) return;
   const t = c.st.teeth;
   mix(col, t[0] * 0.55, t[1] * 0.55, t[2] * 0.55, la);
@@ -127,7 +129,8 @@ export function paintUpperTeeth(
   let sh = 0.8 + 0.2 * Math.sin(Math.PI * t);
   const gw = Math.max(0.5, 0.6 * edge) / ax.hw;
   const dEdge = Math.min(au - a0, a1 - au);
-  sh *= 1 - (k === 1 && au - a0 < a1 - au ? 0.5 : 0.35) * (1 - smoothstep(0, gw, dEdge));
+  // Gaps between teeth are faint at this size (a hard dark line per tooth reads as blocks).
+  sh *= 1 - (k === 1 && au - a0 < a1 - au ? 0.3 : 0.2) * (1 - smoothstep(0, gw, dEdge));
   sh *= 0.62 + 0.38 * smoothstep(vUp - 0.5 * edge, vUp + 0.45 * h + edge, v);
   sh *= 0.9 - 0.4 * smoothstep(0.2, 0.8, au);
   sh *= 1 + c.st.light * u;

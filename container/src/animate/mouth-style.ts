@@ -6,9 +6,13 @@
  *  - grain: the photo's luma noise (robust deviation of a 3×3 high-pass on the cheeks);
  *  - light: left/right lighting slope across the mouth (cheek luma at both sides);
  *  - rest: when the photo shows its own teeth (lips apart, the opening brighter than the lips), its own
- *    interior is reused and moves with the upper lip instead of being replaced by synthesised teeth.
+ *    interior is reused and moves with the upper lip instead of being replaced by synthesised teeth, and
+ *    what is synthesised below them (lower teeth) takes its teeth's colour (the brightest third of its rest
+ *    opening).
  */
 import type { FaceModel, MouthColors } from "@avatar-video/face-rig";
+import { yuvLayout } from "../video/yuv";
+import { samplePhoto } from "./still-frame";
 
 export type { MouthColors };
 
@@ -110,5 +114,21 @@ export function mouthStyle(colors: MouthColors, m: FaceModel, stat: Uint8Array, 
   const lips = (mid(0, 13) + mid(14, 17)) / 2;
   const teeth = inside > lips + 12;
   const ownTeeth = teeth && gap > Math.max(3, REST_GAP * hw);
-  return { ...colors, blur, grain, light, rest: { upper: pts(upperInner), lower: pts(lowerInner), stat }, ownTeeth };
+  const rest = { upper: pts(upperInner), lower: pts(lowerInner), stat };
+  return { ...colors, teeth: ownTeeth ? photoTeeth(m, stat, W, H) : colors.teeth, blur, grain, light, rest, ownTeeth };
+}
+
+/** The photo's own teeth colour: the brightest third of the pixels between its inner lips at rest. */
+function photoTeeth(m: FaceModel, stat: Uint8Array, W: number, H: number): [number, number, number] {
+  const { upperInner, lowerInner } = m.mouth;
+  const L = yuvLayout(W, H);
+  const samples: Array<[number, number, number]> = [];
+  for (let k = 1; k < upperInner.length - 1; k++) {
+    const [ux, uy] = [m.base[upperInner[k] * 2], m.base[upperInner[k] * 2 + 1]];
+    const [lx, ly] = [m.base[lowerInner[k] * 2], m.base[lowerInner[k] * 2 + 1]];
+    for (let t = 0.15; t <= 0.85; t += 0.1) samples.push(samplePhoto(stat, L, ux + (lx - ux) * t, uy + (ly - uy) * t));
+  }
+  const luma = (c: [number, number, number]) => 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
+  const top = samples.sort((a, b) => luma(b) - luma(a)).slice(0, Math.max(1, Math.round(samples.length / 3)));
+  return [0, 1, 2].map((i) => Math.round(Math.min(255, Math.max(0, top.reduce((s, c) => s + c[i], 0) / top.length)))) as [number, number, number];
 }

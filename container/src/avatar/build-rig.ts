@@ -7,10 +7,16 @@ const dist = (a: Point3, b: Point3) => Math.hypot(a[0] - b[0], a[1] - b[1]);
 /** Two decimals: sub-pixel enough for warping, and keeps rig.json around 20 KB. */
 const r2 = (v: number) => Math.round(v * 100) / 100 || 0; // || 0: no -0 in the JSON
 
-export function buildRig(face: DetectedFace, width: number, height: number): AvatarRig {
+/** `version` 2 when the face was read by the refining mesh (analyzeFaces(…, "refined")), else 1. */
+export function buildRig(
+  face: DetectedFace,
+  width: number,
+  height: number,
+  version: AvatarRig["version"] = 2,
+): AvatarRig {
   const m = face.mesh;
   const rig: AvatarRig = {
-    version: 1,
+    version,
     portrait: { width, height },
     landmarks: m.map(([x, y, z]) => [r2(x), r2(y), r2(z)]),
     faceBox: { x: r2(face.box.x), y: r2(face.box.y), width: r2(face.box.width), height: r2(face.box.height) },

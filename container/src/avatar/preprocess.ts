@@ -3,11 +3,13 @@
  *
  *   decode + file rules (invalid_image) → face search (a ≤ 768 px copy, then full-resolution tiles when
  *   that finds nothing) → "exactly one clearly visible face" (image_quality_rejected, with the reason) →
- *   square crop from the full-resolution source → FaceMesh again on the final portrait (at ≤ 512 px; rig
- *   coordinates are the portrait's pixels) → the person matte on the portrait → PNG + cover JPEG + matte PNG.
+ *   square crop from the full-resolution source → the lip- and eye-refining mesh on the final portrait (at
+ *   ≤ 512 px; rig coordinates are the portrait's pixels; rig version 2) → the person matte on the portrait →
+ *   PNG + cover JPEG + matte PNG.
  */
 import sharp from "sharp";
 import { analyzeFaces, type DetectedFace, type Point3, type RgbImage } from "../face/analyze";
+import type { FaceModelSet } from "../face/human";
 import { JobFailure } from "../job-failure";
 import type { AvatarRig } from "@avatar-video/contract";
 import { cropPortrait } from "./crop";
@@ -46,10 +48,10 @@ export async function createAvatarAssets(bytes: Buffer, opts: AvatarAssetOptions
   opts.signal?.throwIfAborted();
 
   let faceMs = 0;
-  const timedAnalyze = async (img: RgbImage) => {
+  const timedAnalyze = async (img: RgbImage, models: FaceModelSet = "standard") => {
     const t = performance.now();
     try {
-      return await analyzeFaces(img);
+      return await analyzeFaces(img, models);
     } finally {
       faceMs += performance.now() - t;
     }
@@ -69,9 +71,10 @@ export async function createAvatarAssets(bytes: Buffer, opts: AvatarAssetOptions
     const expected = toPortrait(assessment.face, frame);
     const rigImage = await downscale(portrait, RIG_ANALYSIS_SIDE);
     const up = portrait.width / rigImage.width;
-    const again = (await timedAnalyze(rigImage)).map((f) => scaleFace(f, up));
-    const face = pickSameFace(again, expected) ?? expected;
-    const rig = buildRig(face, portrait.width, portrait.height);
+    const again = (await timedAnalyze(rigImage, "refined")).map((f) => scaleFace(f, up));
+    const refined = pickSameFace(again, expected);
+    // Without the refined mesh's face (not found again), the analysis pass's points make a version 1 rig.
+    const rig = buildRig(refined ?? expected, portrait.width, portrait.height, refined ? 2 : 1);
     const tm = performance.now();
     // Never a reason to refuse an Avatar: without a matte now, the first video that needs one makes it.
     const mattePng = await personMatte(portrait, rig.landmarks)

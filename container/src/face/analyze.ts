@@ -1,6 +1,6 @@
 /** Finds every face in an RGB image and describes it: scores, tight box, 478 mesh points, head pose. */
 import type { Human } from "@vladmandic/human";
-import { withHuman } from "./human";
+import { type FaceModelSet, withHuman } from "./human";
 import { headPose, type HeadPose, type Point3 } from "./pose";
 
 export type { HeadPose, Point3 } from "./pose";
@@ -31,11 +31,14 @@ export interface DetectedFace {
   pose: HeadPose;
 }
 
-/** All faces, largest first. Calls are serialised (see withHuman). */
-export async function analyzeFaces(image: RgbImage): Promise<DetectedFace[]> {
+/**
+ * All faces, largest first, read by the `models` set (human.ts: "refined" refines the lip and eye contours).
+ * Calls are serialised (see withHuman).
+ */
+export async function analyzeFaces(image: RgbImage, models: FaceModelSet = "standard"): Promise<DetectedFace[]> {
   const { width, height, data } = image;
   if (data.length !== width * height * 3) throw new Error(`analyzeFaces: expected ${width}x${height} RGB`);
-  return withHuman((human) => detect(human, image));
+  return withHuman((human) => detect(human, image), models);
 }
 
 async function detect(human: Human, image: RgbImage): Promise<DetectedFace[]> {

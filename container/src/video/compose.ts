@@ -6,7 +6,7 @@
 import sharp from "sharp";
 import { JobFailure } from "../job-failure";
 import { BACKGROUND_INPUT, backgroundHeader } from "../media/image-bounds";
-import { mouthColors, type FaceModel, type MouthColors, type Placement } from "@avatar-video/face-rig";
+import type { Placement } from "@avatar-video/face-rig";
 import type { AvatarRig } from "@avatar-video/contract";
 
 export interface CanvasSettings {
@@ -251,58 +251,3 @@ function featherSides(rgb: Buffer, w: number, h: number, ramp: Uint8Array): Buff
   return out;
 }
 
-/** Average RGB in a small disc around canvas points. */
-export function sampleColor(
-  rgb: Uint8Array,
-  W: number,
-  H: number,
-  pts: Array<[number, number]>,
-  radius: number,
-): [number, number, number] {
-  let r = 0;
-  let g = 0;
-  let b = 0;
-  let n = 0;
-  const rr = Math.max(1, Math.round(radius));
-  for (const [cx, cy] of pts) {
-    for (let dy = -rr; dy <= rr; dy++) {
-      for (let dx = -rr; dx <= rr; dx++) {
-        if (dx * dx + dy * dy > rr * rr) continue;
-        const x = Math.round(cx + dx);
-        const y = Math.round(cy + dy);
-        if (x < 0 || y < 0 || x >= W || y >= H) continue;
-        const o = (y * W + x) * 3;
-        r += rgb[o];
-        g += rgb[o + 1];
-        b += rgb[o + 2];
-        n++;
-      }
-    }
-  }
-  if (!n) return [160, 120, 100];
-  return [r / n, g / n, b / n];
-}
-
-/** The synthesised mouth's colours from the photo on the canvas: skin tone from the cheeks, lip tone from the lips' centre and sides. */
-export function photoMouthColors(rgb: Uint8Array, W: number, H: number, model: FaceModel): MouthColors {
-  const point = (i: number): [number, number] => [model.base[i * 2], model.base[i * 2 + 1]];
-  const midpoint = (a: number, b: number): [number, number] => [
-    (point(a)[0] + point(b)[0]) / 2,
-    (point(a)[1] + point(b)[1]) / 2,
-  ];
-  const skin = sampleColor(
-    rgb,
-    W,
-    H,
-    [point(205), point(425), point(50), point(280)],
-    Math.max(1, model.interocular * 0.03),
-  );
-  const lip = sampleColor(
-    rgb,
-    W,
-    H,
-    [midpoint(14, 17), midpoint(87, 84), midpoint(317, 314)],
-    Math.max(1, model.interocular * 0.012),
-  );
-  return mouthColors(skin, lip);
-}

@@ -14,9 +14,8 @@ import { join } from "node:path";
 import { ANALYSIS_RATE, type LipTrack } from "@avatar-video/motion-model";
 import { analyzeAudioFile } from "../audio/lip-stream";
 import { probeAudio, tooLong, MAX_AUDIO_SECONDS, type AudioInfo } from "../audio/probe";
-import { buildFaceModel, type FaceModel } from "@avatar-video/face-rig";
+import { buildFaceModel, type FaceModel, photoMouthColors } from "@avatar-video/face-rig";
 import { JobFailure } from "../job-failure";
-import { photoMouthColors } from "./compose";
 import { FrameEncoder } from "./encoder";
 import { throwIfAborted } from "./ffmpeg";
 import { paintAndEncodeFrames } from "./frame-loop";
@@ -143,7 +142,7 @@ async function composeScene(input: RenderInput, audio: AnalysedAudio, clock: Ste
   const timeline = makeTimeline(audio.seconds, input.settings.leadInSeconds, input.settings.leadOutSeconds);
   const painter = await FramePainter.create(
     model,
-    photoMouthColors(still.rgb, width, height, model),
+    photoMouthColors({ data: still.rgb, width, height, channels: 3 }, model),
     still.yuv,
     width,
     height,

@@ -6,7 +6,12 @@
 import { z } from "zod";
 
 export interface AvatarRig {
-  version: 1;
+  /**
+   * 1: the landmarks are Human's FaceMesh (lips and eyes not refined); 2: the lip and eye contours and the
+   * irises come from MediaPipe's refining attention mesh (container/src/face/human.ts). Same 478 points,
+   * same use: a version 1 rig renders as it always did.
+   */
+  version: 1 | 2;
   /** Size of the stored portrait image. */
   portrait: { width: number; height: number };
   /** FaceMesh points (468 mesh + 10 iris = 478) as [x, y, z]; z in the same pixel scale, camera-relative. */
@@ -33,7 +38,7 @@ const point = z.tuple([finite, finite, finite]);
 
 /** The rig as the renderer accepts it back from storage: anything off is `invalid_manifest`. */
 export const AvatarRigSchema = z.object({
-  version: z.literal(1),
+  version: z.union([z.literal(1), z.literal(2)]),
   portrait: z.object({ width: z.number().int().min(1), height: z.number().int().min(1) }),
   landmarks: z.array(point).min(468),
   faceBox: z.object({ x: finite, y: finite, width: finite.positive(), height: finite.positive() }),

@@ -6,6 +6,7 @@
 export { deform, NEUTRAL_POSE, type FacePose } from "./deform";
 export { buildFaceModel, FACE_POINTS, type FaceModel, type Placement } from "./face-model";
 export { mouthColors, type MouthColors } from "./mouth-colors";
+export { photoMouthColors, type Pixels } from "./photo-colors";
 export { SILHOUETTE } from "./facemesh-topology";
 export { boxMean } from "./box-mean";
 export { matteForeground } from "./matte-foreground";

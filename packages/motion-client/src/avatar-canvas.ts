@@ -11,7 +11,7 @@ import {
   buildFaceModel,
   type FaceModel,
   matteForeground,
-  mouthColors,
+  photoMouthColors,
 } from "@avatar-video/face-rig";
 import type { AvatarRig } from "@avatar-video/contract";
 import { MouthInteriorGl } from "./mouth-interior-gl";
@@ -53,25 +53,6 @@ function compile(gl: WebGLRenderingContext, vs: string, fs: string): WebGLProgra
   gl.linkProgram(p);
   if (!gl.getProgramParameter(p, gl.LINK_STATUS)) throw new Error(`program: ${gl.getProgramInfoLog(p)}`);
   return p;
-}
-
-/** Mean colour of the portrait around some points (the renderer samples skin and lips the same way). */
-function sampleColor(img: ImageData, pts: Array<[number, number]>, r: number): [number, number, number] {
-  const acc = [0, 0, 0];
-  let n = 0;
-  for (const [px, py] of pts) {
-    for (let y = Math.round(py - r); y <= Math.round(py + r); y++) {
-      for (let x = Math.round(px - r); x <= Math.round(px + r); x++) {
-        if (x < 0 || y < 0 || x >= img.width || y >= img.height) continue;
-        const o = (y * img.width + x) * 4;
-        acc[0] += img.data[o];
-        acc[1] += img.data[o + 1];
-        acc[2] += img.data[o + 2];
-        n++;
-      }
-    }
-  }
-  return acc.map((v) => Math.round(v / Math.max(1, n))) as [number, number, number];
 }
 
 async function loadImage(url: string): Promise<HTMLImageElement> {
@@ -180,13 +161,9 @@ export class AvatarCanvas {
       gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, image);
     }
     this.clear = matte ? [0, 0, 0, 0] : [0, 0, 0, 1];
-    // Mouth colours from the photo, as the renderer picks them (cheeks for skin, lip centre for lips).
-    const L = (i: number): [number, number] => [this.model.base[i * 2], this.model.base[i * 2 + 1]];
-    const mid = (a: number, b: number): [number, number] => [(L(a)[0] + L(b)[0]) / 2, (L(a)[1] + L(b)[1]) / 2];
-    const io = this.model.interocular;
-    const skin = sampleColor(px, [L(205), L(425), L(50), L(280)], Math.max(1, io * 0.03));
-    const lip = sampleColor(px, [mid(14, 17), mid(87, 84), mid(317, 314)], Math.max(1, io * 0.012));
-    this.interior = new MouthInteriorGl(gl, this.model, mouthColors(skin, lip), (vs, fs) => compile(gl, vs, fs));
+    // Mouth colours from the photo, picked by the renderer's own code (face-rig's photoMouthColors).
+    const colors = photoMouthColors({ data: px.data, width: W, height: H, channels: 4 }, this.model);
+    this.interior = new MouthInteriorGl(gl, this.model, colors, (vs, fs) => compile(gl, vs, fs));
   }
 
   /** Loads the rig (signed `rigUrl`), its portrait and, for a transparent canvas, its matte; then prepares the canvas. */

@@ -1,0 +1,52 @@
+/**
+ * Her own teeth, always (issue 25, point 2). A portrait that shows its teeth at rest (the smiling woman of
+ * group-four.jpg, as an Avatar) keeps showing them when the mouth opens: the brightest third of the mouth
+ * interior stays ≥ 90 % as bright as in the photo. A portrait without visible teeth gets synthesised teeth
+ * in the photo's own white (its eye whites' colour balance) under the light at its mouth, not a fixed grey.
+ */
+import sharp from "sharp";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { mouthColors, NEUTRAL_POSE, type FacePose } from "@avatar-video/face-rig";
+import { createAvatarAssets } from "../../container/src/avatar/preprocess";
+import { interiorBrightThird } from "../../scripts/quality/metrics";
+import { POSE_SIZE, posePainter, type PosePainter } from "../../scripts/quality/paint-pose";
+import { fixture } from "../fixtures/portraits/derive";
+
+let painter: PosePainter;
+beforeAll(async () => {
+  const teeth = await sharp(fixture("group-four")).extract({ left: 340, top: 150, width: 360, height: 420 }).jpeg({ quality: 92 }).toBuffer();
+  const a = await createAvatarAssets(teeth);
+  painter = await posePainter(a.portraitPng, a.rig);
+});
+afterAll(() => painter?.close());
+
+describe("a portrait showing its teeth", () => {
+  const open: Array<[string, Partial<FacePose>]> = [
+    ["open vowel", { open: 0.9, spread: 0.1, relax: 1 }],
+    ["mid vowel", { open: 0.5, spread: 0.25, relax: 1 }],
+    ["ee", { open: 0.25, spread: 1, relax: 1 }],
+    ["oo", { open: 0.2, round: 1, relax: 1 }],
+  ];
+  it.each(open)("%s: the teeth stay the photo's (brightest third of the interior ≥ 90 % of the photo's)", (_, pose) => {
+    const still = painter.paint(NEUTRAL_POSE);
+    const photo = interiorBrightThird(still.rgb, POSE_SIZE, still.positions);
+    const { rgb, positions } = painter.paint({ ...NEUTRAL_POSE, ...pose });
+    expect(interiorBrightThird(rgb, POSE_SIZE, positions) / photo).toBeGreaterThanOrEqual(0.9);
+  });
+});
+
+describe("synthesised teeth", () => {
+  const skin: [number, number, number] = [190, 150, 120];
+  const lip: [number, number, number] = [170, 90, 90];
+  const lipLight: [number, number, number] = [230, 200, 195];
+  it("take the eye whites' colour balance and the light at the mouth", () => {
+    const cool = mouthColors(skin, lip, { sclera: [200, 205, 220], lipLight }).teeth;
+    const warm = mouthColors(skin, lip, { sclera: [225, 210, 190], lipLight }).teeth;
+    expect(cool[2] / cool[0]).toBeGreaterThan(warm[2] / warm[0] + 0.1);
+    const luma = (c: number[]) => 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
+    // Under a dim light at the mouth the same whites give darker teeth.
+    const dim = mouthColors(skin, lip, { sclera: [225, 210, 190], lipLight: [150, 120, 115] }).teeth;
+    expect(luma(dim)).toBeLessThan(luma(warm) - 20);
+    expect(luma(dim)).toBeLessThanOrEqual(150 * 1.15 + 1);
+  });
+});
