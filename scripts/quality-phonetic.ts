@@ -1,6 +1,6 @@
 /**
  * Mouth shapes against the sounds, measured on the live motion channels (and the renderer's track of the
- * same audio) from synthetic speech of known words (docs/animation.md "Phonetic mouth shapes"):
+ * same audio) from synthetic speech of known words (docs/phonetic-mouth.md):
  *
  *   npm run quality:phonetic [-- --json out.json]
  *

@@ -1,6 +1,6 @@
 /**
  * Mouth poses painted with the real mesh and painter, as 2× nearest-neighbour mouth crops side by side
- * (docs/animation.md, "Phonetic mouth shapes"): rest, open vowel, m/b/p, f/v, oo, ee — the speaking poses
+ * (docs/phonetic-mouth.md): rest, open vowel, m/b/p, f/v, oo, ee — the speaking poses
  * with the smile relaxed, as during speech. Inputs are the sample set's (scripts/quality/samples.ts).
  *
  *   tsx scripts/quality/mouth-poses.ts --inputs DIR --portrait teeth --out mouth.png

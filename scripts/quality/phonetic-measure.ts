@@ -1,6 +1,6 @@
 /**
  * Mouth channels of speech with known words, and the figures of scripts/quality-phonetic.ts over them
- * (definitions there and in docs/animation.md "Phonetic mouth shapes"): words joined by silences, the live
+ * (definitions there and in docs/phonetic-mouth.md): words joined by silences, the live
  * stream's channels and the renderer's track of the same audio.
  */
 import {

@@ -4,7 +4,7 @@
  * `npm test` installs): m/b/p inside words seal, other words do not, f/v tuck the lower lip, oo rounds more
  * than ee, ah opens more than ee/oo, silence stays exactly still — on the live stream's channels and on the
  * renderer's track alike. (flite's voices, a synthesiser apart, are measured by npm run quality:phonetic;
- * they do not reach these figures yet: docs/animation.md "Phonetic mouth shapes".)
+ * they do not reach these figures yet: docs/phonetic-mouth.md.)
  */
 import { describe, expect, it } from "vitest";
 import { live, rendered, wordFigures, wordsAudio } from "../../scripts/quality/phonetic-measure";

@@ -3,7 +3,7 @@
  * mixed by the class probabilities; where the classifier is unsure (no class above ≈ 0.5) the acoustic
  * targets of lipsync-frame.ts take over. Shared by the whole-file analysis and the stream.
  *
- * Poses, as aperture-to-width ratios in the renderer (docs/animation.md "Phonetic mouth shapes"): open
+ * Poses, as aperture-to-width ratios in the renderer (docs/phonetic-mouth.md): open
  * vowels open widest (0.9 of the jaw's range at the speaker's own level), mid vowels half that, close vowels
  * a quarter to a third, spread for ee/i, rounded and narrowed for oo/o/w, slightly protruded for sh/r;
  * tongue consonants (t, d, n, s, l, k …) leave the lips a little apart; m/b/p seal; f/v tuck the lower lip.
@@ -15,7 +15,7 @@ import { decodeLayer, makeClassifier } from "./viseme-net";
 import { VISEME_LAYERS } from "./viseme-weights";
 import { VISEMES, type Viseme } from "./visemes";
 
-export const NO_TARGETS: MouthTargets = { open: 0, spread: 0, round: 0, press: 0, tuck: 0 };
+const NO_TARGETS: MouthTargets = { open: 0, spread: 0, round: 0, press: 0, tuck: 0 };
 
 const POSES: Record<Viseme, MouthTargets> = {
   rest: NO_TARGETS,
