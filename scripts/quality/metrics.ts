@@ -319,10 +319,13 @@ export function innerLipGap(m: ArrayLike<ArrayLike<number>>): number {
  */
 export function interiorBrightThird(rgb: Uint8Array, S: number, pos: Float32Array): number {
   const mask = new Uint8Array(S * S);
-  const ring = [...LIPS_UPPER_INNER, ...[...LIPS_LOWER_INNER].reverse()].map((i) => [pos[i * 2], pos[i * 2 + 1]] as [number, number]);
+  const ring = [...LIPS_UPPER_INNER, ...[...LIPS_LOWER_INNER].reverse()].map(
+    (i) => [pos[i * 2], pos[i * 2 + 1]] as [number, number],
+  );
   fillPolygon(mask, S, S, ring, 1);
   const luma: number[] = [];
-  for (let i = 0; i < S * S; i++) if (mask[i]) luma.push(0.299 * rgb[i * 3] + 0.587 * rgb[i * 3 + 1] + 0.114 * rgb[i * 3 + 2]);
+  for (let i = 0; i < S * S; i++)
+    if (mask[i]) luma.push(0.299 * rgb[i * 3] + 0.587 * rgb[i * 3 + 1] + 0.114 * rgb[i * 3 + 2]);
   luma.sort((a, b) => b - a);
   const third = luma.slice(0, Math.max(1, Math.floor(luma.length / 3)));
   return third.reduce((a, b) => a + b, 0) / third.length;

@@ -28,10 +28,17 @@ export async function posePainter(portraitPng: Buffer, rig: AvatarRig): Promise<
   const S = POSE_SIZE;
   const { rgb, placement } = await composeCanvas(portraitPng, rig, undefined, SETTINGS);
   const model = buildFaceModel(rig, placement);
-  const painter = await FramePainter.create(model, photoMouthColors({ data: rgb, width: S, height: S, channels: 3 }, model), rgbToYuv420(rgb, S, S), S, S, {
-    threads: 1,
-    poolSize: 1,
-  });
+  const painter = await FramePainter.create(
+    model,
+    photoMouthColors({ data: rgb, width: S, height: S, channels: 3 }, model),
+    rgbToYuv420(rgb, S, S),
+    S,
+    S,
+    {
+      threads: 1,
+      poolSize: 1,
+    },
+  );
   return {
     model,
     paint(pose) {

@@ -16,8 +16,16 @@ import { interiorBrightThird } from "./metrics";
 import { POSE_SIZE as S, posePainter } from "./paint-pose";
 import { decode16k } from "../speech/tts";
 
-const { values } = parseArgs({ options: { inputs: { type: "string" }, portrait: { type: "string" }, voice: { type: "string" }, png: { type: "string" } } });
-if (!values.inputs || !values.portrait || !values.voice) throw new Error("usage: teeth-luma.ts --inputs DIR --portrait NAME --voice WAV [--png FILE]");
+const { values } = parseArgs({
+  options: {
+    inputs: { type: "string" },
+    portrait: { type: "string" },
+    voice: { type: "string" },
+    png: { type: "string" },
+  },
+});
+if (!values.inputs || !values.portrait || !values.voice)
+  throw new Error("usage: teeth-luma.ts --inputs DIR --portrait NAME --voice WAV [--png FILE]");
 const rig = JSON.parse(readFileSync(join(values.inputs, `${values.portrait}.rig.json`), "utf8"));
 const painter = await posePainter(readFileSync(join(values.inputs, `${values.portrait}.png`)), rig);
 const track = analyzeLipSync(decode16k(values.voice));
@@ -35,5 +43,10 @@ for (let f = 0; f < (track.length / 100) * 25; f++) {
 painter.close();
 ratios.sort((a, b) => a - b);
 const mean = ratios.reduce((a, b) => a + b, 0) / ratios.length;
-console.log(`${values.portrait}: photo ${photo.toFixed(1)}; ${ratios.length} open frames: mean ${(100 * mean).toFixed(1)} %, lowest ${(100 * ratios[0]).toFixed(1)} %`);
-if (values.png) await sharp(widest.rgb, { raw: { width: S, height: S, channels: 3 } }).png().toFile(values.png);
+console.log(
+  `${values.portrait}: photo ${photo.toFixed(1)}; ${ratios.length} open frames: mean ${(100 * mean).toFixed(1)} %, lowest ${(100 * ratios[0]).toFixed(1)} %`,
+);
+if (values.png)
+  await sharp(widest.rgb, { raw: { width: S, height: S, channels: 3 } })
+    .png()
+    .toFile(values.png);

@@ -14,7 +14,10 @@ import { fixture } from "../fixtures/portraits/derive";
 
 let painter: PosePainter;
 beforeAll(async () => {
-  const teeth = await sharp(fixture("group-four")).extract({ left: 340, top: 150, width: 360, height: 420 }).jpeg({ quality: 92 }).toBuffer();
+  const teeth = await sharp(fixture("group-four"))
+    .extract({ left: 340, top: 150, width: 360, height: 420 })
+    .jpeg({ quality: 92 })
+    .toBuffer();
   const a = await createAvatarAssets(teeth);
   painter = await posePainter(a.portraitPng, a.rig);
 });

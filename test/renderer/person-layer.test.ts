@@ -101,7 +101,8 @@ const near = (got: number[], want: number[], tol: number) => got.every((v, c) =>
 function faceDiff(a: Buffer, b: Buffer, box: { x0: number; y0: number; x1: number; y1: number }): number {
   let diff = 0;
   for (let y = box.y0; y < box.y1; y++)
-    for (let x = box.x0; x < box.x1; x++) for (let c = 0; c < 3; c++) diff += Math.abs(a[(y * S + x) * 3 + c] - b[(y * S + x) * 3 + c]);
+    for (let x = box.x0; x < box.x1; x++)
+      for (let c = 0; c < 3; c++) diff += Math.abs(a[(y * S + x) * 3 + c] - b[(y * S + x) * 3 + c]);
   return diff / ((box.x1 - box.x0) * (box.y1 - box.y0) * 3);
 }
 

@@ -130,5 +130,7 @@ function photoTeeth(m: FaceModel, stat: Uint8Array, W: number, H: number): [numb
   }
   const luma = (c: [number, number, number]) => 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
   const top = samples.sort((a, b) => luma(b) - luma(a)).slice(0, Math.max(1, Math.round(samples.length / 3)));
-  return [0, 1, 2].map((i) => Math.round(Math.min(255, Math.max(0, top.reduce((s, c) => s + c[i], 0) / top.length)))) as [number, number, number];
+  return [0, 1, 2].map((i) =>
+    Math.round(Math.min(255, Math.max(0, top.reduce((s, c) => s + c[i], 0) / top.length))),
+  ) as [number, number, number];
 }

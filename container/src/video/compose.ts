@@ -250,4 +250,3 @@ function featherSides(rgb: Buffer, w: number, h: number, ramp: Uint8Array): Buff
   }
   return out;
 }
-

@@ -39,7 +39,10 @@ function pixelsIn(px: Pixels, inside: (x: number, y: number) => boolean, box: [n
   return out;
 }
 
-function inPolygon(pts: Array<[number, number]>): { inside: (x: number, y: number) => boolean; box: [number, number, number, number] } {
+function inPolygon(pts: Array<[number, number]>): {
+  inside: (x: number, y: number) => boolean;
+  box: [number, number, number, number];
+} {
   const xs = pts.map((p) => p[0]);
   const ys = pts.map((p) => p[1]);
   const inside = (x: number, y: number) => {
@@ -58,7 +61,15 @@ function inDiscs(pts: Array<[number, number]>, r: number) {
   const near = (x: number, y: number) => pts.some(([cx, cy]) => (x - cx) ** 2 + (y - cy) ** 2 <= r * r);
   const xs = pts.map((p) => p[0]);
   const ys = pts.map((p) => p[1]);
-  return { inside: near, box: [Math.min(...xs) - r, Math.min(...ys) - r, Math.max(...xs) + r, Math.max(...ys) + r] as [number, number, number, number] };
+  return {
+    inside: near,
+    box: [Math.min(...xs) - r, Math.min(...ys) - r, Math.max(...xs) + r, Math.max(...ys) + r] as [
+      number,
+      number,
+      number,
+      number,
+    ],
+  };
 }
 
 const mean = (cs: Rgb[]): Rgb => {
@@ -85,7 +96,9 @@ function sclera(px: Pixels, at: (i: number) => [number, number]): Rgb | undefine
     [LEFT_EYE_UPPER0, LEFT_EYE_LOWER0],
   ] as const) {
     const poly = inPolygon([...lower.map(at), ...[...upper].reverse().map(at)]);
-    const cs = pixelsIn(px, poly.inside, poly.box).filter((c) => Math.max(...c) - Math.min(...c) < 0.22 * Math.max(...c));
+    const cs = pixelsIn(px, poly.inside, poly.box).filter(
+      (c) => Math.max(...c) - Math.min(...c) < 0.22 * Math.max(...c),
+    );
     const sorted = cs.sort((a, b) => luma(b) - luma(a));
     whites.push(...sorted.slice(Math.floor(sorted.length * 0.1), Math.floor(sorted.length * 0.35)));
   }
