@@ -16,8 +16,7 @@ import { spawn } from "node:child_process";
 import { ANALYSIS_RATE, TRACK_HZ, analyzeLipSync, type LipTrack } from "@avatar-video/motion-model";
 import { JobFailure } from "../job-failure";
 import { ffmpegPath, killOnAbort, throwIfAborted } from "../video/ffmpeg";
-import { audioInput } from "../media/ffmpeg-input";
-import { MAX_AUDIO_SECONDS, tooLong } from "./probe";
+import { decodeMonoArgs, MAX_AUDIO_SECONDS, tooLong } from "./probe";
 
 const HOP = ANALYSIS_RATE / TRACK_HZ;
 export const WINDOW_SECONDS = 120;
@@ -141,29 +140,7 @@ export async function analyzeAudioFile(
   signal?: AbortSignal,
   maxSeconds = MAX_AUDIO_SECONDS,
 ): Promise<StreamedTrack> {
-  const child = spawn(
-    ffmpegPath(),
-    [
-      "-nostdin",
-      "-hide_banner",
-      "-v",
-      "error",
-      ...audioInput(path),
-      "-map",
-      "0:a:0",
-      "-vn",
-      "-sn",
-      "-dn",
-      "-ac",
-      "1",
-      "-ar",
-      String(ANALYSIS_RATE),
-      "-f",
-      "f32le",
-      "pipe:1",
-    ],
-    { stdio: ["ignore", "pipe", "pipe"] },
-  );
+  const child = spawn(ffmpegPath(), decodeMonoArgs(path, ANALYSIS_RATE), { stdio: ["ignore", "pipe", "pipe"] });
   const dispose = killOnAbort(child, signal);
   const analysis = new WindowedLipSync();
   const limit = Math.floor((maxSeconds + 0.5) * ANALYSIS_RATE);

@@ -97,31 +97,15 @@ export async function probeAudio(path: string, signal?: AbortSignal): Promise<Au
  * Throws `unsupported_media_type` on a decode error, `empty_media` when there are no samples,
  * `renderer_rejected` when longer than MAX_AUDIO_SECONDS.
  */
+/** ffmpeg arguments that decode an audio file's first stream to mono float PCM at `sampleRate` on stdout. */
+export function decodeMonoArgs(path: string, sampleRate: number): string[] {
+  const out = ["-map", "0:a:0", "-vn", "-sn", "-dn", "-ac", "1", "-ar", String(sampleRate), "-f", "f32le", "pipe:1"];
+  return ["-nostdin", "-hide_banner", "-v", "error", ...audioInput(path), ...out];
+}
+
 export async function decodeMono(path: string, sampleRate: number, signal?: AbortSignal): Promise<Float32Array> {
   const maxBytes = Math.ceil((MAX_AUDIO_SECONDS + 2) * sampleRate) * 4;
-  const r = await run(
-    ffmpegPath(),
-    [
-      "-nostdin",
-      "-hide_banner",
-      "-v",
-      "error",
-      ...audioInput(path),
-      "-map",
-      "0:a:0",
-      "-vn",
-      "-sn",
-      "-dn",
-      "-ac",
-      "1",
-      "-ar",
-      String(sampleRate),
-      "-f",
-      "f32le",
-      "pipe:1",
-    ],
-    { signal, maxStdout: maxBytes },
-  );
+  const r = await run(ffmpegPath(), decodeMonoArgs(path, sampleRate), { signal, maxStdout: maxBytes });
   throwIfAborted(signal);
   if (r.truncated) throw tooLong(r.stdout.length / 4 / sampleRate);
   if (r.code !== 0) throw unsupported(`ffmpeg decode exit ${r.code}: ${r.stderr.slice(-500)}`);
