@@ -1,11 +1,10 @@
-import { spawnSync } from "node:child_process";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type Browser, chromium, type Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixture } from "../fixtures/portraits/derive";
-import { api, baseUrl, createAccount, mediaUrl, publish, type TestAccount } from "./helpers";
+import { api, baseUrl, createAccount, inviteUser, mediaUrl, publish, type TestAccount } from "./helpers";
 
 // Console polish in real Chromium (issue 23, point 6): portrait preview, job status changed in place (no
 // reload: a half-filled form survives), aria-live job lists paged with "Load older", part uploads retried and
@@ -20,21 +19,7 @@ const problems: string[] = [];
 /** A console person of the account, signed in on `page`. */
 async function signIn(p: Page) {
   const email = `polish-${Date.now()}@example.com`;
-  const cli = spawnSync(
-    "node_modules/.bin/tsx",
-    [
-      "scripts/admin.ts",
-      "invite-user",
-      account.accountId,
-      "--email",
-      email,
-      "--base-url",
-      baseUrl,
-      "--token",
-      inject("adminToken"),
-    ],
-    { encoding: "utf8" },
-  );
+  const cli = inviteUser(account.accountId, email);
   expect(cli.status, cli.stderr).toBe(0);
   await p.goto(cli.stdout.trim());
   await p.getByLabel("Password", { exact: true }).fill("a long console passphrase");

@@ -1,13 +1,12 @@
-import { spawnSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium, type BrowserContext, type Page } from "playwright-core";
 import sharp from "sharp";
-import { afterAll, beforeAll, describe, expect, it, inject } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { fixture } from "../fixtures/portraits/derive";
 import { encodeAudio, type Segment, synthSpeech } from "../renderer/helpers/media-audio";
-import { admin, baseUrl, createAccount } from "./helpers";
+import { admin, baseUrl, createAccount, inviteUser } from "./helpers";
 
 // The web console in real Chromium: invite → password → Avatar from an uploaded portrait → background →
 // video from an uploaded audio file, played in the page → App → its key on the Open API → sign out.
@@ -85,21 +84,7 @@ describe("web console in Chromium", () => {
     const email = `e2e-${Date.now()}@example.com`;
 
     // The operator's CLI prints one line with the invite link.
-    const cli = spawnSync(
-      "node_modules/.bin/tsx",
-      [
-        "scripts/admin.ts",
-        "invite-user",
-        account.accountId,
-        "--email",
-        email,
-        "--base-url",
-        baseUrl,
-        "--token",
-        inject("adminToken"),
-      ],
-      { encoding: "utf8" },
-    );
+    const cli = inviteUser(account.accountId, email);
     expect(cli.status, cli.stderr).toBe(0);
     const lines = cli.stdout.trim().split("\n");
     expect(lines).toHaveLength(1);

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { inject } from "vitest";
@@ -143,4 +144,23 @@ export async function waitForJob<P extends `/avatar-jobs/${string}` | `/video-jo
 
 export async function control(name: "restart-renderer" | "kill-renderer" | "pause-renderer" | "sweep") {
   await fetch(`${mediaUrl}/control/${name}`, { method: "POST" });
+}
+
+/** The operator CLI's `invite-user` run against the stack: its exit status, stdout (the link) and stderr. */
+export function inviteUser(accountId: string, email: string) {
+  return spawnSync(
+    "node_modules/.bin/tsx",
+    [
+      "scripts/admin.ts",
+      "invite-user",
+      accountId,
+      "--email",
+      email,
+      "--base-url",
+      baseUrl,
+      "--token",
+      inject("adminToken"),
+    ],
+    { encoding: "utf8" },
+  );
 }
