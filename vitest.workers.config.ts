@@ -70,7 +70,7 @@ export default defineConfig(async () => {
       // The Worker's own queue consumer keeps dispatching the jobs a file created (to the stub renderer) after
       // the file's last test; when the file's environment closes under it, vitest reports that late work as
       // an unhandled EnvironmentTeardownError. It happens after every assertion, so only that error is ignored.
-      onUnhandledError: (error) => !isLateQueueWork(error),
+      onUnhandledError: (error: { name?: string; message?: string }) => !isLateQueueWork(error),
     },
   };
 });
