@@ -3,6 +3,7 @@ import type { AppEnv } from "../../platform/env";
 import { fromBase64Url, toBase64Url } from "../../platform/crypto/base64url";
 import { apiError, invalid } from "../../platform/http/errors";
 import { sign, verify } from "../../platform/crypto/hmac";
+import { forgetRunUpload, recordRunUpload, type RunUpload } from "../jobs/run-uploads";
 
 /**
  * Multipart upload of one job output (docs/renderer.md "Events and objects"), S3-style on the
@@ -16,7 +17,8 @@ import { sign, verify } from "../../platform/crypto/hmac";
  * Rules: no request body above MAX_REQUEST_BYTES (the platform's limit); parts of `partBytes` (5 MiB …
  * 100 MiB, R2 wants equal parts) except the last, which holds the rest; at most 10,000 parts. The plan
  * (R2 upload id, key, size, part size) travels signed inside the upload id, so every part is checked
- * against it without storing anything.
+ * against it. Each upload is also recorded for its run (jobs/run-uploads.ts) until the run completes or
+ * abandons it, so the sweep can abort the uploads of runs that are fenced or ended.
  */
 
 const MiB = 1024 * 1024;
@@ -58,8 +60,17 @@ async function jsonBody(c: Context<AppEnv>): Promise<Record<string, unknown>> {
   return body as Record<string, unknown>;
 }
 
+/** The run an upload belongs to. */
+export type UploadRun = Omit<RunUpload, "uploadId" | "key">;
+
 /** POST ?uploads — starts an upload of `size` bytes in parts of `partBytes`. */
-export async function createUpload(c: Context<AppEnv>, key: string, maxBytes: number, contentType: string) {
+export async function createUpload(
+  c: Context<AppEnv>,
+  key: string,
+  maxBytes: number,
+  contentType: string,
+  run: UploadRun,
+) {
   const { size, partBytes } = await jsonBody(c);
   if (!Number.isSafeInteger(size) || (size as number) < 1) throw invalid("size must be a positive integer (bytes).");
   if ((size as number) > maxBytes)
@@ -77,6 +88,12 @@ export async function createUpload(c: Context<AppEnv>, key: string, maxBytes: nu
   if (partCount(plan) > MAX_PARTS) throw invalid(`size / partBytes must be at most ${MAX_PARTS} parts.`);
   const upload = await c.env.MEDIA.createMultipartUpload(key, { httpMetadata: { contentType } });
   plan.u = upload.uploadId;
+  try {
+    await recordRunUpload(c.env, { ...run, uploadId: upload.uploadId, key });
+  } catch (err) {
+    await upload.abort().catch(() => {}); // unrecorded, nothing could abort it later
+    throw err;
+  }
   return c.json({
     uploadId: await encodePlan(c.env.SIGNING_SECRET, plan),
     partBytes: plan.part,
@@ -122,6 +139,7 @@ export async function completeUpload(c: Context<AppEnv>, key: string) {
   } catch (err) {
     throw invalid(`The upload could not be completed: ${(err as Error).message.slice(0, 200)}`);
   }
+  await forgetRunUpload(c.env, plan.u);
   if (size !== plan.size) {
     await c.env.MEDIA.delete(key);
     throw invalid(`The parts hold ${size} bytes, not the ${plan.size} announced.`);
@@ -129,11 +147,12 @@ export async function completeUpload(c: Context<AppEnv>, key: string) {
   return c.json({ ok: true, key, size });
 }
 
-/** DELETE ?uploadId — gives up (parts are discarded; R2 also expires abandoned uploads). */
+/** DELETE ?uploadId — gives up (parts are discarded). */
 export async function abortUpload(c: Context<AppEnv>, key: string) {
   const plan = await decodePlan(c, key);
   await c.env.MEDIA.resumeMultipartUpload(key, plan.u)
     .abort()
     .catch(() => {}); // already completed or aborted: nothing left to discard
+  await forgetRunUpload(c.env, plan.u);
   return c.json({ ok: true });
 }

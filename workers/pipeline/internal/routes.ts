@@ -116,12 +116,12 @@ async function objectAccess(c: Context<AppEnv>, method: "GET" | "PUT") {
     throw conflict("This run is no longer current: a newer attempt runs or the job has ended.");
   }
   if (!(await allowed(found, method, key))) throw forbidden(`This job may not ${method} ${key}.`);
-  return key;
+  return { key, run: { kind, jobId, attempt } };
 }
 
 /** GET /internal/objects/{key}?job=…&attempt=N — a video run reads its Avatar's portrait, rig, background. */
 internalRoutes.get("/objects/*", async (c) => {
-  const key = await objectAccess(c, "GET");
+  const { key } = await objectAccess(c, "GET");
   const obj = await c.env.MEDIA.get(key);
   if (!obj) throw notFound(`Object ${key} does not exist.`);
   return new Response(obj.body, {
@@ -143,7 +143,7 @@ const maxBytesOf = (key: string) => MAX_PUT_BYTES[extOf(key)] ?? 32 * MiB;
  * With ?uploadId=…&partNumber=N: one part of a multipart upload.
  */
 internalRoutes.put("/objects/*", async (c) => {
-  const key = await objectAccess(c, "PUT");
+  const { key } = await objectAccess(c, "PUT");
   if (c.req.query("uploadId") !== undefined) return uploadPart(c, key);
   const ext = extOf(key);
   const length = Number(c.req.header("content-length") ?? NaN);
@@ -175,15 +175,15 @@ internalRoutes.put("/objects/*", async (c) => {
 
 /** POST /internal/objects/{key}?…&uploads starts a multipart upload; ?…&uploadId=U completes it. */
 internalRoutes.post("/objects/*", async (c) => {
-  const key = await objectAccess(c, "PUT");
-  if (c.req.query("uploads") !== undefined) return createUpload(c, key, maxBytesOf(key), contentTypeOf(key));
+  const { key, run } = await objectAccess(c, "PUT");
+  if (c.req.query("uploads") !== undefined) return createUpload(c, key, maxBytesOf(key), contentTypeOf(key), run);
   if (c.req.query("uploadId") !== undefined) return completeUpload(c, key);
   throw invalid("POST on an object needs ?uploads (start a multipart upload) or ?uploadId= (complete it).");
 });
 
 /** DELETE /internal/objects/{key}?…&uploadId=U abandons a multipart upload. */
 internalRoutes.delete("/objects/*", async (c) => {
-  const key = await objectAccess(c, "PUT");
+  const { key } = await objectAccess(c, "PUT");
   if (c.req.query("uploadId") === undefined)
     throw invalid("DELETE on an object needs ?uploadId= (abandon a multipart upload).");
   return abortUpload(c, key);

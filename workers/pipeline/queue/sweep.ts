@@ -15,6 +15,7 @@ import {
 import { failStalled } from "../jobs/dispatch";
 import { expireVideoJob } from "../jobs/expiry";
 import { deleteFailedJobOutputs } from "../jobs/outputs";
+import { abortStaleRunUploads } from "../jobs/run-uploads";
 import { PIPELINE_FAILURES } from "../jobs/failures";
 import { db, loadJob, sharedTable } from "../jobs/store";
 import type { JobKind } from "../jobs/tokens";
@@ -32,6 +33,8 @@ export interface SweepReport {
   stalledFailed: number;
   avatarTimedOut: number;
   expired: number;
+  /** Multipart uploads of fenced or ended runs aborted. */
+  uploadsAborted: number;
   reconciledAccounts: number;
   errors: string[];
 }
@@ -47,6 +50,7 @@ export async function runSweep(env: Env, now: number = Date.now()): Promise<Swee
     stalledFailed: 0,
     avatarTimedOut: 0,
     expired: 0,
+    uploadsAborted: 0,
     reconciledAccounts: 0,
     errors: [],
   };
@@ -72,6 +76,8 @@ export async function runSweep(env: Env, now: number = Date.now()): Promise<Swee
     await step(`${kind}_resend`, () => resendQueued(env, kind, now, report));
     await step(`${kind}_stalled`, () => handleStalled(env, kind, now, report));
   }
+  // After the steps that end jobs, so a run they fenced or failed loses its unfinished uploads in this pass.
+  await step("run_uploads", async () => void (report.uploadsAborted += await abortStaleRunUploads(env)));
   await step("reconcile", () => reconcileAvatarAccounts(env, now, report));
   // A lost release (isolate gone between D1 and the pool) holds an instance until here.
   await step("renderer_pool", async () => void (await reconcileRendererPool(env, now)));
@@ -81,6 +87,7 @@ export async function runSweep(env: Env, now: number = Date.now()): Promise<Swee
     report.redispatched ||
     report.stalledFailed ||
     report.expired ||
+    report.uploadsAborted ||
     report.avatarTimedOut
   ) {
     logEvent("sweep", { ...report });

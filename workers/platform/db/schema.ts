@@ -147,6 +147,25 @@ export const videoJobs = sqliteTable(
   ],
 );
 
+/**
+ * Multipart uploads a job run started and has not completed or abandoned (pipeline/internal/multipart.ts).
+ * R2 cannot list them from a Worker: the sweep aborts those whose run is no longer current
+ * (pipeline/jobs/run-uploads.ts), so a fenced or failed run leaves no parts behind.
+ */
+export const jobUploads = sqliteTable(
+  "job_uploads",
+  {
+    /** R2's upload id. */
+    uploadId: text("upload_id").primaryKey(),
+    kind: text("kind", { enum: ["avatar", "video"] }).notNull(),
+    jobId: text("job_id").notNull(),
+    attempt: integer("attempt").notNull(),
+    key: text("key").notNull(),
+    createdAt: timestamp("created_at").notNull(),
+  },
+  (t) => [index("job_uploads_job").on(t.jobId)],
+);
+
 // ---- Web console (docs/console.md) ----------------------------------------------------------------------
 
 /** A person of an account who signs in to the web console. One account per email. */
