@@ -10,6 +10,7 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { probeAudio } from "../../container/src/audio/probe";
 import { ffmpegPath } from "../../container/src/video/ffmpeg";
 import { wavHeader } from "../../scripts/lib/wav";
 
@@ -107,11 +108,10 @@ async function webpBomb(): Promise<Buffer> {
   return small;
 }
 
-/** A WAV header announcing 10 hours of 16 kHz mono PCM16, with 1 s of samples behind it. */
-function wavBomb(): Buffer {
+/** A 16 kHz mono PCM16 WAV whose header announces `announcedSeconds`, with `heldSeconds` of samples behind it. */
+function wavFile(announcedSeconds: number, heldSeconds: number): Buffer {
   const rate = 16_000;
-  const announced = 10 * 3600 * rate * 2;
-  return Buffer.concat([wavHeader(rate, announced), Buffer.alloc(rate * 2)]);
+  return Buffer.concat([wavHeader(rate, announcedSeconds * rate * 2), Buffer.alloc(heldSeconds * rate * 2)]);
 }
 
 describe("decompression bombs end failed, fast, with bounded memory", () => {
@@ -145,17 +145,38 @@ describe("decompression bombs end failed, fast, with bounded memory", () => {
     expect(c.maxRssMiB).toBeLessThan(150);
   }, 90_000);
 
-  it("a WAV header announcing 10 hours is measured by the samples it holds (1 s), not believed", async () => {
-    // Streaming WAV writers leave the size open, so a short file is not refused for its header; what matters
-    // is that nothing is sized by the claim. A source that really is longer than 60 min is renderer_rejected
-    // (probe and decoded length), and one over 500 MiB media_too_large at download.
+  it("a WAV header announcing 10 hours (1 s of samples behind it) is renderer_rejected from the header alone", async () => {
+    // Before: ffprobe clamped the data chunk to the file and the job rendered the 1 s it held.
     const file = path.join(dir, "ten-hours.wav");
-    await writeFile(file, wavBomb());
+    await writeFile(file, wavFile(10 * 3600, 1));
     const c = await cost("audio", file);
-    expect(c).toMatchObject({ code: "ok", detail: "1 s" });
+    expect(c.code).toBe("renderer_rejected");
+    expect(c.detail).toBe(
+      "The WAV header announces 36000 s (600 min) of audio; the longest accepted is 3600 s (60 min).",
+    );
     expect(c.ms).toBeLessThan(3000);
     expect(c.treeMaxRssMiB).toBeLessThan(300);
   }, 60_000);
+
+  it("a WAV header announcing 30 min over 1 s of samples is unsupported_media_type (cut short, or a lying header)", async () => {
+    const file = path.join(dir, "cut-short.wav");
+    await writeFile(file, wavFile(30 * 60, 1));
+    const c = await cost("audio", file);
+    expect(c.code).toBe("unsupported_media_type");
+    expect(c.detail).toMatch(/^The WAV header announces 1800 s \(30 min\) of audio but the file holds 1 s \(1 s\)/);
+    expect(c.ms).toBeLessThan(3000);
+  }, 60_000);
+
+  it("a WAV whose header left the size open (0, 0xFFFFFFFF as ffmpeg writes to a pipe) is measured by its samples", async () => {
+    for (const marker of [0, 0xffffffff]) {
+      const bytes = wavFile(0, 1);
+      bytes.writeUInt32LE(marker, 4);
+      bytes.writeUInt32LE(marker, 40);
+      const file = path.join(dir, `open-${marker}.wav`);
+      await writeFile(file, bytes);
+      expect((await probeAudio(file)).durationSeconds).toBe(1);
+    }
+  });
 
   it("an HLS playlist named .mp3 (its segment a local MP3 of the renderer's disk) is unsupported_media_type: no playlist is opened", async () => {
     // Without the demuxer list ffprobe read it as HLS (format "hls", 1 s) and the job would have rendered a

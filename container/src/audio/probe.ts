@@ -6,11 +6,15 @@
  * - `unsupported_media_type` the file is not something ffmpeg decodes as audio (no audio stream, garbage,
  *                            an image, text, a decode error)
  * - `renderer_rejected`      the audio is longer than MAX_AUDIO_SECONDS
+ *
+ * A WAV header is judged before ffprobe reads the file: ffmpeg clamps a data chunk to the bytes the file
+ * holds, but a header announcing 10 hours is refused at once rather than believed or silently shortened.
  */
 import { stat } from "node:fs/promises";
 import { JobFailure } from "../job-failure";
 import { ffmpegPath, ffprobePath, run, throwIfAborted } from "../video/ffmpeg";
 import { audioInput, audioInputOptions } from "../media/ffmpeg-input";
+import { readWavAnnouncement } from "./wav-header";
 
 /** Longest audio the renderer accepts (60 minutes). */
 export const MAX_AUDIO_SECONDS = 3600;
@@ -45,6 +49,27 @@ export function tooLong(seconds: number, atLeast = false, max = MAX_AUDIO_SECOND
 }
 
 /**
+ * A WAV header announcing more than `max` seconds: `renderer_rejected`, as a file that long. One announcing
+ * more than a second of samples the file does not hold: `unsupported_media_type` (cut short, or a header that
+ * lies). A header that left the size open passes: the file is measured by its samples.
+ */
+async function checkWavHeader(path: string, max = MAX_AUDIO_SECONDS): Promise<void> {
+  const wav = await readWavAnnouncement(path);
+  if (!wav || wav.dataBytes === undefined) return;
+  const announced = wav.dataBytes / wav.byteRate;
+  const header = `The WAV header announces ${describeSeconds(announced)} of audio`;
+  if (announced > max + 1)
+    throw new JobFailure("renderer_rejected", `${header}; the longest accepted is ${describeSeconds(max)}.`);
+  if (wav.dataBytes - wav.heldBytes > wav.byteRate) {
+    const held = describeSeconds(Math.max(wav.heldBytes, 0) / wav.byteRate);
+    throw new JobFailure(
+      "unsupported_media_type",
+      `${header} but the file holds ${held}: it is cut short or its header is wrong.`,
+    );
+  }
+}
+
+/**
  * Probe an audio file. Throws `JobFailure` (`empty_media`, `unsupported_media_type`, `renderer_rejected`).
  * The duration is the container's (or the stream's) declared duration; the renderer re-measures it from
  * the decoded samples.
@@ -52,6 +77,7 @@ export function tooLong(seconds: number, atLeast = false, max = MAX_AUDIO_SECOND
 export async function probeAudio(path: string, signal?: AbortSignal): Promise<AudioInfo> {
   const st = await stat(path);
   if (st.size === 0) throw new JobFailure("empty_media", "The audio file is empty.");
+  await checkWavHeader(path);
   const r = await run(
     ffprobePath(),
     ["-v", "error", ...audioInputOptions(), "-print_format", "json", "-show_format", "-show_streams", path],
