@@ -5,8 +5,8 @@
  * stretches the skin, the painted luma is smoothed across the streaks (along the rows, radius growing with
  * the stretch) and the photo's grain is put back, after the warp: an unstretched lid is left as painted.
  */
-import type { FaceModel } from "@avatar-video/face-rig";
-import { grainNoise, yuvPlanes, type YuvPlane } from "./still-frame";
+import { type FaceModel, grainNoise } from "@avatar-video/face-rig";
+import { yuvPlanes, type YuvPlane } from "./still-frame";
 
 export interface LidSkinPlan {
   /** Triangles (index triples) that a blink deforms. */

@@ -4,12 +4,9 @@
  * per-pixel warp itself is the WebAssembly kernel in video/wasm/ (warp.as.ts, loaded by warp-kernel.ts).
  */
 
-export interface Rect {
-  x0: number;
-  y0: number;
-  x1: number;
-  y1: number;
-}
+import type { Rect } from "@avatar-video/face-rig";
+
+export type { Rect };
 
 export const EMPTY_RECT: Rect = { x0: 0, y0: 0, x1: 0, y1: 0 };
 

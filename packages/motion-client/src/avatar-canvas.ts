@@ -1,7 +1,8 @@
 /**
  * Draws the Avatar on a canvas with WebGL: the portrait as a texture on the renderer's face mesh, moved by
  * the renderer's own deformation (@avatar-video/face-rig: buildFaceModel + deform, bundled in, not copied),
- * with a mouth interior (mouth-interior-gl.ts) where the lips part beyond their rest. Transparent: the
+ * and the renderer's own mouth interior over it (mouth-overlay.ts: face-rig's shading, painted on the CPU
+ * into a small RGBA patch each frame and blended over the warped mouth). Transparent: the
  * texture carries the person matte as alpha (with the person's own edge colours, as the renderer's alpha
  * video), so the warp moves the cut-out with the face and the page shows around it.
  */
@@ -14,7 +15,7 @@ import {
   photoMouthColors,
 } from "@avatar-video/face-rig";
 import type { AvatarRig } from "@avatar-video/contract";
-import { MouthInteriorGl } from "./mouth-interior-gl";
+import { type MouthPatch, MouthOverlay } from "./mouth-overlay";
 import type { LiveRig, MotionMessage } from "./types";
 
 const VERT = `attribute vec2 a_pos; attribute vec2 a_uv; uniform vec2 u_size; varying vec2 v_uv;
@@ -53,6 +54,17 @@ function compile(gl: WebGLRenderingContext, vs: string, fs: string): WebGLProgra
   gl.linkProgram(p);
   if (!gl.getProgramParameter(p, gl.LINK_STATUS)) throw new Error(`program: ${gl.getProgramInfoLog(p)}`);
   return p;
+}
+
+/** A new texture, bound, clamped at its edges, with `filter` for both directions. */
+function texture(gl: WebGLRenderingContext, filter: number): WebGLTexture {
+  const t = gl.createTexture()!;
+  gl.bindTexture(gl.TEXTURE_2D, t);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, filter);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, filter);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
+  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+  return t;
 }
 
 async function loadImage(url: string): Promise<HTMLImageElement> {
@@ -97,7 +109,10 @@ export class AvatarCanvas {
   private readonly quadUv: WebGLBuffer;
   private readonly triIdx: WebGLBuffer;
   private readonly holeIdx: WebGLBuffer;
-  private readonly interior: MouthInteriorGl;
+  private readonly overlay: MouthOverlay;
+  private readonly overlayTex: WebGLTexture;
+  private readonly overlayPos: WebGLBuffer;
+  private readonly portraitTex: WebGLTexture;
   /** Transparent black behind a cut-out, else opaque black (the portrait covers it). */
   private readonly clear: [number, number, number, number];
 
@@ -111,7 +126,7 @@ export class AvatarCanvas {
     const H = rig.portrait.height;
     canvas.width = W;
     canvas.height = H;
-    const gl = canvas.getContext("webgl", { preserveDrawingBuffer: true, antialias: true });
+    const gl = canvas.getContext("webgl", { preserveDrawingBuffer: true, antialias: false });
     if (!gl) throw new Error("WebGL is not available in this browser");
     this.gl = gl;
     gl.getExtension("OES_element_index_uint");
@@ -141,12 +156,9 @@ export class AvatarCanvas {
     this.quadUv = buffer(new Float32Array([0, 0, 1, 0, 0, 1, 1, 1]));
     this.triIdx = buffer(this.model.tris, gl.ELEMENT_ARRAY_BUFFER);
     this.holeIdx = buffer(this.model.holeTris, gl.ELEMENT_ARRAY_BUFFER);
-    const t = gl.createTexture();
-    gl.bindTexture(gl.TEXTURE_2D, t);
-    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, gl.LINEAR);
-    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, gl.LINEAR);
-    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
-    gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
+    this.overlayPos = buffer(new Float32Array(8), gl.ARRAY_BUFFER, gl.DYNAMIC_DRAW);
+    this.overlayTex = texture(gl, gl.NEAREST);
+    this.portraitTex = texture(gl, gl.LINEAR);
     const c2d = document.createElement("canvas");
     c2d.width = W;
     c2d.height = H;
@@ -161,9 +173,9 @@ export class AvatarCanvas {
       gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, image);
     }
     this.clear = matte ? [0, 0, 0, 0] : [0, 0, 0, 1];
-    // Mouth colours from the photo, picked by the renderer's own code (face-rig's photoMouthColors).
-    const colors = photoMouthColors({ data: px.data, width: W, height: H, channels: 4 }, this.model);
-    this.interior = new MouthInteriorGl(gl, this.model, colors, (vs, fs) => compile(gl, vs, fs));
+    // Mouth colours and style from the photo, measured by the renderer's own code (face-rig).
+    const pixels = { data: px.data, width: W, height: H, channels: 4 as const };
+    this.overlay = new MouthOverlay(this.model, pixels, photoMouthColors(pixels, this.model));
   }
 
   /** Loads the rig (signed `rigUrl`), its portrait and, for a transparent canvas, its matte; then prepares the canvas. */
@@ -198,25 +210,47 @@ export class AvatarCanvas {
   draw(frame: MotionMessage | undefined): void {
     const gl = this.gl;
     const { width: W, height: H } = this.canvas;
-    deform(this.model, poseOf(frame), this.xy);
+    const pose = poseOf(frame);
+    deform(this.model, pose, this.xy);
     gl.viewport(0, 0, W, H);
     gl.clearColor(...this.clear);
     gl.clear(gl.COLOR_BUFFER_BIT);
     // 1. The still portrait (everything outside the mesh stays put).
     this.useTextured(this.quadPos, this.quadUv);
     gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4);
-    // 2. The opening between the deformed inner lips: the photo's own (stretched) mouth, then the painted
-    //    interior over it as far as the lips have parted beyond their rest gap.
+    // 2. The face mesh, then the opening between the inner lips (the photo's own mouth, stretched), warped
+    //    in the renderer's order (video/paint-band.ts): where closed lips squeeze the opening, it is on top.
     this.useTextured(this.posBuf, this.uvBuf);
     gl.bindBuffer(gl.ARRAY_BUFFER, this.posBuf);
     gl.bufferSubData(gl.ARRAY_BUFFER, 0, this.xy as Float32Array<ArrayBuffer>);
-    gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, this.holeIdx);
-    gl.drawElements(gl.TRIANGLES, this.model.holeTris.length, gl.UNSIGNED_INT, 0);
-    this.interior.draw(this.xy, W, H);
-    // 3. The face mesh, warped.
-    this.useTextured(this.posBuf, this.uvBuf);
-    gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, this.triIdx);
-    gl.drawElements(gl.TRIANGLES, this.model.tris.length, gl.UNSIGNED_INT, 0);
+    for (const [idx, n] of [
+      [this.triIdx, this.model.tris.length],
+      [this.holeIdx, this.model.holeTris.length],
+    ] as const) {
+      gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, idx);
+      gl.drawElements(gl.TRIANGLES, n, gl.UNSIGNED_INT, 0);
+    }
+    // 3. The renderer's mouth interior over it, where the lips have parted beyond the photo's own opening.
+    const patch = this.overlay.paint(this.xy, pose);
+    if (patch) this.drawPatch(patch);
+  }
+
+  /** Blends an RGBA patch (not premultiplied) over the canvas at its rect, pixel for pixel ("over"). */
+  private drawPatch({ rect: r, rgba }: MouthPatch): void {
+    const gl = this.gl;
+    gl.activeTexture(gl.TEXTURE0);
+    gl.bindTexture(gl.TEXTURE_2D, this.overlayTex);
+    gl.pixelStorei(gl.UNPACK_PREMULTIPLY_ALPHA_WEBGL, false);
+    gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, r.x1 - r.x0, r.y1 - r.y0, 0, gl.RGBA, gl.UNSIGNED_BYTE, rgba);
+    gl.bindBuffer(gl.ARRAY_BUFFER, this.overlayPos);
+    gl.bufferSubData(gl.ARRAY_BUFFER, 0, new Float32Array([r.x0, r.y0, r.x1, r.y0, r.x0, r.y1, r.x1, r.y1]));
+    this.useTextured(this.overlayPos, this.quadUv);
+    gl.enable(gl.BLEND);
+    // Alpha composes as "over": an opaque face stays opaque (the canvas may be transparent around the person).
+    gl.blendFuncSeparate(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA, gl.ONE, gl.ONE_MINUS_SRC_ALPHA);
+    gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4);
+    gl.disable(gl.BLEND);
+    gl.bindTexture(gl.TEXTURE_2D, this.portraitTex);
   }
 
   private useTextured(pos: WebGLBuffer, uv: WebGLBuffer): void {

@@ -6,7 +6,7 @@
 import { smoothstep } from "@avatar-video/motion-model";
 import { curveAt } from "./lip-curve";
 import type { MouthStyle } from "./mouth-style";
-import { samplePhoto, type YuvFrameLayout } from "./still-frame";
+import { samplePhoto, type YuvFrameLayout } from "./yuv-photo";
 
 /** Upper-teeth boundaries in |u| (inner half widths): central incisors, laterals, canines, premolars. */
 const TOOTH_EDGES = [0, 0.3, 0.53, 0.72, 0.88];

@@ -1,0 +1,162 @@
+/**
+ * The synthesised mouth interior, one pixel at a time: what the renderer (container/src/animate/
+ * mouth-interior.ts, into yuv420p frames) and the live client (packages/motion-client, into an RGBA
+ * overlay) both draw into the inner-lip opening after the warp — dark throat, lip-shadow colour along the
+ * lips' inner edge, upper teeth hanging from the upper lip (one shaded tooth at a time, darker gaps,
+ * receding into shadow at the sides), lower teeth mostly hidden by the lower lip, a tongue on wide
+ * openings. Everything is drawn as soft as the photo (its measured blur sets every edge width), with its
+ * lighting slope and colours taken from the photo (mouth-style.ts); the writers add its grain. A photo
+ * whose lips are apart at rest keeps its own interior: it is sampled from the still frame and moves with
+ * the upper lip. The interior fades out towards the inner corners, so nothing is drawn past the lips' own
+ * corners. Steps: measureOpening (once per frame) → paintRect → shade (per pixel).
+ */
+import { smoothstep } from "@avatar-video/motion-model";
+import { curveAt, curveTable } from "./lip-curve";
+import {
+  LUT,
+  paintCavity,
+  paintLowerTeeth,
+  paintSeal,
+  paintTongue,
+  paintUpperTeeth,
+  reusePhotoInterior,
+  STEP,
+  type Interior,
+  type MouthAxis,
+} from "./mouth-layers";
+import type { MouthStyle } from "./mouth-style";
+import type { YuvFrameLayout } from "./yuv-photo";
+
+/** A pixel rect (x1, y1 exclusive). */
+export interface Rect {
+  x0: number;
+  y0: number;
+  x1: number;
+  y1: number;
+}
+
+/**
+ * |u| (share of the half mouth width) where the interior starts fading into the warped photo towards the
+ * lips' corners (it is gone at 0.98). A photo showing its own teeth fades later: between its lips at the
+ * corners are its side teeth, which a wide opening would stretch into light streaks.
+ */
+const CORNER_FADE = 0.7;
+const CORNER_FADE_OWN_TEETH = 0.88;
+
+/** The corner line of inner-lip points (first and last point are the corners). */
+function mouthAxis(upper: Float32Array): MouthAxis {
+  const n = upper.length / 2;
+  const x0 = upper[0],
+    y0 = upper[1],
+    x1 = upper[(n - 1) * 2],
+    y1 = upper[(n - 1) * 2 + 1];
+  const len = Math.hypot(x1 - x0, y1 - y0) || 1;
+  return { ox: (x0 + x1) / 2, oy: (y0 + y1) / 2, ex: (x1 - x0) / len, ey: (y1 - y0) / len, hw: len / 2 };
+}
+
+/**
+ * The lip curves of this frame and of the photo at rest, and how far this opening exceeds the photo's own:
+ * only an opening beyond it shows the interior — at rest the frame is the photograph, and a barely parted
+ * mouth shows the lips' own (warped) seam, never a drawn dark stroke. Undefined when nothing shows.
+ */
+export function measureOpening(
+  upper: Float32Array,
+  lower: Float32Array,
+  open: number,
+  st: MouthStyle,
+  round: number,
+  tuck: number,
+): Interior | undefined {
+  const ax = mouthAxis(upper);
+  const upT = curveTable(upper, ax.ox, ax.oy, ax.ex, ax.ey, ax.hw, LUT);
+  const loT = curveTable(lower, ax.ox, ax.oy, ax.ex, ax.ey, ax.hw, LUT);
+  const restAx = mouthAxis(st.rest.upper);
+  const rUp = curveTable(st.rest.upper, restAx.ox, restAx.oy, restAx.ex, restAx.ey, restAx.hw, LUT);
+  const rLo = curveTable(st.rest.lower, restAx.ox, restAx.oy, restAx.ex, restAx.ey, restAx.hw, LUT);
+  let centreGap = 0;
+  let restGap = 0;
+  for (let k = (LUT * 0.3) | 0; k <= LUT * 0.7; k += 8) {
+    centreGap = Math.max(centreGap, loT[k] - upT[k]);
+    restGap = Math.max(restGap, (rLo[k] - rUp[k]) * (ax.hw / restAx.hw));
+  }
+  const extra = centreGap - restGap;
+  const s = st.blur;
+  // F/V: the strip of upper teeth between the lips shows however little the lips are apart.
+  const vis = Math.max(smoothstep(0.4, 1.2 + 1.5 * s, extra), tuck * smoothstep(0.3, 1 + s, centreGap));
+  // Lips closing over the photo's own teeth (M/B/P): the squeezed seam is covered with the lips' own colour.
+  const seal = st.ownTeeth && restGap > 0 ? smoothstep(0.2, 0.6, -extra / restGap) : 0;
+  if (!(vis > 0) && !(seal > 0)) return undefined;
+  const hw = ax.hw;
+  const shown = smoothstep(1.5, Math.max(3, 0.16 * hw), extra) * (1 - 0.65 * Math.min(1, Math.max(0, round)));
+  // A photo's own upper teeth come from the photo (reusePhotoInterior); its lower teeth, newly shown, are drawn.
+  const teethVis = st.ownTeeth ? 0 : Math.max(tuck, shown);
+  return {
+    ax,
+    upT,
+    loT,
+    restAx,
+    rUp,
+    rLo,
+    vis,
+    open,
+    tuck,
+    teethVis,
+    lowTeethVis: shown,
+    teethH: 0.28 * hw,
+    lowTeethH: 0.07 * hw * smoothstep(0.35, 0.9, open),
+    edge: Math.max(0.7, s),
+    step: STEP * Math.max(0.5, s),
+    seal,
+    deepDist: Math.max(1.5, 0.2 * hw),
+    st,
+  };
+}
+
+/** The even-aligned luma rect that can change: the lips' bounding box plus the blur's reach, inside `clip`. */
+export function paintRect(upper: Float32Array, lower: Float32Array, blur: number, clip: Rect): Rect | undefined {
+  let minX = Infinity,
+    minY = Infinity,
+    maxX = -Infinity,
+    maxY = -Infinity;
+  for (const a of [upper, lower])
+    for (let i = 0; i < a.length; i += 2) {
+      minX = Math.min(minX, a[i]);
+      maxX = Math.max(maxX, a[i]);
+      minY = Math.min(minY, a[i + 1]);
+      maxY = Math.max(maxY, a[i + 1]);
+    }
+  const pad = Math.ceil(STEP * blur) + 3;
+  const x0 = Math.max(clip.x0, (Math.floor(minX) - pad) & ~1);
+  const x1 = Math.min(clip.x1, (Math.ceil(maxX) + pad + 1) & ~1);
+  const y0 = Math.max(clip.y0, (Math.floor(minY) - pad) & ~1);
+  const y1 = Math.min(clip.y1, (Math.ceil(maxY) + pad + 1) & ~1);
+  return x1 > x0 && y1 > y0 ? { x0, y0, x1, y1 } : undefined;
+}
+
+/** Colour (into `col`: r, g, b, share of synthesised content) and coverage of the interior at (px, py). */
+export function shade(c: Interior, L: YuvFrameLayout, col: Float64Array, px: number, py: number): number {
+  const { ax, st } = c;
+  const dx = px - ax.ox;
+  const dy = py - ax.oy;
+  const u = (dx * ax.ex + dy * ax.ey) / ax.hw;
+  if (u <= -1 || u >= 1) return 0;
+  const v = -dx * ax.ey + dy * ax.ex;
+  const vUp = curveAt(c.upT, LUT, u);
+  const vLo = curveAt(c.loT, LUT, u);
+  const dist = Math.min(v - vUp, vLo - v);
+  const au = Math.abs(u);
+  if (c.seal > 0) return paintSeal(c, L, col, u, v, vUp, vLo, dist) * (1 - smoothstep(CORNER_FADE, 0.98, au));
+  // Centred on the lip edge and as wide as a step blurred by the photo's own σ.
+  const alpha =
+    smoothstep(-c.step, c.step + 0.3, dist) *
+    (1 - smoothstep(st.ownTeeth ? CORNER_FADE_OWN_TEETH : CORNER_FADE, 0.98, au)) *
+    c.vis;
+  if (alpha <= 0) return 0;
+  const gapHere = Math.max(0, vLo - vUp);
+  paintCavity(c, col, dist, au);
+  paintTongue(c, col, u, v, vLo, gapHere);
+  paintLowerTeeth(c, col, u, au, v, vLo);
+  paintUpperTeeth(c, col, u, au, v, vUp, gapHere);
+  col[3] = st.ownTeeth ? 1 - reusePhotoInterior(c, L, col, u, v, vUp) : 1;
+  return alpha;
+}

@@ -1,0 +1,92 @@
+/**
+ * Live = rendered, measured on a sample portrait (docs/motion.md): the poses of live-compare.ts drawn by the
+ * motion client in Chromium (bundled from today's sources) and painted by the renderer, their difference
+ * in the mouth box next to what H.264 changes there, and a 2× picture (rows: live, rendered; a column per pose).
+ *
+ *   tsx scripts/quality/live-vs-rendered.ts --inputs DIR --portrait teeth [--png out.png] [--bundle FILE]
+ *
+ * `--bundle` takes another build of workers/motion/generated/motion-client.ts (e.g. an older commit's).
+ */
+import { readFileSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+import { chromium } from "playwright-core";
+import { bundleMotionClient } from "../build-motion-client";
+import {
+  canvasRgb,
+  codecError,
+  cropYuv,
+  difference,
+  drawLive,
+  LIVE_POSES,
+  liveYuv,
+  livePoses,
+  motionMessage,
+  mouthBox,
+  renderPoses,
+  tileSheet,
+  yuvRgb,
+} from "./live-compare";
+
+const { values } = parseArgs({
+  options: {
+    inputs: { type: "string" },
+    portrait: { type: "string" },
+    png: { type: "string" },
+    bundle: { type: "string" },
+  },
+});
+if (!values.inputs || !values.portrait)
+  throw new Error("usage: live-vs-rendered.ts --inputs DIR --portrait NAME [--png FILE]");
+const png = readFileSync(join(values.inputs, `${values.portrait}.png`));
+const rig = JSON.parse(readFileSync(join(values.inputs, `${values.portrait}.rig.json`), "utf8"));
+const poses = livePoses();
+
+const module = values.bundle ? readFileSync(values.bundle, "utf8") : await bundleMotionClient();
+const js = module.replace(/^[^\n]*\nexport const MOTION_CLIENT_JS = /, "").replace(/;\n$/, "");
+const files: Record<string, [string, string | Buffer]> = {
+  "/": ["text/html", "<!doctype html><title>live</title>"],
+  "/motion-client.js": ["text/javascript", JSON.parse(js) as string],
+  "/rig.json": ["application/json", JSON.stringify({ ...rig, portraitUrl: "/portrait.png" })],
+  "/portrait.png": ["image/png", png],
+};
+const server = createServer((req, res) => {
+  const f = files[new URL(req.url ?? "/", "http://x").pathname];
+  if (!f) return res.writeHead(404).end();
+  res.setHeader("content-type", f[0]).end(f[1]);
+});
+await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+const browser = await chromium.launch({
+  executablePath: "/usr/bin/chromium",
+  args: ["--no-sandbox", "--use-angle=swiftshader", "--enable-unsafe-swiftshader"],
+});
+const page = await browser.newPage();
+await page.addInitScript("globalThis.__name = (f) => f");
+await page.goto(`http://127.0.0.1:${(server.address() as AddressInfo).port}/`);
+const live = await drawLive(page, "/motion-client.js", "/rig.json", poses.map(motionMessage));
+await browser.close();
+server.close();
+
+const { model, frames } = await renderPoses(png, rig, poses);
+const box = mouthBox(model);
+const codec = codecError(frames, box);
+const f = (x: number) => x.toFixed(2);
+console.log(`${values.portrait}: mouth box ${box.width}×${box.height} at (${box.x}, ${box.y})`);
+console.log("pose | live vs rendered: MAD Y / MAD C / PSNR | H.264 vs lossless: MAD Y / MAD C / PSNR");
+const rows: Uint8Array[][] = [[], []];
+LIVE_POSES.forEach(([name], k) => {
+  const l = liveYuv(live[k]!, box);
+  const r = cropYuv(frames[k]!, box);
+  const d = difference(l, r);
+  const c = codec[k]!;
+  console.log(
+    `${name} | ${f(d.madY)} / ${f(d.madC)} / ${f(d.psnr)} dB | ${f(c.madY)} / ${f(c.madC)} / ${f(c.psnr)} dB`,
+  );
+  rows[0]!.push(canvasRgb(live[k]!, box));
+  rows[1]!.push(yuvRgb(r));
+});
+const moved = difference(cropYuv(frames[1]!, box), cropYuv(frames[0]!, box));
+console.log(`rendered open vowel vs rest: ${f(moved.madY)} / ${f(moved.madC)} / ${f(moved.psnr)} dB`);
+if (values.png) await tileSheet(rows, box.width, box.height, values.png);
