@@ -191,6 +191,8 @@ export interface Difference {
   madC: number;
   /** PSNR (dB) over the three planes, weighted by their sample counts (as ffmpeg's "average"). */
   psnr: number;
+  /** Largest difference of any sample (levels). */
+  max: number;
 }
 
 /** How two yuv420p images of the same size differ. */
@@ -199,14 +201,21 @@ export function difference(a: Yuv, b: Yuv): Difference {
   let sy = 0;
   let sc = 0;
   let se = 0;
+  let max = 0;
   for (let i = 0; i < a.data.length; i++) {
     const d = a.data[i]! - b.data[i]!;
+    max = Math.max(max, Math.abs(d));
     if (i < ny) sy += Math.abs(d);
     else sc += Math.abs(d);
     se += d * d;
   }
   const mse = se / a.data.length;
-  return { madY: sy / ny, madC: sc / (a.data.length - ny), psnr: mse > 0 ? 10 * Math.log10((255 * 255) / mse) : 99 };
+  return {
+    madY: sy / ny,
+    madC: sc / (a.data.length - ny),
+    psnr: mse > 0 ? 10 * Math.log10((255 * 255) / mse) : 99,
+    max,
+  };
 }
 
 /**

@@ -74,7 +74,7 @@ const box = mouthBox(model);
 const codec = codecError(frames, box);
 const f = (x: number) => x.toFixed(2);
 console.log(`${values.portrait}: mouth box ${box.width}×${box.height} at (${box.x}, ${box.y})`);
-console.log("pose | live vs rendered: MAD Y / MAD C / PSNR | H.264 vs lossless: MAD Y / MAD C / PSNR");
+console.log("pose | live vs rendered: MAD Y / MAD C / PSNR / max | H.264 vs lossless: MAD Y / MAD C / PSNR / max");
 const rows: Uint8Array[][] = [[], []];
 LIVE_POSES.forEach(([name], k) => {
   const l = liveYuv(live[k]!, box);
@@ -82,7 +82,7 @@ LIVE_POSES.forEach(([name], k) => {
   const d = difference(l, r);
   const c = codec[k]!;
   console.log(
-    `${name} | ${f(d.madY)} / ${f(d.madC)} / ${f(d.psnr)} dB | ${f(c.madY)} / ${f(c.madC)} / ${f(c.psnr)} dB`,
+    `${name} | ${f(d.madY)} / ${f(d.madC)} / ${f(d.psnr)} dB / ${d.max} | ${f(c.madY)} / ${f(c.madC)} / ${f(c.psnr)} dB / ${c.max}`,
   );
   rows[0]!.push(canvasRgb(live[k]!, box));
   rows[1]!.push(yuvRgb(r));
