@@ -23,17 +23,11 @@ import {
 } from "@avatar-video/face-rig";
 import { VIDEO_CODEC_ARGS } from "../../container/src/video/encoder";
 import { FramePainter } from "../../container/src/video/painter";
+import { MOUTH_POSES } from "./paint-pose";
 import { yuv420ToRgb } from "../../container/src/video/yuv";
 
-/** The poses compared (the viseme targets of scripts/quality/mouth-poses.ts, at full loudness). */
-export const LIVE_POSES: Array<[string, Partial<FacePose>]> = [
-  ["rest", {}],
-  ["open vowel", { open: 0.9, spread: 0.1, relax: 1 }],
-  ["m/b/p", { press: 1, relax: 1 }],
-  ["f/v", { open: 0.05, spread: 0.1, tuck: 1, relax: 1 }],
-  ["oo", { open: 0.2, round: 1, relax: 1 }],
-  ["ee", { open: 0.25, spread: 1, relax: 1 }],
-];
+/** The poses compared: the viseme targets at full loudness (paint-pose.ts). */
+export const LIVE_POSES = MOUTH_POSES;
 
 export interface Box {
   x: number;

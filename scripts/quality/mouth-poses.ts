@@ -9,18 +9,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import sharp from "sharp";
-import { NEUTRAL_POSE, type FacePose } from "@avatar-video/face-rig";
-import { POSE_SIZE as S, posePainter } from "./paint-pose";
-
-/** The poses the viseme classes aim at (packages/motion-model/src/phonetic-mouth.ts), at full loudness. */
-export const MOUTH_POSES: Array<[string, Partial<FacePose>]> = [
-  ["rest", {}],
-  ["open vowel", { open: 0.9, spread: 0.1, relax: 1 }],
-  ["m/b/p", { press: 1, relax: 1 }],
-  ["f/v", { open: 0.05, spread: 0.1, tuck: 1, relax: 1 }],
-  ["oo", { open: 0.2, round: 1, relax: 1 }],
-  ["ee", { open: 0.25, spread: 1, relax: 1 }],
-];
+import { NEUTRAL_POSE } from "@avatar-video/face-rig";
+import { MOUTH_POSES, POSE_SIZE as S, posePainter } from "./paint-pose";
 
 const { values } = parseArgs({
   options: { inputs: { type: "string" }, portrait: { type: "string" }, out: { type: "string" } },

@@ -8,6 +8,16 @@ import { composeCanvas } from "../../container/src/video/compose";
 import { FramePainter } from "../../container/src/video/painter";
 import { rgbToYuv420, yuv420ToRgb } from "../../container/src/video/yuv";
 
+/** The poses the viseme classes aim at (packages/motion-model/src/phonetic-mouth.ts), at full loudness. */
+export const MOUTH_POSES: Array<[string, Partial<FacePose>]> = [
+  ["rest", {}],
+  ["open vowel", { open: 0.9, spread: 0.1, relax: 1 }],
+  ["m/b/p", { press: 1, relax: 1 }],
+  ["f/v", { open: 0.05, spread: 0.1, tuck: 1, relax: 1 }],
+  ["oo", { open: 0.2, round: 1, relax: 1 }],
+  ["ee", { open: 0.25, spread: 1, relax: 1 }],
+];
+
 export const POSE_SIZE = 768;
 const SETTINGS = {
   width: POSE_SIZE,
