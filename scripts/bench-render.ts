@@ -1,7 +1,7 @@
 /**
  * Render benchmark: a speech-like clip (default 60 s) at 1024×1024 and 1920×1080.
  *
- *   npm run bench:render -- [--seconds 60] [--size 512 | --sizes 1024x1024,1920x1080] [--floors | --skip-floors] [--portrait file.png --rig rig.json --matte matte.png] [--alpha]
+ *   npm run bench:render -- [--seconds 60] [--size 512 | --sizes 1024x1024,1920x1080] [--floors | --skip-floors] [--skip-quality] [--portrait file.png --rig rig.json --matte matte.png] [--alpha]
  *
  * Long clips (issue 8: `--seconds 3600 --size 512`) loop 60 s of synthesized speech with ffmpeg, so the
  * bench process holds the same audio for every length and its peak RSS (printed, with the render's own
@@ -14,7 +14,9 @@
  *        (strict: no decoding or colour conversion at all), and
  *    (b) ffmpeg looping a PNG of that canvas (-loop 1), the usual "encode a still image" command;
  *  - the full render (renderVideo): wall time, real-time factor (media seconds / wall seconds),
- *    ratio to the floor, peak RSS of node and of the ffmpeg child (VmHWM from /proc).
+ *    ratio to the floor, peak RSS of node and of the ffmpeg child (VmHWM from /proc);
+ *  - the MP4's size and its SSIM against a lossless encode of the same frames (scripts/lib/output-quality.ts;
+ *    by default up to 600 s, `--skip-quality` skips it).
  * Without --portrait/--rig it uses the test portrait fixture through createAvatarAssets when present.
  *
  * --alpha (no floors): the same job without and with `alpha: true` (the WebM with alpha beside the MP4),
@@ -24,7 +26,16 @@
  * and the median figures per size side by side (scripts/lib/bench-compare.ts).
  */
 import { spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from "node:fs";
 import { tmpdir, cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
@@ -35,6 +46,7 @@ import type { AvatarRig } from "@avatar-video/contract";
 import { encodeAudio, speechLike, synthSpeech } from "../test/renderer/helpers/media-audio";
 import { argsForEachSide, compareRefs } from "./lib/bench-compare";
 import { floorRun, pngLoopFloor } from "./lib/encode-floors";
+import { LOSSLESS_VIDEO_ARGS, ssimAgainst } from "./lib/output-quality";
 
 const { values: opts } = parseArgs({
   options: {
@@ -43,6 +55,7 @@ const { values: opts } = parseArgs({
     sizes: { type: "string", default: "1024x1024,1920x1080" },
     floors: { type: "boolean" },
     "skip-floors": { type: "boolean" },
+    "skip-quality": { type: "boolean" },
     threads: { type: "string" },
     portrait: { type: "string" },
     rig: { type: "string" },
@@ -135,6 +148,7 @@ async function main() {
   if (!(seconds > 0)) throw new Error("--seconds must be a positive number");
   const sizes = (opts.size ? [opts.size] : (arg("sizes") ?? "").split(",")).map(parseSize);
   const floors = opts["skip-floors"] || opts.alpha ? false : (opts.floors ?? seconds <= 600);
+  const quality = !opts["skip-quality"] && !opts.alpha && seconds <= 600;
   const work = mkdtempSync(join(tmpdir(), "bench-render-"));
   try {
     const avatar = await loadAvatar(work);
@@ -163,7 +177,7 @@ async function main() {
       `portrait ${avatar.label} (${avatar.rig.portrait.width}×${avatar.rig.portrait.height}), audio ${seconds} s speech-like, ${cpus().length} cores, ffmpeg ${ffmpegChoice().version} (${ffmpegChoice().source})`,
     );
     // One render at a size, with its wall time and CPU (this process and its ffmpeg children).
-    const timedRender = async (width: number, height: number, alpha = false) => {
+    const timedRender = async (width: number, height: number, alpha = false, videoArgs?: string[]) => {
       const t0 = performance.now();
       const c0 = cpuNow();
       const r = await renderVideo({
@@ -181,10 +195,19 @@ async function main() {
           leadOutSeconds: 0,
           alpha,
         },
-        workDir: work,
+        workDir: videoArgs ? join(work, "reference") : work,
         threads: arg("threads") ? Number(arg("threads")) : undefined,
+        videoArgs,
       });
       return { r, ms: performance.now() - t0, cpu: cpuSince(c0) };
+    };
+    // The MP4's size and, after the timed runs, its SSIM against the same job encoded losslessly.
+    const outputLine = async (width: number, height: number, mp4: string) => {
+      const size = `  output ${mb(statSync(mp4).size)} (${statSync(mp4).size} bytes)`;
+      if (!quality) return size;
+      mkdirSync(join(work, "reference"), { recursive: true });
+      const ref = await timedRender(width, height, false, LOSSLESS_VIDEO_ARGS);
+      return `${size}; SSIM against lossless ${(await ssimAgainst(mp4, ref.r.mp4Path)).toFixed(5)}`;
     };
     for (const [width, height] of sizes) {
       const tl = makeTimeline(seconds, 0, 0);
@@ -194,16 +217,16 @@ async function main() {
       }
       if (!floors) {
         const { r, ms, cpu } = await timedRender(width, height);
-        const size = statSync(r.mp4Path).size;
         console.log(
           [
-            `${width}×${height}: ${r.frames} frames (${r.durationSeconds.toFixed(2)} s), output ${mb(size)}`,
+            `${width}×${height}: ${r.frames} frames (${r.durationSeconds.toFixed(2)} s)`,
             `  wall time ${(ms / 1000).toFixed(1)} s → real-time factor ${(r.durationSeconds / (ms / 1000)).toFixed(2)}`,
             `  CPU ${(cpu.node + cpu.ffmpeg).toFixed(1)} s (node ${cpu.node.toFixed(1)}, ffmpeg ${cpu.ffmpeg.toFixed(1)}); load average ${loadavg()
               .map((x) => x.toFixed(1))
               .join(" ")}`,
             `  peak RSS: bench process ${mb(process.resourceUsage().maxRSS * 1024)} (render's samples ${mb(r.memory.nodePeakRss)}), ffmpeg ${mb(r.memory.ffmpegPeakRss)}`,
             `  timings ${JSON.stringify(r.timings)}`,
+            await outputLine(width, height, r.mp4Path),
           ].join("\n"),
         );
         continue;
@@ -244,6 +267,7 @@ async function main() {
             .join(" ")}`,
           `  peak RSS node ${mb(r.memory.nodePeakRss)}, ffmpeg ${mb(r.memory.ffmpegPeakRss)} (floor ffmpeg ${mb(floor.ffmpegPeak)}), sum ${mb(r.memory.nodePeakRss + r.memory.ffmpegPeakRss)}`,
           `  re-rendered frames ${r.renderedFrames}/${r.frames}; timings ${JSON.stringify(r.timings)}`,
+          await outputLine(width, height, r.mp4Path),
         ].join("\n"),
       );
     }
@@ -256,6 +280,7 @@ type TimedRender = (
   w: number,
   h: number,
   alpha?: boolean,
+  videoArgs?: string[],
 ) => Promise<{ r: Awaited<ReturnType<typeof renderVideo>>; ms: number; cpu: { node: number; ffmpeg: number } }>;
 
 /** The same job without and with the alpha video, alternated over two rounds: wall, CPU, outputs, ratio. */

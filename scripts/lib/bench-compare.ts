@@ -13,6 +13,9 @@ export interface SizeFigures {
   rtf: number;
   floorRatio?: number;
   cpuRatio?: number;
+  /** MP4 bytes and SSIM against the lossless encode (revisions that print them). */
+  bytes?: number;
+  ssim?: number;
 }
 type RunFigures = Record<string, SizeFigures>;
 
@@ -32,6 +35,10 @@ export function parseBenchOutput(text: string): RunFigures {
     if (floor) out[size] = { ...out[size], floorRatio: Number(floor[1]) };
     const cpu = /raw floor .*→ ([\d.]+)×;/.exec(line);
     if (cpu) out[size] = { ...out[size], cpuRatio: Number(cpu[1]) };
+    const bytes = /output .*\((\d+) bytes\)/.exec(line);
+    if (bytes) out[size] = { ...out[size], bytes: Number(bytes[1]) };
+    const ssim = /SSIM against lossless ([\d.]+)/.exec(line);
+    if (ssim) out[size] = { ...out[size], ssim: Number(ssim[1]) };
   }
   return out;
 }
@@ -57,6 +64,7 @@ const median = (xs: number[]) => {
   return s.length ? (s[(s.length - 1) >> 1] + s[s.length >> 1]) / 2 : Number.NaN;
 };
 const fmt = (x: number, unit = "") => (Number.isFinite(x) ? `${x.toFixed(2)}${unit}` : "–");
+const fmtSsim = (x: number) => (Number.isFinite(x) ? x.toFixed(5) : "–");
 
 export async function compareRefs(ref: string, benchArgs: string[], rounds: number): Promise<void> {
   const tree = prepareWorktree(ref);
@@ -79,12 +87,14 @@ export async function compareRefs(ref: string, benchArgs: string[], rounds: numb
   const pick = (side: "A" | "B", size: string, key: keyof SizeFigures) =>
     median(runs[side].map((r) => r[size]?.[key] ?? Number.NaN).filter(Number.isFinite));
   console.log(`\nA = this tree, B = ${ref} (${tree.sha.slice(0, 12)}); medians of ${rounds} alternated runs each`);
-  console.log("| Size | RTF A | RTF B | A/B | Ratio to raw floor A | B | CPU ratio to floor A | B |");
-  console.log("|---|---|---|---|---|---|---|---|");
+  console.log(
+    "| Size | RTF A | RTF B | A/B | Ratio to raw floor A | B | CPU ratio to floor A | B | MB A | B | SSIM A | B |",
+  );
+  console.log("|---|---|---|---|---|---|---|---|---|---|---|---|");
   for (const size of sizes) {
     const [a, b] = [pick("A", size, "rtf"), pick("B", size, "rtf")];
     console.log(
-      `| ${size} | ${fmt(a)} | ${fmt(b)} | ${fmt(a / b, "×")} | ${fmt(pick("A", size, "floorRatio"), "×")} | ${fmt(pick("B", size, "floorRatio"), "×")} | ${fmt(pick("A", size, "cpuRatio"), "×")} | ${fmt(pick("B", size, "cpuRatio"), "×")} |`,
+      `| ${size} | ${fmt(a)} | ${fmt(b)} | ${fmt(a / b, "×")} | ${fmt(pick("A", size, "floorRatio"), "×")} | ${fmt(pick("B", size, "floorRatio"), "×")} | ${fmt(pick("A", size, "cpuRatio"), "×")} | ${fmt(pick("B", size, "cpuRatio"), "×")} | ${fmt(pick("A", size, "bytes") / 1048576)} | ${fmt(pick("B", size, "bytes") / 1048576)} | ${fmtSsim(pick("A", size, "ssim"))} | ${fmtSsim(pick("B", size, "ssim"))} |`,
     );
   }
 }

@@ -11,7 +11,7 @@ import { killOnAbort, ffmpegPath } from "./ffmpeg";
 import { audioInput } from "../media/ffmpeg-input";
 
 /** Colour tags of both outputs: the frames are BT.709 limited range (yuv.ts). */
-const BT709 = ["-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"];
+export const BT709 = ["-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"];
 
 export const VIDEO_CODEC_ARGS = [
   "-c:v",
@@ -66,6 +66,8 @@ export interface EncoderOptions {
   outPath: string;
   /** "webm-alpha": yuva420p frames into the WebM with alpha; default the MP4. */
   format?: "mp4" | "webm-alpha";
+  /** The MP4's video codec arguments (default VIDEO_CODEC_ARGS); bench-render's lossless reference. */
+  videoArgs?: string[];
   signal?: AbortSignal;
 }
 
@@ -107,7 +109,7 @@ export function encoderArgs(o: EncoderOptions): string[] {
     "0:v:0",
     "-map",
     "[aout]",
-    ...(webm ? ALPHA_VIDEO_CODEC_ARGS : VIDEO_CODEC_ARGS),
+    ...(webm ? ALPHA_VIDEO_CODEC_ARGS : (o.videoArgs ?? VIDEO_CODEC_ARGS)),
     "-r",
     String(o.fps),
     "-vsync",

@@ -39,6 +39,8 @@ export interface RenderInput {
   animation?: { headMotion?: boolean; blinks?: boolean };
   /** Painting threads including the caller (default: one per core, max 4). */
   threads?: number;
+  /** Benches only: the MP4's video codec arguments (default encoder.ts VIDEO_CODEC_ARGS). */
+  videoArgs?: string[];
 }
 
 /** Canvas size and lead limits, then a rig with the full FaceMesh (468 points) the mesh is built from. */

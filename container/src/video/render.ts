@@ -187,6 +187,7 @@ function startEncoder(
     durationSeconds: tl.durationSeconds,
     outPath,
     signal: input.signal,
+    videoArgs: input.videoArgs,
   });
 }
 
