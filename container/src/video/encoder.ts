@@ -1,7 +1,7 @@
 /**
  * The ffmpeg encoder process: raw frames on stdin, the source audio file placed at the speech start with
  * sample-accurate silence before it and padded after it. The video: yuv420p frames → H.264 (libx264,
- * yuv420p, CRF 20, preset veryfast, BT.709 tags, constant frame rate) + AAC (128 kb/s, 48 kHz) in MP4 with
+ * yuv420p, CRF 20, preset veryfast with the fastest motion search, BT.709 tags, constant frame rate) + AAC (128 kb/s, 48 kHz) in MP4 with
  * the index at the front (+faststart). The alpha video: yuva420p frames → VP9 with its alpha (libvpx-vp9
  * at its realtime speed, constant quality) + Opus in WebM, the form Chromium and Firefox play with
  * transparency.
@@ -20,6 +20,10 @@ export const VIDEO_CODEC_ARGS = [
   "veryfast",
   "-crf",
   "20",
+  // A static background and a moving face: the cheapest motion search (diamond, one subpixel pass) costs
+  // veryfast's 20–38 % less x264 CPU for an SSIM 0.0002 lower and 6–12 % more bytes (docs/rendering.md).
+  "-x264-params",
+  "subme=1:me=dia",
   "-pix_fmt",
   "yuv420p",
   "-profile:v",
