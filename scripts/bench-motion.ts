@@ -13,13 +13,16 @@
  *            running the Worker and its objects, wrangler's dev proxy, node (wrangler, renderer), and this
  *            client; then the busiest workerd thread (local workerd runs every object on one thread).
  * The client does not offer permessage-deflate (the deployed service declines it; wrangler dev's proxy would
- * accept it): `--offer-deflate` offers it as browsers do. Prints figures; asserts nothing. Run it with `nice`.
+ * accept it): `--offer-deflate` offers it as browsers do. `--flood` adds a client pushing audio at network speed on
+ * its own account; each level then runs `--rounds` times without and with it, side by side, and the honest
+ * clients' p99 per round is printed for both. Prints figures; asserts nothing. Run it with `nice`.
  */
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { parseArgs } from "node:util";
 import WebSocket from "ws";
 import { ensureDevVars } from "./lib/dev-vars";
+import { startFlooder } from "./lib/motion-flooder";
 import { cpuByRole, cpuByThread, stackRoles } from "./lib/proc-cpu";
 import { startStack } from "./lib/stack";
 import { speechLike, synthSpeech } from "../test/renderer/helpers/media-audio";
@@ -35,8 +38,10 @@ const { values: args } = parseArgs({
     "local-observability": { type: "boolean", default: false },
     // Offer permessage-deflate as browsers do (the service declines it; wrangler dev's proxy accepts it).
     "offer-deflate": { type: "boolean", default: false },
-    // One more client (its own account) pushing 64 KiB audio messages at network speed, reconnecting when closed.
+    // One more client (its own account, its own thread) pushing 64 KiB audio messages at network speed.
     flood: { type: "boolean", default: false },
+    // With --flood: each level runs this many rounds, each without and with the flooder (side by side).
+    rounds: { type: "string", default: "1" },
   },
 });
 const RATE = 16_000;
@@ -45,6 +50,7 @@ const CHUNK = (RATE * CHUNK_MS) / 1000;
 const port = Number(args.port);
 const levels = args.levels!.split(",").map(Number);
 const seconds = Number(args.seconds);
+const rounds = Number(args.rounds);
 
 // ---- stack, accounts, Avatar --------------------------------------------------------------------------
 const vars = ensureDevVars(".dev.vars");
@@ -193,71 +199,54 @@ async function stream(ws: WebSocket, startAt: number) {
   return { latencies, idle, fps: (streamingFrames - 1) / ((lastAt - firstAt) / 1000), closed };
 }
 
-/** The flooding client: audio at network speed in 64 KiB messages; each connection until the service closes it. */
-function flood(headers: Record<string, string>) {
-  const state = { running: true, connections: 0, bytes: 0, closes: new Map<string, number>() };
-  const message = pcm.subarray(0, 65536);
-  const loop = async () => {
-    while (state.running) {
-      const ws = await open(headers).catch(() => undefined);
-      if (!ws) {
-        await new Promise((r) => setTimeout(r, 500));
-        continue;
-      }
-      state.connections++;
-      const closed = new Promise<void>((r) =>
-        ws.once("close", (code, reason) => {
-          const key = `${code} ${String(reason).replace(/\d+ ms/, "N ms")}`;
-          state.closes.set(key, (state.closes.get(key) ?? 0) + 1);
-          r();
-        }),
-      );
-      ws.send(JSON.stringify({ type: "start", sampleRate: RATE }));
-      while (state.running && ws.readyState === WebSocket.OPEN) {
-        await new Promise<void>((r) => ws.send(message, () => r()));
-        state.bytes += message.length;
-      }
-      if (ws.readyState === WebSocket.OPEN) ws.close(1000);
-      await closed;
-    }
-  };
-  const done = loop();
-  return { state, stop: () => ((state.running = false), done) };
-}
-
 const pct = (xs: number[], p: number) => {
   const s = xs.slice().sort((a, b) => a - b);
   return s[Math.min(s.length - 1, Math.floor((s.length - 1) * p))] ?? NaN;
 };
 const perConn = (seconds: number, wall: number, n: number) => `${((seconds / wall / n) * 100).toFixed(2)} %`;
+const loadavg = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 
 console.log(
   `motion bench: ${seconds} s of speech per connection, ${CHUNK_MS} ms PCM16 chunks at 16 kHz (${1000 / CHUNK_MS} messages/s in, 25 frames/s out), stack ${base}` +
     (stack ? `, wrangler local observability ${process.env.X_LOCAL_OBSERVABILITY}` : ""),
 );
-console.log(
-  `load average before: ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}; ${(await import("node:os")).cpus().length} cores`,
-);
+console.log(`load average before: ${loadavg()}; ${(await import("node:os")).cpus().length} cores`);
 console.log(
   "connections | latency p50 | latency p99 | fps/conn (min–mean) | CPU per connection (% of a core): stack total = workerd Worker+objects + dev proxy + node; bench client | closes",
 );
 const detail: string[] = [];
-for (const n of levels) {
+/** Honest p99 per level, without and with the flooder (--flood --rounds N). */
+const p99s = new Map<string, number[]>();
+
+/** One run of `n` honest connections, with or without the flooding client beside them. */
+async function runLevel(n: number, flooding: boolean, label: string) {
   const sockets = await Promise.all(Array.from({ length: n }, (_, i) => open(apps[Math.floor(i / 10)]!)));
   const roles = stack ? stackRoles(port) : {};
   const c0 = cpuByRole(roles);
   const workerPid = roles["workerd: Worker + objects"]?.[0];
   const t0Threads = workerPid ? cpuByThread(workerPid) : new Map<number, number>();
-  const flooder = flooderApp ? flood(flooderApp) : undefined;
+  const flooder = flooding
+    ? startFlooder({
+        base,
+        avatarId,
+        apiKey: flooderApp!["X-API-Key"]!,
+        message: Uint8Array.from(pcm.subarray(0, 65536)),
+        sampleRate: RATE,
+      })
+    : undefined;
   const w0 = performance.now();
   // Independent clients: each starts at its own phase within one chunk, as real microphones do.
   const results = await Promise.all(sockets.map((ws, i) => stream(ws, w0 + 50 + (i * CHUNK_MS) / n)));
   const wall = (performance.now() - w0) / 1000;
-  await flooder?.stop();
-  if (flooder) {
-    const { connections, bytes, closes } = flooder.state;
+  const flood = await flooder?.stop();
+  if (flood) {
+    const { connections, bytes, closes } = flood;
     detail.push(
-      `${n} connections + 1 flooding client: ${connections} flood connections, ${(bytes / 1024 / 1024).toFixed(1)} MiB sent, closes ${[...closes].map(([k, v]) => `${v}× ${k}`).join("; ")}`,
+      `${label} + 1 flooding client: ${connections} flood connections, ${(bytes / 1024 / 1024).toFixed(1)} MiB sent, closes ${Object.entries(
+        closes,
+      )
+        .map(([k, v]) => `${v}× ${k}`)
+        .join("; ")}`,
     );
   }
   const c1 = cpuByRole(roles);
@@ -272,8 +261,10 @@ for (const n of levels) {
   const lat = results.flatMap((r) => r.latencies);
   const fps = results.map((r) => r.fps);
   const idle = results.reduce((s, r) => s + r.idle, 0);
+  const key = `${n} ${flooding ? "with" : "without"}`;
+  p99s.set(key, [...(p99s.get(key) ?? []), pct(lat, 0.99)]);
   console.log(
-    `${String(n).padStart(11)} | ${pct(lat, 0.5).toFixed(1).padStart(8)} ms | ${pct(lat, 0.99).toFixed(1).padStart(8)} ms | ` +
+    `${label.padStart(11)} | ${pct(lat, 0.5).toFixed(1).padStart(8)} ms | ${pct(lat, 0.99).toFixed(1).padStart(8)} ms | ` +
       `${Math.min(...fps).toFixed(1)}–${(fps.reduce((a, b) => a + b, 0) / n).toFixed(1)} | ` +
       (stack
         ? `${perConn(stackCpu, wall, n)} = ${Object.entries(d)
@@ -285,14 +276,36 @@ for (const n of levels) {
   );
   if (stack)
     detail.push(
-      `${n} connections, ${wall.toFixed(1)} s: ${Object.entries(d)
+      `${label}, ${wall.toFixed(1)} s, load ${loadavg()}: ${Object.entries(d)
         .map(([k, v]) => `${k} ${((v / wall) * 100).toFixed(1)} %`)
         .join(", ")}; busiest workerd thread ${((busiest / wall) * 100).toFixed(1)} % of a core`,
     );
   await new Promise((r) => setTimeout(r, 1000));
 }
+
+try {
+  for (const n of levels) {
+    if (!flooderApp) {
+      await runLevel(n, false, String(n));
+      continue;
+    }
+    // Side by side: each round runs the level without and with the flooder, alternating which goes first.
+    for (let r = 1; r <= rounds; r++) {
+      for (const flooding of r % 2 ? [false, true] : [true, false])
+        await runLevel(n, flooding, `${n}${flooding ? "+flood" : ""} r${r}`);
+    }
+  }
+} finally {
+  // A failed level (e.g. a refused connection) must not leave the stack running.
+  media.close();
+  await stack?.stop();
+}
 for (const line of detail) console.log(line);
+for (const n of flooderApp ? levels : []) {
+  const show = (xs: number[] = []) => xs.map((x) => x.toFixed(1)).join(" / ");
+  console.log(
+    `${n} honest connections, p99 per round (ms): without flooder ${show(p99s.get(`${n} without`))}; with flooder ${show(p99s.get(`${n} with`))}`,
+  );
+}
 console.log(`WebSocket extensions negotiated: ${extensions}`);
-console.log(`load average after: ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}`);
-media.close();
-await stack?.stop();
+console.log(`load average after: ${loadavg()}`);

@@ -62,6 +62,31 @@ describe("limits, enforced by the account's object", () => {
     expect(await honest.closed).toEqual({ code: 1000, reason: "end of stream" });
   });
 
+  it("a 2 s message is analysed in slices: another connection's frame is sent before its last frames", async () => {
+    // Every connection's object shares one thread locally (and may in production): a 2 s message analysed at
+    // once held it ~10–20 ms, delaying every other connection's frames (a flooder's first message, issue 24).
+    const open = async () => {
+      const a = await motionAccount();
+      return accept(await upgrade({ token: await token(a), avatarId: a.avatarId }));
+    };
+    const [long, short] = [await open(), await open()];
+    const order: string[] = [];
+    long.ws.addEventListener("message", (e) => JSON.parse(String(e.data)).type === "motion" && order.push("long"));
+    short.ws.addEventListener("message", (e) => JSON.parse(String(e.data)).type === "motion" && order.push("short"));
+    const speech = pcm16(2.1, 16000);
+    for (const c of [long, short]) c.ws.send(JSON.stringify({ type: "start", sampleRate: 16000 }));
+    short.ws.send(speech.slice(0, 3200)); // 100 ms: no frame yet (the first needs 111 ms of audio)
+    await sleep(50); // well within the 200 ms after which idle frames would start
+    long.ws.send(speech.slice(0, 64000)); // 2 s: 48 frames
+    short.ws.send(speech.slice(3200, 3840)); // 20 ms more: its first frame is due
+    for (let i = 0; i < 50 && (order.filter((o) => o === "long").length < 48 || !order.includes("short")); i++)
+      await sleep(10);
+    expect(order.filter((o) => o === "long")).toHaveLength(48);
+    expect(order.filter((o) => o === "short")).toHaveLength(1);
+    expect(order.indexOf("short")).toBeLessThan(order.lastIndexOf("long"));
+    for (const c of [long, short]) c.ws.close(1000);
+  });
+
   it("idle timeout: no client message for the idle limit → 1008", async () => {
     const a = await motionAccount();
     await limiter(a.accountId).setMotionLimits({ idleSeconds: 1 });

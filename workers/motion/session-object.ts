@@ -29,6 +29,8 @@ interface Live {
   /** Where the audio sent so far ends on the wall clock (pacing.ts). */
   audioClock?: number;
   sampleRate?: number;
+  /** Analysis of earlier audio still running in slices (analyse); later audio waits for it. */
+  work?: Promise<void>;
   /** Real time up to which idle silence has been fed while no audio arrives. */
   idleFedUntil: number | undefined;
   timer: ReturnType<typeof setTimeout> | undefined;
@@ -37,6 +39,9 @@ interface Live {
 
 const IDLE_AFTER_MS = 200;
 const FRAME_MS = 40;
+/** Audio analysed in one go; a longer message is analysed in slices of this length (analyse). */
+const SLICE_MS = 100;
+const yieldToOthers = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 const seedOf = (id: string) => {
   let h = 2166136261;
@@ -110,10 +115,12 @@ export class MotionSession extends DurableObject<Env> {
           live.audioClock = advanceAudioClock(live.audioClock, now, verdict.bytes.byteLength / 2, live.sampleRate!);
           live.lastAudioAt = now;
           live.idleFedUntil = undefined;
-          return this.send(live.stream!.pushPcm16(verdict.bytes));
+          return await this.analyse(live, verdict.bytes);
         }
         case "stop": {
           live.phase = "stopped";
+          await live.work;
+          if (live.closed) return;
           this.send(live.stream!.finish());
           ws.send(JSON.stringify({ type: "end", frames: live.stream!.frames }));
           return this.end(CLOSE.normal, "end of stream");
@@ -143,6 +150,26 @@ export class MotionSession extends DurableObject<Env> {
     else this.orphan(ws, true);
   }
 
+  /**
+   * Feeds audio to the analysis. A real-time client's chunk (up to SLICE_MS) is analysed at once; a longer
+   * message — a buffered start, a flooder's 2 s — in slices of SLICE_MS with a yield between them, so it never
+   * holds the thread other connections' objects share for more than one slice. In order per connection;
+   * nothing more is analysed once the connection is closed.
+   */
+  private analyse(live: Live, bytes: Uint8Array): Promise<void> | undefined {
+    const slice = 2 * Math.round((live.sampleRate! * SLICE_MS) / 1000);
+    if (!live.work && bytes.byteLength <= slice) return void this.send(live.stream!.pushPcm16(bytes));
+    const work = (live.work ?? Promise.resolve()).then(async () => {
+      for (let at = 0; at < bytes.byteLength && !live.closed; at += slice) {
+        if (at > 0) await yieldToOthers();
+        if (!live.closed) this.send(live.stream!.pushPcm16(bytes.subarray(at, at + slice)));
+      }
+      if (live.work === work) live.work = undefined;
+    });
+    live.work = work;
+    return work;
+  }
+
   private tick(): void {
     const live = this.live;
     if (!live || live.closed) return;
@@ -157,7 +184,7 @@ export class MotionSession extends DurableObject<Env> {
         this.end(CLOSE.policy, `idle timeout: no message for ${idleSeconds} s`);
         return;
       }
-      if (live.phase === "streaming" && now - live.lastAudioAt >= IDLE_AFTER_MS) {
+      if (live.phase === "streaming" && !live.work && now - live.lastAudioAt >= IDLE_AFTER_MS) {
         // No audio for 200 ms: feed silence in real time, one frame's worth every 40 ms.
         live.idleFedUntil ??= live.lastAudioAt + IDLE_AFTER_MS - FRAME_MS;
         while (live.idleFedUntil + FRAME_MS <= now) {
