@@ -24,7 +24,7 @@ import {
 import { VIDEO_CODEC_ARGS } from "../../container/src/video/encoder";
 import { FramePainter } from "../../container/src/video/painter";
 import { MOUTH_POSES } from "./paint-pose";
-import { yuv420ToRgb } from "../../container/src/video/yuv";
+import { rgbToYuv420, yuv420ToRgb } from "../../container/src/video/yuv";
 
 /** The poses compared: the viseme targets at full loudness (paint-pose.ts). */
 export const LIVE_POSES = MOUTH_POSES;
@@ -87,7 +87,7 @@ export async function renderPoses(
     clip: { x0: 0, y0: 0, x1: W, y1: H },
   });
   const pixels = { data: rgb, width: W, height: H, channels: 3 as const };
-  const painter = await FramePainter.create(model, photoMouthColors(pixels, model), yuv420FromPixels(pixels), W, H, {
+  const painter = await FramePainter.create(model, photoMouthColors(pixels, model), rgbToYuv420(rgb, W, H), W, H, {
     threads: 1,
     poolSize: 1,
   });
