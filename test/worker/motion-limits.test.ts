@@ -38,7 +38,7 @@ describe("limits, enforced by the account's object", () => {
     expect((await limiter(a.accountId).motionStatus()).open).toBe(0);
   });
 
-  it("pacing: audio more than 2 s ahead of real time → 1008 naming the rule; 1.5 s ahead, then real time, streams on", async () => {
+  it("pacing: audio more than 2 s ahead of real time → 1008 naming the rule, then 429 (before any read) for 10 s; 1.5 s ahead, then real time, streams on", async () => {
     const a = await motionAccount();
     const flood = accept(await upgrade({ token: await token(a), avatarId: a.avatarId }));
     flood.ws.send(JSON.stringify({ type: "start", sampleRate: 16000 }));
@@ -52,6 +52,10 @@ describe("limits, enforced by the account's object", () => {
     const cooled = await upgrade({ token: await token(a), avatarId: a.avatarId });
     expect(Number(cooled.headers.get("Retry-After"))).toBeGreaterThanOrEqual(9);
     await expectError(cooled, 429, "rate_limit_exceeded", "sent audio faster than real time");
+    // Its later attempts are refused before any read: the same 429 even with its Avatar gone (else 404).
+    await env.MEDIA.delete(`avatars/${a.avatarId}/rig.json`);
+    const again = await upgrade({ token: await token(a), avatarId: a.avatarId });
+    await expectError(again, 429, "rate_limit_exceeded", "sent audio faster than real time");
 
     const b = await motionAccount();
     const honest = accept(await upgrade({ token: await token(b), avatarId: b.avatarId }));

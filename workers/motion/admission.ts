@@ -10,6 +10,7 @@ import { avatarCoverUrl } from "../platform/storage/links";
 import { regionOf } from "../platform/session-token/issue";
 import { SessionTokenError, verifySessionToken } from "../platform/session-token/verify";
 import type { SessionClaims } from "../platform/session-token/claims";
+import { rememberCoolDown, rememberedCoolDown } from "./cool-down-memory";
 import { MOTION_PROTOCOL } from "./protocol";
 import { signedRigUrl } from "./rig-links";
 import type { SessionSetup } from "./session-object";
@@ -52,9 +53,10 @@ async function verifiedClaims(env: Env, token: string | undefined): Promise<Sess
 }
 
 /**
- * Every refusal before the upgrade, in order: token (401), region (401), model version (400), avatarId
- * (400), App and account (401 / 403), Avatar (404), then — atomically in the account's object — single use
- * of the token (401) and the concurrent-connection limit (429). Only an admitted connection spends its token.
+ * Every refusal before the upgrade, in order: token (401), region (401), a flood cool-down this isolate
+ * already heard of (429), model version (400), avatarId (400), App and account (401 / 403), Avatar (404),
+ * then — atomically in the account's object — single use of the token (401), the flood cool-down and the
+ * concurrent-connection limit (429). Only an admitted connection spends its token.
  */
 export async function admitConnection(env: Env, request: Request, baseUrl: string): Promise<SessionSetup> {
   const { token, subprotocol } = readOffer(request);
@@ -64,6 +66,9 @@ export async function admitConnection(env: Env, request: Request, baseUrl: strin
     throw tokenRefused(
       `The session token was issued for region ${claims.region}; this is ${region}. Connect to the motion service of ${claims.region}.`,
     );
+  // An account in its flood cool-down is refused here, before any read (cool-down-memory.ts).
+  const cooling = rememberedCoolDown(claims.acct, Date.now());
+  if (cooling) throw admissionError(cooling);
   const modelVersion = claims.mv ?? CURRENT_MOTION_MODEL_VERSION;
   if (!isMotionModelVersion(modelVersion)) {
     throw invalid(
@@ -99,6 +104,7 @@ export async function admitConnection(env: Env, request: Request, baseUrl: strin
     exp: claims.exp,
   });
   if (!admission.ok) {
+    if (admission.coolingDownUntil) rememberCoolDown(claims.acct, admission.coolingDownUntil, Date.now());
     throw admission.code === "unauthorized"
       ? tokenRefused(admission.message)
       : admissionError({ ...admission, code: "rate_limit_exceeded" });

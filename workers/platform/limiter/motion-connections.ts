@@ -18,7 +18,14 @@ export const DEFAULT_MOTION_LIMITS: MotionLimits = { connections: 10, sessionSec
 
 export type MotionAdmission =
   | { ok: true; limits: MotionLimits }
-  | { ok: false; code: "unauthorized" | "rate_limit_exceeded"; message: string; retryAfterSeconds?: number };
+  | {
+      ok: false;
+      code: "unauthorized" | "rate_limit_exceeded";
+      message: string;
+      retryAfterSeconds?: number;
+      /** Set when the refusal is the flood cool-down: until when it holds (ms). */
+      coolingDownUntil?: number;
+    };
 
 function ensureTables(sql: SqlStorage) {
   sql.exec(`
@@ -78,15 +85,7 @@ export function admitMotionConnection(
   }
   // A connection of this account was closed for flooding (audio far ahead of real time): it waits a while.
   const until = sql.exec<{ until: number }>("SELECT until FROM motion_cooldown WHERE id = 1").toArray()[0]?.until ?? 0;
-  if (until > now) {
-    const wait = Math.max(1, Math.ceil((until - now) / 1000));
-    return {
-      ok: false,
-      code: "rate_limit_exceeded",
-      message: `A live connection of this account sent audio faster than real time: new connections wait ${wait} seconds.`,
-      retryAfterSeconds: wait,
-    };
-  }
+  if (until > now) return coolDownRefusal(until, now);
   const limits = motionLimits(sql);
   const open = Number(sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM motion_connections").one().n);
   if (open >= limits.connections) {
@@ -105,6 +104,18 @@ export function admitMotionConnection(
     now + (limits.sessionSeconds + 60) * 1000,
   );
   return { ok: true, limits };
+}
+
+/** The refusal of a new connection while the account's flood cool-down holds (until `until`, ms). */
+export function coolDownRefusal(until: number, now: number) {
+  const wait = Math.max(1, Math.ceil((until - now) / 1000));
+  return {
+    ok: false as const,
+    code: "rate_limit_exceeded" as const,
+    message: `A live connection of this account sent audio faster than real time: new connections wait ${wait} seconds.`,
+    retryAfterSeconds: wait,
+    coolingDownUntil: until,
+  };
 }
 
 /** A closed connection frees its slot; `coolDownUntil` (closed for flooding) holds new ones off until then. */
