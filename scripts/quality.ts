@@ -17,6 +17,9 @@
  *    frame to frame 0 with a similarity transform (stable landmarks, refined on the pixels; head sway is
  *    not a defect; QUALITY_LANDMARK_ALIGN=1 skips the refinement, for comparison with older figures)
  *  - lag: frame shift (−5…5) maximising the gap/loudness correlation (positive = mouth after the sound)
+ *  - open: 90th percentile over speech frames of the gap's rise over frame 0 (the widest openings: loud
+ *    open vowels), eye-corner units; closed: share of speech frames whose gap is within 0.02 of frame 0
+ *    (lips at rest or sealed between syllables); p20/p90: the rise's 20th over its 90th percentile in speech
  *  - lost: frames where either detector finds no face (or Human a face of implausible size)
  *  - gain·unrefined, blinks·unrefined: the same read from Human's unrefined FaceMesh alone (the figures before 2026-11-26)
  */
@@ -98,6 +101,9 @@ export interface QualityResult {
   blinkMs: number;
   ssim: number;
   lag: number;
+  open: number;
+  closed: number;
+  p20p90: number;
   lost: number;
   /** Gain and blinks per minute read from Human's unrefined FaceMesh. */
   gainUnrefined: number;
@@ -220,6 +226,8 @@ async function measure(video: string, voice: Float32Array, refinedMesh: RefinedM
   const sp = [...Array(n).keys()].filter((i) => speech[i] && ok(i));
   const si = [...Array(n).keys()].filter((i) => silent[i] && ok(i));
   const gap0 = gap[0];
+  const rise = sp.map((i) => gap[i] - gap0);
+  const open = percentile(rise, 0.9);
   const span = (s: number) => {
     const a: number[] = [];
     const b: number[] = [];
@@ -248,6 +256,9 @@ async function measure(video: string, voice: Float32Array, refinedMesh: RefinedM
     blinkMs: blinks.length ? (blinks.reduce((s, [a, b]) => s + b - a, 0) / blinks.length / fps) * 1000 : 0,
     ssim: ssim.filter(Number.isFinite).reduce((s, v) => s + v, 0) / (ssim.filter(Number.isFinite).length || 1),
     lag,
+    open,
+    closed: rise.filter((x) => x < 0.02).length / (rise.length || 1),
+    p20p90: percentile(rise, 0.2) / open,
     lost,
     gainUnrefined: mean(sp, r.gapUnrefined) - mean(si, r.gapUnrefined),
     blinksPerMinUnrefined: perEyeBlinkEvents([r.eyeRUnrefined, r.eyeLUnrefined], fps).length / minutes,
@@ -268,7 +279,7 @@ async function main() {
   const results: QualityResult[] = [];
   const refinedMesh = await RefinedMesh.open();
   console.log(
-    "video | frames | gain | corr | rest | blinks/min | blink ms | ssim | lag | lost | gain·unrefined | blinks·unrefined",
+    "video | frames | gain | corr | rest | blinks/min | blink ms | ssim | lag | open | closed | p20/p90 | lost | gain·unrefined | blinks·unrefined",
   );
   try {
     for (const v of positionals) {
@@ -276,7 +287,7 @@ async function main() {
       results.push(r);
       const f = (x: number, d = 3) => x.toFixed(d);
       console.log(
-        `${v} | ${r.frames} | ${f(r.gain)} | ${f(r.corr, 2)} | ${f(r.rest * 100, 1)} % | ${f(r.blinksPerMin, 1)} | ${f(r.blinkMs, 0)} | ${f(r.ssim)} | ${r.lag} | ${r.lost} | ${f(r.gainUnrefined)} | ${f(r.blinksPerMinUnrefined, 1)}`,
+        `${v} | ${r.frames} | ${f(r.gain)} | ${f(r.corr, 2)} | ${f(r.rest * 100, 1)} % | ${f(r.blinksPerMin, 1)} | ${f(r.blinkMs, 0)} | ${f(r.ssim)} | ${r.lag} | ${f(r.open)} | ${f(r.closed * 100, 0)} % | ${f(r.p20p90, 2)} | ${r.lost} | ${f(r.gainUnrefined)} | ${f(r.blinksPerMinUnrefined, 1)}`,
       );
     }
   } finally {

@@ -12,7 +12,7 @@
  * en-gb+f3, flite rms) are never used here; flite slt is (the only female voice of a second synthesiser).
  */
 import { execFileSync } from "node:child_process";
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { HOP, makeFrameAnalyzer } from "../../packages/motion-model/src/lipsync-frame";
@@ -21,6 +21,7 @@ import { MEL_BANDS } from "../../packages/motion-model/src/mel";
 import { VISEMES } from "../../packages/motion-model/src/visemes";
 import { arpabetVisemes } from "./arpabet-visemes";
 import { RAW_VALUES, writeCorpus } from "./corpus-files";
+import { espeakPhonemes, espeakTool } from "./espeak-phonemes";
 import { visemesOf } from "./ipa-visemes";
 import { makeRng, type Rng } from "./rng";
 import { englishSentence, LANGUAGES, pseudoSentence } from "./texts";
@@ -71,30 +72,13 @@ interface Speech {
   voice: string;
 }
 
-function espeakTool(dir: string): string {
-  const tool = join(dir, "espeak-events");
-  if (!existsSync(tool))
-    execFileSync("cc", ["-O2", join(import.meta.dirname, "espeak-events.c"), "-o", tool, "-lespeak-ng"]);
-  return tool;
-}
-
 function espeak(tool: string, dir: string, voice: string, wpm: number, text: string): Speech {
-  const raw = join(dir, "utt.raw");
-  const out = execFileSync(tool, [voice, String(wpm), text, raw])
-    .toString()
-    .trim()
-    .split("\n");
-  const rate = Number(out[0].split(" ")[1]);
-  const end = Number(out[out.length - 1].split(" ")[1]) / rate;
-  const events = out.slice(1, -1).map((l) => {
-    const [s, name = ""] = l.split("\t");
-    return { t: Number(s) / rate, name };
-  });
+  const { input, events, end } = espeakPhonemes(tool, dir, voice, wpm, text);
   const segments = events.map((e, k) => ({
     end: k + 1 < events.length ? events[k + 1].t : end,
     classes: visemesOf(e.name),
   }));
-  return { input: ["-f", "s16le", "-ar", String(rate), "-ac", "1", "-i", raw], segments, voice };
+  return { input, segments, voice };
 }
 
 function flite(dir: string, voice: string, text: string): Speech {
