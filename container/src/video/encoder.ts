@@ -7,6 +7,7 @@
  * transparency.
  */
 import { spawn, type ChildProcess } from "node:child_process";
+import { availableParallelism } from "node:os";
 import { killOnAbort, ffmpegPath } from "./ffmpeg";
 import { audioInput } from "../media/ffmpeg-input";
 
@@ -24,6 +25,9 @@ export const VIDEO_CODEC_ARGS = [
   // veryfast's 20–38 % less x264 CPU for an SSIM 0.0002 lower and 6–12 % more bytes (docs/rendering.md).
   "-x264-params",
   "subme=1:me=dia",
+  // One frame thread per core rather than x264's 1.5 per core: the painter shares the cores (2–4 % less CPU).
+  "-threads",
+  String(availableParallelism()),
   "-pix_fmt",
   "yuv420p",
   "-profile:v",
