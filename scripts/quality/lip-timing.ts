@@ -6,8 +6,9 @@
  *
  * (`--model` measures another tree's packages/motion-model, e.g. a worktree of the model before issue 25.)
  * Prints, over four voices and sentences full of m/b/p (docs/animation.md, "Results"):
- *  - part: for every m/b/p followed by a vowel, when the shown seal (press ≥ 0.5) ends, against the vowel's
- *    start (the lips part at the burst, i.e. at the vowel); median and quartiles, ms
+ *  - part: for every m, b and p followed by a vowel, when the shown seal (press ≥ 0.5) ends, against the
+ *    vowel's start; median and quartiles, ms (after m the lips part at the vowel; espeak-ng's p segment is
+ *    its burst and aspiration, ≈ 37 ms after the closure's silence, so a p's lips part that much earlier)
  *  - shown: share of those m/b/p sealed on at least one 25 fps frame
  *  - half-open: when the shown opening (open × (1 − press)) reaches half its peak in a vowel of ≥ 80 ms,
  *    against the vowel's start, by what precedes the vowel (m/b/p, another consonant, a pause); −100 = already
@@ -47,7 +48,7 @@ type Model = Pick<typeof current, "analyzeLipSync" | "sampleTrack">;
 
 function measure(model: Model, dir: string) {
   const tool = espeakTool(dir);
-  const part: number[] = [];
+  const part: Record<string, number[]> = { m: [], b: [], p: [] };
   let shown = 0;
   let bilabials = 0;
   const halfOpen: Record<string, number[]> = { "m/b/p": [], other: [], pause: [] };
@@ -71,7 +72,7 @@ function measure(model: Model, dir: string) {
           while (t <= e + 0.05 && at(t).press < 0.5) t += 0.001;
           if (t > e + 0.05) continue;
           while (at(t + 0.001).press >= 0.5 && t < e + 0.3) t += 0.001;
-          part.push((t - e) * 1000);
+          part[ev[i].name].push((t - e) * 1000);
         }
         if (!VOWEL.test(ev[i].name) || e - a < 0.08) continue;
         const shownOpen = (t: number) => {
@@ -96,8 +97,10 @@ const dir = mkdtempSync(join(tmpdir(), "lip-timing-"));
 try {
   const r = measure(model, dir);
   const q = (v: number[]) => [0.25, 0.5, 0.75].map((p) => Math.round(percentile(v, p)));
-  const [p25, med, p75] = q(r.part);
-  console.log(`m/b/p → vowel (${r.part.length}): lips part at the vowel's start ${med} ms (quartiles ${p25} … ${p75})`);
+  for (const [c, v] of Object.entries(r.part))
+    console.log(
+      `${c} → vowel (${v.length}): lips part at the vowel's start ${q(v)[1]} ms (quartiles ${q(v)[0]} … ${q(v)[2]})`,
+    );
   console.log(`m/b/p sealed on a ${FPS} fps frame: ${Math.round(r.shown * 100)} % of ${r.bilabials}`);
   for (const [k, v] of Object.entries(r.halfOpen))
     console.log(
