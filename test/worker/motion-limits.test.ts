@@ -134,9 +134,11 @@ describe("limits, enforced by the account's object", () => {
     expect(nowS()).toBeGreaterThan(JSON.parse(atob(t.split(".")[1]!.replace(/-/g, "+").replace(/_/g, "/"))).exp);
     c.ws.send(JSON.stringify({ type: "stop" }));
     expect((await c.closed).code).toBe(1000);
+    // Every 40 ms of the 10 s gets its frame; a sender stalled over 200 ms on a loaded machine adds idle frames.
     const frames = c.messages.filter((m) => m.type === "motion");
-    expect(frames.length).toBe(250);
-    expect(c.messages.at(-1)).toEqual({ type: "end", frames: 250 });
+    expect(frames.length).toBeGreaterThanOrEqual(250);
+    expect(frames.length).toBeLessThanOrEqual(260);
+    expect(c.messages.at(-1)).toEqual({ type: "end", frames: frames.length });
     // …while the expired token opens nothing new.
     await expectError(await upgrade({ token: t, avatarId: a.avatarId }), 401, "unauthorized", "expired");
   }, 20_000);
