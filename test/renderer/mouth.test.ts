@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { BLINK, blinkAmount } from "@avatar-video/motion-model";
 import { drawMouthInterior } from "../../container/src/animate/mouth-interior";
-import type { MouthStyle } from "../../container/src/animate/mouth-style";
+import type { MouthStyle } from "@avatar-video/face-rig";
 import { placePortrait } from "../../container/src/video/compose";
 import { yuvLayout } from "../../container/src/video/yuv";
 import type { AvatarRig } from "@avatar-video/contract";

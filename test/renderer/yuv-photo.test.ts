@@ -1,14 +1,22 @@
 /**
- * The live client reads the portrait as the renderer reads its canvas: face-rig's yuv420FromPixels (RGBA in the
- * browser) gives the renderer's own yuv420p frame (video/yuv.ts), so the mouth style and the photo's own teeth
- * sampled from it are the same figures (docs/motion.md, "The same mouth as the video").
+ * One RGB → yuv420p conversion (face-rig's yuv420FromPixels) for the renderer's canvas (video/yuv.ts) and the
+ * live client's portrait (RGBA in the browser), so the mouth style and the photo's own teeth sampled from it
+ * are the same figures (docs/motion.md, "The same mouth as the video").
  */
 import { describe, expect, it } from "vitest";
 import { yuv420FromPixels } from "@avatar-video/face-rig";
 import { rgbToYuv420 } from "../../container/src/video/yuv";
 
 describe("yuv420FromPixels", () => {
-  it("matches the renderer's conversion byte for byte, from RGB and from RGBA", () => {
+  it("gives BT.709 limited-range values: white, black and pure red", () => {
+    const solid = (r: number, g: number, b: number) =>
+      Array.from(rgbToYuv420(new Uint8Array([r, g, b, r, g, b, r, g, b, r, g, b]), 2, 2));
+    expect(solid(255, 255, 255)).toEqual([235, 235, 235, 235, 128, 128]);
+    expect(solid(0, 0, 0)).toEqual([16, 16, 16, 16, 128, 128]);
+    expect(solid(255, 0, 0)).toEqual([63, 63, 63, 63, 102, 240]);
+  });
+
+  it("reads RGBA (the browser's pixels) as it reads RGB", () => {
     const W = 38;
     const H = 22;
     const rgb = new Uint8Array(W * H * 3);
@@ -19,8 +27,6 @@ describe("yuv420FromPixels", () => {
     }
     const rgba = new Uint8Array(W * H * 4);
     for (let i = 0; i < W * H; i++) rgba.set([rgb[i * 3]!, rgb[i * 3 + 1]!, rgb[i * 3 + 2]!, 255], i * 4);
-    const want = rgbToYuv420(rgb, W, H);
-    expect(yuv420FromPixels({ data: rgb, width: W, height: H, channels: 3 })).toEqual(want);
-    expect(yuv420FromPixels({ data: rgba, width: W, height: H, channels: 4 })).toEqual(want);
+    expect(yuv420FromPixels({ data: rgba, width: W, height: H, channels: 4 })).toEqual(rgbToYuv420(rgb, W, H));
   });
 });

@@ -16,12 +16,11 @@
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import type { FacePose, FaceModel, MouthColors } from "@avatar-video/face-rig";
+import { mouthStyle, type FacePose, type FaceModel, type MouthColors, type MouthStyle } from "@avatar-video/face-rig";
 import { drawMouthInterior } from "../animate/mouth-interior";
 import { lidOccluders, type LidOccluders } from "../animate/lid-occluders";
 import { paintBlinkLids } from "../animate/lid-paint";
 import { lidSkinPlan, type LidSkinPlan } from "../animate/lid-skin";
-import { mouthStyle, type MouthStyle } from "../animate/mouth-style";
 import { EMPTY_RECT, intersectRect, unionRect, type Rect } from "../animate/warp";
 import { copyYuvRect, CTRL, even, paintBand, PARAM, type PainterInit } from "./paint-band";
 import { blendPerson } from "./person-blend";

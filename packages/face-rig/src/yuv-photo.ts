@@ -18,8 +18,9 @@ export function yuvFrameLayout(width: number, height: number): YuvFrameLayout {
 }
 
 /**
- * RGB(A) pixels → yuv420p, coefficients × 256 as the renderer's (video/yuv.ts). An odd last column or row
- * gets luma only (the chroma planes cover whole 2×2 blocks; samplePhoto clamps to them).
+ * RGB(A) pixels → yuv420p, BT.709 limited range, coefficients × 256 (the renderer's and the live client's one
+ * conversion). An odd last column or row gets luma only (the chroma planes cover whole 2×2 blocks;
+ * samplePhoto clamps to them).
  */
 export function yuv420FromPixels(p: Pixels): Uint8Array {
   const { data, width: W, height: H, channels: n } = p;
