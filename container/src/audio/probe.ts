@@ -58,9 +58,13 @@ async function checkWavHeader(path: string, max = MAX_AUDIO_SECONDS): Promise<vo
   if (!wav || wav.dataBytes === undefined) return;
   const announced = wav.dataBytes / wav.byteRate;
   const header = `The WAV header announces ${describeSeconds(announced)} of audio`;
-  if (announced > max + 1)
+  const holdsIt = wav.dataBytes - wav.heldBytes <= wav.byteRate;
+  if (announced > max + 1) {
+    // A file that really is that long gets the message of any over-long audio; a bomb is named as a header.
+    if (holdsIt) throw tooLong(announced, false, max);
     throw new JobFailure("renderer_rejected", `${header}; the longest accepted is ${describeSeconds(max)}.`);
-  if (wav.dataBytes - wav.heldBytes > wav.byteRate) {
+  }
+  if (!holdsIt) {
     const held = describeSeconds(Math.max(wav.heldBytes, 0) / wav.byteRate);
     throw new JobFailure(
       "unsupported_media_type",
