@@ -47,15 +47,21 @@ describe("limits, enforced by the account's object", () => {
     const closed = await flood.closed;
     expect(closed.code).toBe(1008);
     expect(closed.reason).toMatch(/^audio is \d+ ms ahead of real time; stream at most 2 s ahead$/);
-    // The flooding account's next connections wait 10 s (the refused token stays unspent).
-    await sleep(100);
+    // The flooding account's next connections wait 10 s (the refused token stays unspent). Even the first is
+    // refused before any read (the object that closed the flood told this isolate): the same 429 with its
+    // Avatar's rig gone, where an admission's reads would answer 404.
+    await env.MEDIA.delete(`avatars/${a.avatarId}/rig.json`);
     const cooled = await upgrade({ token: await token(a), avatarId: a.avatarId });
     expect(Number(cooled.headers.get("Retry-After"))).toBeGreaterThanOrEqual(9);
     await expectError(cooled, 429, "rate_limit_exceeded", "sent audio faster than real time");
-    // Its later attempts are refused before any read: the same 429 even with its Avatar gone (else 404).
-    await env.MEDIA.delete(`avatars/${a.avatarId}/rig.json`);
-    const again = await upgrade({ token: await token(a), avatarId: a.avatarId });
-    await expectError(again, 429, "rate_limit_exceeded", "sent audio faster than real time");
+    // The account's limiter, which answers every other isolate, holds the cool-down too.
+    await sleep(100);
+    const held = await limiter(a.accountId).admitMotionConnection({
+      connectionId: crypto.randomUUID(),
+      jti: crypto.randomUUID(),
+      exp: nowS() + 60,
+    });
+    expect(held).toMatchObject({ ok: false, code: "rate_limit_exceeded", message: expect.stringContaining("faster") });
 
     const b = await motionAccount();
     const honest = accept(await upgrade({ token: await token(b), avatarId: b.avatarId }));
@@ -64,6 +70,18 @@ describe("limits, enforced by the account's object", () => {
     await streamRealTime(honest.ws, 1.5);
     honest.ws.send(JSON.stringify({ type: "stop" }));
     expect(await honest.closed).toEqual({ code: 1000, reason: "end of stream" });
+  });
+
+  it("pacing counts the message itself: 2.1 s in one message → 1008 before any of it is analysed", async () => {
+    const a = await motionAccount();
+    const c = accept(await upgrade({ token: await token(a), avatarId: a.avatarId }));
+    c.ws.send(JSON.stringify({ type: "start", sampleRate: 8000 }));
+    c.ws.send(pcm16(2.1, 8000)); // 33 600 bytes
+    expect(await c.closed).toEqual({
+      code: 1008,
+      reason: "audio is 2100 ms ahead of real time; stream at most 2 s ahead",
+    });
+    expect(c.messages.filter((m) => m.type === "motion")).toHaveLength(0);
   });
 
   it("a 2 s message is analysed in slices: another connection's frame is sent before its last frames", async () => {

@@ -1,10 +1,11 @@
 import { coolDownRefusal } from "../platform/limiter/motion-connections";
 
 /**
- * Accounts held off after a flood (pacing.ts FLOOD_COOL_DOWN_MS), as this isolate last heard it from the
+ * Accounts held off after a flood (pacing.ts FLOOD_COOL_DOWN_MS), as this isolate last heard it: from the
+ * session object that closed the flooding connection (the same time it gives the limiter) or from the
  * account's limiter. A flooder reconnecting during its cool-down is then refused right after its token
  * verifies, before the D1 and R2 reads and the limiter call an admission needs: each retry costs a signature
- * check instead of ~7 round trips. Only a copy of the limiter's own answer, never held past the time it
+ * check instead of ~7 round trips. Only a copy of the limiter's decision, never held past the time it
  * gave; at most MAX_ACCOUNTS entries.
  */
 const until = new Map<string, number>();

@@ -2,6 +2,7 @@ import { MotionStream, type MotionFrame } from "@avatar-video/motion-model";
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../platform/env";
 import type { MotionLimits } from "../platform/limiter/motion-connections";
+import { rememberCoolDown } from "./cool-down-memory";
 import { advanceAudioClock, FLOOD_COOL_DOWN_MS, pacingViolation } from "./pacing";
 import { CLOSE, judgeMessage, MOTION_PROTOCOL, type Phase } from "./protocol";
 
@@ -110,9 +111,11 @@ export class MotionSession extends DurableObject<Env> {
           return;
         }
         case "audio": {
-          const flooding = pacingViolation(live.audioClock, now);
+          // Judged with this message's audio counted, before any of it is analysed (pacing.ts).
+          const clock = advanceAudioClock(live.audioClock, now, verdict.bytes.byteLength / 2, live.sampleRate!);
+          const flooding = pacingViolation(clock, now);
           if (flooding) return this.end(CLOSE.policy, flooding, false, now + FLOOD_COOL_DOWN_MS);
-          live.audioClock = advanceAudioClock(live.audioClock, now, verdict.bytes.byteLength / 2, live.sampleRate!);
+          live.audioClock = clock;
           live.lastAudioAt = now;
           live.idleFedUntil = undefined;
           return await this.analyse(live, verdict.bytes);
@@ -235,6 +238,9 @@ export class MotionSession extends DurableObject<Env> {
         // already closing
       }
     }
+    // This isolate refuses the account's reconnects from now on, before any read (cool-down-memory.ts); the
+    // account's limiter hears it too (release) and answers every other isolate.
+    if (coolDownUntil) rememberCoolDown(live.setup.accountId, coolDownUntil, Date.now());
     this.release(live.setup.accountId, live.setup.connectionId, coolDownUntil);
   }
 
