@@ -14,15 +14,19 @@
  *            client; then the busiest workerd thread (local workerd runs every object on one thread).
  * The client does not offer permessage-deflate (the deployed service declines it; wrangler dev's proxy would
  * accept it): `--offer-deflate` offers it as browsers do. `--flood` adds a client pushing audio at network speed on
- * its own account; each level then runs `--rounds` times without and with it, side by side, and the honest
- * clients' p99 per round is printed for both. Prints figures; asserts nothing. Run it with `nice`.
+ * its own account (scripts/lib/motion-flooder.ts); each level then runs `--rounds` times without and with it,
+ * side by side, and the honest clients' p99 per round is printed for both, with the count of honest latencies
+ * over 4 ms and which of the flooder's events each followed. `--flood-controls` adds its two controls to each
+ * round (its token mints alone; the flooder against a stand-in server: its own CPU alone); `--request-costs`
+ * first prints the stack's CPU per request of the flooder's kinds. Prints figures; asserts nothing. Run it
+ * with `nice`.
  */
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
 import { parseArgs } from "node:util";
 import WebSocket from "ws";
 import { ensureDevVars } from "./lib/dev-vars";
-import { startFlooder } from "./lib/motion-flooder";
+import { type FloodMode, spikesAfterEvents, startFlooder, threadCpu } from "./lib/motion-flooder";
 import { cpuByRole, cpuByThread, stackRoles } from "./lib/proc-cpu";
 import { startStack } from "./lib/stack";
 import { speechLike, synthSpeech } from "../test/renderer/helpers/media-audio";
@@ -42,6 +46,10 @@ const { values: args } = parseArgs({
     flood: { type: "boolean", default: false },
     // With --flood: each level runs this many rounds, each without and with the flooder (side by side).
     rounds: { type: "string", default: "1" },
+    // With --flood: also run the flooder's two controls each round (scripts/lib/motion-flooder.ts).
+    "flood-controls": { type: "boolean", default: false },
+    // With --flood: first, the stack's CPU per request of the kinds a flooder makes, one after another, no load.
+    "request-costs": { type: "boolean", default: false },
   },
 });
 const RATE = 16_000;
@@ -51,6 +59,8 @@ const port = Number(args.port);
 const levels = args.levels!.split(",").map(Number);
 const seconds = Number(args.seconds);
 const rounds = Number(args.rounds);
+/** Honest latencies above this count as spikes, timed against the flooder's events. */
+const SPIKE_MS = 4;
 
 // ---- stack, accounts, Avatar --------------------------------------------------------------------------
 const vars = ensureDevVars(".dev.vars");
@@ -165,6 +175,8 @@ let extensions = "";
 async function stream(ws: WebSocket, startAt: number) {
   const sentAt: number[] = [];
   const latencies: number[] = [];
+  /** Wall-clock arrival (performance.timeOrigin based) of each latency sample, to correlate with the flood. */
+  const arrivals: number[] = [];
   let streamingFrames = 0;
   // Idle frames (no audio for 200 ms, e.g. the client stalled) are inserted into the timeline: later frames
   // then cover audio one frame (40 ms) later per idle frame.
@@ -181,7 +193,10 @@ async function stream(ws: WebSocket, startAt: number) {
     firstAt ||= now;
     const sent = sentAt[Math.floor(completingSample(m.frame - idle) / CHUNK)];
     if (sent === undefined) idle++;
-    else latencies.push(now - sent);
+    else {
+      latencies.push(now - sent);
+      arrivals.push(performance.timeOrigin + now);
+    }
   });
   const closed = new Promise<number>((r) => ws.once("close", (code) => r(code)));
   ws.send(JSON.stringify({ type: "start", sampleRate: RATE }));
@@ -196,7 +211,7 @@ async function stream(ws: WebSocket, startAt: number) {
   done = true;
   ws.send(JSON.stringify({ type: "stop" }));
   // Delivery rate while audio streams in: frames between the first and the last one received.
-  return { latencies, idle, fps: (streamingFrames - 1) / ((lastAt - firstAt) / 1000), closed };
+  return { latencies, arrivals, idle, fps: (streamingFrames - 1) / ((lastAt - firstAt) / 1000), closed };
 }
 
 const pct = (xs: number[], p: number) => {
@@ -218,41 +233,44 @@ const detail: string[] = [];
 /** Honest p99 per level, without and with the flooder (--flood --rounds N). */
 const p99s = new Map<string, number[]>();
 
-/** One run of `n` honest connections, with or without the flooding client beside them. */
-async function runLevel(n: number, flooding: boolean, label: string) {
+/** One run of `n` honest connections, alone or with the flooding client (or one of its controls) beside them. */
+async function runLevel(n: number, variant: "alone" | FloodMode, label: string) {
   const sockets = await Promise.all(Array.from({ length: n }, (_, i) => open(apps[Math.floor(i / 10)]!)));
+  const flooder =
+    variant === "alone"
+      ? undefined
+      : await startFlooder({
+          mode: variant,
+          base,
+          avatarId,
+          apiKey: flooderApp!["X-API-Key"]!,
+          audio: Uint8Array.from(pcm.subarray(0, 2 * 2 * RATE)),
+          sampleRate: RATE,
+        });
   const roles = stack ? stackRoles(port) : {};
   const c0 = cpuByRole(roles);
   const workerPid = roles["workerd: Worker + objects"]?.[0];
   const t0Threads = workerPid ? cpuByThread(workerPid) : new Map<number, number>();
-  const flooder = flooding
-    ? startFlooder({
-        base,
-        avatarId,
-        apiKey: flooderApp!["X-API-Key"]!,
-        message: Uint8Array.from(pcm.subarray(0, 65536)),
-        sampleRate: RATE,
-      })
-    : undefined;
+  const main0 = threadCpu();
+  flooder?.start();
   const w0 = performance.now();
   // Independent clients: each starts at its own phase within one chunk, as real microphones do.
   const results = await Promise.all(sockets.map((ws, i) => stream(ws, w0 + 50 + (i * CHUNK_MS) / n)));
   const wall = (performance.now() - w0) / 1000;
-  const flood = await flooder?.stop();
-  if (flood) {
-    const { connections, bytes, closes } = flood;
-    detail.push(
-      `${label} + 1 flooding client: ${connections} flood connections, ${(bytes / 1024 / 1024).toFixed(1)} MiB sent, closes ${Object.entries(
-        closes,
-      )
-        .map(([k, v]) => `${v}× ${k}`)
-        .join("; ")}`,
-    );
-  }
+  const mainCpu = threadCpu() - main0;
   const c1 = cpuByRole(roles);
   const busiest = workerPid
     ? Math.max(...[...cpuByThread(workerPid)].map(([tid, s]) => s - (t0Threads.get(tid) ?? 0)))
     : NaN;
+  const flood = await flooder?.stop();
+  const samples = results.flatMap((r) => r.latencies.map((latency, i) => ({ latency, at: r.arrivals[i]! })));
+  const spikes = `${samples.filter((x) => x.latency > SPIKE_MS).length} latencies > ${SPIKE_MS} ms`;
+  detail.push(
+    `${label}: honest clients' thread ${mainCpu.toFixed(2)} s CPU; ${spikes}` +
+      (flood
+        ? `; ${variant}: ${flood.attempts} attempts, ${flood.connections} connections, ${flood.messages} audio messages (${(flood.bytes / 1024 / 1024).toFixed(1)} MiB), refused ${JSON.stringify(flood.refused)}, closes ${JSON.stringify(flood.closes)}, its thread ${flood.cpu.toFixed(2)} s CPU; ${spikesAfterEvents(samples, flood.events, SPIKE_MS)}`
+        : ""),
+  );
   const codes = [...new Set(await Promise.all(results.map((r) => r.closed)))].join(",");
   const d = Object.fromEntries(Object.keys(c1).map((k) => [k, c1[k]! - (c0[k] ?? 0)]));
   const stackCpu = Object.entries(d)
@@ -261,7 +279,7 @@ async function runLevel(n: number, flooding: boolean, label: string) {
   const lat = results.flatMap((r) => r.latencies);
   const fps = results.map((r) => r.fps);
   const idle = results.reduce((s, r) => s + r.idle, 0);
-  const key = `${n} ${flooding ? "with" : "without"}`;
+  const key = `${n} ${variant}`;
   p99s.set(key, [...(p99s.get(key) ?? []), pct(lat, 0.99)]);
   console.log(
     `${label.padStart(11)} | ${pct(lat, 0.5).toFixed(1).padStart(8)} ms | ${pct(lat, 0.99).toFixed(1).padStart(8)} ms | ` +
@@ -283,16 +301,69 @@ async function runLevel(n: number, flooding: boolean, label: string) {
   await new Promise((r) => setTimeout(r, 1000));
 }
 
+/** --request-costs: CPU per request by stack process (the flooder's kinds, and any request's floor). */
+async function requestCosts() {
+  const roles = stackRoles(port);
+  const each = async (name: string, n: number, op: () => Promise<unknown>) => {
+    const answers = new Map<unknown, number>();
+    const c0 = cpuByRole(roles);
+    for (let i = 0; i < n; i++) {
+      const a = await op();
+      if (typeof a === "number") answers.set(a, (answers.get(a) ?? 0) + 1);
+    }
+    const c1 = cpuByRole(roles);
+    const ms = (k: string) => `${(((c1[k]! - c0[k]!) / n) * 1000).toFixed(2)} ms`;
+    const got = answers.size ? ` → ${[...answers].map(([a, k]) => `${k}× ${a}`).join(", ")}` : "";
+    detail.push(
+      `request costs, ${name} (${n} in a row${got}): ${Object.keys(c1)
+        .map((k) => `${k} ${ms(k)}`)
+        .join(", ")}`,
+    );
+  };
+  const app = await newApp();
+  const mint = () =>
+    call<{ sessionToken: string }>("/v1/console/session-tokens", {
+      headers: { "X-API-Key": app["X-API-Key"] },
+      body: { expireAt: Math.floor(Date.now() / 1000) + 300 },
+    });
+  await each("GET /health (any request's floor)", 200, () => fetch(`${base}/health`).then((r) => r.arrayBuffer()));
+  await each("token mint", 200, mint);
+  // A connection closed for flooding: the account's reconnects are refused for 10 s, the token unspent.
+  const flood = await open(app);
+  flood.send(JSON.stringify({ type: "start", sampleRate: RATE }));
+  flood.send(pcm.subarray(0, 2 * 2 * RATE));
+  flood.send(pcm.subarray(0, 640));
+  await new Promise((r) => flood.once("close", r));
+  const { sessionToken } = await mint();
+  const refused = () =>
+    new Promise((resolve) => {
+      const ws = new WebSocket(`${base.replace(/^http/, "ws")}/v1/motion?avatarId=${avatarId}`, [
+        "motion.v1",
+        `token.${sessionToken}`,
+      ]);
+      ws.once("unexpected-response", (_req, res) => resolve(res.resume().statusCode));
+      ws.once("open", () => {
+        ws.close();
+        resolve(101);
+      });
+    });
+  await each("reconnect refused in the flood cool-down (429)", 200, refused);
+}
+
 try {
+  if (args["request-costs"] && stack) await requestCosts();
   for (const n of levels) {
     if (!flooderApp) {
-      await runLevel(n, false, String(n));
+      await runLevel(n, "alone", String(n));
       continue;
     }
-    // Side by side: each round runs the level without and with the flooder, alternating which goes first.
+    // Side by side: each round runs the level alone and with the flooder (and its controls), alternating the order.
+    const variants: ("alone" | FloodMode)[] = args["flood-controls"]
+      ? ["alone", "flood", "mints", "stub"]
+      : ["alone", "flood"];
     for (let r = 1; r <= rounds; r++) {
-      for (const flooding of r % 2 ? [false, true] : [true, false])
-        await runLevel(n, flooding, `${n}${flooding ? "+flood" : ""} r${r}`);
+      for (const v of r % 2 ? variants : variants.slice().reverse())
+        await runLevel(n, v, `${n}${v === "alone" ? "" : v === "flood" ? "+flood" : `+${v}`} r${r}`);
     }
   }
 } finally {
@@ -304,7 +375,10 @@ for (const line of detail) console.log(line);
 for (const n of flooderApp ? levels : []) {
   const show = (xs: number[] = []) => xs.map((x) => x.toFixed(1)).join(" / ");
   console.log(
-    `${n} honest connections, p99 per round (ms): without flooder ${show(p99s.get(`${n} without`))}; with flooder ${show(p99s.get(`${n} with`))}`,
+    `${n} honest connections, p99 per round (ms): without flooder ${show(p99s.get(`${n} alone`))}; with flooder ${show(p99s.get(`${n} flood`))}` +
+      (args["flood-controls"]
+        ? `; with its token mints only ${show(p99s.get(`${n} mints`))}; with the flooder against a stub ${show(p99s.get(`${n} stub`))}`
+        : ""),
   );
 }
 console.log(`WebSocket extensions negotiated: ${extensions}`);
