@@ -14,6 +14,9 @@ import type { PersonMode } from "../person-scene";
 // Compiled once per thread at import (a few KB); instances are cheap.
 const module = new WebAssembly.Module(readFileSync(new URL("./warp.wasm", import.meta.url)));
 
+/** Bytes per painting thread at the arena's start: the kernel's result rect, then its row set-up scratch (warp.as.ts CHUNK × ROW). */
+const SLOT = 16 + 64 * 32;
+
 /** Sizes that fix the arena layout; the creating thread and the workers derive the same offsets. */
 export interface ArenaSpec {
   frameSize: number;
@@ -53,7 +56,7 @@ export class PaintArena {
     readonly spec: ArenaSpec,
   ) {
     const buf = memory.buffer;
-    let at = 16 * spec.threads; // result slots
+    let at = SLOT * spec.threads; // per-thread slots
     const take = (bytes: number) => {
       const o = at;
       at = (at + bytes + 15) & ~15;
@@ -85,7 +88,7 @@ export class PaintArena {
       (spec.poolSize + 1) * (PaintArena.personBytes(spec) + 16) + (spec.person === "over" ? spec.frameSize : 0) + 16;
     const split = (spec.innerTris + spec.edgeTris) * 4 + 32;
     return (
-      16 * spec.threads +
+      SLOT * spec.threads +
       (spec.poolSize + 1) * (spec.frameSize + 16) +
       2 * (spec.vertices * 8 + 16) +
       (spec.tris + spec.holeTris) * 4 +
@@ -120,6 +123,7 @@ type WarpFn = (
   out: number,
   mode: number,
   fill: number,
+  scratch: number,
 ) => void;
 
 /** What a warp call writes into the moved triangles: bilinear samples of `src` at the rest positions, `src`'s pixel at the same position, or a constant. */
@@ -129,6 +133,7 @@ export const WARP_MODE = { warp: 0, copy: 1, fill: 2 } as const;
 export class WarpKernel {
   private fn: WarpFn;
   private out: Int32Array;
+  private scratch: number;
 
   constructor(
     private arena: PaintArena,
@@ -136,7 +141,8 @@ export class WarpKernel {
   ) {
     const instance = new WebAssembly.Instance(module, { env: { memory: arena.memory } });
     this.fn = instance.exports.warp as WarpFn;
-    this.out = new Int32Array(arena.memory.buffer, slot * 16, 4);
+    this.out = new Int32Array(arena.memory.buffer, slot * SLOT, 4);
+    this.scratch = slot * SLOT + 16;
   }
 
   /**
@@ -181,6 +187,7 @@ export class WarpKernel {
       o.byteOffset,
       mode,
       fill,
+      this.scratch,
     );
     return o[2] > o[0] ? { x0: o[0], y0: o[1], x1: o[2], y1: o[3] } : EMPTY_RECT;
   }
