@@ -17,7 +17,8 @@
  * its own account (scripts/lib/motion-flooder.ts); each level then runs `--rounds` times without and with it,
  * side by side, and the honest clients' p99 per round is printed for both, with the count of honest latencies
  * over 4 ms and which of the flooder's events each followed. `--flood-controls` adds its two controls to each
- * round (its token mints alone; the flooder against a stand-in server: its own CPU alone); `--request-costs`
+ * round (its token mints alone; token requests with an unknown key; GET /health at that rate; the flooder against
+ * a stand-in server: its own CPU alone); `--request-costs`
  * first prints the stack's CPU per request of the flooder's kinds. Prints figures; asserts nothing. Run it
  * with `nice`.
  */
@@ -328,6 +329,13 @@ async function requestCosts() {
     });
   await each("GET /health (any request's floor)", 200, () => fetch(`${base}/health`).then((r) => r.arrayBuffer()));
   await each("token mint", 200, mint);
+  await each("token request with an unknown key (401)", 200, () =>
+    fetch(`${base}/v1/console/session-tokens`, {
+      method: "POST",
+      headers: { "Content-Type": "application/json", "X-API-Key": "unknown" },
+      body: "{}",
+    }).then((r) => r.arrayBuffer().then(() => r.status)),
+  );
   // A connection closed for flooding: the account's reconnects are refused for 10 s, the token unspent.
   const flood = await open(app);
   flood.send(JSON.stringify({ type: "start", sampleRate: RATE }));
@@ -359,7 +367,7 @@ try {
     }
     // Side by side: each round runs the level alone and with the flooder (and its controls), alternating the order.
     const variants: ("alone" | FloodMode)[] = args["flood-controls"]
-      ? ["alone", "flood", "mints", "stub"]
+      ? ["alone", "flood", "mints", "unknown-key", "health", "stub"]
       : ["alone", "flood"];
     for (let r = 1; r <= rounds; r++) {
       for (const v of r % 2 ? variants : variants.slice().reverse())
@@ -377,7 +385,7 @@ for (const n of flooderApp ? levels : []) {
   console.log(
     `${n} honest connections, p99 per round (ms): without flooder ${show(p99s.get(`${n} alone`))}; with flooder ${show(p99s.get(`${n} flood`))}` +
       (args["flood-controls"]
-        ? `; with its token mints only ${show(p99s.get(`${n} mints`))}; with the flooder against a stub ${show(p99s.get(`${n} stub`))}`
+        ? `; with its token mints only ${show(p99s.get(`${n} mints`))}; with token requests of an unknown key ${show(p99s.get(`${n} unknown-key`))}; with GET /health at that rate ${show(p99s.get(`${n} health`))}; with the flooder against a stub ${show(p99s.get(`${n} stub`))}`
         : ""),
   );
 }

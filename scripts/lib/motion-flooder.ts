@@ -14,9 +14,11 @@ import WebSocket, { WebSocketServer } from "ws";
  * Two controls tell the flood's parts apart (--flood-controls):
  * - "stub": the same client against a stand-in service on the flooder's own thread (a dummy token, 429 for
  *   10 s after a flood close, 1008 at the second audio message): the client's own CPU, no service work;
- * - "mints": only the flooder's token requests, at its retry rate: API traffic, no motion connection at all.
+ * - "mints": only the flooder's token requests, at its retry rate: API traffic, no motion connection at all;
+ * - "unknown-key": token requests with a key no App has, at that rate: the key lookup (one D1 read), then 401;
+ * - "health": `GET /health` at that rate: any request's floor, none of the service's code.
  */
-export type FloodMode = "flood" | "stub" | "mints";
+export type FloodMode = "flood" | "stub" | "mints" | "unknown-key" | "health";
 
 export interface FloodOptions {
   mode: FloodMode;
@@ -79,7 +81,7 @@ export async function startFlooder(opts: FloodOptions): Promise<{ start(): void;
 async function mint(o: FloodOptions): Promise<string | undefined> {
   const res = await fetch(`${o.base}/v1/console/session-tokens`, {
     method: "POST",
-    headers: { "Content-Type": "application/json", "X-API-Key": o.apiKey },
+    headers: { "Content-Type": "application/json", "X-API-Key": o.mode === "unknown-key" ? "unknown" : o.apiKey },
     body: JSON.stringify({ expireAt: Math.floor(Date.now() / 1000) + 300 }),
   });
   return res.ok ? ((await res.json()) as { sessionToken: string }).sessionToken : undefined;
@@ -138,8 +140,10 @@ async function flood(o: FloodOptions, stopped: Promise<void>): Promise<FloodRepo
   void stopped.then(() => (running = false));
   while (running) {
     report.attempts++;
-    report.events.push({ t: wall(), kind: "mint" });
-    const token = await mint(o);
+    report.events.push({ t: wall(), kind: o.mode === "health" ? "health" : "mint" });
+    let token: string | undefined;
+    if (o.mode === "health") await (await fetch(`${o.base}/health`)).arrayBuffer();
+    else token = await mint(o);
     const ws =
       token && o.mode !== "mints"
         ? (report.events.push({ t: wall(), kind: "upgrade" }), await upgrade(o, token, report))
