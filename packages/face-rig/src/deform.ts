@@ -3,6 +3,7 @@
  */
 import type { FaceModel } from "./face-model";
 import { FACE_POINTS } from "./face-model";
+import { smoothstep } from "@avatar-video/motion-model";
 import { moveLids } from "./eyelids";
 
 export interface FacePose {
@@ -48,6 +49,14 @@ export const NEUTRAL_POSE: FacePose = {
   ty: 0,
 };
 
+/**
+ * How far rounding closes a photo's parted lips (share of the closing that seals them on M/B/P), at the sides
+ * and in the middle: a smile showing its teeth purses to a small opening, its corners covered by the lips.
+ */
+const ROUND_CLOSE_SIDES = 0.9;
+const ROUND_CLOSE_MIDDLE = 0.4;
+const PURSE_IN = 0.06;
+
 /** Maximum lower-lip drop at open = 1, in half mouth widths. */
 const JAW_MAX = 0.55;
 
@@ -68,13 +77,18 @@ export function deform(m: FaceModel, pose: FacePose, out: Float32Array): Float32
   const tuck = Math.min(1, Math.max(0, pose.tuck)) * (1 - press);
   // A smiling photo's corners come in and down while speaking (relaxed smile), back in the pauses.
   const relax = Math.min(1, Math.max(0, pose.relax)) * m.mouth.smile;
-  const horiz = 0.1 * spread - 0.26 * round - 0.35 * relax;
+  // Lips apart at rest (a smile showing its teeth) purse further in: the corners cover the side teeth.
+  const parted = smoothstep(0.1, 0.4, mv[14] - mv[13]);
+  const horiz = 0.1 * spread - (0.26 + PURSE_IN * parted) * round - 0.35 * relax;
   for (let i = 0; i < FACE_POINTS; i++) {
     const u = mu[i];
     const v = mv[i];
     let du = 0;
     // A photo with parted lips stays as it is at rest; only a closure (M/B/P) brings its lips together.
-    let dv = restCloseV[i] * press + tuckV[i] * tuck;
+    // Rounding purses a photo's parted lips: they close at the sides, less in the middle.
+    const sides = smoothstep(0.2, 0.75, Math.abs(u));
+    const purse = round * (1 - press) * (ROUND_CLOSE_MIDDLE + (ROUND_CLOSE_SIDES - ROUND_CLOSE_MIDDLE) * sides);
+    let dv = restCloseV[i] * (press + purse) + tuckV[i] * tuck;
     const role = lipRole[i];
     // Jaw.
     let jw = jawW[i];

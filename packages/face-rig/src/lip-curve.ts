@@ -3,6 +3,29 @@
  * half mouth widths, -1 … 1), so the interior drawing asks "where is the lip here" in constant time.
  */
 
+/** Entries of the lip-curve lookup tables. */
+export const LUT = 256;
+
+/** The lips' corner line of one frame: origin at its midpoint, unit axis, half width (px). */
+export interface MouthAxis {
+  ox: number;
+  oy: number;
+  ex: number;
+  ey: number;
+  hw: number;
+}
+
+/** The corner line of inner-lip points (first and last point are the corners). */
+export function mouthAxis(upper: Float32Array): MouthAxis {
+  const n = upper.length / 2;
+  const x0 = upper[0],
+    y0 = upper[1],
+    x1 = upper[(n - 1) * 2],
+    y1 = upper[(n - 1) * 2 + 1];
+  const len = Math.hypot(x1 - x0, y1 - y0) || 1;
+  return { ox: (x0 + x1) / 2, oy: (y0 + y1) / 2, ex: (x1 - x0) / len, ey: (y1 - y0) / len, hw: len / 2 };
+}
+
 /** Lip curve v(u) of points in a mouth frame, as a lookup table over u ∈ [-1, 1]. */
 export function curveTable(
   pts: Float32Array,

@@ -4,12 +4,15 @@
  * carried by the upper lip. Each blends into `col` (r, g, b); mouth-interior.ts decides where and how much.
  */
 import { smoothstep } from "@avatar-video/motion-model";
-import { curveAt } from "./lip-curve";
+import { curveAt, LUT, type MouthAxis } from "./lip-curve";
 import type { MouthStyle } from "./mouth-style";
 import { samplePhoto, type YuvFrameLayout } from "./yuv-photo";
 
 /** Upper-teeth boundaries in |u| (inner half widths): central incisors, laterals, canines, premolars. */
 const TOOTH_EDGES = [0, 0.3, 0.53, 0.72, 0.88];
+
+/** How far (half mouth widths) a photo's own side teeth reach below their rest end at the lip corners. */
+const CORNER_TEETH_REACH = 0.25;
 
 /**
  * Half width (× the photo's blur σ) of the smoothstep used for every step edge drawn (outline, tooth
@@ -17,18 +20,6 @@ const TOOTH_EDGES = [0, 0.3, 0.53, 0.72, 0.88];
  * Gaussian of σ (0.75 / 1.9σ ≈ 1 / (σ√2π)), so no drawn edge is sharper than the photo around it.
  */
 export const STEP = 1.9;
-
-/** Entries of the lip-curve lookup tables (lip-curve.ts). */
-export const LUT = 256;
-
-/** The lips' corner line of one frame: origin at its midpoint, unit axis, half width (px). */
-export interface MouthAxis {
-  ox: number;
-  oy: number;
-  ex: number;
-  ey: number;
-  hw: number;
-}
 
 /** Everything the per-pixel shading needs for one frame, computed once. */
 export interface Interior {
@@ -157,10 +148,15 @@ export function reusePhotoInterior(
   const v0 = (v - dUp) * k;
   // Only the lower side ends (the teeth move with the upper lip), as softly as the photo's own edges; at
   // F/V the lower lip is against the teeth, so no cavity shows below them.
-  const wp = Math.max(c.tuck, smoothstep(-c.step, c.step, curveAt(c.rLo, LUT, u) - v0));
+  const restLo = curveAt(c.rLo, LUT, u) + curveAt(c.st.teethBelowLip, LUT, u);
+  // Towards the corners the side teeth reach down to the lower lip (the lower row stretched over what the
+  // jaw opened there): a thin strip of cavity along the lower lip's steep end reads as a drawn dark line.
+  const reach = CORNER_TEETH_REACH * r.hw * smoothstep(0.55, 0.85, Math.abs(u));
+  const wp = Math.max(c.tuck, smoothstep(-c.step, c.step, restLo + reach - v0));
   if (wp <= 0) return 0;
-  const sx = r.ox + u * r.hw * r.ex - v0 * r.ey;
-  const sy = r.oy + u * r.hw * r.ey + v0 * r.ex;
+  const vs = Math.min(v0, restLo - c.step);
+  const sx = r.ox + u * r.hw * r.ex - vs * r.ey;
+  const sy = r.oy + u * r.hw * r.ey + vs * r.ex;
   const [pr, pg, pb] = samplePhoto(c.st.rest.stat, L, sx, sy);
   mix(col, pr, pg, pb, wp);
   return wp;
@@ -181,12 +177,12 @@ export function paintSeal(
   vLo: number,
   dist: number,
 ): number {
-  const a = (1 - smoothstep(0, c.step + 1, -dist)) * c.seal;
+  const a = 1 - smoothstep(0, c.step + 1, -dist);
   if (a <= 0) return 0;
   const r = c.restAx;
   const below = smoothstep(vUp, vLo, v);
   // The lower lip's colour (FaceMesh may put a smiling photo's upper inner-lip points on the teeth).
-  const v0 = curveAt(c.rLo, LUT, u) + 0.12 * r.hw;
+  const v0 = curveAt(c.rLo, LUT, u) + curveAt(c.st.teethBelowLip, LUT, u) + 0.12 * r.hw;
   const [pr, pg, pb] = samplePhoto(
     c.st.rest.stat,
     L,

@@ -11,9 +11,8 @@
  * corners. Steps: measureOpening (once per frame) → paintRect → shade (per pixel).
  */
 import { smoothstep } from "@avatar-video/motion-model";
-import { curveAt, curveTable } from "./lip-curve";
+import { curveAt, curveTable, LUT, mouthAxis } from "./lip-curve";
 import {
-  LUT,
   paintCavity,
   paintLowerTeeth,
   paintSeal,
@@ -22,7 +21,6 @@ import {
   reusePhotoInterior,
   STEP,
   type Interior,
-  type MouthAxis,
 } from "./mouth-layers";
 import type { MouthStyle } from "./mouth-style";
 import type { YuvFrameLayout } from "./yuv-photo";
@@ -41,18 +39,7 @@ export interface Rect {
  * corners are its side teeth, which a wide opening would stretch into light streaks.
  */
 const CORNER_FADE = 0.7;
-const CORNER_FADE_OWN_TEETH = 0.88;
-
-/** The corner line of inner-lip points (first and last point are the corners). */
-function mouthAxis(upper: Float32Array): MouthAxis {
-  const n = upper.length / 2;
-  const x0 = upper[0],
-    y0 = upper[1],
-    x1 = upper[(n - 1) * 2],
-    y1 = upper[(n - 1) * 2 + 1];
-  const len = Math.hypot(x1 - x0, y1 - y0) || 1;
-  return { ox: (x0 + x1) / 2, oy: (y0 + y1) / 2, ex: (x1 - x0) / len, ey: (y1 - y0) / len, hw: len / 2 };
-}
+const CORNER_FADE_OWN_TEETH = 0.95;
 
 /**
  * The lip curves of this frame and of the photo at rest, and how far this opening exceeds the photo's own:
@@ -85,7 +72,12 @@ export function measureOpening(
   const vis = Math.max(smoothstep(0.4, 1.2 + 1.5 * s, extra), tuck * smoothstep(0.3, 1 + s, centreGap));
   // Lips closing over the photo's own teeth (M/B/P): the squeezed seam is covered with the lips' own colour.
   const seal = st.ownTeeth && restGap > 0 ? smoothstep(0.2, 0.6, -extra / restGap) : 0;
-  if (!(vis > 0) && !(seal > 0)) return undefined;
+  // Rounding closes them at the sides only (deform.ts): those columns are sealed the same way.
+  let sides = 0;
+  if (st.ownTeeth)
+    for (let k = 8; k <= LUT - 8 && !(sides > 0); k += 8)
+      sides = sealAt(loT[k] - upT[k], (rLo[k] + st.teethBelowLip[k] - rUp[k]) * (ax.hw / restAx.hw));
+  if (!(vis > 0) && !(seal > 0) && !(sides > 0)) return undefined;
   const hw = ax.hw;
   const shown = smoothstep(1.5, Math.max(3, 0.16 * hw), extra) * (1 - 0.65 * Math.min(1, Math.max(0, round)));
   // A photo's own upper teeth come from the photo (reusePhotoInterior); its lower teeth, newly shown, are drawn.
@@ -110,6 +102,11 @@ export function measureOpening(
     deepDist: Math.max(1.5, 0.2 * hw),
     st,
   };
+}
+
+/** How far lips that were `restGap` px apart in the photo have closed over its teeth at `gap` px (0..1). */
+function sealAt(gap: number, restGap: number): number {
+  return restGap > 2 ? smoothstep(0.6, 0.8, 1 - gap / restGap) : 0;
 }
 
 /** The even-aligned luma rect that can change: the lips' bounding box plus the blur's reach, inside `clip`. */
@@ -142,21 +139,44 @@ export function shade(c: Interior, L: YuvFrameLayout, col: Float64Array, px: num
   if (u <= -1 || u >= 1) return 0;
   const v = -dx * ax.ey + dy * ax.ex;
   const vUp = curveAt(c.upT, LUT, u);
-  const vLo = curveAt(c.loT, LUT, u);
+  // Where the photo's teeth reach below the mesh's lower inner lip, that strip is opening too (lip-edge.ts).
+  const k = ax.hw / c.restAx.hw;
+  const below = curveAt(st.teethBelowLip, LUT, u);
+  const vLo = curveAt(c.loT, LUT, u) + below * k;
   const dist = Math.min(v - vUp, vLo - v);
   const au = Math.abs(u);
-  if (c.seal > 0) return paintSeal(c, L, col, u, v, vUp, vLo, dist) * (1 - smoothstep(CORNER_FADE, 0.98, au));
-  // Centred on the lip edge and as wide as a step blurred by the photo's own σ.
-  const alpha =
-    smoothstep(-c.step, c.step + 0.3, dist) *
-    (1 - smoothstep(st.ownTeeth ? CORNER_FADE_OWN_TEETH : CORNER_FADE, 0.98, au)) *
-    c.vis;
-  if (alpha <= 0) return 0;
-  const gapHere = Math.max(0, vLo - vUp);
-  paintCavity(c, col, dist, au);
-  paintTongue(c, col, u, v, vLo, gapHere);
-  paintLowerTeeth(c, col, u, au, v, vLo);
-  paintUpperTeeth(c, col, u, au, v, vUp, gapHere);
-  col[3] = st.ownTeeth ? 1 - reusePhotoInterior(c, L, col, u, v, vUp) : 1;
-  return alpha;
+  if (au >= 0.995) return 0;
+  // Lips closed over the photo's own teeth: here (rounding's sides) or in the middle (M/B/P).
+  const seal = st.ownTeeth
+    ? Math.max(c.seal, sealAt(vLo - vUp, (curveAt(c.rLo, LUT, u) + below - curveAt(c.rUp, LUT, u)) * k))
+    : 0;
+  // The opening's own layers, its edge centred on the lip edge and as soft as a step blurred by the photo's σ.
+  const alpha = seal < 1 ? smoothstep(-c.step, c.step + 0.3, dist) * c.vis : 0;
+  let open = 0;
+  if (alpha > 0) {
+    const gapHere = Math.max(0, vLo - vUp);
+    paintCavity(c, col, dist, au);
+    paintTongue(c, col, u, v, vLo, gapHere);
+    paintLowerTeeth(c, col, u, au, v, vLo);
+    paintUpperTeeth(c, col, u, au, v, vUp, gapHere);
+    col[3] = st.ownTeeth ? 1 - reusePhotoInterior(c, L, col, u, v, vUp) : 1;
+    const fade = st.ownTeeth ? smoothstep(CORNER_FADE_OWN_TEETH, 0.995, au) : smoothstep(CORNER_FADE, 0.98, au);
+    open = alpha * (1 - fade);
+  }
+  if (!(seal > 0)) return open;
+  const r = col[0],
+    g = col[1],
+    b = col[2],
+    synth = col[3];
+  const closed = paintSeal(c, L, col, u, v, vUp, vLo, dist) * (1 - smoothstep(CORNER_FADE, 0.98, au));
+  // Both by their coverage: the open part weighs open × (1 − seal), the sealed one closed × seal.
+  const wo = open * (1 - seal);
+  const cover = wo + closed * seal;
+  if (!(cover > 0)) return 0;
+  const f = wo / cover;
+  col[0] += (r - col[0]) * f;
+  col[1] += (g - col[1]) * f;
+  col[2] += (b - col[2]) * f;
+  col[3] = synth * f;
+  return cover;
 }

@@ -11,6 +11,8 @@
  *    opening).
  */
 import type { FaceModel } from "./face-model";
+import { LUT } from "./lip-curve";
+import { teethBelowLip } from "./lip-edge";
 import type { MouthColors } from "./mouth-colors";
 import { samplePhoto, yuvFrameLayout } from "./yuv-photo";
 
@@ -22,6 +24,8 @@ export interface MouthStyle extends MouthColors {
   rest: { upper: Float32Array; lower: Float32Array; stat: Uint8Array };
   /** The photo shows its own teeth: reuse its interior instead of synthesised teeth. */
   ownTeeth: boolean;
+  /** Per u (lookup table, lip-edge.ts): how far the photo's teeth reach below the mesh's lower inner lip, px. */
+  teethBelowLip: Float64Array;
 }
 
 /** Lips apart at rest by more than this share of the half mouth width: the photo's interior is reused. */
@@ -113,7 +117,10 @@ export function mouthStyle(colors: MouthColors, m: FaceModel, stat: Uint8Array, 
   const teeth = inside > lips + 12;
   const ownTeeth = teeth && gap > Math.max(3, REST_GAP * hw);
   const rest = { upper: pts(upperInner), lower: pts(lowerInner), stat };
-  return { ...colors, teeth: ownTeeth ? photoTeeth(m, stat, W, H) : colors.teeth, blur, grain, light, rest, ownTeeth };
+  const teethRgb = ownTeeth ? photoTeeth(m, stat, W, H) : colors.teeth;
+  const teethLuma = 16 + (47 * teethRgb[0] + 157 * teethRgb[1] + 16 * teethRgb[2]) / 256;
+  const below = ownTeeth ? teethBelowLip(rest, lum, teethLuma) : new Float64Array(LUT + 1);
+  return { ...colors, teeth: teethRgb, blur, grain, light, rest, ownTeeth, teethBelowLip: below };
 }
 
 /** The photo's own teeth colour: the brightest third of the pixels between its inner lips at rest. */
