@@ -11,12 +11,12 @@ import WebSocket, { WebSocketServer } from "ws";
  * with them, its sending delayed their chunks and frames, which the bench then counted as the service's
  * latency (a real flooder is another machine).
  *
- * Two controls tell the flood's parts apart (--flood-controls):
- * - "stub": the same client against a stand-in service on the flooder's own thread (a dummy token, 429 for
- *   10 s after a flood close, 1008 at the second audio message): the client's own CPU, no service work;
+ * Controls tell the flood's parts apart (--flood-controls):
  * - "mints": only the flooder's token requests, at its retry rate: API traffic, no motion connection at all;
  * - "unknown-key": token requests with a key no App has, at that rate: the key lookup (one D1 read), then 401;
- * - "health": `GET /health` at that rate: any request's floor, none of the service's code.
+ * - "health": `GET /health` at that rate: any request's floor, none of the service's code;
+ * - "stub": the same flooder against a stand-in service on its own thread (a dummy token, 429 for 10 s after a
+ *   flood close, 1008 at the second audio message): the client's own CPU (plus the stand-in's), no service work.
  */
 export type FloodMode = "flood" | "stub" | "mints" | "unknown-key" | "health";
 
