@@ -149,9 +149,12 @@ export function reusePhotoInterior(
   // Only the lower side ends (the teeth move with the upper lip), as softly as the photo's own edges; at
   // F/V the lower lip is against the teeth, so no cavity shows below them.
   const restLo = curveAt(c.rLo, LUT, u) + curveAt(c.st.teethBelowLip, LUT, u);
-  // Towards the corners the side teeth reach down to the lower lip (the lower row stretched over what the
-  // jaw opened there): a thin strip of cavity along the lower lip's steep end reads as a drawn dark line.
-  const reach = CORNER_TEETH_REACH * r.hw * smoothstep(0.55, 0.85, Math.abs(u));
+  // Where the lower lip rises steeply to a corner the side teeth reach down to it (their lowest row stretched
+  // over what the jaw opened there): the thin strip of cavity it leaves along that edge reads as a drawn dark
+  // line. Where the lip runs flatter the opening below the teeth is wide and stays cavity.
+  const at = (x: number) => curveAt(c.rLo, LUT, Math.max(-1, Math.min(1, x)));
+  const steep = Math.abs(at(u + 0.02) - at(u - 0.02)) / (0.04 * r.hw);
+  const reach = CORNER_TEETH_REACH * r.hw * smoothstep(0.55, 0.85, Math.abs(u)) * smoothstep(0.8, 1.5, steep);
   const wp = Math.max(c.tuck, smoothstep(-c.step, c.step, restLo + reach - v0));
   if (wp <= 0) return 0;
   const vs = Math.min(v0, restLo - c.step);
