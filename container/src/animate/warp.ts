@@ -24,10 +24,20 @@ export function intersectRect(a: Rect, b: Rect): Rect {
   return isEmpty(r) ? EMPTY_RECT : r;
 }
 
-/** Copy a rect of one plane (plane coordinates) from `src` to `dst` (same layout). */
+/**
+ * Copy a rect of one plane (plane coordinates) from `src` to `dst` (same layout). Frames in one buffer (the
+ * painter's arena) are copied within it, row by row, without making a view per row.
+ */
 export function copyPlaneRect(src: Uint8Array, dst: Uint8Array, off: number, pw: number, r: Rect): void {
   if (isEmpty(r)) return;
   const w = r.x1 - r.x0;
+  if (src.buffer === dst.buffer) {
+    const all = new Uint8Array(src.buffer);
+    const to = dst.byteOffset - src.byteOffset;
+    for (let y = r.y0, o = src.byteOffset + off + r.y0 * pw + r.x0; y < r.y1; y++, o += pw)
+      all.copyWithin(o + to, o, o + w);
+    return;
+  }
   for (let y = r.y0; y < r.y1; y++) {
     const o = off + y * pw + r.x0;
     dst.set(src.subarray(o, o + w), o);
