@@ -37,7 +37,7 @@ export interface RenderInput {
    * nods and transition gestures; blinks=false removes blinks. The mouth always follows the audio.
    */
   animation?: { headMotion?: boolean; blinks?: boolean };
-  /** Painting threads including the caller (default: one per core, max 4). */
+  /** Painting threads including the caller (default: one per core but one, at least 1, at most 4). */
   threads?: number;
   /** Benches only: the MP4's video codec arguments (default encoder.ts VIDEO_CODEC_ARGS). */
   videoArgs?: string[];
