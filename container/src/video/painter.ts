@@ -121,8 +121,9 @@ export class FramePainter {
   }
 
   /**
-   * Create a painter. `threads` = painting threads including the caller (default: one per core, at
-   * most 4). Worker start-up failures fall back to painting inline.
+   * Create a painter. `threads` = painting threads including the caller (default: one per core but one, at
+   * least 1 and at most 4: x264's frame threads keep the cores busy, and on 2 cores a second painting thread
+   * cost more CPU and no wall time, docs/rendering.md). Worker start-up failures fall back to painting inline.
    */
   static async create(
     model: FaceModel,
@@ -132,7 +133,7 @@ export class FramePainter {
     height: number,
     opts: { poolSize?: number; threads?: number; person?: PersonFrames } = {},
   ): Promise<FramePainter> {
-    const threads = Math.max(1, Math.min(4, opts.threads ?? availableParallelism()));
+    const threads = Math.max(1, Math.min(4, opts.threads ?? availableParallelism() - 1));
     const p = new FramePainter(
       model,
       colors,
