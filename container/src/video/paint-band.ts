@@ -48,13 +48,10 @@ export function paintBand(k: WarpKernel, a: PaintArena, bi: number, L: Yuv420Lay
     blendPerson(person, a.back, frame, L, w);
     return w;
   }
-  const w = warpPlanes(k, a.stat, frame, L, band, [a.tris, a.holeTris], false);
-  if (mode === "beside") {
-    warpPlanes(k, a.personStat, person, L, band, [a.edgeTris], true);
-    warpPlanes(k, frame, person, L, band, [a.innerTris], false, WARP_MODE.copy);
-    k.warp(frame, person, L.width, L.height, L.frameSize, -1, a.innerTris, 1, band, WARP_MODE.fill, 255);
-  }
-  return w;
+  if (mode === "beside") warpPlanes(k, a.personStat, person, L, band, [a.edgeTris], true);
+  // Beside: the video's spans of the inner triangles go to the person layer as they are written, alpha 255.
+  const mirror = mode === "beside" ? person : undefined;
+  return warpPlanes(k, a.stat, frame, L, band, [a.tris, a.holeTris], false, mirror && { dst: mirror, inner: a.inner });
 }
 
 /** Copy the luma rect `r` (even) and its chroma (and the alpha plane after them) from `src` to `dst`. */
@@ -68,7 +65,11 @@ export function copyYuvRect(src: Uint8Array, dst: Uint8Array, L: Yuv420Layout, r
   if (alpha) copyPlaneRect(src, dst, L.frameSize, L.width, r);
 }
 
-/** Warp the three planes (and the alpha plane after them) of `src` into `dst` within `band`, for each triangle list in turn. */
+/**
+ * Warp the three planes (and the alpha plane after them) of `src` into `dst` within `band`, for each
+ * triangle list in turn. `mirror`: the spans of the triangles flagged in `inner` (a byte per triangle of
+ * the lists, in order) also go to that yuva420p frame, alpha 255.
+ */
 function warpPlanes(
   k: WarpKernel,
   src: Uint8Array,
@@ -77,7 +78,7 @@ function warpPlanes(
   band: Rect,
   lists: Uint32Array[],
   alpha: boolean,
-  mode: number = WARP_MODE.warp,
+  mirror?: { dst: Uint8Array; inner: Uint8Array },
 ): Rect {
   const W = L.width;
   const H = L.height;
@@ -85,10 +86,15 @@ function warpPlanes(
   // Luma and alpha share a geometry: one call warps both.
   const second = alpha ? L.frameSize : -1;
   let w = EMPTY_RECT;
-  for (const tris of lists) w = unionRect(w, k.warp(src, dst, W, H, 0, second, tris, 1, band, mode));
   let c = EMPTY_RECT;
-  for (const tris of lists)
-    c = unionRect(c, k.warp(src, dst, W >> 1, H >> 1, L.ySize, L.ySize + L.cSize, tris, 0.5, cb, mode));
+  let at = 0;
+  for (const tris of lists) {
+    const m = mirror && { dst: mirror.dst, mask: mirror.inner.subarray(at, at + tris.length / 3) };
+    at += tris.length / 3;
+    const luma = m && { ...m, alphaAt: L.frameSize };
+    w = unionRect(w, k.warp(src, dst, W, H, 0, second, tris, 1, band, WARP_MODE.warp, 0, luma));
+    c = unionRect(c, k.warp(src, dst, W >> 1, H >> 1, L.ySize, L.ySize + L.cSize, tris, 0.5, cb, WARP_MODE.warp, 0, m));
+  }
   const cl: Rect = isEmpty(c) ? EMPTY_RECT : { x0: c.x0 * 2, y0: c.y0 * 2, x1: c.x1 * 2, y1: c.y1 * 2 };
   return intersectRect(even(unionRect(w, cl)), band);
 }

@@ -82,7 +82,7 @@ export class FramePainter {
     const split =
       person.mode === "beside" && person.person
         ? splitPersonTris(model, staticYuv, person.person, this.layout)
-        : { inner: new Uint32Array(0), edge: new Uint32Array(0) };
+        : { inner: new Uint8Array(0), edge: new Uint32Array(0) };
     const a = PaintArena.create({
       frameSize: this.layout.frameSize,
       poolSize,
@@ -91,14 +91,13 @@ export class FramePainter {
       holeTris: model.holeTris.length,
       threads,
       person: person.mode,
-      innerTris: split.inner.length,
       edgeTris: split.edge.length,
     });
     a.stat.set(staticYuv);
     for (const f of a.pool) f.set(staticYuv);
     if (person.person) for (const f of [a.personStat, ...a.personPool]) f.set(person.person);
     if (person.back) a.back.set(person.back);
-    a.innerTris.set(split.inner);
+    a.inner.set(split.inner);
     a.edgeTris.set(split.edge);
     a.base.set(model.base);
     a.xy.set(model.base);

@@ -1,9 +1,9 @@
 /**
  * Beside the unchanged video most of the person layer need not be warped: a triangle whose rest footprint
  * (its bounding box and the bilinear neighbour) is opaque and has the canvas's own colours (luma and both
- * chroma planes) warps to exactly the video frame's pixels, with alpha 255. Those triangles are copied from
- * the warped video frame and their alpha filled (paint-band.ts); only the others — along the person's
- * outline, a few percent of the moving area — are warped from the person layer.
+ * chroma planes) warps to exactly the video frame's pixels, with alpha 255. Those triangles' spans are
+ * copied into the person layer as the video frame's warp writes them, alpha 255 (paint-band.ts); only the
+ * others — along the person's outline, a few percent of the moving area — are warped from the person layer.
  */
 import type { FaceModel } from "@avatar-video/face-rig";
 import type { Yuv420Layout } from "./yuv";
@@ -13,16 +13,19 @@ export function splitPersonTris(
   stat: Uint8Array,
   person: Uint8Array,
   L: Yuv420Layout,
-): { inner: Uint32Array; edge: Uint32Array } {
+): { inner: Uint8Array; edge: Uint32Array } {
+  /** A byte per triangle of the tris, then the hole tris: 1 where inner. */
   const inner: number[] = [];
   const edge: number[] = [];
   for (const tris of [model.tris, model.holeTris]) {
     for (let t = 0; t < tris.length; t += 3) {
       const tri = [tris[t], tris[t + 1], tris[t + 2]];
-      (sameAndOpaque(model.base, tri, stat, person, L) ? inner : edge).push(...tri);
+      const same = sameAndOpaque(model.base, tri, stat, person, L);
+      inner.push(same ? 1 : 0);
+      if (!same) edge.push(...tri);
     }
   }
-  return { inner: Uint32Array.from(inner), edge: Uint32Array.from(edge) };
+  return { inner: Uint8Array.from(inner), edge: Uint32Array.from(edge) };
 }
 
 function sameAndOpaque(

@@ -28,8 +28,7 @@ export interface ArenaSpec {
   threads: number;
   /** Whether frames carry a person layer (person-scene.ts). */
   person: PersonMode;
-  /** Beside the unchanged video: triangle indices (tris and hole tris) whose person pixels equal the video's, and the rest. */
-  innerTris: number;
+  /** Beside the unchanged video: the triangle indices (tris and hole tris) whose person pixels are not the video's. */
   edgeTris: number;
 }
 
@@ -44,7 +43,8 @@ export class PaintArena {
   readonly personStat: Uint8Array;
   readonly personPool: Uint8Array[];
   readonly back: Uint8Array;
-  readonly innerTris: Uint32Array;
+  /** Beside the unchanged video: per triangle (tris, then hole tris) 1 where the person's pixels are the video's. */
+  readonly inner: Uint8Array;
   readonly edgeTris: Uint32Array;
   readonly base: Float32Array;
   readonly xy: Float32Array;
@@ -73,7 +73,7 @@ export class PaintArena {
     this.personPool = Array.from({ length: layer ? spec.poolSize : 0 }, () => new Uint8Array(buf, take(layer), layer));
     const back = spec.person === "over" ? spec.frameSize : 0;
     this.back = new Uint8Array(buf, take(back), back);
-    this.innerTris = new Uint32Array(buf, take(spec.innerTris * 4), spec.innerTris);
+    this.inner = new Uint8Array(buf, take(PaintArena.innerBytes(spec)), PaintArena.innerBytes(spec));
     this.edgeTris = new Uint32Array(buf, take(spec.edgeTris * 4), spec.edgeTris);
   }
 
@@ -83,10 +83,14 @@ export class PaintArena {
     return spec.person === "none" ? 0 : spec.frameSize + (spec.frameSize * 2) / 3;
   }
 
+  static innerBytes(spec: ArenaSpec): number {
+    return spec.person === "beside" ? (spec.tris + spec.holeTris) / 3 : 0;
+  }
+
   static bytes(spec: ArenaSpec): number {
     const person =
       (spec.poolSize + 1) * (PaintArena.personBytes(spec) + 16) + (spec.person === "over" ? spec.frameSize : 0) + 16;
-    const split = (spec.innerTris + spec.edgeTris) * 4 + 32;
+    const split = PaintArena.innerBytes(spec) + spec.edgeTris * 4 + 32;
     return (
       SLOT * spec.threads +
       (spec.poolSize + 1) * (spec.frameSize + 16) +
@@ -124,6 +128,9 @@ type WarpFn = (
   mode: number,
   fill: number,
   scratch: number,
+  mask: number,
+  mirror: number,
+  mirrorAlpha: number,
 ) => void;
 
 /** What a warp call writes into the moved triangles: bilinear samples of `src` at the rest positions, `src`'s pixel at the same position, or a constant. */
@@ -151,7 +158,9 @@ export class WarpKernel {
    * Planes are `pw`×`ph`; vertex positions (luma pixels) are scaled by `scale`; only pixels in `clip`
    * (plane coordinates) are written, and triangles that did not move are skipped (the caller keeps the
    * destination equal to the source there). Returns the bounding rect of the pixels written. `mode`
-   * copy or fill (`fill` the value) writes the same pixels without sampling.
+   * copy or fill (`fill` the value) writes the same pixels without sampling. `mirror`: the spans of the
+   * triangles flagged in its `mask` (a view of the arena, a byte per triangle of `tris`) are also written
+   * to its `dst` at the same place, with 255 at `alphaAt` bytes past plane A when given (warp.as.ts).
    */
   warp(
     src: Uint8Array,
@@ -165,6 +174,7 @@ export class WarpKernel {
     clip: Rect,
     mode: number = WARP_MODE.warp,
     fill = 0,
+    mirror?: { dst: Uint8Array; mask: Uint8Array; alphaAt?: number },
   ): Rect {
     const a = this.arena;
     const o = this.out;
@@ -188,6 +198,9 @@ export class WarpKernel {
       mode,
       fill,
       this.scratch,
+      mirror ? mirror.mask.byteOffset : 0,
+      mirror ? mirror.dst.byteOffset - dst.byteOffset : 0,
+      mirror?.alphaAt ?? -1,
     );
     return o[2] > o[0] ? { x0: o[0], y0: o[1], x1: o[2], y1: o[3] } : EMPTY_RECT;
   }

@@ -164,6 +164,21 @@ const ZX = i16x8(-32768, -32768, -32768, -32768, -32768, -32768, -32768, -32768)
   }
 }
 
+// `n` bytes from `s` to `d` (not overlapping), 16 a step: spans are short, a runtime memory.copy costs more.
+@inline function copyBytes(d: usize, s: usize, n: i32): void {
+  let j = 0;
+  for (; j + 16 <= n; j += 16) v128.store(d + <usize>j, v128.load(s + <usize>j));
+  for (; j < n; j++) store<u8>(d + <usize>j, load<u8>(s + <usize>j));
+}
+
+// `n` bytes of `v` at `d`, 16 a step.
+@inline function fillBytes(d: usize, v: u8, n: i32): void {
+  const V = i8x16.splat(<i8>v);
+  let j = 0;
+  for (; j + 16 <= n; j += 16) v128.store(d + <usize>j, V);
+  for (; j < n; j++) store<u8>(d + <usize>j, v);
+}
+
 // Rows set up per pass, and the bytes of one row's set-up in the caller's scratch (xs, n, 16.16 sx, sy as
 // i32; sx, sy as f64).
 const CHUNK = 64;
@@ -181,11 +196,17 @@ const FILL = 2; // the constant `fill`
  * [cx0, cx1)×[cy0, cy1) are written; triangles that did not move are skipped. The bounding rect of the
  * pixels written is stored as 4 i32 (x0, y0, x1, y1) at `out` (x1 ≤ x0 when nothing was written).
  * `mode` COPY or FILL writes exactly the pixels WARP would, without sampling.
+ *
+ * Mirror (`mask` ≠ 0): the spans of triangle t with a non-zero byte at `mask` + t are also copied to
+ * `mirror` bytes further on (another frame of the arena), and 255 is written at `mirrorAlpha` bytes past
+ * that copy of plane A when `mirrorAlpha` ≥ 0 (its alpha plane): the person layer takes the video's
+ * warped pixels while they are written, with no second pass over the triangles (paint-band.ts).
  */
 export function warp(
   src: usize, dst: usize, pw: i32, ph: i32, offA: i32, offB: i32,
   srcXY: usize, dstXY: usize, tris: usize, ntri: i32, scale: f64,
   cx0: i32, cy0: i32, cx1: i32, cy1: i32, out: usize, mode: i32, fill: i32, scratch: usize,
+  mask: usize, mirror: i32, mirrorAlpha: i32,
 ): void {
   let bx0 = i32.MAX_VALUE, by0 = i32.MAX_VALUE, bx1 = i32.MIN_VALUE, by1 = i32.MIN_VALUE;
   const safeX = <f64>(pw - 2), safeY = <f64>(ph - 2);
@@ -202,6 +223,7 @@ export function warp(
     const U1 = load<f32>(srcXY + i1), V1 = load<f32>(srcXY + i1, 4);
     const U2 = load<f32>(srcXY + i2), V2 = load<f32>(srcXY + i2, 4);
     if (X0 == U0 && Y0 == V0 && X1 == U1 && Y1 == V1 && X2 == U2 && Y2 == V2) continue;
+    const mirrored = mask != 0 && load<u8>(mask + <usize>t) != 0;
     const x0 = <f64>X0 * scale, y0 = <f64>Y0 * scale;
     const x1 = <f64>X1 * scale, y1 = <f64>Y1 * scale;
     const x2 = <f64>X2 * scale, y2 = <f64>Y2 * scale;
@@ -306,6 +328,7 @@ export function warp(
         const xs = load<i32>(r);
         let o = dst + <usize>(offA + y * pw + xs);
         const oe = o + <usize>n;
+        const o0 = o;
         if (mode == COPY) {
           const at = sA + <usize>(y * pw + xs);
           memory.copy(o, at, <usize>n);
@@ -336,6 +359,12 @@ export function warp(
             sxf += a11;
             syf += a21;
           }
+        }
+        if (mirrored) {
+          const m = o0 + <usize>mirror;
+          copyBytes(m, o0, n);
+          if (two) copyBytes(m + dOff, o0 + dOff, n);
+          if (mirrorAlpha >= 0) fillBytes(m + <usize>mirrorAlpha, 255, n);
         }
       }
     }
