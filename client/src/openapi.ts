@@ -161,7 +161,7 @@ export interface paths {
         put?: never;
         /**
          * Issue a short-lived session token for a motion service connection
-         * @description Authenticated with X-API-Key only. The token is a compact JWS signed with Ed25519 (EdDSA) carrying the account, App, region, model version and expiry; motion services verify it offline with the published public key.
+         * @description Authenticated with X-API-Key only. The token is a compact JWS signed with Ed25519 (EdDSA) carrying the account, App, region, model version and expiry; motion services verify it offline with the published public key. While a live connection of the account is held off for sending audio faster than real time (docs/motion.md), its keys get 429 with Retry-After.
          */
         post: operations["createSessionToken"];
         delete?: never;
@@ -1194,6 +1194,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            429: components["responses"]["E429"];
             500: components["responses"]["E500"];
         };
     };

@@ -1,4 +1,4 @@
-import { env } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { expectError } from "./open-fixtures";
 import { accept, motionAccount, nowS, pcm16, sleep, token, upgrade } from "./motion-helpers";
@@ -70,6 +70,44 @@ describe("limits, enforced by the account's object", () => {
     await streamRealTime(honest.ws, 1.5);
     honest.ws.send(JSON.stringify({ type: "stop" }));
     expect(await honest.closed).toEqual({ code: 1000, reason: "end of stream" });
+  });
+
+  it("a flooding account's session-token requests get the cool-down's 429 before the key lookup; other accounts' do not", async () => {
+    const mint = (apiKey: string) =>
+      SELF.fetch("http://x/v1/console/session-tokens", {
+        method: "POST",
+        headers: { "Content-Type": "application/json", "X-API-Key": apiKey },
+        body: JSON.stringify({ expireAt: nowS() + 60 }),
+      });
+    const [a, b] = [await motionAccount(), await motionAccount()];
+    for (const k of [a.apiKey, b.apiKey]) expect((await mint(k)).status).toBe(200);
+    const flood = accept(await upgrade({ token: await token(a), avatarId: a.avatarId }));
+    flood.ws.send(JSON.stringify({ type: "start", sampleRate: 8000 }));
+    flood.ws.send(pcm16(2.1, 8000));
+    expect((await flood.closed).code).toBe(1008);
+    // Revoked now: a key lookup would answer 401, so the 429 shows no lookup ran.
+    await env.DB.prepare("update apps set revoked_at = ? where id = ?").bind(Date.now(), a.appId).run();
+    const refused = await mint(a.apiKey);
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThanOrEqual(9);
+    await expectError(refused, 429, "rate_limit_exceeded", "session tokens wait");
+    expect((await mint(b.apiKey)).status).toBe(200);
+  });
+
+  it("a repeat flood doubles the hold-off (10 s, 20 s, 40 s …, at most 10 min); 10 min after the last one ends it is 10 s again", async () => {
+    const a = await motionAccount();
+    const lim = limiter(a.accountId);
+    const flood = (now: number) => lim.endMotionConnection(crypto.randomUUID(), now + 10_000, now);
+    const t = Date.now();
+    const waits: number[] = [];
+    for (let i = 0; i < 8; i++) waits.push(((await flood(t))! - t) / 1000);
+    expect(waits).toEqual([10, 20, 40, 80, 160, 320, 600, 600]);
+    const refused = await lim.admitMotionConnection(
+      { connectionId: crypto.randomUUID(), jti: crypto.randomUUID(), exp: nowS() + 60 },
+      t,
+    );
+    expect(refused).toMatchObject({ ok: false, code: "rate_limit_exceeded", retryAfterSeconds: 600 });
+    const later = t + 600_000 + 600_000 + 1;
+    expect(((await flood(later))! - later) / 1000).toBe(10);
   });
 
   it("pacing counts the message itself: 2.1 s in one message → 1008 before any of it is analysed", async () => {

@@ -10,7 +10,7 @@ import { avatarCoverUrl } from "../platform/storage/links";
 import { regionOf } from "../platform/session-token/issue";
 import { SessionTokenError, verifySessionToken } from "../platform/session-token/verify";
 import type { SessionClaims } from "../platform/session-token/claims";
-import { rememberCoolDown, rememberedCoolDown } from "./cool-down-memory";
+import { rememberCoolDown, rememberedCoolDown } from "../platform/limiter/cool-down-memory";
 import { MOTION_PROTOCOL } from "./protocol";
 import { signedRigUrl } from "./rig-links";
 import type { SessionSetup } from "./session-object";

@@ -2,7 +2,7 @@ import { MotionStream, type MotionFrame } from "@avatar-video/motion-model";
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../platform/env";
 import type { MotionLimits } from "../platform/limiter/motion-connections";
-import { rememberCoolDown } from "./cool-down-memory";
+import { rememberCoolDown } from "../platform/limiter/cool-down-memory";
 import { advanceAudioClock, FLOOD_COOL_DOWN_MS, pacingViolation } from "./pacing";
 import { CLOSE, judgeMessage, MOTION_PROTOCOL, type Phase } from "./protocol";
 
@@ -261,6 +261,8 @@ export class MotionSession extends DurableObject<Env> {
     this.ctx.waitUntil(
       this.env.ACCOUNT_LIMITER.getByName(accountId)
         .endMotionConnection(connectionId, coolDownUntil)
+        // A repeat flooder's hold-off is longer than the one remembered at the close: remember the limiter's.
+        .then((until) => until && rememberCoolDown(accountId, until, Date.now()))
         .catch((err: unknown) =>
           console.error(JSON.stringify({ event: "motion_release_failed", connectionId, error: String(err) })),
         ),

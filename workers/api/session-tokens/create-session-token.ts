@@ -1,5 +1,6 @@
 import { createRoute } from "@hono/zod-openapi";
 import { apiKeyAuth } from "../../platform/auth/app-auth";
+import { floodCoolDown } from "./flood-cool-down";
 import { limitBody } from "../../platform/http/body-limit";
 import { invalid } from "../../platform/http/errors";
 import { jsonBody, openApiApp } from "../../platform/http/openapi-app";
@@ -15,11 +16,11 @@ const route = createRoute({
   tags: ["Session tokens"],
   summary: "Issue a short-lived session token for a motion service connection",
   description:
-    "Authenticated with X-API-Key only. The token is a compact JWS signed with Ed25519 (EdDSA) carrying the account, App, region, model version and expiry; motion services verify it offline with the published public key.",
+    "Authenticated with X-API-Key only. The token is a compact JWS signed with Ed25519 (EdDSA) carrying the account, App, region, model version and expiry; motion services verify it offline with the published public key. While a live connection of the account is held off for sending audio faster than real time (docs/motion.md), its keys get 429 with Retry-After.",
   security: API_KEY_AUTH,
-  middleware: [apiKeyAuth, limitBody, jsonInput()] as const,
+  middleware: [floodCoolDown, apiKeyAuth, limitBody, jsonInput()] as const,
   request: { body: jsonBody(SessionTokenRequest) },
-  responses: { 200: okJson("The token", SessionTokenResponse), ...errors(400, 401, 500) },
+  responses: { 200: okJson("The token", SessionTokenResponse), ...errors(400, 401, 429, 500) },
 });
 
 /** POST /v1/console/session-tokens: X-API-Key only (the console host of a region). Token logic: workers/session-token/. */

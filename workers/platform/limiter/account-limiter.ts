@@ -128,8 +128,8 @@ export class AccountLimiter extends DurableObject<Env> {
     return admitMotionConnection(this.sql, input, now);
   }
 
-  endMotionConnection(connectionId: string, coolDownUntil?: number): void {
-    endMotionConnection(this.sql, connectionId, coolDownUntil);
+  endMotionConnection(connectionId: string, coolDownUntil?: number, now: number = Date.now()): number | undefined {
+    return endMotionConnection(this.sql, connectionId, coolDownUntil, now);
   }
 
   motionStatus(): { limits: MotionLimits; open: number } {

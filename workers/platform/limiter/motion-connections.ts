@@ -32,7 +32,7 @@ function ensureTables(sql: SqlStorage) {
     CREATE TABLE IF NOT EXISTS motion_tokens (jti TEXT PRIMARY KEY, exp INTEGER NOT NULL);
     CREATE TABLE IF NOT EXISTS motion_connections (id TEXT PRIMARY KEY, since INTEGER NOT NULL, lapses_at INTEGER NOT NULL);
     CREATE TABLE IF NOT EXISTS motion_settings (id INTEGER PRIMARY KEY CHECK (id = 1), limits TEXT NOT NULL);
-    CREATE TABLE IF NOT EXISTS motion_cooldown (id INTEGER PRIMARY KEY CHECK (id = 1), until INTEGER NOT NULL);
+    CREATE TABLE IF NOT EXISTS motion_flood_hold (id INTEGER PRIMARY KEY CHECK (id = 1), until INTEGER NOT NULL, length INTEGER NOT NULL);
   `);
 }
 
@@ -84,7 +84,7 @@ export function admitMotionConnection(
     };
   }
   // A connection of this account was closed for flooding (audio far ahead of real time): it waits a while.
-  const until = sql.exec<{ until: number }>("SELECT until FROM motion_cooldown WHERE id = 1").toArray()[0]?.until ?? 0;
+  const until = floodHold(sql)?.until ?? 0;
   if (until > now) return coolDownRefusal(until, now);
   const limits = motionLimits(sql);
   const open = Number(sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM motion_connections").one().n);
@@ -112,21 +112,44 @@ export function coolDownRefusal(until: number, now: number) {
   return {
     ok: false as const,
     code: "rate_limit_exceeded" as const,
-    message: `A live connection of this account sent audio faster than real time: new connections wait ${wait} seconds.`,
+    message: `A live connection of this account sent audio faster than real time: its new connections and session tokens wait ${wait} seconds.`,
     retryAfterSeconds: wait,
     coolingDownUntil: until,
   };
 }
 
-/** A closed connection frees its slot; `coolDownUntil` (closed for flooding) holds new ones off until then. */
-export function endMotionConnection(sql: SqlStorage, connectionId: string, coolDownUntil?: number): void {
+/** A flooding account's next hold-off doubles when it floods again within this long of the last one's end. */
+export const FLOOD_REPEAT_WINDOW_MS = 10 * 60_000;
+/** The longest hold-off of an account that keeps flooding. */
+export const FLOOD_HOLD_MAX_MS = 10 * 60_000;
+
+const floodHold = (sql: SqlStorage) =>
+  sql.exec<{ until: number; length: number }>("SELECT until, length FROM motion_flood_hold WHERE id = 1").toArray()[0];
+
+/**
+ * A closed connection frees its slot. `coolDownUntil` (closed for flooding) holds the account's new
+ * connections off until then — or twice as long as its last hold-off, up to FLOOD_HOLD_MAX_MS, when it
+ * flooded again soon after that one ended: a flooder retrying forever gets fewer connections over time.
+ * Returns when the hold-off in effect ends.
+ */
+export function endMotionConnection(
+  sql: SqlStorage,
+  connectionId: string,
+  coolDownUntil?: number,
+  now = Date.now(),
+): number | undefined {
   ensureTables(sql);
   sql.exec("DELETE FROM motion_connections WHERE id = ?", connectionId);
-  if (coolDownUntil)
-    sql.exec(
-      "INSERT INTO motion_cooldown (id, until) VALUES (1, ?) ON CONFLICT (id) DO UPDATE SET until = max(until, excluded.until)",
-      coolDownUntil,
-    );
+  if (!coolDownUntil) return undefined;
+  const last = floodHold(sql);
+  const base = Math.max(0, coolDownUntil - now);
+  const length =
+    last && now < last.until + FLOOD_REPEAT_WINDOW_MS
+      ? Math.min(Math.max(last.length * 2, base), FLOOD_HOLD_MAX_MS)
+      : base;
+  const until = Math.max(last?.until ?? 0, now + length);
+  sql.exec("INSERT OR REPLACE INTO motion_flood_hold (id, until, length) VALUES (1, ?, ?)", until, length);
+  return until;
 }
 
 export function openMotionConnections(sql: SqlStorage): number {
