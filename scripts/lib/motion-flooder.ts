@@ -65,7 +65,10 @@ export async function startFlooder(opts: FloodOptions): Promise<{ start(): void;
   });
   const failed = new Promise<never>((_, reject) => worker.once("error", reject));
   const next = () =>
-    Promise.race([failed, inbox.length ? inbox.shift() : new Promise<void>((r) => (wake = r)).then(() => inbox.shift())]);
+    Promise.race([
+      failed,
+      inbox.length ? inbox.shift() : new Promise<void>((r) => (wake = r)).then(() => inbox.shift()),
+    ]);
   await next(); // booted
   return {
     start: () => worker.postMessage("start"),
