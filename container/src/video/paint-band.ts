@@ -5,7 +5,7 @@
  */
 import { copyPlaneRect, EMPTY_RECT, intersectRect, isEmpty, unionRect, type Rect } from "../animate/warp";
 import { blendPerson } from "./person-blend";
-import { WARP_MODE, type ArenaSpec, type PaintArena, type WarpKernel } from "./wasm/warp-kernel";
+import type { ArenaSpec, PaintArena, WarpKernel } from "./wasm/warp-kernel";
 import type { Yuv420Layout } from "./yuv";
 
 /** Control block layout (Int32 slots). */
@@ -92,8 +92,8 @@ function warpPlanes(
     const m = mirror && { dst: mirror.dst, mask: mirror.inner.subarray(at, at + tris.length / 3) };
     at += tris.length / 3;
     const luma = m && { ...m, alphaAt: L.frameSize };
-    w = unionRect(w, k.warp(src, dst, W, H, 0, second, tris, 1, band, WARP_MODE.warp, 0, luma));
-    c = unionRect(c, k.warp(src, dst, W >> 1, H >> 1, L.ySize, L.ySize + L.cSize, tris, 0.5, cb, WARP_MODE.warp, 0, m));
+    w = unionRect(w, k.warp(src, dst, W, H, 0, second, tris, 1, band, luma));
+    c = unionRect(c, k.warp(src, dst, W >> 1, H >> 1, L.ySize, L.ySize + L.cSize, tris, 0.5, cb, m));
   }
   const cl: Rect = isEmpty(c) ? EMPTY_RECT : { x0: c.x0 * 2, y0: c.y0 * 2, x1: c.x1 * 2, y1: c.y1 * 2 };
   return intersectRect(even(unionRect(w, cl)), band);

@@ -125,16 +125,11 @@ type WarpFn = (
   cx1: number,
   cy1: number,
   out: number,
-  mode: number,
-  fill: number,
   scratch: number,
   mask: number,
   mirror: number,
   mirrorAlpha: number,
 ) => void;
-
-/** What a warp call writes into the moved triangles: bilinear samples of `src` at the rest positions, `src`'s pixel at the same position, or a constant. */
-export const WARP_MODE = { warp: 0, copy: 1, fill: 2 } as const;
 
 /** One thread's instance of the kernel on an arena; `slot` (0 … threads−1) is its private result slot. */
 export class WarpKernel {
@@ -157,10 +152,10 @@ export class WarpKernel {
    * `offA` of the frames, or two planes with the same geometry (U and V) at `offA` and `offB` (≥ 0).
    * Planes are `pw`×`ph`; vertex positions (luma pixels) are scaled by `scale`; only pixels in `clip`
    * (plane coordinates) are written, and triangles that did not move are skipped (the caller keeps the
-   * destination equal to the source there). Returns the bounding rect of the pixels written. `mode`
-   * copy or fill (`fill` the value) writes the same pixels without sampling. `mirror`: the spans of the
-   * triangles flagged in its `mask` (a view of the arena, a byte per triangle of `tris`) are also written
-   * to its `dst` at the same place, with 255 at `alphaAt` bytes past plane A when given (warp.as.ts).
+   * destination equal to the source there). Returns the bounding rect of the pixels written. `mirror`: the
+   * spans of the triangles flagged in its `mask` (a view of the arena, a byte per triangle of `tris`) are
+   * also written to its `dst` at the same place, with 255 at `alphaAt` bytes past plane A when given
+   * (warp.as.ts).
    */
   warp(
     src: Uint8Array,
@@ -172,8 +167,6 @@ export class WarpKernel {
     tris: Uint32Array,
     scale: number,
     clip: Rect,
-    mode: number = WARP_MODE.warp,
-    fill = 0,
     mirror?: { dst: Uint8Array; mask: Uint8Array; alphaAt?: number },
   ): Rect {
     const a = this.arena;
@@ -195,8 +188,6 @@ export class WarpKernel {
       clip.x1,
       clip.y1,
       o.byteOffset,
-      mode,
-      fill,
       this.scratch,
       mirror ? mirror.mask.byteOffset : 0,
       mirror ? mirror.dst.byteOffset - dst.byteOffset : 0,

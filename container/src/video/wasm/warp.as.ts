@@ -184,18 +184,12 @@ const ZX = i16x8(-32768, -32768, -32768, -32768, -32768, -32768, -32768, -32768)
 const CHUNK = 64;
 const ROW = 32;
 
-// What a call writes into the triangles' pixels at their current positions.
-const WARP = 0; // bilinear samples of `src` at the rest positions
-const COPY = 1; // `src`'s own pixel at the same position (an already warped frame)
-const FILL = 2; // the constant `fill`
-
 /**
  * Warp `ntri` triangles (u32 vertex index triples at `tris`) of the plane(s) at `offA` (and `offB` when
  * ≥ 0) of `src` into `dst` (same layout, `pw`×`ph` bytes per plane). Vertex positions (f32 pairs, luma
  * pixels: `srcXY` rest, `dstXY` current) are multiplied by `scale`. Only pixels inside the clip rect
  * [cx0, cx1)×[cy0, cy1) are written; triangles that did not move are skipped. The bounding rect of the
  * pixels written is stored as 4 i32 (x0, y0, x1, y1) at `out` (x1 ≤ x0 when nothing was written).
- * `mode` COPY or FILL writes exactly the pixels WARP would, without sampling.
  *
  * Mirror (`mask` ≠ 0): the spans of triangle t with a non-zero byte at `mask` + t are also copied to
  * `mirror` bytes further on (another frame of the arena), and 255 is written at `mirrorAlpha` bytes past
@@ -205,7 +199,7 @@ const FILL = 2; // the constant `fill`
 export function warp(
   src: usize, dst: usize, pw: i32, ph: i32, offA: i32, offB: i32,
   srcXY: usize, dstXY: usize, tris: usize, ntri: i32, scale: f64,
-  cx0: i32, cy0: i32, cx1: i32, cy1: i32, out: usize, mode: i32, fill: i32, scratch: usize,
+  cx0: i32, cy0: i32, cx1: i32, cy1: i32, out: usize, scratch: usize,
   mask: usize, mirror: i32, mirrorAlpha: i32,
 ): void {
   let bx0 = i32.MAX_VALUE, by0 = i32.MAX_VALUE, bx1 = i32.MIN_VALUE, by1 = i32.MIN_VALUE;
@@ -315,12 +309,10 @@ export function warp(
         const sy0 = a21 * (<f64>xs + 0.5 - x0) + a22 * (yc - y0) + v0 - 0.5;
         store<i32>(r, xs);
         store<i32>(r, select<i32>(<i32>fe - xs, 0, xb > xa && fe > fs), 4);
-        if (mode == WARP) {
-          store<i32>(r, round(sx0 * 65536), 8);
-          store<i32>(r, round(sy0 * 65536), 12);
-          store<f64>(r, sx0, 16);
-          store<f64>(r, sy0, 24);
-        }
+        store<i32>(r, round(sx0 * 65536), 8);
+        store<i32>(r, round(sy0 * 65536), 12);
+        store<f64>(r, sx0, 16);
+        store<f64>(r, sy0, 24);
       }
       for (let y = c0, r = scratch; y < c1; y++, r += ROW) {
         const n = load<i32>(r, 4);
@@ -329,14 +321,7 @@ export function warp(
         let o = dst + <usize>(offA + y * pw + xs);
         const oe = o + <usize>n;
         const o0 = o;
-        if (mode == COPY) {
-          const at = sA + <usize>(y * pw + xs);
-          memory.copy(o, at, <usize>n);
-          if (two) memory.copy(o + dOff, at + dOff, <usize>n);
-        } else if (mode == FILL) {
-          memory.fill(o, <u8>fill, <usize>n);
-          if (two) memory.fill(o + dOff, <u8>fill, <usize>n);
-        } else if (fast) {
+        if (fast) {
           const olim = dst + <usize>(offA + y * pw + cx1);
           span8(o, n, olim, sA, load<i32>(r, 8), load<i32>(r, 12), dax, day, pw, two, dOff, dxl, dxh, dyl, dyh);
         } else {
