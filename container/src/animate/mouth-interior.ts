@@ -5,6 +5,7 @@
  */
 import {
   grainNoise as noise,
+  lumaOf,
   type Interior,
   measureOpening,
   type MouthStyle,
@@ -25,7 +26,7 @@ function writeLuma(frame: Uint8Array, L: YuvFrameLayout, c: Interior, r: Rect, c
     for (let x = r.x0; x < r.x1; x++, o++) {
       const a = shade(c, L, col, x + 0.5, y + 0.5);
       if (a <= 0) continue;
-      const Yc = 16 + (47 * col[0] + 157 * col[1] + 16 * col[2]) / 256 + grain * col[3] * noise(x, y);
+      const Yc = lumaOf(col[0], col[1], col[2]) + grain * col[3] * noise(x, y);
       const cur = frame[o];
       frame[o] = Math.max(0, Math.min(255, (cur + (Yc - cur) * a + 0.5) | 0));
     }

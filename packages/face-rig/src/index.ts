@@ -10,7 +10,7 @@ export { photoMouthColors, type Pixels } from "./photo-colors";
 export { SILHOUETTE } from "./facemesh-topology";
 export { boxMean } from "./box-mean";
 export { matteForeground } from "./matte-foreground";
-export { grainNoise, samplePhoto, yuv420FromPixels, yuvFrameLayout, type YuvFrameLayout } from "./yuv-photo";
+export { grainNoise, lumaOf, samplePhoto, yuv420FromPixels, yuvFrameLayout, type YuvFrameLayout } from "./yuv-photo";
 export { mouthStyle, type MouthStyle } from "./mouth-style";
 export { measureOpening, paintRect, shade, type Rect } from "./mouth-shade";
 export type { Interior } from "./mouth-layers";

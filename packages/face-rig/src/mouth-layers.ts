@@ -45,8 +45,8 @@ export interface Interior {
   edge: number;
   /** Half width (px) of a step edge as soft as the photo (STEP × σ). */
   step: number;
-  /** 0..1: the lips close over the photo's own teeth (M/B/P); the seam is painted with lip colour. */
-  seal: number;
+  /** Per u (lookup table): 0..1, the lips close over the photo's own teeth; the seam is painted with lip colour. */
+  sealed: Float64Array;
   deepDist: number;
   st: MouthStyle;
 }

@@ -72,12 +72,17 @@ export function measureOpening(
   const vis = Math.max(smoothstep(0.4, 1.2 + 1.5 * s, extra), tuck * smoothstep(0.3, 1 + s, centreGap));
   // Lips closing over the photo's own teeth (M/B/P): the squeezed seam is covered with the lips' own colour.
   const seal = st.ownTeeth && restGap > 0 ? smoothstep(0.2, 0.6, -extra / restGap) : 0;
-  // Rounding closes them at the sides only (deform.ts): those columns are sealed the same way.
-  let sides = 0;
-  if (st.ownTeeth)
-    for (let k = 8; k <= LUT - 8 && !(sides > 0); k += 8)
-      sides = sealAt(loT[k] - upT[k], (rLo[k] + st.teethBelowLip[k] - rUp[k]) * (ax.hw / restAx.hw));
-  if (!(vis > 0) && !(seal > 0) && !(sides > 0)) return undefined;
+  // Per column, with rounding closing them at the sides only (deform.ts); the strip of teeth the mesh gives
+  // the lower lip (lip-edge.ts) counts as opening, now and at rest.
+  const sealed = new Float64Array(LUT + 1);
+  if (st.ownTeeth) {
+    const k = ax.hw / restAx.hw;
+    for (let j = 0; j <= LUT; j++) {
+      const below = st.teethBelowLip[j];
+      sealed[j] = Math.max(seal, sealAt(loT[j] + below * k - upT[j], (rLo[j] + below - rUp[j]) * k));
+    }
+  }
+  if (!(vis > 0) && !sealed.some((a) => a > 0)) return undefined;
   const hw = ax.hw;
   const shown = smoothstep(1.5, Math.max(3, 0.16 * hw), extra) * (1 - 0.65 * Math.min(1, Math.max(0, round)));
   // A photo's own upper teeth come from the photo (reusePhotoInterior); its lower teeth, newly shown, are drawn.
@@ -98,7 +103,7 @@ export function measureOpening(
     lowTeethH: 0.07 * hw * smoothstep(0.35, 0.9, open),
     edge: Math.max(0.7, s),
     step: STEP * Math.max(0.5, s),
-    seal,
+    sealed,
     deepDist: Math.max(1.5, 0.2 * hw),
     st,
   };
@@ -147,9 +152,7 @@ export function shade(c: Interior, L: YuvFrameLayout, col: Float64Array, px: num
   const au = Math.abs(u);
   if (au >= 0.995) return 0;
   // Lips closed over the photo's own teeth: here (rounding's sides) or in the middle (M/B/P).
-  const seal = st.ownTeeth
-    ? Math.max(c.seal, sealAt(vLo - vUp, (curveAt(c.rLo, LUT, u) + below - curveAt(c.rUp, LUT, u)) * k))
-    : 0;
+  const seal = curveAt(c.sealed, LUT, u);
   // The opening's own layers, its edge centred on the lip edge and as soft as a step blurred by the photo's σ.
   const alpha = seal < 1 ? smoothstep(-c.step, c.step + 0.3, dist) * c.vis : 0;
   let open = 0;

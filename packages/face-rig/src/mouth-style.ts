@@ -14,7 +14,7 @@ import type { FaceModel } from "./face-model";
 import { LUT } from "./lip-curve";
 import { teethBelowLip } from "./lip-edge";
 import type { MouthColors } from "./mouth-colors";
-import { samplePhoto, yuvFrameLayout } from "./yuv-photo";
+import { lumaOf, samplePhoto, yuvFrameLayout } from "./yuv-photo";
 
 export interface MouthStyle extends MouthColors {
   blur: number;
@@ -118,8 +118,7 @@ export function mouthStyle(colors: MouthColors, m: FaceModel, stat: Uint8Array, 
   const ownTeeth = teeth && gap > Math.max(3, REST_GAP * hw);
   const rest = { upper: pts(upperInner), lower: pts(lowerInner), stat };
   const teethRgb = ownTeeth ? photoTeeth(m, stat, W, H) : colors.teeth;
-  const teethLuma = 16 + (47 * teethRgb[0] + 157 * teethRgb[1] + 16 * teethRgb[2]) / 256;
-  const below = ownTeeth ? teethBelowLip(rest, lum, teethLuma) : new Float64Array(LUT + 1);
+  const below = ownTeeth ? teethBelowLip(rest, lum, lumaOf(...teethRgb)) : new Float64Array(LUT + 1);
   return { ...colors, teeth: teethRgb, blur, grain, light, rest, ownTeeth, teethBelowLip: below };
 }
 

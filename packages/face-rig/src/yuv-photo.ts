@@ -48,6 +48,9 @@ export function yuv420FromPixels(p: Pixels): Uint8Array {
   return out;
 }
 
+/** BT.709 limited-range luma of an RGB colour: yuv420FromPixels' coefficients, unrounded. */
+export const lumaOf = (r: number, g: number, b: number): number => 16 + (47 * r + 157 * g + 16 * b) / 256;
+
 /** Deterministic per-pixel noise, roughly N(0, 1): painted grain is static, like the photo's own. */
 export function grainNoise(x: number, y: number): number {
   let h = Math.imul(x * 374761393 + y * 668265263, 1274126177);
