@@ -23,6 +23,8 @@ export interface AppEnv {
     requestId: string;
     /** Set by the App authentication middleware on /v1/open and /v1/console. */
     caller: Caller;
+    /** SHA-256 of the request's X-API-Key, once hashed (auth/app-auth.ts apiKeyHash). */
+    apiKeyHash?: string;
     /** Read figures a creation handler already got from the limiter (limiter/read-limit.ts readRateLimitHeaders). */
     readStatus?: import("./limiter/types").ReadDecision;
   };

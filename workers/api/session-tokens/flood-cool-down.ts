@@ -1,9 +1,8 @@
 import { createMiddleware } from "hono/factory";
-import { credentialField } from "../../platform/auth/credentials";
+import { apiKeyHash } from "../../platform/auth/app-auth";
 import { rememberKeyAccount, rememberedCoolDownOfKey } from "../../platform/limiter/cool-down-memory";
 import { admissionError } from "../../platform/limiter/client";
 import type { AppEnv } from "../../platform/env";
-import { sha256Hex } from "../../platform/crypto/digest";
 
 /**
  * Runs before the key lookup: a key whose account is in its live-audio flood cool-down (as this isolate
@@ -12,8 +11,7 @@ import { sha256Hex } from "../../platform/crypto/digest";
  * A revoked key of such an account may get this 429 instead of 401 until the cool-down ends (seconds).
  */
 export const floodCoolDown = createMiddleware<AppEnv>(async (c, next) => {
-  const apiKey = credentialField(c.req.header("X-API-Key"));
-  const keyHash = apiKey ? await sha256Hex(apiKey) : undefined;
+  const keyHash = await apiKeyHash(c);
   const cooling = keyHash ? rememberedCoolDownOfKey(keyHash, Date.now()) : null;
   if (cooling) throw admissionError(cooling);
   await next();

@@ -1,5 +1,6 @@
 import { and, eq, isNull } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
+import type { Context } from "hono";
 import { createMiddleware } from "hono/factory";
 import { accounts, apps } from "../db/schema";
 import type { AppEnv } from "../env";
@@ -34,11 +35,21 @@ export const appAuth = createMiddleware<AppEnv>(async (c, next) => {
   await next();
 });
 
+/** SHA-256 of the request's X-API-Key (hashed once per request, by whichever middleware asks first), or undefined. */
+export async function apiKeyHash(c: Context<AppEnv>): Promise<string | undefined> {
+  const cached = c.get("apiKeyHash");
+  if (cached) return cached;
+  const apiKey = credentialField(c.req.header("X-API-Key"));
+  if (!apiKey) return undefined;
+  const keyHash = await sha256Hex(apiKey);
+  c.set("apiKeyHash", keyHash);
+  return keyHash;
+}
+
 /** Console authentication (session tokens): X-API-Key alone identifies the App by its key hash. */
 export const apiKeyAuth = createMiddleware<AppEnv>(async (c, next) => {
-  const apiKey = credentialField(c.req.header("X-API-Key"));
-  if (!apiKey) throw unauthorized();
-  const keyHash = await sha256Hex(apiKey);
+  const keyHash = await apiKeyHash(c);
+  if (!keyHash) throw unauthorized();
   const row = await drizzle(c.env.DB)
     .select({ app: apps, account: accounts })
     .from(apps)
