@@ -93,7 +93,7 @@ describe("limits, enforced by the account's object", () => {
     expect((await mint(b.apiKey)).status).toBe(200);
   });
 
-  it("a repeat flood doubles the hold-off (10 s, 20 s, 40 s …, at most 10 min); 10 min after the last one ends it is 10 s again", async () => {
+  it("a repeat flood doubles the cool-down (10 s, 20 s, 40 s …, at most 10 min); 10 min after the last one ends it is 10 s again", async () => {
     const a = await motionAccount();
     const lim = limiter(a.accountId);
     const flood = (now: number) => lim.endMotionConnection(crypto.randomUUID(), now + 10_000, now);

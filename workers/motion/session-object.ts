@@ -261,7 +261,7 @@ export class MotionSession extends DurableObject<Env> {
     this.ctx.waitUntil(
       this.env.ACCOUNT_LIMITER.getByName(accountId)
         .endMotionConnection(connectionId, coolDownUntil)
-        // A repeat flooder's hold-off is longer than the one remembered at the close: remember the limiter's.
+        // A repeat flooder's cool-down is longer than the one remembered at the close: remember the limiter's.
         .then((until) => until && rememberCoolDown(accountId, until, Date.now()))
         .catch((err: unknown) =>
           console.error(JSON.stringify({ event: "motion_release_failed", connectionId, error: String(err) })),

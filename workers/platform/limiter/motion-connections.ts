@@ -32,7 +32,7 @@ function ensureTables(sql: SqlStorage) {
     CREATE TABLE IF NOT EXISTS motion_tokens (jti TEXT PRIMARY KEY, exp INTEGER NOT NULL);
     CREATE TABLE IF NOT EXISTS motion_connections (id TEXT PRIMARY KEY, since INTEGER NOT NULL, lapses_at INTEGER NOT NULL);
     CREATE TABLE IF NOT EXISTS motion_settings (id INTEGER PRIMARY KEY CHECK (id = 1), limits TEXT NOT NULL);
-    CREATE TABLE IF NOT EXISTS motion_flood_hold (id INTEGER PRIMARY KEY CHECK (id = 1), until INTEGER NOT NULL, length INTEGER NOT NULL);
+    CREATE TABLE IF NOT EXISTS motion_flood_cooldown (id INTEGER PRIMARY KEY CHECK (id = 1), until INTEGER NOT NULL, length INTEGER NOT NULL);
   `);
 }
 
@@ -84,7 +84,7 @@ export function admitMotionConnection(
     };
   }
   // A connection of this account was closed for flooding (audio far ahead of real time): it waits a while.
-  const until = floodHold(sql)?.until ?? 0;
+  const until = lastCoolDown(sql)?.until ?? 0;
   if (until > now) return coolDownRefusal(until, now);
   const limits = motionLimits(sql);
   const open = Number(sql.exec<{ n: number }>("SELECT COUNT(*) AS n FROM motion_connections").one().n);
@@ -118,19 +118,21 @@ export function coolDownRefusal(until: number, now: number) {
   };
 }
 
-/** A flooding account's next hold-off doubles when it floods again within this long of the last one's end. */
+/** A flooding account's next cool-down doubles when it floods again within this long of the last one's end. */
 export const FLOOD_REPEAT_WINDOW_MS = 10 * 60_000;
-/** The longest hold-off of an account that keeps flooding. */
-export const FLOOD_HOLD_MAX_MS = 10 * 60_000;
+/** The longest cool-down of an account that keeps flooding. */
+export const FLOOD_COOL_DOWN_MAX_MS = 10 * 60_000;
 
-const floodHold = (sql: SqlStorage) =>
-  sql.exec<{ until: number; length: number }>("SELECT until, length FROM motion_flood_hold WHERE id = 1").toArray()[0];
+const lastCoolDown = (sql: SqlStorage) =>
+  sql
+    .exec<{ until: number; length: number }>("SELECT until, length FROM motion_flood_cooldown WHERE id = 1")
+    .toArray()[0];
 
 /**
  * A closed connection frees its slot. `coolDownUntil` (closed for flooding) holds the account's new
- * connections off until then — or twice as long as its last hold-off, up to FLOOD_HOLD_MAX_MS, when it
+ * connections off until then — or twice as long as its last cool-down, up to FLOOD_COOL_DOWN_MAX_MS, when it
  * flooded again soon after that one ended: a flooder retrying forever gets fewer connections over time.
- * Returns when the hold-off in effect ends.
+ * Returns when the cool-down in effect ends.
  */
 export function endMotionConnection(
   sql: SqlStorage,
@@ -141,14 +143,14 @@ export function endMotionConnection(
   ensureTables(sql);
   sql.exec("DELETE FROM motion_connections WHERE id = ?", connectionId);
   if (!coolDownUntil) return undefined;
-  const last = floodHold(sql);
+  const last = lastCoolDown(sql);
   const base = Math.max(0, coolDownUntil - now);
   const length =
     last && now < last.until + FLOOD_REPEAT_WINDOW_MS
-      ? Math.min(Math.max(last.length * 2, base), FLOOD_HOLD_MAX_MS)
+      ? Math.min(Math.max(last.length * 2, base), FLOOD_COOL_DOWN_MAX_MS)
       : base;
   const until = Math.max(last?.until ?? 0, now + length);
-  sql.exec("INSERT OR REPLACE INTO motion_flood_hold (id, until, length) VALUES (1, ?, ?)", until, length);
+  sql.exec("INSERT OR REPLACE INTO motion_flood_cooldown (id, until, length) VALUES (1, ?, ?)", until, length);
   return until;
 }
 
