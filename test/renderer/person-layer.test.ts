@@ -12,6 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildFaceModel, deform, mouthColors, NEUTRAL_POSE } from "@avatar-video/face-rig";
 import { decodeMatte } from "../../container/src/matte/matte-png";
 import { placePortrait } from "../../container/src/video/compose";
+import { composePerson } from "../../container/src/video/compose-person";
 import { ffmpegPath } from "../../container/src/video/ffmpeg";
 import { FramePainter } from "../../container/src/video/painter";
 import { staticFrames } from "../../container/src/video/person-scene";
@@ -240,6 +241,31 @@ describe("over a photo, and the MP4 without a background", () => {
     const [a, b] = await Promise.all([render({}), render({ alpha: true })]);
     expect(readFileSync(b.mp4Path).equals(readFileSync(a.mp4Path))).toBe(true);
     expect(b.webmPath).toBeDefined();
+  });
+
+  it("where the photo ends inside the canvas the person thins out over W/24, not in a straight cut", async () => {
+    const settings = {
+      width: 640,
+      height: 360,
+      fit: "contain" as const,
+      backgroundColor: "#000000",
+      backgroundFit: "cover" as const,
+    };
+    const { width, height } = avatar.rig.portrait;
+    const opaque = new Uint8Array(width * height).fill(255);
+    const layer = await composePerson(avatar.portraitPng, opaque, avatar.rig, settings);
+    const c = placePortrait(avatar.rig, width, height, settings).clip;
+    expect(c.x0).toBeGreaterThan(0);
+    const row = (settings.height >> 1) * settings.width;
+    const fade = Math.round(settings.width / 24);
+    const a = (x: number) => layer.alpha[row + x];
+    expect(a(c.x0 - 1)).toBe(0);
+    expect(a(c.x0)).toBeLessThan(10);
+    expect(a(c.x0 + (fade >> 1))).toBeGreaterThan(64);
+    expect(a(c.x0 + (fade >> 1))).toBeLessThan(192);
+    expect(a(c.x0 + fade)).toBe(255);
+    expect(a(c.x1 - 1)).toBeLessThan(10);
+    for (let x = c.x0; x < c.x0 + fade; x++) expect(a(x + 1)).toBeGreaterThanOrEqual(a(x));
   });
 
   it("a layer without a usable matte is refused (render_failed, not retryable)", async () => {

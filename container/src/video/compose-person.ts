@@ -2,13 +2,20 @@
  * The person as a layer of the canvas: the portrait's own colours under its matte (the old backdrop taken
  * out of the edges, face-rig's matteForeground) and the matte, both placed exactly as composeCanvas places
  * the portrait (same size, offset, resampling kernel). Where the portrait ends inside the canvas (contain,
- * the whole-head framing) the person fades out over W/80 px, as the whole-head framing fades the photo:
- * hair or shoulders cut by the photo's edge end softly, not in a straight line. Alpha is 0 beyond.
+ * the whole-head framing) the person fades out over W/24 px: hair or shoulders cut by the photo's edge
+ * thin out into the new background instead of ending in a straight line. Alpha is 0 beyond.
  */
 import sharp from "sharp";
 import { matteForeground, type Placement } from "@avatar-video/face-rig";
 import type { AvatarRig } from "@avatar-video/contract";
 import { canvasPlacement, resampleKernel, sideRamp, type CanvasSettings } from "./compose";
+
+/**
+ * Share of the canvas over which the person fades where the photo ends. The photo against its own blurred
+ * sides needs only W/80 (compose.ts); against an unrelated background W/80 still reads as a cut through
+ * the hair, W/14 as see-through hair.
+ */
+const PHOTO_EDGE_FADE = 1 / 24;
 
 export interface PersonLayer {
   /** The person's colours on the canvas, RGB (carried past its outline, so resampling never pulls in backdrop). */
@@ -42,8 +49,8 @@ export async function composePerson(
   const rgb = new Uint8Array(W * H * 3);
   const alpha = new Uint8Array(W * H);
   const w = c.x1 - c.x0;
-  const cols = sideRamp(c, W);
-  const rows = sideRamp({ x0: c.y0, x1: c.y1 }, H);
+  const cols = sideRamp(c, W, PHOTO_EDGE_FADE);
+  const rows = sideRamp({ x0: c.y0, x1: c.y1 }, H, PHOTO_EDGE_FADE);
   for (let y = c.y0; y < c.y1; y++) {
     const row = (y - c.y0) * w;
     rgb.set(rgbPart.subarray(row * 3, (row + w) * 3), (y * W + c.x0) * 3);

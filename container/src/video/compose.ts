@@ -223,9 +223,9 @@ export async function composeCanvas(
  * left and/or right edge into the sides over W/80 px where it ends inside the canvas (rows alike, given the
  * rect's rows and the height).
  */
-export function sideRamp(c: { x0: number; x1: number }, W: number): Uint8Array {
+export function sideRamp(c: { x0: number; x1: number }, W: number, share = 1 / 80): Uint8Array {
   const w = c.x1 - c.x0;
-  const f = Math.max(4, Math.round(W / 80));
+  const f = Math.max(4, Math.round(W * share));
   const ramp = new Uint8Array(w);
   for (let x = 0; x < w; x++) {
     let a = 1;
