@@ -38,11 +38,11 @@ function Cutout(props: { name: string; backgroundUrl?: string; portraitUrl: stri
             <image href={props.matteUrl} x="350" y="0" width="900" height="900" />
           </mask>
         ) : null}
-        {/* Where the photo ends, the person fades out over its sides, as in the videos. */}
+        {/* Where the photo ends, the person fades out over W/24 (here 1600/24 of its 900), as in the videos. */}
         <linearGradient id="sides">
           <stop offset="0" stop-color="black" />
-          <stop offset="0.03" stop-color="white" />
-          <stop offset="0.97" stop-color="white" />
+          <stop offset="0.074" stop-color="white" />
+          <stop offset="0.926" stop-color="white" />
           <stop offset="1" stop-color="black" />
         </linearGradient>
         <mask id="fade" maskUnits="userSpaceOnUse" x="0" y="0" width="1600" height="900">
