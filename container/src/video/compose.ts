@@ -220,8 +220,8 @@ export async function composeCanvas(
 
 /**
  * Whole-head framing: per column of the visible portrait rect `c`, the opacity (0..255) that fades its
- * left and/or right edge into the sides over W/80 px where it ends inside the canvas (rows alike, given the
- * rect's rows and the height).
+ * left and/or right edge into the sides over `share` of W (W/80 for the photo; the person layer's is its
+ * own) where it ends inside the canvas (rows alike, given the rect's rows and the height).
  */
 export function sideRamp(c: { x0: number; x1: number }, W: number, share = 1 / 80): Uint8Array {
   const w = c.x1 - c.x0;
