@@ -7,14 +7,12 @@
  * Each hash covers the decoded frames (ffmpeg's framemd5 of every frame, as the renderer's ffmpeg decodes its
  * own MP4) of a short render with a fixed seed: the same tree, ffmpeg build and input give the same frames.
  */
-import { spawn } from "node:child_process";
-import { createHash } from "node:crypto";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ffmpegPath } from "../../container/src/video/ffmpeg";
 import { type RenderSettings, renderVideo } from "../../container/src/video/render";
+import { frameDigest } from "./helpers/frame-digest";
 import { encodeAudio, type Segment, synthSpeech } from "./helpers/media-audio";
 import { SMALL_SQUARE, type TestAvatar, testAvatar } from "./helpers/media-avatar";
 
@@ -55,24 +53,6 @@ beforeAll(async () => {
   await encodeAudio(synthSpeech(SPEECH, 24_000), 24_000, audioPath, "wav");
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-/** One SHA-256 over the MD5 of every decoded video frame, and the frame count. */
-function frameDigest(mp4: string): Promise<{ frames: number; sha256: string }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(ffmpegPath(), ["-v", "error", "-i", mp4, "-map", "0:v", "-f", "framemd5", "-"]);
-    let out = "";
-    child.stdout.on("data", (d: Buffer) => (out += d.toString()));
-    child.on("error", reject);
-    child.on("close", (code) => {
-      if (code !== 0) return reject(new Error(`ffmpeg framemd5 exited ${code}`));
-      const md5s = out
-        .split("\n")
-        .filter((l) => l && !l.startsWith("#"))
-        .map((l) => l.split(",").at(-1)!.trim());
-      resolve({ frames: md5s.length, sha256: createHash("sha256").update(md5s.join("\n")).digest("hex") });
-    });
-  });
-}
 
 describe("fixture renders, frame by frame", () => {
   const expected: Record<string, { frames: number; sha256: string }> = UPDATE

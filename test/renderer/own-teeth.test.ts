@@ -54,8 +54,8 @@ describe("a smile that rounds (oo, w, o)", () => {
     const side = (k: number) => Math.abs(m.mu[m.mouth.upperInner[k]]) > 0.75 && rest[k] > 3;
     const sides = rest.map((_, k) => k).filter(side);
     expect(sides.length).toBeGreaterThanOrEqual(2);
-    // Before issue 25's last change they opened with the jaw (ratios above 1). A lip closes at most 0.24 half
-    // mouth widths, so the blunt image-left end of this smile (rest gaps up to 0.55) stays a little apart.
+    // Without pursing they open with the jaw (ratios above 1). A lip closes at most 0.24 half mouth widths,
+    // so the blunt image-left end of this smile (rest gaps up to 0.55) stays a little apart.
     const ratios = sides.map((k) => oo[k] / rest[k]);
     for (const r of ratios) expect(r).toBeLessThan(0.7);
     expect(ratios.reduce((a, b) => a + b, 0) / ratios.length).toBeLessThan(0.6);

@@ -3,13 +3,12 @@
  * calling thread alone. On 2 cores the renderer paints on one thread by default, so this test is what runs
  * the worker path here.
  */
-import { createHash } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { run, ffmpegPath } from "../../container/src/video/ffmpeg";
 import { renderVideo } from "../../container/src/video/render";
+import { frameDigest } from "./helpers/frame-digest";
 import { encodeAudio, speechLike, synthSpeech } from "./helpers/media-audio";
 import { SMALL_SQUARE, type TestAvatar, testAvatar } from "./helpers/media-avatar";
 
@@ -24,8 +23,8 @@ beforeAll(async () => {
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-/** The render's decoded frames (framemd5) and how many painting threads it used. */
-async function framesWith(threads: number): Promise<{ frames: string; threads: number }> {
+/** The render's decoded frames (frame-digest.ts) and how many painting threads it used. */
+async function framesWith(threads: number) {
   const out = await renderVideo({
     portraitPng: avatar.portraitPng,
     rig: avatar.rig,
@@ -35,14 +34,9 @@ async function framesWith(threads: number): Promise<{ frames: string; threads: n
     seed: 7,
     threads,
   });
-  const md5 = await run(ffmpegPath(), ["-v", "error", "-i", out.mp4Path, "-map", "0:v", "-f", "framemd5", "-"]);
-  expect(md5.code).toBe(0);
-  const lines = md5.stdout
-    .toString("utf8")
-    .split("\n")
-    .filter((l) => l && !l.startsWith("#"));
-  expect(lines.length).toBeGreaterThan(30);
-  return { frames: createHash("sha256").update(lines.join("\n")).digest("hex"), threads: out.timings.threads };
+  const digest = await frameDigest(out.mp4Path);
+  expect(digest.frames).toBeGreaterThan(30);
+  return { frames: digest.sha256, threads: out.timings.threads };
 }
 
 it("frames painted in bands on three threads are the frames painted on one", async () => {

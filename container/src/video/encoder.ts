@@ -2,9 +2,9 @@
  * The ffmpeg encoder process: raw frames on stdin, the source audio file placed at the speech start with
  * sample-accurate silence before it and padded after it. The video: yuv420p frames → H.264 (libx264,
  * yuv420p, CRF 20, preset veryfast with the fastest motion search, BT.709 tags, constant frame rate) + AAC
- * (128 kb/s, 48 kHz) in MP4 with the index at the front (+faststart). The alpha video: yuva420p frames → VP9 with its alpha (libvpx-vp9
- * at its realtime speed, constant quality) + Opus in WebM, the form Chromium and Firefox play with
- * transparency.
+ * (128 kb/s, 48 kHz) in MP4 with the index at the front (+faststart). The alpha video: yuva420p frames →
+ * VP9 with its alpha (libvpx-vp9 at its fastest realtime speed, constant quality) + Opus in WebM, the form
+ * Chromium and Firefox play with transparency.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { availableParallelism } from "node:os";
