@@ -62,7 +62,7 @@ describe("foreground colours under a matte", () => {
       expect([...fg.subarray((128 * W + x) * 3, (128 * W + x) * 3 + 3)]).toEqual([200, 40, 40]);
   });
 
-  it("an opaque rim with the backdrop's hue (chroma bleed) takes the interior's hue at its own brightness", () => {
+  it("an opaque rim with the backdrop's hue (chroma bleed) takes the interior's hue", () => {
     const hard = Uint8Array.from({ length: W * W }, (_, i) => (i % W < 160 ? 255 : 0));
     const bled = new Uint8Array(W * W * 3);
     for (let i = 0; i < W * W; i++) {
@@ -76,6 +76,28 @@ describe("foreground colours under a matte", () => {
       expect(fg[i], `x ${x}: ${fg.subarray(i, i + 3)}`).toBeGreaterThan(fg[i + 2] + 60); // red again, not purple
     }
     expect([...fg.subarray((128 * W + 100) * 3, (128 * W + 100) * 3 + 3)]).toEqual([200, 40, 40]);
+  });
+
+  it("a blurred edge whose matte sits 3 px out leaves no rim of the backdrop's brightness or hue", () => {
+    // Dark blue-grey hair before a light orange wall; the photo blends them over 10 px, the matte 3 px further out.
+    const person = [50, 60, 80];
+    const wall = [230, 200, 120];
+    const share = (x: number, edge: number) => Math.min(1, Math.max(0, (edge - x) / 10));
+    const offAlpha = Uint8Array.from({ length: W * W }, (_, i) => Math.round(255 * share(i % W, 169)));
+    const blurred = new Uint8Array(W * W * 3);
+    for (let i = 0; i < W * W; i++) {
+      const s = share(i % W, 166);
+      for (let c = 0; c < 3; c++) blurred[i * 3 + c] = Math.round(person[c] * s + wall[c] * (1 - s));
+    }
+    const fg = matteForeground(blurred, offAlpha, W, W);
+    for (let x = 140; x < 180; x++) {
+      const i = 128 * W + x;
+      if (offAlpha[i] === 0) continue;
+      const [r, g, b] = fg.subarray(i * 3, i * 3 + 3);
+      const seen = `x ${x} (alpha ${offAlpha[i]}): ${[r, g, b]}`;
+      expect(Math.max(r - person[0], g - person[1], b - person[2]), seen).toBeLessThan(20); // no lighter rim
+      expect(b, seen).toBeGreaterThanOrEqual(r); // no orange rim
+    }
   });
 });
 

@@ -6,10 +6,10 @@
  * share of the pixel that the matte gives the person. Where alpha is 0 the nearby person colour is carried
  * outwards, so resampling the layer never pulls backdrop in.
  *
- * The pixels just inside the outline are opaque but carry the backdrop's hue too: a JPEG keeps colour at
- * half resolution and light bounces off a wall onto hair, so dark hair in front of a yellow frame ends in a
- * rim of olive pixels. There the colour is the person's further in (spill suppression), at the pixel's own
- * brightness. Everywhere else where alpha is 255 the photo is kept exactly.
+ * Along the outline that estimate still leaves rims: alpha is off by a pixel or two where the photo's edge
+ * is blurred, a JPEG keeps colour at half resolution, and light bounces off a wall onto hair. There each
+ * pixel is unmixed from its own colour instead (unmixEdge). Everywhere else where alpha is 255 the photo is
+ * kept exactly.
  */
 import { boxMean } from "./box-mean";
 
@@ -35,69 +35,76 @@ export function matteForeground(rgb: Uint8Array, alpha: Uint8Array, W: number, H
     fg = fuse(image, fg, a, W, H, r);
   }
   for (let c = 0; c < 3; c++) for (let i = 0; i < n; i++) if (alpha[i] === 255) fg[c][i] = image[c][i];
-  solveMixed(fg, image, alpha, W, H);
-  suppressSpill(fg, alpha, W, H);
+  unmixEdge(fg, image, alpha, W, H);
   const out = new Uint8Array(n * 3);
   for (let i = 0; i < n; i++)
     for (let c = 0; c < 3; c++) out[i * 3 + c] = Math.round(Math.min(1, Math.max(0, fg[c][i])) * 255);
   return out;
 }
 
-/**
- * Where the backdrop next to a mixed pixel is seen bare (alpha 0 within 4×SPILL px), the pixel is solved
- * for its foreground, I = αF + (1 − α)B with B that bare backdrop's mean: exact for a plain backdrop,
- * trusted from alpha ½ up (dividing by a small alpha amplifies noise), the blurred estimate below that.
- */
-function solveMixed(fg: Float32Array[], image: Float32Array[], alpha: Uint8Array, W: number, H: number): void {
-  const n = W * H;
-  const r = Math.max(1, Math.round((Math.max(W, H) * 4 * SPILL) / 1024));
-  const bare = new Float32Array(n);
-  for (let i = 0; i < n; i++) bare[i] = alpha[i] === 0 ? 1 : 0;
-  const reach = boxMean(bare, W, H, r);
-  const tmp = new Float32Array(n);
-  for (let c = 0; c < 3; c++) {
-    for (let i = 0; i < n; i++) tmp[i] = image[c][i] * bare[i];
-    const back = boxMean(tmp, W, H, r);
-    for (let i = 0; i < n; i++) {
-      const a = alpha[i] / 255;
-      if (a === 0 || a === 1 || reach[i] < 1e-3) continue;
-      const trust = Math.min(1, Math.max(0, (a - 0.25) / 0.25));
-      const solved = (image[c][i] - (1 - a) * (back[i] / reach[i])) / a;
-      fg[c][i] += trust * (solved - fg[c][i]);
-    }
-  }
-}
+/** The band along the outline whose colours are unmixed, in px at 1024 (scaled with the image). */
+const EDGE = 6;
+/** Person and backdrop colours closer than this (squared distance, colours 0..1) are not told apart. */
+const DISTINCT = 0.02;
 
 /**
- * Nearly opaque pixels within SPILL px (at 1024) of the outline take the interior's colour (opaque pixels at
- * least that far in, averaged over 2×SPILL) moved to their own brightness; the interior is untouched.
+ * Within EDGE px of the outline (the mixed pixels and the opaque ones next to them) each pixel is unmixed
+ * along the line from the person's colour P (opaque pixels at least EDGE px in, within 4×EDGE) to the bare
+ * backdrop's colour B next to it (alpha 0 within 2×EDGE, else 4×EDGE): its person share t is where it lies
+ * on that line, and its brightness with the backdrop's share taken out, I + (1 − t)(P − B), is kept at P's
+ * hue. Alpha is not trusted here: where the photo's edge is blurred (a JPEG keeps colour at half
+ * resolution, a bright wall spills light onto hair) it is off by a pixel or two, and the pixel's own colour
+ * says how much backdrop it holds. The hue is P's because what is left of the backdrop after unmixing is
+ * the estimate's error, which showed as orange or teal rims; hair keeps its strands in brightness. Where P
+ * and B are alike, or either is seen only in a few pixels, the pixel fades back to the estimate above.
  */
-const SPILL = 6;
-
-function suppressSpill(fg: Float32Array[], alpha: Uint8Array, W: number, H: number): void {
+function unmixEdge(fg: Float32Array[], image: Float32Array[], alpha: Uint8Array, W: number, H: number): void {
   const n = W * H;
-  const e = Math.max(1, Math.round((Math.max(W, H) * SPILL) / 1024));
+  const e = Math.max(1, Math.round((Math.max(W, H) * EDGE) / 1024));
   const opaque = new Float32Array(n);
-  for (let i = 0; i < n; i++) opaque[i] = alpha[i] === 255 ? 1 : 0;
+  const bare = new Float32Array(n);
+  for (let i = 0; i < n; i++) {
+    opaque[i] = alpha[i] === 255 ? 1 : 0;
+    bare[i] = alpha[i] === 0 ? 1 : 0;
+  }
   const near = boxMean(opaque, W, H, e);
   const inner = new Float32Array(n);
   for (let i = 0; i < n; i++) inner[i] = near[i] > 0.999 ? 1 : 0;
-  const weight = boxMean(inner, W, H, 2 * e);
   const share = boxMean(inner, W, H, 1);
   const tmp = new Float32Array(n);
-  const interior = fg.map((plane) => {
-    for (let i = 0; i < n; i++) tmp[i] = plane[i] * inner[i];
-    return boxMean(tmp, W, H, 2 * e);
-  });
+  // Per plane the masked sum's mean; divided by the mask's own mean it is the mean colour under the mask.
+  const masked = (mask: Float32Array, r: number) =>
+    image.map((plane) => {
+      for (let i = 0; i < n; i++) tmp[i] = plane[i] * mask[i];
+      return boxMean(tmp, W, H, r);
+    });
+  const personCover = boxMean(inner, W, H, 4 * e);
+  const person = masked(inner, 4 * e);
+  const nearCover = boxMean(bare, W, H, 2 * e);
+  const backNear = masked(bare, 2 * e);
+  const farCover = boxMean(bare, W, H, 4 * e);
+  const backFar = masked(bare, 4 * e);
+  const p = [0, 0, 0];
+  const d = [0, 0, 0];
   for (let i = 0; i < n; i++) {
-    if (alpha[i] < 128 || weight[i] < 1e-3) continue;
-    // 0 inside the interior, rising over 1 px outside it; only for nearly opaque pixels (the mixed ones
-    // are the estimate's above).
-    const w = (1 - share[i]) * Math.min(1, (alpha[i] - 128) / 102);
-    if (w === 0) continue;
-    const c = [interior[0][i] / weight[i], interior[1][i] / weight[i], interior[2][i] / weight[i]];
-    const shift = luma(fg[0][i], fg[1][i], fg[2][i]) - luma(c[0], c[1], c[2]);
-    for (let k = 0; k < 3; k++) fg[k][i] += w * (c[k] + shift - fg[k][i]);
+    const band = 1 - share[i]; // 0 inside the interior, rising over 1 px outside it
+    if (alpha[i] === 0 || band === 0 || personCover[i] < 1e-3 || farCover[i] < 1e-3) continue;
+    const local = Math.min(1, nearCover[i] / 0.05);
+    let dd = 0;
+    let dot = 0;
+    for (let c = 0; c < 3; c++) {
+      p[c] = person[c][i] / personCover[i];
+      const b = local * (backNear[c][i] / (nearCover[i] + 1e-9)) + (1 - local) * (backFar[c][i] / farCover[i]);
+      d[c] = p[c] - b;
+      dd += d[c] * d[c];
+      dot += (image[c][i] - b) * d[c];
+    }
+    if (dd < 1e-6) continue;
+    const t = Math.min(1, Math.max(0, dot / dd));
+    const k = band * Math.min(1, dd / DISTINCT, personCover[i] / 0.05, farCover[i] / 0.02);
+    const shift =
+      luma(image[0][i], image[1][i], image[2][i]) + (1 - t) * luma(d[0], d[1], d[2]) - luma(p[0], p[1], p[2]);
+    for (let c = 0; c < 3; c++) fg[c][i] += k * (p[c] + shift - fg[c][i]);
   }
 }
 
