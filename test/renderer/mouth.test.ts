@@ -6,7 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { BLINK, blinkAmount } from "@avatar-video/motion-model";
 import { drawMouthInterior } from "../../container/src/animate/mouth-interior";
-import { teethBelowLip } from "../../packages/face-rig/src/lip-edge";
+import { cornerTeethReach, teethBelowLip } from "../../packages/face-rig/src/lip-edge";
+import { restMouth } from "../../packages/face-rig/src/mouth-style";
 import type { MouthStyle } from "@avatar-video/face-rig";
 import { placePortrait } from "../../container/src/video/compose";
 import { yuvLayout } from "../../container/src/video/yuv";
@@ -34,7 +35,7 @@ function lips(gap: number): { upper: Float32Array; lower: Float32Array } {
 }
 
 function style(blur: number, restGap = 0): MouthStyle {
-  const rest = lips(restGap);
+  const { upper, lower } = lips(restGap);
   return {
     teeth: [210, 200, 185],
     cavityEdge: [90, 35, 35],
@@ -43,9 +44,10 @@ function style(blur: number, restGap = 0): MouthStyle {
     blur,
     grain: 0,
     light: 0,
-    rest: { ...rest, stat: new Uint8Array(L.frameSize).fill(150) },
+    rest: restMouth(upper, lower, new Uint8Array(L.frameSize).fill(150)),
     ownTeeth: false,
     teethBelowLip: new Float64Array(257),
+    cornerTeethReach: new Float64Array(257),
   };
 }
 
@@ -68,7 +70,9 @@ function smilePhoto(gap: number, sigma: number): Uint8Array {
 /** The style of a photo smiling with its teeth (its interior is reused), and that photo. */
 function smilingStyle(gap: number, sigma: number): { stat: Uint8Array; st: MouthStyle } {
   const stat = smilePhoto(gap, sigma);
-  return { stat, st: { ...style(sigma, gap), rest: { ...lips(gap), stat }, ownTeeth: true } };
+  const { upper, lower } = lips(gap);
+  const rest = restMouth(upper, lower, stat);
+  return { stat, st: { ...style(sigma, gap), rest, ownTeeth: true, cornerTeethReach: cornerTeethReach(rest) } };
 }
 
 describe("mouth interior", () => {
@@ -169,7 +173,8 @@ describe("blinks", () => {
         if (d > -2 && d < 6) stat[y * W + x] = 230;
       }
     const lum = (x: number, y: number) => stat[Math.round(y) * W + Math.round(x)];
-    const below = teethBelowLip(lips(g), lum, 230);
+    const { upper, lower } = lips(g);
+    const below = teethBelowLip(restMouth(upper, lower, stat), lum, 230);
     const at = (x: number) => below[Math.round(((x - 100) / 40 + 1) * 128)];
     expect(at(80)).toBeGreaterThan(4);
     expect(at(80)).toBeLessThan(8);

@@ -11,9 +11,6 @@ import { samplePhoto, type YuvFrameLayout } from "./yuv-photo";
 /** Upper-teeth boundaries in |u| (inner half widths): central incisors, laterals, canines, premolars. */
 const TOOTH_EDGES = [0, 0.3, 0.53, 0.72, 0.88];
 
-/** How far (half mouth widths) a photo's own side teeth reach below their rest end at the lip corners. */
-const CORNER_TEETH_REACH = 0.25;
-
 /**
  * Half width (× the photo's blur σ) of the smoothstep used for every step edge drawn (outline, tooth
  * bottoms, photo/synthesised boundary): smoothstep over ±1.9σ has the peak slope of a step blurred by a
@@ -27,10 +24,6 @@ export interface Interior {
   /** Current inner-lip curves v(u) (px across the corner line). */
   upT: Float64Array;
   loT: Float64Array;
-  /** The photo's rest curves in its own rest frame (for reusing its interior). */
-  restAx: MouthAxis;
-  rUp: Float64Array;
-  rLo: Float64Array;
   /** Overall visibility 0..1 (opening beyond the photo's own). */
   vis: number;
   open: number;
@@ -142,19 +135,16 @@ export function reusePhotoInterior(
   v: number,
   vUp: number,
 ): number {
-  const { ax, restAx: r } = c;
+  const { ax } = c;
+  const r = c.st.rest.ax;
   const k = r.hw / ax.hw;
-  const dUp = vUp - curveAt(c.rUp, LUT, u) / k; // how far the upper lip moved from the photo's
+  const dUp = vUp - curveAt(c.st.rest.up, LUT, u) / k; // how far the upper lip moved from the photo's
   const v0 = (v - dUp) * k;
   // Only the lower side ends (the teeth move with the upper lip), as softly as the photo's own edges; at
   // F/V the lower lip is against the teeth, so no cavity shows below them.
-  const restLo = curveAt(c.rLo, LUT, u) + curveAt(c.st.teethBelowLip, LUT, u);
-  // Where the lower lip rises steeply to a corner the side teeth reach down to it (their lowest row stretched
-  // over what the jaw opened there): the thin strip of cavity it leaves along that edge reads as a drawn dark
-  // line. Where the lip runs flatter the opening below the teeth is wide and stays cavity.
-  const at = (x: number) => curveAt(c.rLo, LUT, Math.max(-1, Math.min(1, x)));
-  const steep = Math.abs(at(u + 0.02) - at(u - 0.02)) / (0.04 * r.hw);
-  const reach = CORNER_TEETH_REACH * r.hw * smoothstep(0.55, 0.85, Math.abs(u)) * smoothstep(0.8, 1.5, steep);
+  const restLo = curveAt(c.st.rest.lo, LUT, u) + curveAt(c.st.teethBelowLip, LUT, u);
+  // The side teeth reach down to a steep lower lip at the corners (lip-edge.ts).
+  const reach = curveAt(c.st.cornerTeethReach, LUT, u);
   const wp = Math.max(c.tuck, smoothstep(-c.step, c.step, restLo + reach - v0));
   if (wp <= 0) return 0;
   const vs = Math.min(v0, restLo - c.step);
@@ -182,10 +172,10 @@ export function paintSeal(
 ): number {
   const a = 1 - smoothstep(0, c.step + 1, -dist);
   if (a <= 0) return 0;
-  const r = c.restAx;
+  const r = c.st.rest.ax;
   const below = smoothstep(vUp, vLo, v);
   // The lower lip's colour (FaceMesh may put a smiling photo's upper inner-lip points on the teeth).
-  const v0 = curveAt(c.rLo, LUT, u) + curveAt(c.st.teethBelowLip, LUT, u) + 0.12 * r.hw;
+  const v0 = curveAt(c.st.rest.lo, LUT, u) + curveAt(c.st.teethBelowLip, LUT, u) + 0.12 * r.hw;
   const [pr, pg, pb] = samplePhoto(
     c.st.rest.stat,
     L,

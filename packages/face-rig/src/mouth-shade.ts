@@ -57,9 +57,7 @@ export function measureOpening(
   const ax = mouthAxis(upper);
   const upT = curveTable(upper, ax.ox, ax.oy, ax.ex, ax.ey, ax.hw, LUT);
   const loT = curveTable(lower, ax.ox, ax.oy, ax.ex, ax.ey, ax.hw, LUT);
-  const restAx = mouthAxis(st.rest.upper);
-  const rUp = curveTable(st.rest.upper, restAx.ox, restAx.oy, restAx.ex, restAx.ey, restAx.hw, LUT);
-  const rLo = curveTable(st.rest.lower, restAx.ox, restAx.oy, restAx.ex, restAx.ey, restAx.hw, LUT);
+  const { ax: restAx, up: rUp, lo: rLo } = st.rest;
   let centreGap = 0;
   let restGap = 0;
   for (let k = (LUT * 0.3) | 0; k <= LUT * 0.7; k += 8) {
@@ -91,9 +89,6 @@ export function measureOpening(
     ax,
     upT,
     loT,
-    restAx,
-    rUp,
-    rLo,
     vis,
     open,
     tuck,
@@ -145,7 +140,7 @@ export function shade(c: Interior, L: YuvFrameLayout, col: Float64Array, px: num
   const v = -dx * ax.ey + dy * ax.ex;
   const vUp = curveAt(c.upT, LUT, u);
   // Where the photo's teeth reach below the mesh's lower inner lip, that strip is opening too (lip-edge.ts).
-  const k = ax.hw / c.restAx.hw;
+  const k = ax.hw / st.rest.ax.hw;
   const below = curveAt(st.teethBelowLip, LUT, u);
   const vLo = curveAt(c.loT, LUT, u) + below * k;
   const dist = Math.min(v - vUp, vLo - v);

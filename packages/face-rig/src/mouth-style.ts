@@ -11,8 +11,8 @@
  *    opening).
  */
 import type { FaceModel } from "./face-model";
-import { LUT } from "./lip-curve";
-import { teethBelowLip } from "./lip-edge";
+import { curveTable, LUT, mouthAxis, type MouthAxis } from "./lip-curve";
+import { cornerTeethReach, teethBelowLip } from "./lip-edge";
 import type { MouthColors } from "./mouth-colors";
 import { lumaOf, samplePhoto, yuvFrameLayout } from "./yuv-photo";
 
@@ -20,12 +20,28 @@ export interface MouthStyle extends MouthColors {
   blur: number;
   grain: number;
   light: number;
-  /** The photo's inner-lip curves at rest (canvas px) and its static yuv420p frame. */
-  rest: { upper: Float32Array; lower: Float32Array; stat: Uint8Array };
+  /** The photo's mouth at rest: its corner line, inner-lip curves (lookup tables in that frame) and static yuv420p frame. */
+  rest: RestMouth;
   /** The photo shows its own teeth: reuse its interior instead of synthesised teeth. */
   ownTeeth: boolean;
   /** Per u (lookup table, lip-edge.ts): how far the photo's teeth reach below the mesh's lower inner lip, px. */
   teethBelowLip: Float64Array;
+  /** Per u (lookup table, lip-edge.ts): how far the photo's side teeth reach below their rest end, px. */
+  cornerTeethReach: Float64Array;
+}
+
+export interface RestMouth {
+  ax: MouthAxis;
+  up: Float64Array;
+  lo: Float64Array;
+  stat: Uint8Array;
+}
+
+/** The rest mouth of inner-lip points at rest (canvas px, corners first and last) on the still frame `stat`. */
+export function restMouth(upper: Float32Array, lower: Float32Array, stat: Uint8Array): RestMouth {
+  const ax = mouthAxis(upper);
+  const table = (p: Float32Array) => curveTable(p, ax.ox, ax.oy, ax.ex, ax.ey, ax.hw, LUT);
+  return { ax, up: table(upper), lo: table(lower), stat };
 }
 
 /** Lips apart at rest by more than this share of the half mouth width: the photo's interior is reused. */
@@ -116,10 +132,20 @@ export function mouthStyle(colors: MouthColors, m: FaceModel, stat: Uint8Array, 
   const lips = (mid(0, 13) + mid(14, 17)) / 2;
   const teeth = inside > lips + 12;
   const ownTeeth = teeth && gap > Math.max(3, REST_GAP * hw);
-  const rest = { upper: pts(upperInner), lower: pts(lowerInner), stat };
+  const rest = restMouth(pts(upperInner), pts(lowerInner), stat);
   const teethRgb = ownTeeth ? photoTeeth(m, stat, W, H) : colors.teeth;
-  const below = ownTeeth ? teethBelowLip(rest, lum, lumaOf(...teethRgb)) : new Float64Array(LUT + 1);
-  return { ...colors, teeth: teethRgb, blur, grain, light, rest, ownTeeth, teethBelowLip: below };
+  const none = new Float64Array(LUT + 1);
+  return {
+    ...colors,
+    teeth: teethRgb,
+    blur,
+    grain,
+    light,
+    rest,
+    ownTeeth,
+    teethBelowLip: ownTeeth ? teethBelowLip(rest, lum, lumaOf(...teethRgb)) : none,
+    cornerTeethReach: ownTeeth ? cornerTeethReach(rest) : none,
+  };
 }
 
 /** The photo's own teeth colour: the brightest third of the pixels between its inner lips at rest. */
