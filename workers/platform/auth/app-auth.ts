@@ -19,10 +19,10 @@ const APP_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
  */
 export const appAuth = createMiddleware<AppEnv>(async (c, next) => {
   const appId = credentialField(c.req.header("X-App-ID"));
-  const apiKey = credentialField(c.req.header("X-API-Key"));
-  if (!appId || !apiKey || !APP_ID_RE.test(appId)) throw unauthorized();
+  if (!appId || !APP_ID_RE.test(appId)) throw unauthorized();
   // Hash before looking anything up so a missing App costs the same work as a wrong key.
-  const keyHash = await sha256Hex(apiKey);
+  const keyHash = await apiKeyHash(c);
+  if (!keyHash) throw unauthorized();
   const row = await drizzle(c.env.DB)
     .select({ app: apps, account: accounts })
     .from(apps)
