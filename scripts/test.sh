@@ -43,6 +43,8 @@ fi
 step typecheck bash -c "tsc --noEmit -p . && tsc --noEmit -p tsconfig.scripts.json && tsc --noEmit -p container && tsc --noEmit -p packages/motion-client && tsc --noEmit -p client"
 # The linter and the formatter are configured in biome.json.
 step lint biome lint .
+# Docs are reference: ≤ 400 lines, no commit hashes (history lives in docs/history/ and git).
+step docs tsx scripts/check-docs.ts
 step format biome format .
 # worker-configuration.d.ts (the Worker's Env) must match wrangler.toml and .dev.vars.example.
 step worker-types npm run --silent types:worker -- --check
