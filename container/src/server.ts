@@ -11,10 +11,9 @@ import type http from "node:http";
 import type { AddressInfo } from "node:net";
 import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { type RendererConfig, loadConfig } from "./config";
+import { type RendererConfig, loadConfig, type Logger, createLogger } from "./io/public";
 import { rendererApp } from "./http/app";
 import { type Engines, defaultEngines } from "./jobs/engines";
-import { type Logger, createLogger } from "./log-event";
 import { JobManager } from "./jobs/manager";
 import { ffmpegChoice } from "./video/ffmpeg";
 

@@ -11,7 +11,7 @@ import {
   safeFetch,
   type SafeFetchOptions,
   USER_AGENT,
-} from "../../container/src/fetch/safe-fetch";
+} from "../../container/src/io/public";
 import { NON_PUBLIC } from "./helpers/fetch-samples";
 import { closedPort, patternHash, startRawServer, startServer, type TestServer } from "./helpers/fetch-servers";
 

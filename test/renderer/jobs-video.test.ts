@@ -8,7 +8,7 @@ import { readdir } from "node:fs/promises";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { probeAudio } from "../../container/src/audio/probe";
-import { loadConfig } from "../../container/src/config";
+import { loadConfig } from "../../container/src/io/public";
 import { JobFailure } from "../../container/src/job-failure";
 import { AUDIO_TYPES } from "@avatar-video/contract";
 import {

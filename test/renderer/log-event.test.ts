@@ -1,6 +1,6 @@
 /** The renderer's log lines: JSON with `event` (snake_case), never a signed URL's query or an Error's stack. */
 import { describe, expect, it } from "vitest";
-import { createLogger, logEvent } from "../../container/src/log-event";
+import { createLogger, logEvent } from "../../container/src/io/public";
 
 describe("renderer log lines", () => {
   it("one JSON object per event, with time, level, event and the bound fields", () => {

@@ -8,8 +8,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createLogger } from "../../container/src/log-event";
-import { JobStop, LinkError, MULTIPART, WorkerLink } from "../../container/src/link/worker-link";
+import { createLogger, JobStop, LinkError, MULTIPART, WorkerLink } from "../../container/src/io/public";
 import { JOB_TOKEN, type FakeWorker, startFakeWorker } from "./helpers/renderer-worker";
 
 const KiB = 1024;

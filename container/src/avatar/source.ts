@@ -3,10 +3,8 @@
  * 3 s, at most 5 MiB) and turns every fetch error into a refusal with its reason. Used by Avatar jobs and
  * by the synchronous pre-flight check (POST /checks), so both judge a URL the same way.
  */
-import type { RendererConfig } from "../config";
-import { FetchError, safeFetch } from "../fetch/safe-fetch";
+import { type RendererConfig, FetchError, safeFetch, transientStatus } from "../io/public";
 import type { JobFailure } from "../job-failure";
-import { transientStatus } from "../fetch/fetch-error";
 import { fileEmpty, fileTooLarge, refusal } from "./rejections";
 
 export type SourceImage = Awaited<ReturnType<typeof safeFetch>>;

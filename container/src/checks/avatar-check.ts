@@ -10,10 +10,9 @@
 import { checkFaces, requireFaceModels } from "../avatar/check-image";
 import { decodeSource } from "../avatar/decode";
 import { downloadSource } from "../avatar/source";
-import type { RendererConfig } from "../config";
+import type { RendererConfig, Logger } from "../io/public";
 import type { FaceMeasurements } from "../face/assess";
 import { JobFailure } from "../job-failure";
-import type { Logger } from "../log-event";
 
 /** Checks waiting for the face models (they run one at a time) beyond which the renderer answers 503. */
 const MAX_PENDING = 8;

@@ -5,7 +5,7 @@
 import { AvatarRigSchema, type AvatarRig } from "@avatar-video/contract";
 import sharp from "sharp";
 import { JobFailure, unexpectedFailure } from "../job-failure";
-import { LinkError } from "../link/worker-link";
+import { LinkError } from "../io/public";
 
 const INVALID_MANIFEST = "The Avatar's stored data is missing or invalid.";
 

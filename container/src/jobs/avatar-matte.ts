@@ -5,7 +5,7 @@
  * and rig, and stored for the next run; storing it is best effort (the next run would compute it again).
  */
 import { MATTE_CONTENT_TYPE, type AvatarRig, type VideoDispatch } from "@avatar-video/contract";
-import { LinkError } from "../link/stops";
+import { LinkError } from "../io/public";
 import { decodeMatte } from "../matte/matte-png";
 import { objectFailure } from "./avatar-artifacts";
 import { abortable, type JobContext } from "./context";

@@ -1,7 +1,5 @@
-import type { RendererConfig } from "../config";
-import type { WorkerLink } from "../link/worker-link";
+import type { RendererConfig, WorkerLink, Logger } from "../io/public";
 import type { Engines } from "./engines";
-import type { Logger } from "../log-event";
 
 export interface JobContext<D> {
   dispatch: D;

@@ -8,14 +8,12 @@
  * - An older attempt than the one held → refused (409): the Worker has moved on.
  */
 import { rm } from "node:fs/promises";
-import type { RendererConfig } from "../config";
+import { type RendererConfig, JobStop, WorkerLink, type Logger, redactedSources } from "../io/public";
 import { JobFailure, unexpectedFailure } from "../job-failure";
-import { JobStop, WorkerLink } from "../link/worker-link";
 import { runAvatarJob } from "./avatar-job";
 import type { JobContext } from "./context";
 import type { Dispatch } from "@avatar-video/contract";
 import type { Engines } from "./engines";
-import { type Logger, redactedSources } from "../log-event";
 import { AttemptsSeen } from "./attempts-seen";
 import { makeScratchDir, removeOrphanedScratchDirs } from "./scratch-dirs";
 import { runVideoJob } from "./video-job";

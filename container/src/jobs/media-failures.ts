@@ -4,7 +4,7 @@
  * @avatar-video/contract (job-failures.ts, media-rules.ts).
  */
 import { JobFailure } from "../job-failure";
-import { FetchError, transientStatus } from "../fetch/fetch-error";
+import { FetchError, transientStatus } from "../io/public";
 
 export type MediaInput = "audio" | "background image";
 

@@ -11,7 +11,7 @@ import path from "node:path";
 import sharp from "sharp";
 import { JobFailure, unexpectedFailure } from "../job-failure";
 import { BACKGROUND_INPUT, backgroundHeader } from "../media/image-bounds";
-import { FetchError, safeFetch } from "../fetch/safe-fetch";
+import { FetchError, safeFetch } from "../io/public";
 import { AUDIO_TYPES, BACKGROUND_TYPES, type AvatarRig, type VideoDispatch } from "@avatar-video/contract";
 import { type JobContext, abortable, since } from "./context";
 import type { AudioInfo } from "./engines";
