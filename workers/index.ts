@@ -5,9 +5,9 @@ import { consumeDeadLetters, consumeJobs, isDeadLetterQueue, type JobMessage, ru
 import { RendererContainer } from "./pipeline/renderer/container";
 import { RendererPool } from "./pipeline/renderer/pool-object";
 import type { Env } from "./platform/env";
-import { AccountLimiter } from "./platform/limiter/account-limiter";
+import { AccountLimiter } from "./accounts/account-limiter";
 import { logEvent } from "./platform/logging/log-event";
-import { SignInThrottle } from "./platform/sign-in-throttle/throttle-object";
+import { SignInThrottle } from "./console/sign-in-throttle";
 
 // Durable Object classes, each from its own module (they load `cloudflare:` modules; public.ts files stay
 // loadable in Node for the scripts that build the OpenAPI document).

@@ -1,8 +1,8 @@
 import { createExecutionContext, env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { canUseAvatar } from "../../workers/platform/auth/avatar-use-check";
+import { canUseAvatar } from "../../workers/accounts/avatar-use-check";
 import { sha256Hex } from "../../workers/platform/crypto/digest";
-import { LIMIT_CEILINGS } from "../../workers/platform/limiter/limits";
+import { LIMIT_CEILINGS } from "../../workers/accounts/limits";
 import { adminFetch, createAccount, getAccount } from "./helpers/accounts";
 import { PLACES, requestWithHeaders, WHITESPACE } from "./helpers/whitespace";
 import { app as worker } from "../../workers/app";

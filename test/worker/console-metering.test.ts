@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { LIMIT_CEILINGS } from "../../workers/platform/limiter/limits";
+import { LIMIT_CEILINGS } from "../../workers/accounts/limits";
 import { consoleUploads, videoJobs } from "../../workers/platform/db/schema";
 import { createAccount } from "./helpers/accounts";
 import { pngFile, signedIn } from "./helpers/console";

@@ -1,8 +1,8 @@
 import { env, evictAllDurableObjects } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { LIMIT_CEILINGS } from "../../workers/platform/limiter/limits";
-import { admissionError } from "../../workers/platform/limiter/client";
-import type { Admission, AvatarLimits, VideoLimits } from "../../workers/platform/limiter/types";
+import { LIMIT_CEILINGS } from "../../workers/accounts/limits";
+import { admissionError } from "../../workers/accounts/limiter-client";
+import type { Admission, AvatarLimits, VideoLimits } from "../../workers/accounts/admission";
 import { createAccount, openFetch } from "./helpers/accounts";
 import { insertAvatar } from "./open-fixtures";
 

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { reconcileAccount, reconcileRecentAccounts } from "../../workers/platform/limiter/reconcile";
-import { admissionError } from "../../workers/platform/limiter/client";
-import { LIMIT_CEILINGS } from "../../workers/platform/limiter/limits";
+import { reconcileAccount, reconcileRecentAccounts } from "../../workers/accounts/reconcile/reconcile";
+import { admissionError } from "../../workers/accounts/limiter-client";
+import { LIMIT_CEILINGS } from "../../workers/accounts/limits";
 import { adminFetch, createAccount, getAccount } from "./helpers/accounts";
 
 const limits = LIMIT_CEILINGS.avatar;

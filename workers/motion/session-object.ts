@@ -1,8 +1,8 @@
 import { MotionStream, type MotionFrame } from "@avatar-video/motion-model";
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../platform/env";
-import type { MotionLimits } from "../platform/limiter/motion-connections";
-import { rememberCoolDown } from "../platform/limiter/cool-down-memory";
+import type { MotionLimits } from "../accounts/motion/motion-connections";
+import { rememberCoolDown } from "../accounts/motion/cool-down-memory";
 import { advanceAudioClock, FLOOD_COOL_DOWN_MS, pacingViolation } from "./pacing";
 import { CLOSE, judgeMessage, MOTION_PROTOCOL, type Phase } from "./protocol";
 

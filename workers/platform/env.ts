@@ -26,7 +26,7 @@ export interface AppEnv {
     /** SHA-256 of the request's X-API-Key, once hashed (auth/app-auth.ts apiKeyHash). */
     apiKeyHash?: string;
     /** Read figures a creation handler already got from the limiter (limiter/read-limit.ts readRateLimitHeaders). */
-    readStatus?: import("./limiter/types").ReadDecision;
+    readStatus?: import("../accounts/admission").ReadDecision;
   };
 }
 

@@ -1,5 +1,5 @@
 import { SELF } from "cloudflare:test";
-import { LIMIT_CEILINGS } from "../../../workers/platform/limiter/limits";
+import { LIMIT_CEILINGS } from "../../../workers/accounts/limits";
 
 export const ADMIN_TOKEN = "test-admin-token";
 const BASE = "http://x";

@@ -10,7 +10,7 @@ import { apiKeyAuth, appAuth } from "../../../workers/platform/auth/app-auth";
 import type { AppEnv } from "../../../workers/platform/env";
 import { ApiError, errorResponse } from "../../../workers/platform/http/errors";
 import { requestId } from "../../../workers/platform/http/request-id";
-import { readRateLimit, readRateLimitHeaders } from "../../../workers/platform/limiter/read-limit";
+import { readRateLimit, readRateLimitHeaders } from "../../../workers/accounts/reads/read-limit";
 
 /**
  * A miniature Worker wired exactly like the open routes (appAuth → access → readRateLimit → handler), so the

@@ -1,7 +1,7 @@
 import type { Account } from "../../platform/db/schema";
 import { invalid } from "../../platform/http/errors";
-import { defaultAccountLimits, type AccountLimits, type VideoLimits } from "../../platform/limiter/limits";
-import type { Balance } from "../../platform/limiter/types";
+import { defaultAccountLimits, type AccountLimits, type VideoLimits } from "../../accounts/limits";
+import type { Balance } from "../../accounts/admission";
 import type { LimitsPatch } from "../schemas/admin";
 
 export const VIDEO_LIMITS_REQUIRED = "Video access requires explicit account limits";

@@ -1,7 +1,7 @@
 import { createMiddleware } from "hono/factory";
 import { apiKeyHash } from "../../platform/auth/app-auth";
-import { rememberKeyAccount, rememberedCoolDownOfKey } from "../../platform/limiter/cool-down-memory";
-import { admissionError } from "../../platform/limiter/client";
+import { rememberKeyAccount, rememberedCoolDownOfKey } from "../../accounts/motion/cool-down-memory";
+import { admissionError } from "../../accounts/limiter-client";
 import type { AppEnv } from "../../platform/env";
 
 /**

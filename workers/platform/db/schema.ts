@@ -14,7 +14,7 @@ export const accounts = sqliteTable("accounts", {
   videoAccess: flag("video_access"),
   videoCreationEnabled: flag("video_creation_enabled"),
   /** AccountLimits as JSON; `video` is null until an operator sets explicit video limits. */
-  limits: text("limits", { mode: "json" }).notNull().$type<import("../limiter/limits").AccountLimits>(),
+  limits: text("limits", { mode: "json" }).notNull().$type<import("../../accounts/limits").AccountLimits>(),
   createdAt: timestamp("created_at").notNull(),
   updatedAt: timestamp("updated_at").notNull(),
 });

@@ -1,4 +1,4 @@
-import type { ReadDecision, ReadFamily, ReadLimits, ReadPolicyState } from "./types";
+import type { ReadDecision, ReadFamily, ReadLimits, ReadPolicyState } from "../admission";
 
 const MINUTE_MS = 60_000;
 

@@ -2,7 +2,7 @@
  * The limiter object's SQLite tables and the small helpers every limit kind shares. All calls are synchronous
  * (no await between a read and the write it decides), which is what makes each admission atomic.
  */
-import { DAY_MS } from "./windows";
+import { DAY_MS } from "./creations/windows";
 
 /** Settled reservations and retry-key claims are kept this long (D1 stays the long-term record). */
 const KEEP_SETTLED_MS = 30 * DAY_MS;

@@ -1,6 +1,6 @@
-import type { Env } from "../env";
-import { type ApiError, apiError } from "../http/errors";
-import type { Admission } from "./types";
+import type { Env } from "../platform/env";
+import { type ApiError, apiError } from "../platform/http/errors";
+import type { Admission } from "./admission";
 
 /** The account's limiter object: one per account, addressed by the account ID. */
 export const limiterFor = (env: Env, accountId: string) => env.ACCOUNT_LIMITER.getByName(accountId);

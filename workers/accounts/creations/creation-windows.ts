@@ -3,8 +3,8 @@
  * exactly the admissions in (now − window, now] count. Families: `avatar`, `video`, and `avatar_check`
  * (image checks share the Avatar per-minute window, and only that one).
  */
-import { count } from "./store";
-import type { Admission, AvatarLimits, VideoLimits } from "./types";
+import { count } from "../limiter-store";
+import type { Admission, AvatarLimits, VideoLimits } from "../admission";
 import { CREATION_WINDOWS, secondsUntil } from "./windows";
 
 export type CreationFamily = "avatar" | "video" | "avatar_check";

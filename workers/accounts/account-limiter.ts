@@ -1,11 +1,11 @@
 import { DurableObject } from "cloudflare:workers";
-import type { Env } from "../env";
-import { alignWithD1, listOpenJobs } from "./align-with-d1";
-import { markEnded } from "./avatar-concurrency";
+import type { Env } from "../platform/env";
+import { alignWithD1, listOpenJobs } from "./reconcile/align-with-d1";
+import { markEnded } from "./creations/avatar-concurrency";
 import { addUnits, balance, reservationState, setUnits, settle } from "./avatar-units";
-import { endCheckSlot } from "./check-slots";
+import { endCheckSlot } from "./creations/check-slots";
 import { admitUpload, endUpload } from "./console-uploads";
-import { admitAvatarCheck, admitAvatarCreation, admitVideoCreation } from "./creation-admission";
+import { admitAvatarCheck, admitAvatarCreation, admitVideoCreation } from "./creations/creation-admission";
 import {
   admitMotionConnection,
   endMotionConnection,
@@ -14,9 +14,9 @@ import {
   setMotionLimits,
   type MotionAdmission,
   type MotionLimits,
-} from "./motion-connections";
-import { admitRead, loadReadState, peekRead, type ReadStates } from "./read-bucket";
-import { createTables, readMeta, writeMeta } from "./store";
+} from "./motion/motion-connections";
+import { admitRead, loadReadState, peekRead, type ReadStates } from "./reads/read-bucket";
+import { createTables, readMeta, writeMeta } from "./limiter-store";
 import type {
   Admission,
   AvatarLimits,
@@ -31,7 +31,7 @@ import type {
   VideoAdmission,
   VideoClaim,
   VideoLimits,
-} from "./types";
+} from "./admission";
 
 const READ_PERSIST_EVERY_MS = 1_000;
 

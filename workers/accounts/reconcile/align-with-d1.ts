@@ -2,9 +2,9 @@
  * The limiter's half of reconciliation (reconcile.ts asks D1, then calls this): the jobs it holds open, and
  * aligning its concurrency set and reservations with what D1 records about them.
  */
-import { activeAvatarJobs, markActive, markEnded } from "./avatar-concurrency";
-import { balance, reservedJobs, settle } from "./avatar-units";
-import type { ReconcileInput, ReconcileResult } from "./types";
+import { activeAvatarJobs, markActive, markEnded } from "../creations/avatar-concurrency";
+import { balance, reservedJobs, settle } from "../avatar-units";
+import type { ReconcileInput, ReconcileResult } from "../admission";
 
 /** Jobs admitted this recently may not be in D1 yet: reconcile leaves them alone. */
 export const RECONCILE_GRACE_MS = 120_000;

@@ -1,9 +1,9 @@
 import { and, eq, gte, inArray, or } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { avatarJobs } from "../db/schema";
-import type { Env } from "../env";
-import { limiterFor } from "./client";
-import type { ReconcileResult } from "./types";
+import { avatarJobs } from "../../platform/db/schema";
+import type { Env } from "../../platform/env";
+import { limiterFor } from "../limiter-client";
+import type { ReconcileResult } from "../admission";
 
 const CHUNK = 90; // D1 binds at most 100 parameters per statement
 

@@ -1,4 +1,4 @@
-import type { Admission } from "./types";
+import type { Admission } from "./admission";
 
 /**
  * Unfinished console uploads of one account (R2 multipart uploads the browser is still sending). Each holds R2

@@ -2,8 +2,8 @@
  * Avatar Creation units: the account's balance (`meta.avatar_units`) and one reservation per admitted Avatar
  * job, settled exactly once as captured (preprocessing completed: the unit is spent) or released.
  */
-import { count, readMeta, writeMeta } from "./store";
-import type { Admission, Balance, UnitState, UnitsUpdate } from "./types";
+import { count, readMeta, writeMeta } from "./limiter-store";
+import type { Admission, Balance, UnitState, UnitsUpdate } from "./admission";
 
 /** Largest balance an operator can set (mirrors the admin schema). */
 const MAX_UNITS = 1_000_000_000;

@@ -1,4 +1,4 @@
-import type { Admission } from "./types";
+import type { Admission } from "../admission";
 
 /**
  * Image checks of one account in flight on the renderers. A renderer holds a few waiting check slots shared by

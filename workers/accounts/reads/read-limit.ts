@@ -1,9 +1,9 @@
 import { createMiddleware } from "hono/factory";
-import type { AppEnv } from "../env";
-import { apiError } from "../http/errors";
-import { LIMIT_CEILINGS } from "./limits";
-import { limiterFor } from "./client";
-import type { ReadDecision, ReadFamily, ReadLimits } from "./types";
+import type { AppEnv } from "../../platform/env";
+import { apiError } from "../../platform/http/errors";
+import { LIMIT_CEILINGS } from "../limits";
+import { limiterFor } from "../limiter-client";
+import type { ReadDecision, ReadFamily, ReadLimits } from "../admission";
 
 const FAMILY_LABEL = { avatar: "Avatar", video: "Video" } as const;
 

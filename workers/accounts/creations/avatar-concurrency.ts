@@ -1,6 +1,6 @@
 /** Concurrent active Avatar creation jobs: the set of jobs queued or processing (`active_avatar_jobs`). */
-import { count } from "./store";
-import type { Admission } from "./types";
+import { count } from "../limiter-store";
+import type { Admission } from "../admission";
 
 /** No concurrency slot frees at a known time; suggest polling at the spec's job polling interval. */
 const CONCURRENCY_RETRY_AFTER_S = 10;

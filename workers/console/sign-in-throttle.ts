@@ -1,5 +1,5 @@
 import { DurableObject } from "cloudflare:workers";
-import type { Env } from "../env";
+import type { Env } from "../platform/env";
 
 /**
  * Console sign-in throttle (docs/console.md): at most 10 failed sign-ins per 15 minutes per email and per

@@ -1,10 +1,10 @@
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { randomToken } from "../crypto/base64url";
-import { sha256Hex } from "../crypto/digest";
-import { accounts, consoleInvites, consoleUsers } from "../db/schema";
-import type { Env } from "../env";
-import { conflict, invalid, notFound } from "../http/errors";
+import { randomToken } from "../platform/crypto/base64url";
+import { sha256Hex } from "../platform/crypto/digest";
+import { accounts, consoleInvites, consoleUsers } from "../platform/db/schema";
+import type { Env } from "../platform/env";
+import { conflict, invalid, notFound } from "../platform/http/errors";
 
 /** Invite links are valid 24 h and work once. */
 export const INVITE_TTL_MS = 24 * 60 * 60 * 1000;

@@ -3,11 +3,11 @@
  * one free unit), video jobs (retry-key claim, windows) and Avatar image checks (the per-minute window only).
  */
 import { concurrencyRefusal, markActive } from "./avatar-concurrency";
-import { reservationState, reserve, unitRefusal } from "./avatar-units";
+import { reservationState, reserve, unitRefusal } from "../avatar-units";
 import { checkSlotRefusal, takeCheckSlot } from "./check-slots";
 import { checkWindows, isRecorded, recordCreation } from "./creation-windows";
-import { prune } from "./store";
-import type { Admission, AvatarLimits, VideoAdmission, VideoClaim, VideoLimits } from "./types";
+import { prune } from "../limiter-store";
+import type { Admission, AvatarLimits, VideoAdmission, VideoClaim, VideoLimits } from "../admission";
 
 /** Windows, then concurrency, then one free unit. Idempotent by jobId. */
 export function admitAvatarCreation(sql: SqlStorage, jobId: string, limits: AvatarLimits, now: number): Admission {

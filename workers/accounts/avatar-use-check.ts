@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { avatarGrants, avatars } from "../db/schema";
+import { avatarGrants, avatars } from "../platform/db/schema";
 
 /**
  * May `accountId` render videos with `avatarId`? Yes when the account owns it, it is public, or an operator
