@@ -1,32 +1,55 @@
 import createClient, { type Client } from "openapi-fetch";
+import { type ClientOptions, resolveOptions } from "./config.js";
 import type { paths } from "./openapi.js";
 import { retryingFetch } from "./retry.js";
+import { VERSION } from "./version.js";
 
-export interface ClientOptions {
-  /** Server root, e.g. `http://127.0.0.1:8787` (paths carry the `/v1/open` prefix). */
-  baseUrl: string;
-  appId: string;
-  apiKey: string;
-  /** Retries after the first attempt on 429, 500, 503 and lost connections (default 2). */
-  maxRetries?: number;
-  /** Bounds each attempt, in milliseconds (default 60 000). */
-  timeoutMs?: number;
-  /** The fetch to send with (default: the global one). */
-  fetch?: typeof globalThis.fetch;
-}
+export const USER_AGENT = `avatar-video-node/${VERSION}`;
 
 /** The typed low-level client: any path of the OpenAPI document, with the SDK's credentials, retries and timeouts. */
 export type ApiClient = Client<paths>;
 
-export function createApiClient(options: ClientOptions): ApiClient {
-  return createClient<paths>({
-    baseUrl: options.baseUrl.replace(/\/+$/, ""),
-    // Kept inside the client's closure, never on an object a log could print.
-    headers: { "X-App-ID": options.appId, "X-API-Key": options.apiKey },
-    fetch: retryingFetch({
-      maxRetries: options.maxRetries ?? 2,
-      timeoutMs: options.timeoutMs ?? 60_000,
-      fetch: options.fetch ?? globalThis.fetch,
-    }),
-  });
+/** Options every call takes (the last argument). */
+export interface RequestOptions {
+  /** Cancels the call, its retries and the waits between them. */
+  signal?: AbortSignal;
+  /** Bounds each attempt of this call, in milliseconds (default: the client's `timeoutMs`). */
+  timeoutMs?: number;
+  /** Retries of this call after its first attempt (default: the client's `maxRetries`). */
+  maxRetries?: number;
+}
+
+/** The connection of a client: its typed client, and what one call passes to it. */
+export interface Transport {
+  api: ApiClient;
+  /** openapi-fetch options of one call: its signal, and a fetch of its own when it overrides timeout or retries. */
+  init(options: RequestOptions): { signal?: AbortSignal; fetch?: (request: Request) => Promise<Response> };
+}
+
+/** The headers of every request. A browser sends its own User-Agent (and another would need CORS approval). */
+function headers(appId: string, apiKey: string): Record<string, string> {
+  const inBrowser = typeof (globalThis as { document?: unknown }).document !== "undefined";
+  return { "X-App-ID": appId, "X-API-Key": apiKey, ...(inBrowser ? {} : { "User-Agent": USER_AGENT }) };
+}
+
+export function createTransport(options: ClientOptions = {}): Transport {
+  // The key stays inside these closures, never on an object a log could print.
+  const { baseUrl, appId, apiKey, ...retry } = resolveOptions(options);
+  const api = createClient<paths>({ baseUrl, headers: headers(appId, apiKey), fetch: retryingFetch(retry) });
+  return {
+    api,
+    init: ({ signal, timeoutMs, maxRetries }) => {
+      if (timeoutMs === undefined && maxRetries === undefined) return { signal };
+      const fetch = retryingFetch({
+        ...retry,
+        timeoutMs: timeoutMs ?? retry.timeoutMs,
+        maxRetries: maxRetries ?? retry.maxRetries,
+      });
+      return { signal, fetch };
+    },
+  };
+}
+
+export function createApiClient(options: ClientOptions = {}): ApiClient {
+  return createTransport(options).api;
 }

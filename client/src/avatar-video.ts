@@ -1,26 +1,32 @@
-import { createApiClient, type ApiClient, type ClientOptions } from "./api.js";
+import { type ApiClient, createTransport } from "./api.js";
+import type { ClientOptions } from "./config.js";
 import { AvatarJobs } from "./resources/avatar-jobs.js";
 import { Avatars } from "./resources/avatars.js";
+import { SessionTokens } from "./resources/session-tokens.js";
 import type { AvatarJob, VideoJobDetail } from "./resources/types.js";
 import { Videos } from "./resources/videos.js";
 import { AVATAR_POLL_MS, VIDEO_POLL_MS, waitForJob, type WaitOptions } from "./wait.js";
 
 /**
  * The Avatar Video Open API. Every method resolves with the answer's resource and throws AvatarVideoError on
- * a non-2xx answer; 429, 500, 503 and lost connections are retried (see ClientOptions).
+ * a non-2xx answer; 408, 429, 500, 502, 503, 504 and lost connections are retried (see ClientOptions).
+ * Options left out come from AVATAR_VIDEO_BASE_URL, AVATAR_VIDEO_APP_ID and AVATAR_VIDEO_API_KEY.
  */
 export class AvatarVideo {
   readonly avatars: Avatars;
   readonly avatarJobs: AvatarJobs;
   readonly videos: Videos;
-  /** The typed low-level client for any path, e.g. `av.api.POST("/v1/console/session-tokens", { body })`. */
+  readonly sessionTokens: SessionTokens;
+  /** The typed low-level client for any path, e.g. `av.api.GET("/v1/open/avatars", { params })`. */
   readonly api: ApiClient;
 
-  constructor(options: ClientOptions) {
-    this.api = createApiClient(options);
-    this.avatars = new Avatars(this.api);
-    this.avatarJobs = new AvatarJobs(this.api);
-    this.videos = new Videos(this.api);
+  constructor(options: ClientOptions = {}) {
+    const transport = createTransport(options);
+    this.api = transport.api;
+    this.avatars = new Avatars(transport);
+    this.avatarJobs = new AvatarJobs(transport);
+    this.videos = new Videos(transport);
+    this.sessionTokens = new SessionTokens(transport);
   }
 
   /** Polls an Avatar creation job until it succeeded or failed; resolves with the final job. */

@@ -13,8 +13,8 @@ export interface AvatarVideoErrorInit {
   cause?: unknown;
 }
 
-/** Statuses a repeated request may get past: rate limits and transient server failures. */
-const RETRYABLE_STATUSES = new Set([429, 500, 503]);
+/** Statuses a repeated request may get past: a timed-out request, rate limits and transient server or gateway failures. */
+export const RETRYABLE_STATUSES = new Set([408, 429, 500, 502, 503, 504]);
 
 /** Every failed call: a non-2xx answer (with the API's code and request ID), a lost connection or a timeout. */
 export class AvatarVideoError extends Error {
@@ -23,7 +23,7 @@ export class AvatarVideoError extends Error {
   readonly code: AvatarVideoErrorInit["code"];
   /** Identifies the HTTP request (quote it to support); from the error envelope, else the X-Request-ID header. */
   readonly requestId: string | undefined;
-  /** Whether the same request may succeed later (429, 500, 503, connection errors and timeouts). */
+  /** Whether the same request may succeed later (408, 429, 500, 502, 503, 504, connection errors and timeouts). */
   readonly retryable: boolean;
   /** The answer's Retry-After, in milliseconds. */
   readonly retryAfterMs: number | undefined;
@@ -57,11 +57,4 @@ export function retryAfterMs(header: string | null, now = Date.now()): number | 
   if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
   const date = Date.parse(header);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-/** The data of an openapi-fetch result, or the AvatarVideoError of its non-2xx answer. */
-export async function unwrap<T>(call: Promise<{ data?: T; error?: unknown; response: Response }>): Promise<T> {
-  const { data, error, response } = await call;
-  if (!response.ok) throw AvatarVideoError.fromResponse(response, error);
-  return data as T;
 }

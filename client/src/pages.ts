@@ -1,11 +1,11 @@
+import type { RequestOptions } from "./api.js";
 import type { components } from "./openapi.js";
 
 type Pagination = components["schemas"]["Pagination"];
 
-export interface ListOptions {
+export interface ListOptions extends RequestOptions {
   /** Items per page, 1 to 99 (the API's default is 20); every page is asked with the same size. */
   pageSize?: number;
-  signal?: AbortSignal;
 }
 
 /** The query of one page: the same size on every page, the token of the page before. */

@@ -1,7 +1,8 @@
-import { AvatarVideoError, retryAfterMs } from "./errors.js";
+import { AvatarVideoError, retryAfterMs, RETRYABLE_STATUSES } from "./errors.js";
+import type { RequestHooks } from "./hooks.js";
 import { abortable, linkedSignal, sleep } from "./signals.js";
 
-export interface RetryOptions {
+export interface RetryOptions extends RequestHooks {
   /** Retries after the first attempt. */
   maxRetries: number;
   /** Bounds each attempt: connecting, the answer and its body. */
@@ -54,44 +55,54 @@ async function send(fetch: RetryOptions["fetch"], outgoing: Request, signal: Abo
 }
 
 /**
- * A fetch that retries: 429 always (the request was refused before any work), 500, 503, lost connections and
- * timeouts only when repeating cannot create twice (so POST /avatars, which has no retry key, only on 429).
- * Waits Retry-After when given, else backs off. Answers with the last response; throws AvatarVideoError when
- * no answer came, or the caller's abort reason.
+ * A fetch that retries: 429 always (the request was refused before any work); 408, 500, 502, 503, 504, lost
+ * connections and timeouts only when repeating cannot create twice (so POST /avatars, which has no retry key,
+ * only on 429). Never 409: the retry key names different input, and repeating cannot change that. Waits
+ * Retry-After when given, else backs off. Answers with the last response; throws AvatarVideoError when no
+ * answer came, or the caller's abort reason.
  */
 export function retryingFetch(options: RetryOptions): (request: Request) => Promise<Response> {
   return async (request) => {
     const body = request.body ? await request.arrayBuffer() : undefined;
     const repeatable = safeToRepeat(request, body);
+    const { method } = request;
+    const path = new URL(request.url).pathname;
     for (let attempt = 0; ; attempt++) {
       const last = attempt >= options.maxRetries;
+      options.onRequest?.({ method, path, attempt });
+      const started = Date.now();
       const attemptSignal = linkedSignal(request.signal, options.timeoutMs);
       let response: Response;
       try {
         const { signal } = attemptSignal;
         response = await send(
           options.fetch,
-          new Request(request.url, { method: request.method, headers: request.headers, body, signal }),
+          new Request(request.url, { method, headers: request.headers, body, signal }),
           signal,
         );
       } catch (cause) {
         if (request.signal.aborted) throw request.signal.reason;
-        const error = attemptSignal.timedOut()
-          ? new AvatarVideoError({ code: "timeout", message: `no answer within ${options.timeoutMs} ms`, cause })
-          : new AvatarVideoError({
-              code: "connection_error",
-              message: `could not reach ${new URL(request.url).origin}${reason(cause)}`,
-              cause,
-            });
-        if (last || !repeatable) throw error;
+        const code = attemptSignal.timedOut() ? "timeout" : "connection_error";
+        const message =
+          code === "timeout"
+            ? `no answer within ${options.timeoutMs} ms`
+            : `could not reach ${new URL(request.url).origin}${reason(cause)}`;
+        const willRetry = !last && repeatable;
+        const elapsedMs = Date.now() - started;
+        options.onResponse?.({ method, path, attempt, elapsedMs, error: code, willRetry });
+        if (!willRetry) throw new AvatarVideoError({ code, message, cause });
         await sleep(backoff(attempt), request.signal);
         continue;
       } finally {
         attemptSignal.done();
       }
-      const retry = response.status === 429 || (repeatable && (response.status === 500 || response.status === 503));
+      const { status } = response;
+      const retry = status === 429 || (repeatable && RETRYABLE_STATUSES.has(status));
       const wait = retryAfterMs(response.headers.get("Retry-After")) ?? backoff(attempt);
-      if (last || !retry || wait > MAX_RETRY_AFTER_MS) return response;
+      const willRetry = !last && retry && wait <= MAX_RETRY_AFTER_MS;
+      const requestId = response.headers.get("X-Request-ID") ?? undefined;
+      options.onResponse?.({ method, path, attempt, status, requestId, elapsedMs: Date.now() - started, willRetry });
+      if (!willRetry) return response;
       await sleep(wait, request.signal);
     }
   };

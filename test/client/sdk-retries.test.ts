@@ -11,18 +11,13 @@ const created = { status: 200, body: { jobId: JOB_ID, status: "queued", createdA
 const videoBody = { avatarId: AVATAR_ID, audioUrl: "http://media.local/a.wav" };
 
 describe("retries", () => {
-  it("repeats a read on 429, 500, 503 and a dropped connection, up to maxRetries", async () => {
+  it("repeats a read on 408, 429, 500, 502, 503, 504 and a dropped connection, up to maxRetries", async () => {
     // The dropped connection first: its backoff (no Retry-After) is then the shortest, 0.25 to 0.5 s.
-    server.answer(
-      { drop: true },
-      { status: 429, headers: now, body: envelope("rate_limit_exceeded") },
-      { status: 500, headers: now, body: envelope("internal_error") },
-      busy,
-      { status: 200, body: { avatar: avatar() } },
-    );
-    const got = await sdk(server.url, { maxRetries: 4 }).avatars.get(AVATAR_ID);
+    const answers = [408, 429, 500, 502, 503, 504].map((status) => ({ status, headers: now, body: envelope("x") }));
+    server.answer({ drop: true }, ...answers, { status: 200, body: { avatar: avatar() } });
+    const got = await sdk(server.url, { maxRetries: 7 }).avatars.get(AVATAR_ID);
     expect(got.id).toBe(AVATAR_ID);
-    expect(server.seen).toHaveLength(5);
+    expect(server.seen).toHaveLength(8);
   });
 
   it("gives up after maxRetries (default 2) with the last answer's error", async () => {
@@ -39,16 +34,29 @@ describe("retries", () => {
     expect(server.seen).toHaveLength(1);
   });
 
-  it("does not repeat an answer no retry can change (400, 401, 404)", async () => {
-    server.answer({ status: 404, body: envelope("not_found") }, created);
-    await expect(sdk(server.url).avatars.get(AVATAR_ID)).rejects.toMatchObject({ status: 404, retryable: false });
+  it("does not repeat an answer no retry can change (400, 401, 404, 409)", async () => {
+    for (const [status, code] of [
+      [400, "invalid_request"],
+      [401, "unauthorized"],
+      [404, "not_found"],
+    ] as const) {
+      server.reset();
+      server.answer({ status, body: envelope(code) }, created);
+      await expect(sdk(server.url).avatars.get(AVATAR_ID)).rejects.toMatchObject({ status, retryable: false });
+      expect(server.seen).toHaveLength(1);
+    }
+    // A conflict: the retry key already names other input; the same request gets the same answer.
+    server.reset();
+    server.answer({ status: 409, headers: now, body: envelope("conflict") }, created);
+    await expect(sdk(server.url).videos.create(videoBody)).rejects.toMatchObject({ status: 409, retryable: false });
     expect(server.seen).toHaveLength(1);
   });
 
   it("sends POST /videos with the same generated requestId on every attempt", async () => {
-    server.answer({ status: 500, headers: now, body: envelope("internal_error") }, { drop: true }, created);
-    const job = await sdk(server.url).videos.create(videoBody);
-    expect(server.seen).toHaveLength(3);
+    const failures = [500, 502, 504, 408].map((status) => ({ status, headers: now, body: envelope("x") }));
+    server.answer({ drop: true }, ...failures, created); // the drop first: its backoff is then the shortest
+    const job = await sdk(server.url, { maxRetries: 5 }).videos.create(videoBody);
+    expect(server.seen).toHaveLength(6);
     const keys = server.seen.map((r) => r.body?.requestId);
     expect(keys[0]).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(new Set(keys).size).toBe(1);

@@ -1,4 +1,5 @@
 import { parseArgs } from "node:util";
+import { DEFAULT_BASE_URL } from "../config.js";
 
 /** A command line the CLI cannot run (exit code 2). Messages never repeat argument values: one may be a key. */
 export class UsageError extends Error {}
@@ -12,8 +13,6 @@ export interface Flag {
 }
 
 export type Flags = Record<string, Flag>;
-
-export const DEFAULT_BASE_URL = "http://127.0.0.1:8787";
 
 /** Options every command takes. Help names the variables, never their values. */
 export const COMMON_FLAGS: Flags = {

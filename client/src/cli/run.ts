@@ -1,7 +1,8 @@
-import { readFileSync } from "node:fs";
 import { AvatarVideo } from "../avatar-video.js";
+import { DEFAULT_BASE_URL } from "../config.js";
 import { AvatarVideoError } from "../errors.js";
-import { COMMON_FLAGS, DEFAULT_BASE_URL, describeFlags, parse, UsageError } from "./args.js";
+import { VERSION } from "../version.js";
+import { COMMON_FLAGS, describeFlags, parse, UsageError } from "./args.js";
 import { avatarCommands } from "./avatar-commands.js";
 import type { Command } from "./command.js";
 import { Output, type Stream } from "./output.js";
@@ -14,9 +15,6 @@ export interface Io {
   stdout: Stream;
   stderr: Stream;
 }
-
-/** The package version (package.json sits two folders up from both src/cli and dist/cli). */
-const version = (): string => JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")).version;
 
 function mainHelp(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
@@ -64,7 +62,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
   const found = find(argv);
   try {
     if (argv[0] === "--help" || argv[0] === "-h") return print(io.stdout, mainHelp(), 0);
-    if (argv[0] === "--version") return print(io.stdout, version(), 0);
+    if (argv[0] === "--version") return print(io.stdout, VERSION, 0);
     if (argv.length === 0) return print(io.stderr, mainHelp(), 2);
     if (!found) throw new UsageError(`unknown command; one of: ${Object.keys(COMMANDS).join(", ")}`);
     const args = parse({ ...found.command.flags, ...COMMON_FLAGS }, found.command.positionals ?? [], found.rest);

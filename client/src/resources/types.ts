@@ -10,10 +10,6 @@ export type CreateAvatarRequest = Schemas["CreateAvatarRequest"];
 export type CreateAvatarResponse = Schemas["CreateAvatarResponse"];
 export type CreateVideoRequest = Schemas["CreateVideoRequest"];
 export type CreateVideoResponse = Schemas["CreateVideoResponse"];
+export type SessionTokenRequest = Schemas["SessionTokenRequest"];
 export type VideoJob = Schemas["VideoJob"];
 export type VideoJobDetail = Schemas["VideoJobDetail"];
-
-export interface RequestOptions {
-  /** Cancels the call, its retries and the waits between them. */
-  signal?: AbortSignal;
-}
