@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { JobFailure } from "../../container/src/job-failure";
+import { JobFailure } from "../../container/src/rules/public";
 import { AVATAR_FAILURES } from "@avatar-video/contract";
 
 const AVATAR_MESSAGES = Object.fromEntries(

@@ -10,7 +10,7 @@ import http from "node:http";
 import type net from "node:net";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { JobFailure } from "../../container/src/job-failure";
+import { JobFailure } from "../../container/src/rules/public";
 import {
   type FakeEngines,
   type Harness,

@@ -9,7 +9,7 @@ import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { probeAudio } from "../../container/src/audio/probe";
 import { loadConfig } from "../../container/src/io/public";
-import { JobFailure } from "../../container/src/job-failure";
+import { JobFailure } from "../../container/src/rules/public";
 import { AUDIO_TYPES } from "@avatar-video/contract";
 import {
   type Harness,

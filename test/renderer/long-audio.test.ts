@@ -12,7 +12,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { WindowedLipSync, analyzeAudioFile } from "../../container/src/audio/lip-stream";
 import { MAX_AUDIO_SECONDS, probeAudio } from "../../container/src/audio/probe";
 import { ffmpegPath } from "../../container/src/video/ffmpeg";
-import { JobFailure } from "../../container/src/job-failure";
+import { JobFailure } from "../../container/src/rules/public";
 import { type FakeEngines, fakeEngines, startHarness } from "./helpers/renderer-harness";
 import { speechLike, synthSpeech } from "./helpers/media-audio";
 

@@ -14,7 +14,7 @@
  */
 import { spawn } from "node:child_process";
 import { ANALYSIS_RATE, TRACK_HZ, analyzeLipSync, type LipTrack } from "@avatar-video/motion-model";
-import { JobFailure } from "../job-failure";
+import { JobFailure } from "../rules/public";
 import { ffmpegPath, killOnAbort, throwIfAborted } from "../video/ffmpeg";
 import { decodeMonoArgs, MAX_AUDIO_SECONDS, tooLong } from "./probe";
 

@@ -11,7 +11,7 @@
  * holds, but a header announcing 10 hours is refused at once rather than believed or silently shortened.
  */
 import { stat } from "node:fs/promises";
-import { JobFailure } from "../job-failure";
+import { JobFailure } from "../rules/public";
 import { ffmpegPath, ffprobePath, run, throwIfAborted } from "../video/ffmpeg";
 import { audioInput, audioInputOptions } from "../media/ffmpeg-input";
 import { readWavAnnouncement } from "./wav-header";

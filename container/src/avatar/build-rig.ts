@@ -1,7 +1,7 @@
 /** Builds the AvatarRig from the face found on the final portrait (coordinates = portrait pixels). */
 import type { DetectedFace, Point3 } from "../face/analyze";
 import type { AvatarRig } from "@avatar-video/contract";
-import { avatarGenerationFailed } from "./processing-failures";
+import { avatarGenerationFailed } from "../rules/public";
 
 const dist = (a: Point3, b: Point3) => Math.hypot(a[0] - b[0], a[1] - b[1]);
 /** Two decimals: sub-pixel enough for warping, and keeps rig.json around 20 KB. */

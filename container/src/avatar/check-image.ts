@@ -6,7 +6,7 @@ import { assessPortrait, type PortraitAssessment } from "../face/assess";
 import type { RgbImage } from "../face/analyze";
 import { type Analyze, findFaces } from "../face/find";
 import { getHuman } from "../face/human";
-import { internalError } from "./processing-failures";
+import { internalError } from "../rules/public";
 
 /** Face models loaded, or internal_error (retryable: our fault, not the photo's). */
 export async function requireFaceModels(): Promise<void> {

@@ -5,17 +5,17 @@
  */
 import sharp from "sharp";
 import type { RgbImage } from "../face/analyze";
-import { MAX_SOURCE_BYTES, MAX_SOURCE_PIXELS, MIN_SHORT_SIDE } from "./image-rules";
 import {
+  MAX_SOURCE_BYTES,
+  MAX_SOURCE_PIXELS,
+  MIN_SHORT_SIDE,
   fileTooLarge,
   imageTooManyPixels,
   imageTooSmall,
   imageTransparent,
   imageUnreadable,
   unsupportedFormat,
-} from "./rejections";
-
-export { MAX_SOURCE_BYTES, MAX_SOURCE_PIXELS, MIN_SHORT_SIDE };
+} from "../rules/public";
 
 export type SourceFormat = "jpeg" | "png";
 

@@ -10,12 +10,11 @@
 import sharp from "sharp";
 import { analyzeFaces, type DetectedFace, type Point3, type RgbImage } from "../face/analyze";
 import type { FaceModelSet } from "../face/human";
-import { JobFailure } from "../job-failure";
+import { JobFailure, looksTransient, preprocessFailed } from "../rules/public";
 import type { AvatarRig } from "@avatar-video/contract";
 import { cropPortrait } from "./crop";
 import { decodeSource } from "./decode";
 import { checkFaces, requireFaceModels } from "./check-image";
-import { looksTransient, preprocessFailed } from "./processing-failures";
 import { type PortraitFrame, portraitFrame } from "./frame";
 import { buildRig } from "./build-rig";
 import { personMatte } from "../matte/person-matte";

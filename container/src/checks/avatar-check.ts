@@ -12,7 +12,7 @@ import { decodeSource } from "../avatar/decode";
 import { downloadSource } from "../avatar/source";
 import type { RendererConfig, Logger } from "../io/public";
 import type { FaceMeasurements } from "../face/assess";
-import { JobFailure } from "../job-failure";
+import { JobFailure } from "../rules/public";
 
 /** Checks waiting for the face models (they run one at a time) beyond which the renderer answers 503. */
 const MAX_PENDING = 8;

@@ -1,15 +1,9 @@
 /**
  * The spec's "exactly one clearly visible face", made measurable. The thresholds live in
- * avatar/image-rules.ts; a failed rule becomes a refusal (avatar/rejections.ts) whose sentence names the
+ * rules/image-rules.ts; a failed rule becomes a refusal (rules/failures.ts) whose sentence names the
  * measured value and the threshold.
  */
-import * as R from "../avatar/image-rules";
-import * as refuse from "../avatar/rejections";
-import type { JobFailure } from "../job-failure";
-import type { Box, DetectedFace, RgbImage } from "./analyze";
-import { faceSharpness } from "./sharpness";
-
-export {
+import {
   CLEAR_MAX_PITCH,
   CLEAR_MAX_ROLL,
   CLEAR_MAX_YAW,
@@ -17,7 +11,22 @@ export {
   CLEAR_MIN_FACE_WIDTH_PX,
   CLEAR_MIN_MESH_SCORE,
   CLEAR_MIN_SHARPNESS,
-} from "../avatar/image-rules";
+  VISIBLE_MIN_DETECTOR_SCORE,
+  VISIBLE_MIN_MESH_SCORE,
+  VISIBLE_MIN_RELATIVE_WIDTH,
+  VISIBLE_MIN_WIDTH_PX,
+  faceBlurred,
+  faceCutOff,
+  faceOccluded,
+  faceTilted,
+  faceTooSmall,
+  faceTurned,
+  multipleFaces,
+  noFace,
+  type JobFailure,
+} from "../rules/public";
+import type { Box, DetectedFace, RgbImage } from "./analyze";
+import { faceSharpness } from "./sharpness";
 
 /** What was measured on the subject face (source pixels, degrees). */
 export interface FaceMeasurements {
@@ -44,12 +53,12 @@ export interface PortraitAssessment {
 export function visibleFaces(faces: DetectedFace[]): DetectedFace[] {
   const candidates = faces.filter(
     (f) =>
-      f.detectorScore >= R.VISIBLE_MIN_DETECTOR_SCORE &&
-      f.score >= R.VISIBLE_MIN_MESH_SCORE &&
-      f.box.width >= R.VISIBLE_MIN_WIDTH_PX,
+      f.detectorScore >= VISIBLE_MIN_DETECTOR_SCORE &&
+      f.score >= VISIBLE_MIN_MESH_SCORE &&
+      f.box.width >= VISIBLE_MIN_WIDTH_PX,
   );
   const largest = Math.max(0, ...candidates.map((f) => f.box.width));
-  return candidates.filter((f) => f.box.width >= R.VISIBLE_MIN_RELATIVE_WIDTH * largest);
+  return candidates.filter((f) => f.box.width >= VISIBLE_MIN_RELATIVE_WIDTH * largest);
 }
 
 /**
@@ -59,12 +68,11 @@ export function visibleFaces(faces: DetectedFace[]): DetectedFace[] {
 export async function assessPortrait(
   image: RgbImage,
   faces: DetectedFace[],
-  smallestFindablePx = R.CLEAR_MIN_FACE_WIDTH_PX,
+  smallestFindablePx = CLEAR_MIN_FACE_WIDTH_PX,
 ): Promise<PortraitAssessment> {
   const visible = visibleFaces(faces);
   if (visible.length === 0) return { ok: false, visibleFaces: 0, rejection: noVisibleFace(faces, smallestFindablePx) };
-  if (visible.length > 1)
-    return { ok: false, visibleFaces: visible.length, rejection: refuse.multipleFaces(visible.length) };
+  if (visible.length > 1) return { ok: false, visibleFaces: visible.length, rejection: multipleFaces(visible.length) };
   const face = visible[0];
   const { yaw, pitch, roll } = face.pose;
   const measurements: FaceMeasurements = {
@@ -84,14 +92,14 @@ export async function assessPortrait(
 /** Most actionable first: a cut or tiny face explains everything after it. */
 function firstBrokenRule(face: DetectedFace, m: FaceMeasurements, image: RgbImage): JobFailure | undefined {
   const cut = cutOff(face, image);
-  if (cut) return refuse.faceCutOff(cut.side, cut.px);
-  if (m.widthPx < R.CLEAR_MIN_FACE_WIDTH_PX) return refuse.faceTooSmall(m.widthPx);
-  if (Math.abs(m.yawDeg) > R.CLEAR_MAX_YAW) return refuse.faceTurned("yaw", m.yawDeg);
-  if (Math.abs(m.pitchDeg) > R.CLEAR_MAX_PITCH) return refuse.faceTurned("pitch", m.pitchDeg);
-  if (Math.abs(m.rollDeg) > R.CLEAR_MAX_ROLL) return refuse.faceTilted(m.rollDeg);
-  if (m.meshScore < R.CLEAR_MIN_MESH_SCORE) return refuse.faceOccluded("mesh", m.meshScore);
-  if (m.detectorScore < R.CLEAR_MIN_DETECTOR_SCORE) return refuse.faceOccluded("detector", m.detectorScore);
-  if (m.sharpness < R.CLEAR_MIN_SHARPNESS) return refuse.faceBlurred(m.sharpness);
+  if (cut) return faceCutOff(cut.side, cut.px);
+  if (m.widthPx < CLEAR_MIN_FACE_WIDTH_PX) return faceTooSmall(m.widthPx);
+  if (Math.abs(m.yawDeg) > CLEAR_MAX_YAW) return faceTurned("yaw", m.yawDeg);
+  if (Math.abs(m.pitchDeg) > CLEAR_MAX_PITCH) return faceTurned("pitch", m.pitchDeg);
+  if (Math.abs(m.rollDeg) > CLEAR_MAX_ROLL) return faceTilted(m.rollDeg);
+  if (m.meshScore < CLEAR_MIN_MESH_SCORE) return faceOccluded("mesh", m.meshScore);
+  if (m.detectorScore < CLEAR_MIN_DETECTOR_SCORE) return faceOccluded("detector", m.detectorScore);
+  if (m.sharpness < CLEAR_MIN_SHARPNESS) return faceBlurred(m.sharpness);
   return undefined;
 }
 
@@ -115,10 +123,10 @@ function cutOff(face: DetectedFace, image: RgbImage): { side: string; px: number
  * a covered or unclear face, and a confident tiny one is too small; anything else is no face at all.
  */
 function noVisibleFace(faces: DetectedFace[], smallestFindablePx: number): JobFailure {
-  const sure = faces.filter((f) => f.detectorScore >= R.CLEAR_MIN_DETECTOR_SCORE);
-  const untraced = sure.find((f) => f.score < R.VISIBLE_MIN_MESH_SCORE && f.box.width >= R.VISIBLE_MIN_WIDTH_PX);
-  if (untraced) return refuse.faceOccluded("mesh", untraced.score);
-  const tiny = sure.find((f) => f.score >= R.VISIBLE_MIN_MESH_SCORE);
-  if (tiny) return refuse.faceTooSmall(tiny.box.width);
-  return refuse.noFace(smallestFindablePx);
+  const sure = faces.filter((f) => f.detectorScore >= CLEAR_MIN_DETECTOR_SCORE);
+  const untraced = sure.find((f) => f.score < VISIBLE_MIN_MESH_SCORE && f.box.width >= VISIBLE_MIN_WIDTH_PX);
+  if (untraced) return faceOccluded("mesh", untraced.score);
+  const tiny = sure.find((f) => f.score >= VISIBLE_MIN_MESH_SCORE);
+  if (tiny) return faceTooSmall(tiny.box.width);
+  return noFace(smallestFindablePx);
 }

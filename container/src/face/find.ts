@@ -5,7 +5,7 @@
  * "Where faces are searched"). Every face comes back in source pixels.
  */
 import sharp from "sharp";
-import { ANALYSIS_MAX_SIDE, CLEAR_MIN_FACE_WIDTH_PX, MAX_TILES, TILE_OVERLAP, TILE_SIDE } from "../avatar/image-rules";
+import { ANALYSIS_MAX_SIDE, CLEAR_MIN_FACE_WIDTH_PX, MAX_TILES, TILE_OVERLAP, TILE_SIDE } from "../rules/public";
 import { analyzeFaces, type Box, type DetectedFace, type RgbImage } from "./analyze";
 import { visibleFaces } from "./assess";
 

@@ -1,27 +1,10 @@
 /**
  * A video run reads its Avatar's artifacts (portrait, rig) back from the Worker: anything missing or off
- * is `invalid_manifest` (the renderer cannot use it); a transfer that keeps failing is our fault.
+ * is `invalid_manifest` (the renderer cannot use it); the transfers' failures: objectFailure (failures.ts).
  */
 import { AvatarRigSchema, type AvatarRig } from "@avatar-video/contract";
 import sharp from "sharp";
-import { JobFailure, unexpectedFailure } from "../job-failure";
-import { LinkError } from "../io/public";
-
-const INVALID_MANIFEST = "The Avatar's stored data is missing or invalid.";
-
-/** Failures reading the Avatar's own artifacts back from the Worker. */
-export function objectFailure(what: string) {
-  return (err: unknown): never => {
-    if (err instanceof LinkError && err.status === 404) {
-      throw new JobFailure("invalid_manifest", INVALID_MANIFEST, { detail: `${what} is missing (404)` });
-    }
-    if (err instanceof LinkError && err.permanent) {
-      throw new JobFailure("invalid_manifest", INVALID_MANIFEST, { detail: `${what}: ${err.message}` });
-    }
-    if (err instanceof LinkError) throw unexpectedFailure("video", `${what}: ${err.message}`);
-    throw err;
-  };
-}
+import { invalidManifest } from "../rules/public";
 
 /** Parses and checks the stored rig against the contract's schema. */
 export function parseRig(bytes: Buffer): AvatarRig {
@@ -29,14 +12,12 @@ export function parseRig(bytes: Buffer): AvatarRig {
   try {
     raw = JSON.parse(bytes.toString("utf8"));
   } catch {
-    throw new JobFailure("invalid_manifest", INVALID_MANIFEST, { detail: "rig is not JSON" });
+    throw invalidManifest("rig is not JSON");
   }
   const parsed = AvatarRigSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new JobFailure("invalid_manifest", INVALID_MANIFEST, {
-      detail: `rig: ${issue.path.join(".") || "(root)"} ${issue.message}`,
-    });
+    throw invalidManifest(`rig: ${issue.path.join(".") || "(root)"} ${issue.message}`);
   }
   return raw as AvatarRig;
 }
@@ -47,11 +28,11 @@ export async function checkPortrait(png: Buffer, rig: AvatarRig): Promise<void> 
   try {
     meta = await sharp(png).metadata();
   } catch {
-    throw new JobFailure("invalid_manifest", INVALID_MANIFEST, { detail: "portrait does not decode" });
+    throw invalidManifest("portrait does not decode");
   }
   if (meta.width !== rig.portrait.width || meta.height !== rig.portrait.height) {
-    throw new JobFailure("invalid_manifest", INVALID_MANIFEST, {
-      detail: `portrait is ${meta.width}x${meta.height}, rig says ${rig.portrait.width}x${rig.portrait.height}`,
-    });
+    throw invalidManifest(
+      `portrait is ${meta.width}x${meta.height}, rig says ${rig.portrait.width}x${rig.portrait.height}`,
+    );
   }
 }

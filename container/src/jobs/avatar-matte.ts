@@ -7,7 +7,7 @@
 import { MATTE_CONTENT_TYPE, type AvatarRig, type VideoDispatch } from "@avatar-video/contract";
 import { LinkError } from "../io/public";
 import { decodeMatte } from "../matte/matte-png";
-import { objectFailure } from "./avatar-artifacts";
+import { objectFailure } from "../rules/public";
 import { abortable, type JobContext } from "./context";
 
 /** Whether this render needs the matte at all. */

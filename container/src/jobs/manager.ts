@@ -9,7 +9,7 @@
  */
 import { rm } from "node:fs/promises";
 import { type RendererConfig, JobStop, WorkerLink, type Logger, redactedSources } from "../io/public";
-import { JobFailure, unexpectedFailure } from "../job-failure";
+import { JobFailure, unexpectedFailure } from "../rules/public";
 import { runAvatarJob } from "./avatar-job";
 import type { JobContext } from "./context";
 import type { Dispatch } from "@avatar-video/contract";

@@ -9,14 +9,21 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import sharp from "sharp";
-import { JobFailure, unexpectedFailure } from "../job-failure";
+import {
+  JobFailure,
+  unexpectedFailure,
+  type MediaInput,
+  formatDuration,
+  mediaFetchFailure,
+  objectFailure,
+  unsupportedType,
+} from "../rules/public";
 import { BACKGROUND_INPUT, backgroundHeader } from "../media/image-bounds";
 import { FetchError, safeFetch } from "../io/public";
 import { AUDIO_TYPES, BACKGROUND_TYPES, type AvatarRig, type VideoDispatch } from "@avatar-video/contract";
 import { type JobContext, abortable, since } from "./context";
 import type { AudioInfo } from "./engines";
-import { type MediaInput, formatDuration, mediaFetchFailure, unsupportedType } from "./media-failures";
-import { checkPortrait, objectFailure, parseRig } from "./avatar-artifacts";
+import { checkPortrait, parseRig } from "./avatar-artifacts";
 import { needsMatte, storedMatte, usableMatte } from "./avatar-matte";
 
 export interface VideoResult {

@@ -4,7 +4,7 @@
  * one decode cost seconds of CPU and up to ~1 GiB. The header is read first, so a refusal decodes nothing.
  */
 import sharp from "sharp";
-import { JobFailure } from "../job-failure";
+import { JobFailure } from "../rules/public";
 
 /** As many pixels as an Avatar source may have (SOURCE_IMAGE.maxPixels): far above any 16:9 output. */
 export const MAX_BACKGROUND_PIXELS = 50_000_000;

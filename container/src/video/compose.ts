@@ -4,7 +4,7 @@
  * from, and the portrait placement used to map rig coordinates to canvas pixels.
  */
 import sharp from "sharp";
-import { JobFailure } from "../job-failure";
+import { JobFailure } from "../rules/public";
 import { BACKGROUND_INPUT, backgroundHeader } from "../media/image-bounds";
 import type { Placement } from "@avatar-video/face-rig";
 import type { AvatarRig } from "@avatar-video/contract";

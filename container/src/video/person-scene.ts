@@ -8,7 +8,7 @@
  */
 import sharp from "sharp";
 import type { Placement } from "@avatar-video/face-rig";
-import { JobFailure } from "../job-failure";
+import { JobFailure } from "../rules/public";
 import { decodeMatte } from "../matte/matte-png";
 import { composeCanvas, decodeBackground, parseHexColor, type CanvasSettings } from "./compose";
 import { composePerson } from "./compose-person";

@@ -3,7 +3,7 @@
  * reject a request before any work starts.
  */
 import type { AvatarRig } from "@avatar-video/contract";
-import { JobFailure } from "../job-failure";
+import { JobFailure } from "../rules/public";
 import type { CanvasSettings } from "./compose";
 
 export interface RenderSettings extends CanvasSettings {

@@ -15,7 +15,7 @@ import { ANALYSIS_RATE, type LipTrack } from "@avatar-video/motion-model";
 import { analyzeAudioFile } from "../audio/lip-stream";
 import { probeAudio, tooLong, MAX_AUDIO_SECONDS, type AudioInfo } from "../audio/probe";
 import { buildFaceModel, type FaceModel, photoMouthColors } from "@avatar-video/face-rig";
-import { JobFailure } from "../job-failure";
+import { JobFailure } from "../rules/public";
 import { FrameEncoder } from "./encoder";
 import { throwIfAborted } from "./ffmpeg";
 import { paintAndEncodeFrames } from "./frame-loop";

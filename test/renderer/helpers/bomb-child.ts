@@ -5,7 +5,7 @@
  */
 import { readFile } from "node:fs/promises";
 import { probeAudio } from "../../../container/src/audio/probe";
-import { JobFailure } from "../../../container/src/job-failure";
+import { JobFailure } from "../../../container/src/rules/public";
 import { decodeBackground } from "../../../container/src/video/compose";
 
 const [kind, file] = process.argv.slice(2) as [string, string];

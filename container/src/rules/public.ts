@@ -1,0 +1,6 @@
+/**
+ * What the renderer accepts and how it says no, one floor above io/: the thresholds an Avatar source image
+ * is judged by, and every failure a job can end with (JobFailure and its builders). Both are wholly public.
+ */
+export * from "./failures";
+export * from "./image-rules";
