@@ -6,7 +6,8 @@ import { invalid } from "../platform/http/errors";
 import { MAX_OPEN_UPLOADS } from "../accounts/console-uploads";
 import { admissionError, limiterFor } from "../accounts/limiter-client";
 import type { ConsoleEnv } from "./context";
-import { openApiApp } from "../platform/http/openapi-app";
+import { jsonBody, openApiApp } from "../platform/http/openapi-app";
+import { jsonInput } from "../platform/http/validation";
 import { AUDIO_TYPES, findUpload, MAX_AUDIO_BYTES, newUpload, PART_SIZE } from "./uploads";
 import { okJson } from "../platform/http/route-parts";
 
@@ -20,24 +21,20 @@ const createUpload = createRoute({
   method: "post",
   path: "/",
   summary: "Start an audio upload",
+  middleware: [jsonInput()] as const,
   request: {
-    body: {
-      required: true,
-      content: {
-        "application/json": {
-          schema: z
-            .object({
-              contentType: z.string().max(100),
-              size: z
-                .number()
-                .int()
-                .min(1)
-                .max(MAX_AUDIO_BYTES, { error: `must be at most ${MAX_AUDIO_BYTES} bytes (500 MiB)` }),
-            })
-            .strict(),
-        },
-      },
-    },
+    body: jsonBody(
+      z
+        .object({
+          contentType: z.string().max(100),
+          size: z
+            .number()
+            .int()
+            .min(1)
+            .max(MAX_AUDIO_BYTES, { error: `must be at most ${MAX_AUDIO_BYTES} bytes (500 MiB)` }),
+        })
+        .strict(),
+    ),
   },
   responses: {
     201: okJson("Upload started", z.object({ uploadId: z.string(), partSize: z.number(), parts: z.number() })),
@@ -56,23 +53,19 @@ const completeUpload = createRoute({
   method: "post",
   path: "/{uploadId}/complete",
   summary: "Finish the upload",
+  middleware: [jsonInput()] as const,
   request: {
     params: UploadId,
-    body: {
-      required: true,
-      content: {
-        "application/json": {
-          schema: z
-            .object({
-              parts: z
-                .array(z.object({ partNumber: z.number().int().min(1), etag: z.string().max(200) }))
-                .min(1)
-                .max(10_000),
-            })
-            .strict(),
-        },
-      },
-    },
+    body: jsonBody(
+      z
+        .object({
+          parts: z
+            .array(z.object({ partNumber: z.number().int().min(1), etag: z.string().max(200) }))
+            .min(1)
+            .max(10_000),
+        })
+        .strict(),
+    ),
   },
   responses: { 200: okJson("Upload complete", z.object({ uploadId: z.string(), size: z.number() })) },
 });

@@ -2,6 +2,7 @@ import type { Context } from "hono";
 import type { AppEnv } from "../../platform/env";
 import { fromBase64Url, toBase64Url } from "../../platform/crypto/base64url";
 import { apiError, invalid } from "../../platform/http/errors";
+import { readJsonBody } from "../../platform/http/validation";
 import { sign, verify } from "../../platform/crypto/hmac";
 import { forgetRunUpload, recordRunUpload, type RunUpload } from "../jobs/run-uploads";
 
@@ -54,7 +55,7 @@ async function decodePlan(c: Context<AppEnv>, key: string): Promise<Plan> {
 }
 
 async function jsonBody(c: Context<AppEnv>): Promise<Record<string, unknown>> {
-  const body = await c.req.json().catch(() => undefined);
+  const body = await readJsonBody(c);
   if (typeof body !== "object" || body === null || Array.isArray(body))
     throw invalid("The body must be a JSON object.");
   return body as Record<string, unknown>;

@@ -2,6 +2,7 @@ import { JobEvent } from "@avatar-video/contract";
 import { Hono, type Context } from "hono";
 import type { AppEnv } from "../../platform/env";
 import { apiError, conflict, forbidden, invalid, notFound, unauthorized } from "../../platform/http/errors";
+import { readJsonBody } from "../../platform/http/validation";
 import { avatarIdForJob } from "../jobs/avatar-id";
 import { handleJobEvent } from "../jobs/events";
 import { loadJob, type AnyJob } from "../jobs/store";
@@ -35,13 +36,7 @@ async function authenticate(c: Context<AppEnv>, jobId: string, attempt: number):
 internalRoutes.post("/jobs/:jobId/events", async (c) => {
   const { jobId, attempt } = jobAndAttempt(c.req.param("jobId"), c.req.query("attempt"));
   const kind = await authenticate(c, jobId, attempt);
-  let body: unknown;
-  try {
-    body = await c.req.json();
-  } catch {
-    throw invalid("The event body must be JSON.");
-  }
-  const parsed = JobEvent.safeParse(body);
+  const parsed = JobEvent.safeParse(await readJsonBody(c));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw invalid(`Invalid event: ${issue.path.join(".") || "type"}: ${issue.message}`);

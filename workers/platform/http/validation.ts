@@ -1,4 +1,4 @@
-import type { MiddlewareHandler, ValidationTargets } from "hono";
+import type { Context, MiddlewareHandler, ValidationTargets } from "hono";
 import { z } from "zod";
 import type { AppEnv } from "../env";
 import { apiError, invalid } from "./errors";
@@ -93,37 +93,45 @@ z.config({ customError: ruleFor });
 const JSON_CONTENT_TYPE = /^application\/([a-z-.]+\+)?json(;\s*[a-zA-Z0-9-]+=([^;]+))*$/i;
 
 /**
- * Middleware of every route with a JSON body (after `limitBody`), before the library's validator: the
- * content type and JSON syntax with messages of their own (the library would answer 415 or zod's wording),
- * then top-level fields of features this version lacks (501, not 400). An empty body without a Content-Type
- * is validated as `{}` (missing fields are named). The parsed value goes to the validator through Hono's
- * body cache (no second parse).
+ * The JSON body of a request, decided here for every route (open, console, admin, internal): a blank body
+ * (empty or whitespace only) without a Content-Type is no body (`undefined`); anything else must be declared
+ * as JSON and parse as JSON. Messages name the problem; nothing here answers 5xx.
+ */
+export async function readJsonBody(c: Context<AppEnv>): Promise<unknown> {
+  const contentType = (c.req.header("Content-Type") ?? "").trim();
+  // The type is checked before the text is read: a body declared as something else is not decoded at all.
+  if (contentType !== "" && !JSON_CONTENT_TYPE.test(contentType)) {
+    const mediaType = JSON.stringify(contentType.split(";")[0]!.trim());
+    throw invalid(`Content-Type must be application/json (got ${mediaType})`);
+  }
+  const text = await c.req.text();
+  if (text.trim() === "") {
+    if (contentType === "") return undefined;
+    throw invalid("Request body must be valid JSON (it is empty)");
+  }
+  if (contentType === "") throw invalid("Content-Type must be application/json (got none)");
+  try {
+    return JSON.parse(text);
+  } catch {
+    throw invalid("Request body must be valid JSON");
+  }
+}
+
+/**
+ * Middleware of every route with a JSON body (after `limitBody`), before the library's validator: the body
+ * as `readJsonBody` decides, then top-level fields of features this version lacks (501, not 400). No body is
+ * validated as `{}` (missing fields are named). The result reaches the validator through Hono's body cache
+ * (no second parse); a blank body is cached as empty so the library's media-type check sees none.
  */
 export function jsonInput(options: { unsupported?: UnsupportedFields } = {}): MiddlewareHandler<AppEnv> {
   return async (c, next) => {
-    const contentType = c.req.header("Content-Type");
-    const text = await c.req.text();
-    if (contentType || text.trim() !== "") {
-      if (!JSON_CONTENT_TYPE.test(contentType ?? "")) {
-        const mediaType = (contentType ?? "").split(";")[0]!.trim();
-        throw invalid(
-          `Content-Type must be application/json (got ${contentType ? JSON.stringify(mediaType) : "none"})`,
-        );
-      }
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(text);
-      } catch {
-        throw invalid("Request body must be valid JSON");
-      }
-      const feature = unsupportedField(parsed, options.unsupported);
-      if (feature)
-        throw apiError(
-          "unsupported_input",
-          `${feature} is not supported by this version: ${options.unsupported![feature]}`,
-        );
-      c.req.bodyCache.json = Promise.resolve(parsed);
-    }
+    const parsed = await readJsonBody(c);
+    const feature = unsupportedField(parsed, options.unsupported);
+    if (feature)
+      throw apiError("unsupported_input", `${feature} is not supported by this version: ${options.unsupported![feature]}`);
+    // Hono caches promises under these keys although its type names the resolved values.
+    const empty = Promise.resolve(new ArrayBuffer(0)) as unknown as ArrayBuffer;
+    c.req.bodyCache = parsed === undefined ? { arrayBuffer: empty } : { json: Promise.resolve(parsed) };
     await next();
   };
 }
