@@ -4,7 +4,7 @@
  * file and line, and exits 1 if there is any. `tsx scripts/check-docs.ts [root]`; run by `npm test`.
  */
 import { readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative, resolve } from "node:path";
+import { dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 
 export const MAX_DOC_LINES = 400;
@@ -36,7 +36,7 @@ export function docProblems(path: string, text: string): string[] {
 export function referenceDocs(root: string): string[] {
   const docs = readdirSync(join(root, "docs"), { recursive: true, encoding: "utf8" })
     .map((file) => join("docs", file))
-    .filter((file) => file.endsWith(".md") && !file.startsWith(join("docs", "history")));
+    .filter((file) => file.endsWith(".md") && !file.startsWith(join("docs", "history") + sep));
   return ["README.md", "CONTRIBUTING.md", ...docs.sort()];
 }
 
