@@ -15,7 +15,7 @@ import { type RendererConfig, loadConfig, type Logger, createLogger } from "./io
 import { rendererApp } from "./http/app";
 import { type Engines, defaultEngines } from "./jobs/engines";
 import { JobManager } from "./jobs/manager";
-import { ffmpegChoice } from "./video/ffmpeg";
+import { ffmpegChoice } from "./media/public";
 
 export { bearerMatches } from "./http/bearer";
 

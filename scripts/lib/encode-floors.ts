@@ -7,8 +7,7 @@ import { join } from "node:path";
 import sharp from "sharp";
 import type { AvatarRig } from "@avatar-video/contract";
 import { composeCanvas } from "../../container/src/video/compose";
-import { encoderArgs, FrameEncoder } from "../../container/src/video/encoder";
-import { ffmpegPath, run } from "../../container/src/video/ffmpeg";
+import { encoderArgs, FrameEncoder, ffmpegPath, run } from "../../container/src/media/public";
 import { readPeakRss } from "../../container/src/video/peak-memory";
 import { rgbToYuv420 } from "../../container/src/video/yuv";
 

@@ -3,8 +3,7 @@
  * same frames (a second render of the same job, deterministic, with x264 at `-qp 0`), as ffmpeg's SSIM over
  * every frame, and the MP4's size. A speed lever may change neither beyond the rule in docs/rendering.md.
  */
-import { BT709 } from "../../container/src/video/encoder";
-import { ffmpegPath, run } from "../../container/src/video/ffmpeg";
+import { BT709, ffmpegPath, run } from "../../container/src/media/public";
 
 /** x264 lossless (the fastest preset: the reference's speed does not matter, its frames do). */
 export const LOSSLESS_VIDEO_ARGS = [

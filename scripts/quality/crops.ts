@@ -9,7 +9,7 @@ import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import sharp from "sharp";
 import { placePortrait } from "../../container/src/video/compose";
-import { ffmpegPath, run } from "../../container/src/video/ffmpeg";
+import { ffmpegPath, run } from "../../container/src/media/public";
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,

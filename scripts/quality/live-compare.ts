@@ -21,7 +21,7 @@ import {
   photoMouthColors,
   yuv420FromPixels,
 } from "@avatar-video/face-rig";
-import { VIDEO_CODEC_ARGS } from "../../container/src/video/encoder";
+import { VIDEO_CODEC_ARGS } from "../../container/src/media/public";
 import { FramePainter } from "../../container/src/video/painter";
 import { MOUTH_POSES } from "./paint-pose";
 import { rgbToYuv420, yuv420ToRgb } from "../../container/src/video/yuv";

@@ -8,7 +8,7 @@
  */
 import { execFileSync } from "node:child_process";
 import { parseArgs } from "node:util";
-import { ffmpegPath } from "../../container/src/video/ffmpeg";
+import { ffmpegPath } from "../../container/src/media/public";
 import { RefinedMesh } from "./refined-mesh";
 
 const { values, positionals } = parseArgs({ allowPositionals: true, options: { frames: { type: "string" } } });

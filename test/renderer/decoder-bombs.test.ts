@@ -10,8 +10,7 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { probeAudio } from "../../container/src/audio/probe";
-import { ffmpegPath } from "../../container/src/video/ffmpeg";
+import { probeAudio, ffmpegPath } from "../../container/src/media/public";
 import { wavHeader } from "../../scripts/lib/wav";
 
 const run = promisify(execFile);

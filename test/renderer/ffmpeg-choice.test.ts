@@ -5,7 +5,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { describe, expect, it } from "vitest";
-import { type ChoiceInputs, chooseFfmpeg, ffmpegChoice, parseVersion } from "../../container/src/video/ffmpeg";
+import { type ChoiceInputs, chooseFfmpeg, ffmpegChoice, parseVersion } from "../../container/src/media/public";
 
 const NPM = {
   ffmpeg: "/app/node_modules/@ffmpeg-installer/linux-x64/ffmpeg",

@@ -7,7 +7,7 @@
 import { readdir } from "node:fs/promises";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { probeAudio } from "../../container/src/audio/probe";
+import { probeAudio } from "../../container/src/media/public";
 import { loadConfig } from "../../container/src/io/public";
 import { JobFailure } from "../../container/src/rules/public";
 import { AUDIO_TYPES } from "@avatar-video/contract";

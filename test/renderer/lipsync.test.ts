@@ -7,7 +7,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { analyzeLipSync, ANALYSIS_RATE, sampleTrack, type LipTrack } from "@avatar-video/motion-model";
-import { decodeMono, MAX_AUDIO_SECONDS, probeAudio } from "../../container/src/audio/probe";
+import { decodeMono, MAX_AUDIO_SECONDS, probeAudio } from "../../container/src/media/public";
 import { encodeAudio, FFMPEG, synthSpeech, type Segment } from "./helpers/media-audio";
 import { spawnSync } from "node:child_process";
 import { failureCode } from "./helpers/failure-code";

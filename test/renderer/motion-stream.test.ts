@@ -19,7 +19,7 @@ import {
   sampleTrack,
   type MotionFrame,
 } from "@avatar-video/motion-model";
-import { decodeMono } from "../../container/src/audio/probe";
+import { decodeMono } from "../../container/src/media/public";
 import { encodeAudio, speechLike, synthSpeech } from "./helpers/media-audio";
 
 let dir: string;

@@ -15,8 +15,7 @@
 import { spawn } from "node:child_process";
 import { ANALYSIS_RATE, TRACK_HZ, analyzeLipSync, type LipTrack } from "@avatar-video/motion-model";
 import { JobFailure } from "../rules/public";
-import { ffmpegPath, killOnAbort, throwIfAborted } from "../video/ffmpeg";
-import { decodeMonoArgs, MAX_AUDIO_SECONDS, tooLong } from "./probe";
+import { ffmpegPath, killOnAbort, throwIfAborted, decodeMonoArgs, MAX_AUDIO_SECONDS, tooLong } from "../media/public";
 
 const HOP = ANALYSIS_RATE / TRACK_HZ;
 export const WINDOW_SECONDS = 120;

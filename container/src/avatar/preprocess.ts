@@ -18,7 +18,7 @@ import { checkFaces, requireFaceModels } from "./check-image";
 import { type PortraitFrame, portraitFrame } from "./frame";
 import { buildRig } from "./build-rig";
 import { personMatte } from "../matte/person-matte";
-import { encodeMatte } from "../matte/matte-png";
+import { encodeMatte } from "../media/public";
 
 /**
  * FaceMesh re-runs on the portrait scaled to this side (the face is then ~215 px, still above FaceMesh's

@@ -9,7 +9,7 @@ import { bodyLimit } from "hono/body-limit";
 import { answerAvatarCheck } from "../checks/avatar-check";
 import { type RendererConfig, type Logger, redactUrl } from "../io/public";
 import type { JobManager } from "../jobs/manager";
-import { ffmpegChoice } from "../video/ffmpeg";
+import { ffmpegChoice } from "../media/public";
 import { bearerMatches } from "./bearer";
 
 const MAX_DISPATCH_BYTES = 256 * 1024;

@@ -6,7 +6,7 @@
  */
 import { MATTE_CONTENT_TYPE, type AvatarRig, type VideoDispatch } from "@avatar-video/contract";
 import { LinkError } from "../io/public";
-import { decodeMatte } from "../matte/matte-png";
+import { decodeMatte } from "../media/public";
 import { objectFailure } from "../rules/public";
 import { abortable, type JobContext } from "./context";
 

@@ -4,7 +4,7 @@
  * can substitute controllable ones.
  */
 import type { AvatarRig } from "@avatar-video/contract";
-import type { AudioInfo } from "../audio/probe";
+import type { AudioInfo } from "../media/public";
 import type { RenderInput } from "../video/render-input";
 
 export type { AudioInfo, RenderInput };
@@ -38,44 +38,31 @@ export interface Engines {
   warm?(): Promise<void>;
 }
 
-// Module paths of the engines (owned by the face/avatar and audio/video modules). Imported on first use.
-const AVATAR_MODULE = "../avatar/preprocess";
-const AUDIO_MODULE = "../audio/probe";
-const VIDEO_MODULE = "../video/render";
-const HUMAN_MODULE = "../face/human";
-const MATTE_MODULE = "../matte/person-matte";
-
-async function load<T>(specifier: string, name: string): Promise<T> {
-  const mod = (await import(specifier)) as Record<string, unknown>;
-  const fn = mod[name];
-  if (typeof fn !== "function") throw new Error(`${specifier} does not export ${name}()`);
-  return fn as T;
-}
-
+// Each engine's module is imported on its first use: the server starts without the face models, the
+// segmentation model or the render path loaded.
 export function defaultEngines(): Engines {
   return {
     async createAvatarAssets(bytes, opts) {
-      const fn = await load<(b: Buffer, o?: { signal?: AbortSignal }) => Promise<AvatarAssets>>(
-        AVATAR_MODULE,
-        "createAvatarAssets",
-      );
-      return fn(bytes, { signal: opts?.signal });
+      const { createAvatarAssets } = await import("../avatar/preprocess");
+      return createAvatarAssets(bytes, { signal: opts?.signal });
     },
     async probeAudio(path, opts) {
-      const fn = await load<(p: string, signal?: AbortSignal) => Promise<AudioInfo>>(AUDIO_MODULE, "probeAudio");
-      return fn(path, opts?.signal);
+      const { probeAudio } = await import("../media/public");
+      return probeAudio(path, opts?.signal);
     },
     async renderVideo(input) {
-      const fn = await load<(i: RenderInput) => Promise<RenderOutput>>(VIDEO_MODULE, "renderVideo");
-      return fn(input);
+      const { renderVideo } = await import("../video/render");
+      return renderVideo(input);
     },
     async computeMatte(portraitPng, rig) {
-      const fn = await load<(p: Buffer, l: AvatarRig["landmarks"]) => Promise<Buffer>>(MATTE_MODULE, "portraitMatte");
-      return fn(portraitPng, rig.landmarks);
+      const { portraitMatte } = await import("../matte/person-matte");
+      return portraitMatte(portraitPng, rig.landmarks);
     },
     async warm() {
-      await (await load<() => Promise<void>>(HUMAN_MODULE, "warmHuman"))();
-      await (await load<() => Promise<void>>(MATTE_MODULE, "warmMatte"))();
+      const { warmHuman } = await import("../face/human");
+      const { warmMatte } = await import("../matte/person-matte");
+      await warmHuman();
+      await warmMatte();
     },
   };
 }

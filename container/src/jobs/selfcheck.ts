@@ -6,7 +6,7 @@
  *   node --import tsx container/src/jobs/selfcheck.ts
  */
 import { spawnSync } from "node:child_process";
-import { MIN_SYSTEM_MAJOR, ffmpegChoice, ffmpegPath, ffprobePath, parseVersion } from "../video/ffmpeg";
+import { MIN_SYSTEM_MAJOR, ffmpegChoice, ffmpegPath, ffprobePath, parseVersion } from "../media/public";
 
 async function main(): Promise<void> {
   const problems: string[] = [];

@@ -18,7 +18,7 @@ import {
   objectFailure,
   unsupportedType,
 } from "../rules/public";
-import { BACKGROUND_INPUT, backgroundHeader } from "../media/image-bounds";
+import { BACKGROUND_INPUT, backgroundHeader } from "../media/public";
 import { FetchError, safeFetch } from "../io/public";
 import { AUDIO_TYPES, BACKGROUND_TYPES, type AvatarRig, type VideoDispatch } from "@avatar-video/contract";
 import { type JobContext, abortable, since } from "./context";

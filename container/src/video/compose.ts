@@ -5,7 +5,7 @@
  */
 import sharp from "sharp";
 import { JobFailure } from "../rules/public";
-import { BACKGROUND_INPUT, backgroundHeader } from "../media/image-bounds";
+import { BACKGROUND_INPUT, backgroundHeader } from "../media/public";
 import type { Placement } from "@avatar-video/face-rig";
 import type { AvatarRig } from "@avatar-video/contract";
 

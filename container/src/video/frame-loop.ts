@@ -5,7 +5,7 @@
  * goes to the alpha video.
  */
 import { deform, type FacePose, type FaceModel } from "@avatar-video/face-rig";
-import type { FrameEncoder } from "./encoder";
+import type { FrameEncoder } from "../media/public";
 import type { PeakMemory } from "./peak-memory";
 import type { FramePainter } from "./painter";
 import { samePose, type PoseSchedule } from "./pose-schedule";

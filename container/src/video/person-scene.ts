@@ -9,7 +9,7 @@
 import sharp from "sharp";
 import type { Placement } from "@avatar-video/face-rig";
 import { JobFailure } from "../rules/public";
-import { decodeMatte } from "../matte/matte-png";
+import { decodeMatte } from "../media/public";
 import { composeCanvas, decodeBackground, parseHexColor, type CanvasSettings } from "./compose";
 import { composePerson } from "./compose-person";
 import { blendPerson } from "./person-blend";

@@ -13,11 +13,9 @@ import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { ANALYSIS_RATE, type LipTrack } from "@avatar-video/motion-model";
 import { analyzeAudioFile } from "../audio/lip-stream";
-import { probeAudio, tooLong, MAX_AUDIO_SECONDS, type AudioInfo } from "../audio/probe";
+import { probeAudio, tooLong, MAX_AUDIO_SECONDS, type AudioInfo, FrameEncoder, throwIfAborted } from "../media/public";
 import { buildFaceModel, type FaceModel, photoMouthColors } from "@avatar-video/face-rig";
 import { JobFailure } from "../rules/public";
-import { FrameEncoder } from "./encoder";
-import { throwIfAborted } from "./ffmpeg";
 import { paintAndEncodeFrames } from "./frame-loop";
 import { FramePainter } from "./painter";
 import { PeakMemory } from "./peak-memory";
@@ -26,8 +24,6 @@ import { checkRenderInput, type RenderInput } from "./render-input";
 import { makeTimeline, type Timeline } from "./timeline";
 import { staticFrames } from "./person-scene";
 
-export { probeAudio, MAX_AUDIO_SECONDS } from "../audio/probe";
-export type { AudioInfo } from "../audio/probe";
 export type { RenderInput, RenderSettings } from "./render-input";
 
 export interface RenderResult {

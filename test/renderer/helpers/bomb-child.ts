@@ -4,7 +4,7 @@
  * /usr/bin/time in the test). Usage: bomb-child.ts background|audio <file>
  */
 import { readFile } from "node:fs/promises";
-import { probeAudio } from "../../../container/src/audio/probe";
+import { probeAudio } from "../../../container/src/media/public";
 import { JobFailure } from "../../../container/src/rules/public";
 import { decodeBackground } from "../../../container/src/video/compose";
 

@@ -1,6 +1,6 @@
 /** One SHA-256 over ffmpeg's MD5 of every decoded video frame of a file, and the frame count. */
 import { createHash } from "node:crypto";
-import { ffmpegPath, run } from "../../../container/src/video/ffmpeg";
+import { ffmpegPath, run } from "../../../container/src/media/public";
 
 export async function frameDigest(mp4: string): Promise<{ frames: number; sha256: string }> {
   const r = await run(ffmpegPath(), ["-v", "error", "-i", mp4, "-map", "0:v", "-f", "framemd5", "-"]);

@@ -9,7 +9,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { availableParallelism } from "node:os";
 import { killOnAbort, ffmpegPath } from "./ffmpeg";
-import { audioInput } from "../media/ffmpeg-input";
+import { audioInput } from "./ffmpeg-input";
 
 /** Colour tags of both outputs: the frames are BT.709 limited range (yuv.ts). */
 export const BT709 = ["-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"];

@@ -12,8 +12,8 @@
  */
 import { stat } from "node:fs/promises";
 import { JobFailure } from "../rules/public";
-import { ffmpegPath, ffprobePath, run, throwIfAborted } from "../video/ffmpeg";
-import { audioInput, audioInputOptions } from "../media/ffmpeg-input";
+import { ffmpegPath, ffprobePath, run, throwIfAborted } from "./ffmpeg";
+import { audioInput, audioInputOptions } from "./ffmpeg-input";
 import { readWavAnnouncement } from "./wav-header";
 
 /** Longest audio the renderer accepts (60 minutes). */
