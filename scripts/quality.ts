@@ -26,7 +26,7 @@
 import { spawn } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { analyzeFaces } from "../container/src/face/analyze";
+import { analyzeFaces } from "../container/src/analysis/public";
 import { ffmpegPath, ffprobePath, run } from "../container/src/media/public";
 import { SILHOUETTE } from "@avatar-video/face-rig";
 import {

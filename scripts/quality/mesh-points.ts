@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import sharp from "sharp";
 import { LIPS_LOWER_INNER, LIPS_UPPER_INNER } from "../../packages/face-rig/src/facemesh-topology";
-import { analyzeFaces, type Point3 } from "../../container/src/face/analyze";
+import { analyzeFaces, type Point3 } from "../../container/src/analysis/public";
 import { RIG_ANALYSIS_SIDE } from "../../container/src/avatar/preprocess";
 
 const UPPER = [...LIPS_UPPER_INNER, 246, 161, 160, 159, 158, 157, 173, 466, 388, 387, 386, 385, 384, 398];

@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import sharp from "sharp";
 import { NEUTRAL_POSE } from "@avatar-video/face-rig";
-import { analyzeFaces } from "../../container/src/face/analyze";
+import { analyzeFaces } from "../../container/src/analysis/public";
 import { innerLipGap } from "./metrics";
 import { POSE_SIZE as S, posePainter } from "./paint-pose";
 import { RefinedMesh } from "./refined-mesh";

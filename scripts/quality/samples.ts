@@ -29,7 +29,7 @@ const TEXTS = {
 };
 
 async function glasses(src: Buffer): Promise<Buffer> {
-  const { analyzeFaces } = await import("../../container/src/face/analyze");
+  const { analyzeFaces } = await import("../../container/src/analysis/public");
   const { data, info } = await sharp(src).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const [f] = await analyzeFaces({ data, width: info.width, height: info.height });
   const m = f.mesh;

@@ -4,7 +4,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
-import { analyzeFaces } from "../../container/src/face/analyze";
+import { analyzeFaces } from "../../container/src/analysis/public";
 import { fixture } from "../fixtures/portraits/derive";
 import {
   type AudioFormat,

@@ -5,7 +5,7 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { AvatarCheckAnswer } from "../../container/src/checks/avatar-check";
-import { warmHuman } from "../../container/src/face/human";
+import { warmHuman } from "../../container/src/analysis/public";
 import { fixture } from "../fixtures/portraits/derive";
 import { mediumShot } from "../fixtures/portraits/small-face";
 import { type Harness, RENDERER_TOKEN, startHarness } from "./helpers/renderer-harness";

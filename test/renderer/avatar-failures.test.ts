@@ -12,8 +12,8 @@ const fake = vi.hoisted(() => ({
   cropError: undefined as Error | undefined,
 }));
 
-vi.mock("../../container/src/face/human", async (importOriginal) => {
-  const real = await importOriginal<typeof import("../../container/src/face/human")>();
+vi.mock("../../container/src/analysis/public", async (importOriginal) => {
+  const real = await importOriginal<typeof import("../../container/src/analysis/public")>();
   return {
     ...real,
     getHuman: () => (fake.loadError ? Promise.reject(fake.loadError) : real.getHuman()),

@@ -4,13 +4,11 @@
  */
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
-import { analyzeFaces, type RgbImage } from "../../container/src/face/analyze";
+import { analyzeFaces, type RgbImage, getHuman, warmHuman, faceSharpness } from "../../container/src/analysis/public";
 import { checkFaces } from "../../container/src/avatar/check-image";
-import { assessPortrait } from "../../container/src/face/assess";
+import { assessPortrait } from "../../container/src/avatar/assess";
 import { CLEAR_MIN_SHARPNESS } from "../../container/src/rules/public";
-import { findFaces } from "../../container/src/face/find";
-import { getHuman, warmHuman } from "../../container/src/face/human";
-import { faceSharpness } from "../../container/src/face/sharpness";
+import { findFaces } from "../../container/src/avatar/find";
 import { fixture, rgb } from "../fixtures/portraits/derive";
 import { mediumShot } from "../fixtures/portraits/small-face";
 

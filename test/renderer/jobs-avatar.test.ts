@@ -254,7 +254,7 @@ describe("avatar job with the real face engine", () => {
     const mod = await import("../../container/src/avatar/preprocess");
     realCreate = (bytes, opts) => mod.createAvatarAssets(bytes, opts);
     // The face models must load in this environment; if they cannot, say so instead of failing here.
-    const { getHuman } = await import("../../container/src/face/human");
+    const { getHuman } = await import("../../container/src/analysis/public");
     await getHuman().catch((err: Error) => {
       unavailable = `face models do not load: ${err.message.split("\n")[0]}`;
       console.warn(`[skip] real-portrait avatar tests: ${unavailable}`);

@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { analyzeLipSync } from "@avatar-video/motion-model";
 import { afterAll, describe, expect, it } from "vitest";
-import { WindowedLipSync, analyzeAudioFile } from "../../container/src/audio/lip-stream";
+import { WindowedLipSync, analyzeAudioFile } from "../../container/src/analysis/public";
 import { MAX_AUDIO_SECONDS, probeAudio, ffmpegPath } from "../../container/src/media/public";
 import { JobFailure } from "../../container/src/rules/public";
 import { type FakeEngines, fakeEngines, startHarness } from "./helpers/renderer-harness";

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { boxMean, matteForeground } from "@avatar-video/face-rig";
-import { applyGuided, guidedCoefficients, type Planes } from "../../container/src/matte/guided-filter";
+import { applyGuided, guidedCoefficients, type Planes } from "../../container/src/analysis/public";
 
 describe("guided filter", () => {
   it("a soft mask 2 px off comes out with its step at the photo's edge, as sharp as the photo", () => {

@@ -8,9 +8,7 @@
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { AvatarRigSchema } from "@avatar-video/contract";
-import { analyzeFaces, type RgbImage } from "../../container/src/face/analyze";
-import { getHuman, warmHuman } from "../../container/src/face/human";
-import { floatIntMatMuls } from "../../container/src/face/int-matmul";
+import { analyzeFaces, type RgbImage, getHuman, warmHuman, floatIntMatMuls } from "../../container/src/analysis/public";
 import { fixture } from "../fixtures/portraits/derive";
 
 let teeth: RgbImage;

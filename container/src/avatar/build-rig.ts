@@ -1,5 +1,5 @@
 /** Builds the AvatarRig from the face found on the final portrait (coordinates = portrait pixels). */
-import type { DetectedFace, Point3 } from "../face/analyze";
+import type { DetectedFace, Point3 } from "../analysis/public";
 import type { AvatarRig } from "@avatar-video/contract";
 import { avatarGenerationFailed } from "../rules/public";
 

@@ -2,10 +2,9 @@
  * The image half of Avatar creation, on its own: file rules, face search and the face rules. Avatar jobs
  * (preprocess.ts) and the synchronous pre-flight check (checks/avatar-check.ts) both run exactly this.
  */
-import { assessPortrait, type PortraitAssessment } from "../face/assess";
-import type { RgbImage } from "../face/analyze";
-import { type Analyze, findFaces } from "../face/find";
-import { getHuman } from "../face/human";
+import { assessPortrait, type PortraitAssessment } from "./assess";
+import { type RgbImage, getHuman } from "../analysis/public";
+import { type Analyze, findFaces } from "./find";
 import { internalError } from "../rules/public";
 
 /** Face models loaded, or internal_error (retryable: our fault, not the photo's). */

@@ -4,7 +4,7 @@
  * mirror fill it cannot put a second, mirrored half face next to the real one).
  */
 import sharp from "sharp";
-import type { RgbImage } from "../face/analyze";
+import type { RgbImage } from "../analysis/public";
 import type { PortraitFrame } from "./frame";
 
 const raw3 = (width: number, height: number) => ({ raw: { width, height, channels: 3 as const } });

@@ -4,7 +4,7 @@
  * Decodes once into oriented RGB that every later stage reuses.
  */
 import sharp from "sharp";
-import type { RgbImage } from "../face/analyze";
+import type { RgbImage } from "../analysis/public";
 import {
   MAX_SOURCE_BYTES,
   MAX_SOURCE_PIXELS,

@@ -2,7 +2,7 @@
  * Where the portrait is cut from the source: a square framed on the face, face width 40–45 % of the
  * side, eyes 40 % from the top. The square may reach past the image edges (filled later).
  */
-import type { Point3 } from "../face/pose";
+import type { Point3 } from "../analysis/public";
 
 /** Face width / portrait side: 0.42, up to 0.45 (a tighter square) when that avoids padding. */
 export const FACE_FRACTION = { preferred: 0.42, max: 0.45 };

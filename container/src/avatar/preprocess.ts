@@ -8,8 +8,14 @@
  *   PNG + cover JPEG + matte PNG.
  */
 import sharp from "sharp";
-import { analyzeFaces, type DetectedFace, type Point3, type RgbImage } from "../face/analyze";
-import type { FaceModelSet } from "../face/human";
+import {
+  analyzeFaces,
+  type DetectedFace,
+  type Point3,
+  type RgbImage,
+  type FaceModelSet,
+  personMatte,
+} from "../analysis/public";
 import { JobFailure, looksTransient, preprocessFailed } from "../rules/public";
 import type { AvatarRig } from "@avatar-video/contract";
 import { cropPortrait } from "./crop";
@@ -17,7 +23,6 @@ import { decodeSource } from "./decode";
 import { checkFaces, requireFaceModels } from "./check-image";
 import { type PortraitFrame, portraitFrame } from "./frame";
 import { buildRig } from "./build-rig";
-import { personMatte } from "../matte/person-matte";
 import { encodeMatte } from "../media/public";
 
 /**

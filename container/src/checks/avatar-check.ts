@@ -11,7 +11,7 @@ import { checkFaces, requireFaceModels } from "../avatar/check-image";
 import { decodeSource } from "../avatar/decode";
 import { downloadSource } from "../avatar/source";
 import type { RendererConfig, Logger } from "../io/public";
-import type { FaceMeasurements } from "../face/assess";
+import type { FaceMeasurements } from "../avatar/assess";
 import { JobFailure } from "../rules/public";
 
 /** Checks waiting for the face models (they run one at a time) beyond which the renderer answers 503. */

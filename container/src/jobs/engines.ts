@@ -55,12 +55,11 @@ export function defaultEngines(): Engines {
       return renderVideo(input);
     },
     async computeMatte(portraitPng, rig) {
-      const { portraitMatte } = await import("../matte/person-matte");
+      const { portraitMatte } = await import("../analysis/public");
       return portraitMatte(portraitPng, rig.landmarks);
     },
     async warm() {
-      const { warmHuman } = await import("../face/human");
-      const { warmMatte } = await import("../matte/person-matte");
+      const { warmHuman, warmMatte } = await import("../analysis/public");
       await warmHuman();
       await warmMatte();
     },

@@ -44,11 +44,10 @@ async function main(): Promise<void> {
     problems.push(`sharp: ${(err as Error).message}`);
   }
   try {
-    const { getHuman, warmHuman } = await import("../face/human");
+    const { getHuman, warmHuman, warmMatte } = await import("../analysis/public");
     await getHuman();
     await warmHuman();
     console.log("face models: loaded");
-    const { warmMatte } = await import("../matte/person-matte");
     await warmMatte();
     console.log("segmentation model: loaded");
   } catch (err) {

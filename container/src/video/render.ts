@@ -12,7 +12,7 @@
 import { stat } from "node:fs/promises";
 import { join } from "node:path";
 import { ANALYSIS_RATE, type LipTrack } from "@avatar-video/motion-model";
-import { analyzeAudioFile } from "../audio/lip-stream";
+import { analyzeAudioFile } from "../analysis/public";
 import { probeAudio, tooLong, MAX_AUDIO_SECONDS, type AudioInfo, FrameEncoder, throwIfAborted } from "../media/public";
 import { buildFaceModel, type FaceModel, photoMouthColors } from "@avatar-video/face-rig";
 import { JobFailure } from "../rules/public";

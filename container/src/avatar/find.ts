@@ -6,7 +6,7 @@
  */
 import sharp from "sharp";
 import { ANALYSIS_MAX_SIDE, CLEAR_MIN_FACE_WIDTH_PX, MAX_TILES, TILE_OVERLAP, TILE_SIDE } from "../rules/public";
-import { analyzeFaces, type Box, type DetectedFace, type RgbImage } from "./analyze";
+import { analyzeFaces, type Box, type DetectedFace, type RgbImage } from "../analysis/public";
 import { visibleFaces } from "./assess";
 
 /**

@@ -12,7 +12,7 @@ import { SILHOUETTE } from "@avatar-video/face-rig";
 import type { AvatarRig } from "@avatar-video/contract";
 import type { RgbImage } from "../face/analyze";
 import { applyGuided, guidedCoefficients, type Planes } from "./guided-filter";
-import { encodeMatte } from "../media/public";
+import { encodeMatte } from "../../media/public";
 import { segmentPerson, SEGMENT_SIDE } from "./segment";
 
 /** Window radius (cells of the 256² grid: ≈ 16 px at 1024²) and ridge of the guided filter (colours 0..1). */

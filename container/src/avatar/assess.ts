@@ -25,8 +25,7 @@ import {
   noFace,
   type JobFailure,
 } from "../rules/public";
-import type { Box, DetectedFace, RgbImage } from "./analyze";
-import { faceSharpness } from "./sharpness";
+import { type Box, type DetectedFace, type RgbImage, faceSharpness } from "../analysis/public";
 
 /** What was measured on the subject face (source pixels, degrees). */
 export interface FaceMeasurements {
