@@ -6,10 +6,9 @@
 import { join } from "node:path";
 import sharp from "sharp";
 import type { AvatarRig } from "@avatar-video/contract";
-import { composeCanvas } from "../../container/src/video/compose";
+import { composeCanvas, rgbToYuv420 } from "../../container/src/paint/public";
 import { encoderArgs, FrameEncoder, ffmpegPath, run } from "../../container/src/media/public";
 import { readPeakRss } from "../../container/src/video/peak-memory";
-import { rgbToYuv420 } from "../../container/src/video/yuv";
 
 /** What both encode floors need: the canvas, the frame count, the audio placement and the output path. */
 export interface FloorOptions {

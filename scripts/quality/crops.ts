@@ -8,7 +8,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import sharp from "sharp";
-import { placePortrait } from "../../container/src/video/compose";
+import { placePortrait } from "../../container/src/paint/public";
 import { ffmpegPath, run } from "../../container/src/media/public";
 
 const { values, positionals } = parseArgs({

@@ -22,9 +22,8 @@ import {
   yuv420FromPixels,
 } from "@avatar-video/face-rig";
 import { VIDEO_CODEC_ARGS } from "../../container/src/media/public";
-import { FramePainter } from "../../container/src/video/painter";
+import { FramePainter, rgbToYuv420, yuv420ToRgb } from "../../container/src/paint/public";
 import { MOUTH_POSES } from "./paint-pose";
-import { rgbToYuv420, yuv420ToRgb } from "../../container/src/video/yuv";
 
 /** The poses compared: the viseme targets at full loudness (paint-pose.ts). */
 export const LIVE_POSES = MOUTH_POSES;

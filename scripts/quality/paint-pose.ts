@@ -4,9 +4,7 @@
  */
 import { buildFaceModel, deform, type FaceModel, type FacePose, photoMouthColors } from "@avatar-video/face-rig";
 import type { AvatarRig } from "@avatar-video/contract";
-import { composeCanvas } from "../../container/src/video/compose";
-import { FramePainter } from "../../container/src/video/painter";
-import { rgbToYuv420, yuv420ToRgb } from "../../container/src/video/yuv";
+import { composeCanvas, FramePainter, rgbToYuv420, yuv420ToRgb } from "../../container/src/paint/public";
 
 /** The poses the viseme classes aim at (packages/motion-model/src/phonetic-mouth.ts), at full loudness. */
 export const MOUTH_POSES: Array<[string, Partial<FacePose>]> = [

@@ -7,9 +7,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { BLINK, blinkAmount } from "@avatar-video/motion-model";
 import { buildFaceModel, deform, mouthColors, NEUTRAL_POSE, type FaceModel } from "@avatar-video/face-rig";
-import { composeCanvas } from "../../container/src/video/compose";
-import { FramePainter } from "../../container/src/video/painter";
-import { rgbToYuv420 } from "../../container/src/video/yuv";
+import { composeCanvas, FramePainter, rgbToYuv420 } from "../../container/src/paint/public";
 import { testAvatar } from "./helpers/media-avatar";
 
 const S = 768;

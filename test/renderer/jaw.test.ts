@@ -6,7 +6,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { buildFaceModel, deform, FACE_POINTS, NEUTRAL_POSE, SILHOUETTE } from "@avatar-video/face-rig";
-import { composeCanvas } from "../../container/src/video/compose";
+import { composeCanvas } from "../../container/src/paint/public";
 import { testAvatar } from "./helpers/media-avatar";
 
 const S = 768;

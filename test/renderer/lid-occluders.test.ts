@@ -1,15 +1,18 @@
 /**
- * Occluders in front of the lids (container/src/animate/lid-occluders.ts, lid-paint.ts): spectacle rims
+ * Occluders in front of the lids (container/src/paint/lid-occluders.ts, lid-paint.ts): spectacle rims
  * drawn on the camera test portrait's still stay where they are while the lids behind them blink, and the
  * test portraits' own lashes, eyeliner and eyeshadow are never taken for occluders (they move with the lid).
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildFaceModel, deform, mouthColors, NEUTRAL_POSE, type FaceModel } from "@avatar-video/face-rig";
-import { lidOccluders } from "../../container/src/animate/lid-occluders";
-import { lidSkinPlan, rasterMax } from "../../container/src/animate/lid-skin";
-import { composeCanvas } from "../../container/src/video/compose";
-import { FramePainter } from "../../container/src/video/painter";
-import { rgbToYuv420 } from "../../container/src/video/yuv";
+import {
+  lidOccluders,
+  lidSkinPlan,
+  rasterMax,
+  composeCanvas,
+  FramePainter,
+  rgbToYuv420,
+} from "../../container/src/paint/public";
 import { testAvatar } from "./helpers/media-avatar";
 
 const S = 768;

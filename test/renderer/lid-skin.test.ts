@@ -1,12 +1,11 @@
 /**
- * Lid skin in a blink (container/src/animate/lid-skin.ts) and the misplaced-eye guard
+ * Lid skin in a blink (container/src/paint/lid-skin.ts) and the misplaced-eye guard
  * (packages/face-rig/src/eye-symmetry.ts), on the camera test portrait's real face model at 768².
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildFaceModel, deform, NEUTRAL_POSE, type FaceModel } from "@avatar-video/face-rig";
 import { repairMisplacedEye } from "../../packages/face-rig/src/eye-symmetry";
-import { lidSkinPlan, smoothLidSkin } from "../../container/src/animate/lid-skin";
-import { composeCanvas } from "../../container/src/video/compose";
+import { lidSkinPlan, smoothLidSkin, composeCanvas } from "../../container/src/paint/public";
 import { testAvatar } from "./helpers/media-avatar";
 
 const S = 768;

@@ -5,12 +5,10 @@
  */
 import { describe, expect, it } from "vitest";
 import { BLINK, blinkAmount } from "@avatar-video/motion-model";
-import { drawMouthInterior } from "../../container/src/animate/mouth-interior";
+import { drawMouthInterior, placePortrait, yuvLayout } from "../../container/src/paint/public";
 import { cornerTeethReach, teethBelowLip } from "../../packages/face-rig/src/lip-edge";
 import { restMouth } from "../../packages/face-rig/src/mouth-style";
 import type { MouthStyle } from "@avatar-video/face-rig";
-import { placePortrait } from "../../container/src/video/compose";
-import { yuvLayout } from "../../container/src/video/yuv";
 import type { AvatarRig } from "@avatar-video/contract";
 
 const W = 200;

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { yuv420FromPixels } from "@avatar-video/face-rig";
-import { rgbToYuv420 } from "../../container/src/video/yuv";
+import { rgbToYuv420 } from "../../container/src/paint/public";
 
 describe("yuv420FromPixels", () => {
   it("gives BT.709 limited-range values: white, black and pure red", () => {

@@ -7,7 +7,7 @@
 import { deform, type FacePose, type FaceModel } from "@avatar-video/face-rig";
 import type { FrameEncoder } from "../media/public";
 import type { PeakMemory } from "./peak-memory";
-import type { FramePainter } from "./painter";
+import type { FramePainter } from "../paint/public";
 import { samePose, type PoseSchedule } from "./pose-schedule";
 
 export interface FrameLoopResult {

@@ -10,13 +10,18 @@ import sharp from "sharp";
 import type { Placement } from "@avatar-video/face-rig";
 import { JobFailure } from "../rules/public";
 import { decodeMatte } from "../media/public";
-import { composeCanvas, decodeBackground, parseHexColor, type CanvasSettings } from "./compose";
-import { composePerson } from "./compose-person";
-import { blendPerson } from "./person-blend";
+import {
+  composeCanvas,
+  decodeBackground,
+  parseHexColor,
+  type CanvasSettings,
+  composePerson,
+  blendPerson,
+  type PersonMode,
+  rgbToYuv420,
+  yuvLayout,
+} from "../paint/public";
 import type { RenderInput } from "./render-input";
-import { rgbToYuv420, yuvLayout } from "./yuv";
-
-export type PersonMode = "none" | "over" | "beside";
 
 export function personMode(input: RenderInput): PersonMode {
   if (input.background?.length || input.settings.replaceBackground) return "over";

@@ -4,7 +4,7 @@
  */
 import type { AvatarRig } from "@avatar-video/contract";
 import { JobFailure } from "../rules/public";
-import type { CanvasSettings } from "./compose";
+import type { CanvasSettings } from "../paint/public";
 
 export interface RenderSettings extends CanvasSettings {
   leadInSeconds: number;

@@ -17,7 +17,7 @@ import { probeAudio, tooLong, MAX_AUDIO_SECONDS, type AudioInfo, FrameEncoder, t
 import { buildFaceModel, type FaceModel, photoMouthColors } from "@avatar-video/face-rig";
 import { JobFailure } from "../rules/public";
 import { paintAndEncodeFrames } from "./frame-loop";
-import { FramePainter } from "./painter";
+import { FramePainter } from "../paint/public";
 import { PeakMemory } from "./peak-memory";
 import { defaultAnimationSeed, makePoseSchedule, type PoseSchedule } from "./pose-schedule";
 import { checkRenderInput, type RenderInput } from "./render-input";

@@ -6,7 +6,7 @@
 import { readFile } from "node:fs/promises";
 import { probeAudio } from "../../../container/src/media/public";
 import { JobFailure } from "../../../container/src/rules/public";
-import { decodeBackground } from "../../../container/src/video/compose";
+import { decodeBackground } from "../../../container/src/paint/public";
 
 const [kind, file] = process.argv.slice(2) as [string, string];
 const t0 = performance.now();

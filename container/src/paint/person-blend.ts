@@ -4,8 +4,14 @@
  * mean alpha of its 2×2 luma block. The static frame is made with the same function, so a pixel the warp
  * did not touch is blended to exactly its static value.
  */
-import type { Rect } from "../animate/warp";
+import type { Rect } from "./warp";
 import type { Yuv420Layout } from "./yuv";
+
+/**
+ * Whether a render has a person layer (video/person-scene.ts chooses): none; "over" a new background
+ * (every frame blended from the person); "beside" the unchanged video (for the alpha video alone).
+ */
+export type PersonMode = "none" | "over" | "beside";
 
 /** round(x / 255) for 0 ≤ x ≤ 255². */
 const div255 = (x: number) => (x + 128 + ((x + 128) >> 8)) >> 8;

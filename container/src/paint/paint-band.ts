@@ -3,7 +3,7 @@
  * what the buffer's previous paint wrote, then warp the moved triangles of the three yuv420p planes. Also
  * the shared control block through which FramePainter drives its workers (painter.ts, paint-worker.ts).
  */
-import { copyPlaneRect, EMPTY_RECT, intersectRect, isEmpty, unionRect, type Rect } from "../animate/warp";
+import { copyPlaneRect, EMPTY_RECT, intersectRect, isEmpty, unionRect, type Rect } from "./warp";
 import { blendPerson } from "./person-blend";
 import type { ArenaSpec, PaintArena, WarpKernel } from "./wasm/warp-kernel";
 import type { Yuv420Layout } from "./yuv";

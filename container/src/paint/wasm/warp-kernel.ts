@@ -8,8 +8,8 @@
  * per frame) and every paint thread instantiates the same module on the same memory.
  */
 import { readFileSync } from "node:fs";
-import { EMPTY_RECT, type Rect } from "../../animate/warp";
-import type { PersonMode } from "../person-scene";
+import { EMPTY_RECT, type Rect } from "../warp";
+import type { PersonMode } from "../person-blend";
 
 // Compiled once per thread at import (a few KB); instances are cheap.
 const module = new WebAssembly.Module(readFileSync(new URL("./warp.wasm", import.meta.url)));
