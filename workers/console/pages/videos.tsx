@@ -1,3 +1,4 @@
+import { BACKGROUND_FITS, DIMENSION, FITS, LEAD_SECONDS } from "@avatar-video/contract";
 import type { Child } from "hono/jsx";
 import type { Avatar, VideoJob } from "../../platform/db/schema";
 import { VIDEO_FAILURE_ACTIONS } from "../failure-help";
@@ -90,8 +91,8 @@ function CreateForm(props: VideosPageProps) {
               id="width"
               name="width"
               type="number"
-              min={64}
-              max={1920}
+              min={DIMENSION.min}
+              max={DIMENSION.max}
               step={2}
               value={String(d.width)}
               required
@@ -102,8 +103,8 @@ function CreateForm(props: VideosPageProps) {
               id="height"
               name="height"
               type="number"
-              min={64}
-              max={1920}
+              min={DIMENSION.min}
+              max={DIMENSION.max}
               step={2}
               value={String(d.height)}
               required
@@ -111,7 +112,7 @@ function CreateForm(props: VideosPageProps) {
           </Field>
           <Field id="fit" label="Fit">
             <select id="fit" name="fit">
-              {["crop", "contain"].map((v) => (
+              {FITS.map((v) => (
                 <option value={v} selected={v === d.fit}>
                   {v}
                 </option>
@@ -130,7 +131,7 @@ function CreateForm(props: VideosPageProps) {
           </Field>
           <Field id="backgroundFit" label="Background fit">
             <select id="backgroundFit" name="backgroundFit">
-              {["cover", "contain", "stretch"].map((v) => (
+              {BACKGROUND_FITS.map((v) => (
                 <option value={v} selected={v === d.backgroundFit}>
                   {v}
                 </option>
@@ -142,8 +143,8 @@ function CreateForm(props: VideosPageProps) {
               id="leadInSeconds"
               name="leadInSeconds"
               type="number"
-              min={0}
-              max={60}
+              min={LEAD_SECONDS.min}
+              max={LEAD_SECONDS.max}
               step="any"
               value={String(d.leadInSeconds)}
               required
@@ -154,8 +155,8 @@ function CreateForm(props: VideosPageProps) {
               id="leadOutSeconds"
               name="leadOutSeconds"
               type="number"
-              min={0}
-              max={60}
+              min={LEAD_SECONDS.min}
+              max={LEAD_SECONDS.max}
               step="any"
               value={String(d.leadOutSeconds)}
               required
