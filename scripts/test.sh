@@ -40,7 +40,7 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 
-step typecheck bash -c "tsc --noEmit -p . && tsc --noEmit -p tsconfig.scripts.json && tsc --noEmit -p container && tsc --noEmit -p packages/motion-client && tsc --noEmit -p client"
+step typecheck bash -c "tsc --noEmit -p . && tsc --noEmit -p tsconfig.scripts.json && tsc --noEmit -p container && tsc --noEmit -p packages/motion-client && tsc --noEmit -p client && tsc --noEmit -p tsconfig.browser.json"
 # The linter and the formatter are configured in biome.json.
 step lint biome lint .
 # Docs are reference: ≤ 400 lines, no commit hashes (history lives in docs/history/ and git).

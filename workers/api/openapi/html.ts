@@ -1,7 +1,8 @@
 /**
  * A readable, self-contained API reference (inline CSS, no scripts, no network) rendered from the
- * OpenAPI document, so the page says exactly what the document says.
+ * OpenAPI document, so the page says exactly what the document says. Its style sheet is reference.css.
  */
+import { REFERENCE_CSS } from "./generated/reference-css";
 
 /** A node that may be a `$ref` to another part of the document (a schema, a response). */
 interface MaybeRef {
@@ -184,14 +185,6 @@ ${errors ? `<h4>Errors</h4><ul>${errors}</ul>` : ""}
 </section>`;
 }
 
-const CSS = `body{font:15px/1.5 system-ui,-apple-system,Segoe UI,Roboto,sans-serif;margin:0;color:#1d2330;background:#fafbfc}
-main{max-width:1100px;margin:0 auto;padding:24px}nav{background:#fff;border:1px solid #e2e6ea;border-radius:8px;padding:12px 20px}
-section{background:#fff;border:1px solid #e2e6ea;border-radius:8px;padding:4px 20px 16px;margin:18px 0}
-table{border-collapse:collapse;width:100%;font-size:13px}th,td{border-bottom:1px solid #eceff3;text-align:left;padding:5px 8px;vertical-align:top}
-th{background:#f4f6f8}code{font:13px ui-monospace,Menlo,Consolas,monospace}.m{display:inline-block;min-width:52px;text-align:center;border-radius:4px;color:#fff;font-size:13px;padding:1px 6px}
-pre{background:#f4f6f8;border:1px solid #e2e6ea;border-radius:6px;padding:10px 12px;overflow-x:auto;margin:4px 0 12px}
-.get{background:#2f7d32}.post{background:#1565c0}.muted{color:#5b6573;font-size:13px}.desc{color:#36404d}`;
-
 export function renderReferenceHtml(generated: Record<string, unknown>): string {
   const doc = generated as unknown as OpenApiDoc;
   const ops: [string, string, Operation][] = [];
@@ -213,7 +206,7 @@ export function renderReferenceHtml(generated: Record<string, unknown>): string 
     )
     .join("");
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${esc(doc.info.title)} ${esc(doc.info.version)}</title><style>${CSS}</style></head><body><main>
+<title>${esc(doc.info.title)} ${esc(doc.info.version)}</title><style>${REFERENCE_CSS}</style></head><body><main>
 <h1>${esc(doc.info.title)} <small class=muted>${esc(doc.info.version)} · OpenAPI ${esc(doc.openapi)}</small></h1>
 <p>${esc(doc.info.description)}</p><p class=muted>Server: <code>${esc(doc.servers?.[0]?.url)}</code> · Machine-readable: <a href="openapi.json">openapi.json</a></p>
 <nav>${nav}</nav>
