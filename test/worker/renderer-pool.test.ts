@@ -1,90 +1,97 @@
-import { env } from "cloudflare:test";
+import { env, runInDurableObject } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { emptyPool, type Grant, PoolState } from "../../workers/pipeline/renderer/pool-state";
+import { RendererPool } from "../../workers/pipeline/renderer/pool-object";
+import type { PoolConfig } from "../../workers/pipeline/renderer/pool-state";
+import { rendererPoolConfig } from "../../workers/pipeline/renderer/renderer-target";
 
-// The renderer pool (workers/pipeline/renderer/pool-state.ts): least-loaded choice and fairness between accounts.
+// The RendererPool Durable Object over its SQLite storage: the rules are tested on the same module in Node
+// (test/scripts/renderer-pool-state.test.ts); here, what only the object can show: its state across calls and
+// restarts, the previous design's snapshot taken over, and the rows its storage reads per grant.
 
 const video = (accountId: string, n: number) => ({ kind: "video" as const, jobId: `${accountId}-${n}`, accountId });
-const instanceOf = (g: Grant) => ("instance" in g ? g.instance : null);
+const cfg = (instances: number, accountCap = Math.ceil(instances / 2)): PoolConfig => ({ instances, accountCap });
+const freshPool = () => env.RENDERER_POOL.getByName(`test-${crypto.randomUUID()}`);
 
-describe("renderer pool", () => {
-  it("gives each render an idle instance and makes the rest wait", () => {
-    const pool = new PoolState(emptyPool(3));
-    const got = [1, 2, 3].map((n) => instanceOf(pool.acquire(video("a", n), 3, 1000).result));
-    expect(got.sort()).toEqual([0, 1, 2]);
-    expect(pool.acquire(video("a", 4), 3, 1000).result).toEqual({ waiting: 0 });
-    expect(pool.load().renders).toEqual([1, 1, 1]);
+describe("RendererPool Durable Object", () => {
+  it("keeps the state between calls: fairness and the cap across accounts", async () => {
+    const stub = freshPool();
+    for (let n = 1; n <= 6; n++) await stub.acquire(video("a", n), cfg(4), n);
+    expect((await stub.acquire(video("b", 1), cfg(4), 10)).result).toEqual({ waiting: 0 });
+    await stub.acquire(video("b", 2), cfg(4), 11);
+    await stub.acquire(video("b", 3), cfg(4), 12);
+    const granted = [];
+    for (const id of ["a-1", "a-2", "a-3"]) granted.push(...(await stub.release([id], cfg(4), 20)).granted);
+    expect(granted.map((g) => g.jobId)).toEqual(["b-1", "b-2", "a-5"]);
+    expect(await stub.load()).toEqual({ renders: [1, 1, 1, 1], runs: [1, 1, 1, 1], waiting: { a: 1, b: 1 } });
   });
 
-  it("a job that holds an instance gets the same one again (re-dispatch after a stall)", () => {
-    const pool = new PoolState(emptyPool(3));
-    const first = instanceOf(pool.acquire(video("a", 1), 3, 1000).result);
-    pool.acquire(video("a", 2), 3, 1000);
-    expect(instanceOf(pool.acquire(video("a", 1), 3, 5000).result)).toBe(first);
-    expect(pool.load().renders.reduce((x, y) => x + y)).toBe(2);
+  it("a restart of the object loses nothing", async () => {
+    const stub = freshPool();
+    await stub.acquire(video("a", 1), cfg(1), 0);
+    await stub.acquire(video("a", 2), cfg(1), 1);
+    await stub.acquire(video("b", 1), cfg(1), 2);
+    const restarted = await runInDurableObject(stub, (_old: RendererPool, state) => {
+      const pool = new RendererPool(state, env);
+      return { load: pool.load(), granted: pool.release(["a-1"], cfg(1), 3).granted };
+    });
+    expect(restarted.load).toEqual({ renders: [1], runs: [1], waiting: { a: 1, b: 1 } });
+    expect(restarted.granted).toEqual([{ kind: "video", jobId: "a-2" }]);
   });
 
-  it("one account's long line does not delay another account's first render", () => {
-    const pool = new PoolState(emptyPool(2));
-    for (let n = 1; n <= 200; n++) pool.acquire(video("a", n), 2, n);
-    expect(pool.acquire(video("b", 1), 2, 300).result).toEqual({ waiting: 0 });
-    // The next free instance goes to b, then a and b take turns.
-    const order: string[] = [];
-    for (const done of ["a-1", "a-2"]) order.push(...pool.release([done], 400).granted.map((g) => g.jobId));
-    pool.acquire(video("b", 2), 2, 500);
-    for (const done of order) order.push(...pool.release([done], 600).granted.map((g) => g.jobId));
-    expect(order.slice(0, 4)).toEqual(["b-1", "a-3", "b-2", "a-4"]);
+  it("takes over the previous design's snapshot once", async () => {
+    const stub = freshPool();
+    const adopted = await runInDurableObject(stub, (_old: RendererPool, state) => {
+      state.storage.kv.put("pool", {
+        instances: 2,
+        leases: [{ ...video("a", 1), instance: 1, at: 5, idleMs: null }],
+        order: ["b", "a"],
+        waiting: { a: [{ jobId: "a-2", since: 6 }], b: [{ jobId: "b-1", since: 7 }] },
+        lastBusy: { 1: 5 },
+      });
+      const pool = new RendererPool(state, env);
+      return {
+        load: pool.load(),
+        left: state.storage.kv.get("pool") ?? null,
+        next: pool.acquire(video("c", 1), cfg(2), 8),
+      };
+    });
+    expect(adopted.load).toEqual({ renders: [0, 1], runs: [0, 1], waiting: { b: 1, a: 1 } });
+    expect(adopted.left).toBeNull();
+    // The free instance went to the first in line (b) when c's call ran the pump; c waits.
+    expect(adopted.next).toEqual({ result: { waiting: 0 }, granted: [{ kind: "video", jobId: "b-1" }] });
   });
 
-  it("round-robin over three accounts, each served in its own order", () => {
-    const pool = new PoolState(emptyPool(1));
-    pool.acquire(video("x", 0), 1, 0);
-    for (let n = 1; n <= 3; n++) for (const a of ["a", "b", "c"]) pool.acquire(video(a, n), 1, n);
-    const served: string[] = [];
-    let running = "x-0";
-    for (let i = 0; i < 9; i++) {
-      const [next] = pool.release([running], 100 + i).granted;
-      served.push(next.jobId);
-      running = next.jobId;
-    }
-    expect(served).toEqual(["a-1", "b-1", "c-1", "a-2", "b-2", "c-2", "a-3", "b-3", "c-3"]);
-    expect(pool.jobs()).toEqual([{ kind: "video", jobId: "c-3" }]);
+  it("rows read and written per grant do not grow with the line (100 vs 3,000 waiting)", async () => {
+    const perGrant = async (waiting: number) => {
+      const stub = freshPool();
+      return runInDurableObject(stub, (pool: RendererPool) => {
+        for (let i = 0; i < 4; i++) pool.acquire(video("r", i), cfg(4), 0);
+        for (let n = 0; n < waiting; n++) pool.acquire(video(n % 2 ? "big" : `acct${n % 25}`, n), cfg(4), n);
+        const running = ["r-0", "r-1", "r-2", "r-3"];
+        const before = pool.storageUsage();
+        for (let i = 0; i < 40; i++) {
+          const [next] = pool.release([running[i % 4]], cfg(4), 1e6 + i).granted;
+          running[i % 4] = next.jobId;
+          pool.acquire(video("new", i), cfg(4), 1e6 + i);
+        }
+        const after = pool.storageUsage();
+        return {
+          read: (after.rowsRead - before.rowsRead) / 40,
+          written: (after.rowsWritten - before.rowsWritten) / 40,
+        };
+      });
+    };
+    const small = await perGrant(100);
+    const large = await perGrant(3_000);
+    expect(small.read).toBeLessThan(40);
+    expect(large.read / small.read).toBeLessThan(1.25);
+    expect(large.written / small.written).toBeLessThan(1.25);
   });
 
-  it("Avatar analyses never wait and go to the least loaded instance", () => {
-    const pool = new PoolState(emptyPool(3));
-    pool.acquire(video("a", 1), 3, 0);
-    pool.acquire(video("a", 2), 3, 0);
-    const avatar = { kind: "avatar" as const, jobId: "av-1", accountId: "a" };
-    expect(instanceOf(pool.acquire(avatar, 3, 1).result)).toBe(2);
-    pool.acquire(video("a", 3), 3, 2);
-    expect(instanceOf(pool.acquire({ ...avatar, jobId: "av-2" }, 3, 3).result)).not.toBeNull();
-    expect(pool.load().runs.reduce((x, y) => x + y)).toBe(5);
-  });
-
-  it("prefers an awake instance among idle ones and reports idle time (cold starts)", () => {
-    const pool = new PoolState(emptyPool(3));
-    expect(pool.acquire(video("a", 1), 3, 1000).result).toEqual({ instance: 0, idleMs: null });
-    pool.release(["a-1"], 2000);
-    expect(pool.acquire(video("a", 2), 3, 5000).result).toEqual({ instance: 0, idleMs: 3000 });
-  });
-
-  it("releasing a waiting job drops it from the line; releasing twice is harmless", () => {
-    const pool = new PoolState(emptyPool(1));
-    pool.acquire(video("a", 1), 1, 0);
-    pool.acquire(video("a", 2), 1, 0);
-    expect(pool.release(["a-2"], 1).result).toBe(1);
-    expect(pool.release(["a-2"], 1).result).toBe(0);
-    expect(pool.release(["a-1"], 2).granted).toEqual([]);
-    expect(pool.jobs()).toEqual([]);
-  });
-
-  it("the Durable Object keeps the state between calls", async () => {
-    const stub = env.RENDERER_POOL.getByName(`test-${crypto.randomUUID()}`);
-    expect((await stub.acquire(video("a", 1), 2, 0)).result).toMatchObject({ instance: 0 });
-    expect((await stub.acquire(video("a", 2), 2, 0)).result).toMatchObject({ instance: 1 });
-    expect((await stub.acquire(video("b", 1), 2, 0)).result).toEqual({ waiting: 0 });
-    expect((await stub.release(["a-1"], 10)).granted).toEqual([{ kind: "video", jobId: "b-1" }]);
-    expect(await stub.load()).toEqual({ renders: [1, 1], runs: [1, 1], waiting: {} });
+  it("reads its cap from RENDERER_ACCOUNT_SHARE: ceil(instances × share), half by default", () => {
+    expect(rendererPoolConfig({ RENDERER_INSTANCES: "8", RENDERER_ACCOUNT_SHARE: "0.5" })).toEqual(cfg(8, 4));
+    expect(rendererPoolConfig({ RENDERER_INSTANCES: "5", RENDERER_ACCOUNT_SHARE: "0.25" })).toEqual(cfg(5, 2));
+    expect(rendererPoolConfig({ RENDERER_INSTANCES: "7", RENDERER_ACCOUNT_SHARE: "nonsense" })).toEqual(cfg(7, 4));
+    expect(rendererPoolConfig({ RENDERER_INSTANCES: "3", RENDERER_ACCOUNT_SHARE: "1.5" })).toEqual(cfg(3, 2));
   });
 });

@@ -1,16 +1,21 @@
 /**
- * Who holds which renderer instance, and who waits (docs/operations.md, "Capacity"). Pure data, no I/O:
- * the RendererPool Durable Object keeps one of these and stores its snapshot after every change.
+ * Who holds which renderer instance, and who waits (docs/operations.md, "Capacity"), kept as rows
+ * (pool-schema.ts): a grant or a release is a handful of indexed statements whatever the line's length, and
+ * nothing lives in memory, so a restart of the object loses nothing. The RendererPool Durable Object runs it
+ * over its SQLite storage; `npm run bench:pool` runs the same module over Node's SQLite.
  *
- * - A video render needs an instance to itself (one render keeps both cores busy, docs/renderer.md);
- *   it goes to an instance without a render, the least loaded one, the most recently busy among equals
- *   (it is awake: no cold start). No such instance: it waits.
+ * - A video render needs an instance to itself (one render keeps both cores busy, docs/renderer.md): it goes
+ *   to an instance without a render, the least loaded, the most recently busy among equals (awake: no cold
+ *   start). No such instance: it waits.
  * - Avatar analyses are short and run beside a render: they never wait here, they go to the least loaded
  *   instance (the renderer's own slots and waiting list take it from there).
- * - Waiting is per account. A free instance goes to the waiting account with the fewest renders running,
- *   ties round-robin: an account with 200 renders waiting does not delay another account's first render,
- *   which takes the next instance that frees.
+ * - Waiting is per account, first come first served within it. A free instance goes to the waiting account
+ *   with the fewest renders running, ties in turn (round robin): an account with 200 renders waiting does
+ *   not delay another account's first render, which takes the next instance that frees.
+ * - Cap: while another account waits, an account running `accountCap` renders gets no further instance;
+ *   alone in the line it may use them all.
  */
+import { createPoolTables, type PoolSql, type SqlRow, type SqlValue } from "./pool-schema";
 
 export type RunKind = "avatar" | "video";
 export interface JobRef {
@@ -20,173 +25,258 @@ export interface JobRef {
 export interface RunRequest extends JobRef {
   accountId: string;
 }
-interface Lease extends RunRequest {
-  instance: number;
-  at: number;
-  idleMs: number | null;
-}
-interface Waiter {
-  jobId: string;
-  since: number;
-}
-
-export interface PoolSnapshot {
+/** How many instances there are, and how many one account may hold while others wait. */
+export interface PoolConfig {
   instances: number;
-  leases: Lease[];
-  /** Accounts with waiting renders, in serving order (the next grant goes to the first). */
-  order: string[];
-  waiting: Record<string, Waiter[]>;
-  /** When each instance last held a run (ms), to tell a warm instance from a sleeping one. */
-  lastBusy: Record<string, number>;
+  accountCap: number;
 }
-
-/** An instance for the run, with how long it had been idle (null: never used here); or its place in line. */
+/**
+ * An instance for the run, with how long it had been idle (null: never used here); or, waiting, how many
+ * renders of the same account are ahead of it (counted up to AHEAD_COUNTED for a render already waiting).
+ */
 export type Grant = { instance: number; idleMs: number | null } | { waiting: number };
 export interface Outcome<T> {
   result: T;
   /** Waiting renders that just got an instance: the caller sends their queue messages. */
   granted: JobRef[];
 }
+/** A job the pool holds or queues, for the sweep to check against D1 (`since`: held or waiting since). */
+export interface HeldJob extends JobRef {
+  held: boolean;
+  since: number;
+}
 
-export const emptyPool = (instances: number): PoolSnapshot => ({
-  instances,
-  leases: [],
-  order: [],
-  waiting: {},
-  lastBusy: {},
-});
+const AHEAD_COUNTED = 100;
+
+interface FreeInstance {
+  instance: number;
+  runs: number;
+  last_busy: number;
+}
+type Leased = JobRef & { instance: number; idleMs: number | null };
 
 export class PoolState {
-  constructor(private readonly s: PoolSnapshot) {}
+  private constructor(private readonly sql: PoolSql) {}
 
-  get snapshot(): PoolSnapshot {
-    return this.s;
+  /** The pool over `sql`, its tables created when missing. */
+  static open(sql: PoolSql): PoolState {
+    createPoolTables(sql);
+    return new PoolState(sql);
   }
 
   /** Idempotent per job: a job that holds an instance gets the same one again (a re-dispatch after a stall). */
-  acquire(req: RunRequest, instances: number, now: number): Outcome<Grant> {
-    this.s.instances = Math.max(1, Math.floor(instances));
-    const held = this.s.leases.find((l) => l.jobId === req.jobId);
-    if (held) return { result: { instance: held.instance, idleMs: 0 }, granted: this.pump(now) };
+  acquire(req: RunRequest, config: PoolConfig, now: number): Outcome<Grant> {
+    this.addInstances(config.instances);
+    const held = this.row<{ instance: number }>("SELECT instance FROM pool_leases WHERE job_id = ?", req.jobId);
+    if (held) return { result: { instance: held.instance, idleMs: 0 }, granted: this.pump(config, now) };
     if (req.kind === "avatar") {
-      const instance = this.pick(() => true);
-      return { result: this.lease(req, instance, now), granted: this.pump(now) };
+      // "+instance": not an index term, so the load index answers ORDER BY … LIMIT 1 without sorting every instance.
+      const least = this.row<FreeInstance>(
+        "SELECT instance, runs, last_busy FROM pool_instances WHERE +instance < ? ORDER BY runs, last_busy DESC, instance LIMIT 1",
+        config.instances,
+      );
+      const { instance, idleMs } = this.lease(req, least as FreeInstance, now);
+      return { result: { instance, idleMs }, granted: this.pump(config, now) };
     }
-    if (!this.waiterOf(req.jobId)) {
-      if (!this.s.waiting[req.accountId]) {
-        this.s.waiting[req.accountId] = [];
-        this.s.order.push(req.accountId);
-      }
-      this.s.waiting[req.accountId].push({ jobId: req.jobId, since: now });
-    }
-    const granted = this.pump(now);
-    const mine = this.s.leases.find((l) => l.jobId === req.jobId);
-    if (mine)
-      return {
-        result: { instance: mine.instance, idleMs: mine.idleMs },
-        granted: granted.filter((g) => g.jobId !== req.jobId),
-      };
-    return { result: { waiting: this.s.waiting[req.accountId].findIndex((w) => w.jobId === req.jobId) }, granted };
+    const ahead = this.enqueue(req, now);
+    const granted = this.pump(config, now);
+    const mine = granted.find((g) => g.jobId === req.jobId);
+    const others = granted.filter((g) => g !== mine).map(({ kind, jobId }) => ({ kind, jobId }));
+    return { result: mine ? { instance: mine.instance, idleMs: mine.idleMs } : { waiting: ahead }, granted: others };
   }
 
   /** The run ended, failed to start, or the job is gone: its instance (or place in line) is given up. */
-  release(jobIds: string[], now: number): Outcome<number> {
+  release(jobIds: string[], config: PoolConfig, now: number): Outcome<number> {
+    this.addInstances(config.instances);
     let released = 0;
-    const ids = new Set(jobIds);
-    for (const l of this.s.leases) if (ids.has(l.jobId)) this.s.lastBusy[l.instance] = now;
-    this.s.leases = this.s.leases.filter((l) => !ids.has(l.jobId) || (released++, false));
-    for (const account of [...this.s.order]) {
-      const left = this.s.waiting[account].filter((w) => !ids.has(w.jobId));
-      released += this.s.waiting[account].length - left.length;
-      this.setWaiting(account, left);
+    for (const jobId of jobIds) {
+      const lease = this.row<{ kind: RunKind; account_id: string; instance: number }>(
+        "DELETE FROM pool_leases WHERE job_id = ? RETURNING kind, account_id, instance",
+        jobId,
+      );
+      if (lease) {
+        const render = lease.kind === "video" ? 1 : 0;
+        this.sql.exec(
+          "UPDATE pool_instances SET runs = runs - 1, renders = renders - ?, last_busy = ? WHERE instance = ?",
+          render,
+          now,
+          lease.instance,
+        );
+        if (render) this.changeAccount(lease.account_id, "running = running - 1");
+        released++;
+        continue;
+      }
+      const waiter = this.row<{ account_id: string }>(
+        "DELETE FROM pool_waiters WHERE job_id = ? RETURNING account_id",
+        jobId,
+      );
+      if (waiter) {
+        this.changeAccount(waiter.account_id, "waiting = waiting - 1");
+        released++;
+      }
     }
-    return { result: released, granted: this.pump(now) };
+    return { result: released, granted: this.pump(config, now).map(({ kind, jobId }) => ({ kind, jobId })) };
   }
 
-  /** Every job the pool knows of (held or waiting), for the sweep to check against D1. */
-  jobs(): JobRef[] {
-    const waiting = Object.values(this.s.waiting).flatMap((ws) =>
-      ws.map((w) => ({ kind: "video" as const, jobId: w.jobId })),
+  /**
+   * For the sweep: every lease (at most a few per instance), then the next `waiting` renders of the line
+   * after the previous call's last one (from the start again once the end is reached), so a sweep reads
+   * a bounded page however long the line is.
+   */
+  jobsToCheck(waiting: number): HeldJob[] {
+    const leases = this.sql
+      .exec("SELECT kind, job_id, at FROM pool_leases")
+      .map((r) => ({ kind: r.kind as RunKind, jobId: String(r.job_id), held: true, since: Number(r.at) }));
+    const after = Number(this.row<{ value: number }>("SELECT value FROM pool_meta WHERE key = 'check_after'")?.value);
+    const page = this.sql.exec(
+      "SELECT seq, job_id, since FROM pool_waiters WHERE seq > ? ORDER BY seq LIMIT ?",
+      after,
+      waiting,
     );
-    return [...this.s.leases.map(({ kind, jobId }) => ({ kind, jobId })), ...waiting];
+    const next = page.length < waiting ? 0 : Number(page[page.length - 1].seq);
+    this.sql.exec("UPDATE pool_meta SET value = ? WHERE key = 'check_after'", next);
+    const queued = page.map((r) => ({
+      kind: "video" as const,
+      jobId: String(r.job_id),
+      held: false,
+      since: Number(r.since),
+    }));
+    return [...leases, ...queued];
   }
 
   /** Renders per instance and waiting renders per account (for logs and tests). */
   load(): { renders: number[]; runs: number[]; waiting: Record<string, number> } {
-    const renders = Array.from({ length: this.s.instances }, () => 0);
-    const runs = [...renders];
-    for (const l of this.s.leases) {
-      if (l.instance >= this.s.instances) continue;
-      runs[l.instance]++;
-      if (l.kind === "video") renders[l.instance]++;
-    }
-    return { renders, runs, waiting: Object.fromEntries(this.s.order.map((a) => [a, this.s.waiting[a].length])) };
+    const rows = this.sql.exec("SELECT runs, renders FROM pool_instances ORDER BY instance");
+    const waiting = this.sql.exec("SELECT account_id, waiting FROM pool_accounts WHERE waiting > 0 ORDER BY turn");
+    return {
+      renders: rows.map((r) => Number(r.renders)),
+      runs: rows.map((r) => Number(r.runs)),
+      waiting: Object.fromEntries(waiting.map((r) => [String(r.account_id), Number(r.waiting)])),
+    };
   }
 
-  /** Hands free instances to waiting renders: fewest running first, then in turn. */
-  private pump(now: number): JobRef[] {
-    const granted: JobRef[] = [];
-    while (this.s.order.length) {
-      const free = this.freeForRender();
-      if (free === null) break;
-      const running = (account: string) =>
-        this.s.leases.filter((l) => l.kind === "video" && l.accountId === account).length;
-      let pick = 0;
-      for (let i = 1; i < this.s.order.length; i++)
-        if (running(this.s.order[i]) < running(this.s.order[pick])) pick = i;
-      const [account] = this.s.order.splice(pick, 1);
-      const [next, ...rest] = this.s.waiting[account];
-      this.setWaiting(account, rest);
-      if (rest.length) this.s.order.push(account);
-      this.lease({ kind: "video", jobId: next.jobId, accountId: account }, free, now);
-      granted.push({ kind: "video", jobId: next.jobId });
+  /** Takes over runs and waiting renders recorded elsewhere (the previous design's snapshot), in their order. */
+  adopt(leases: (RunRequest & { instance: number; at: number })[], waiting: (RunRequest & { since: number })[]) {
+    for (const l of leases) {
+      this.addInstances(l.instance + 1);
+      const free = this.row<FreeInstance>(
+        "SELECT instance, runs, last_busy FROM pool_instances WHERE instance = ?",
+        l.instance,
+      );
+      this.lease(l, free as FreeInstance, l.at);
+    }
+    for (const w of waiting) this.enqueue(w, w.since);
+  }
+
+  /** Hands free instances to waiting renders: fewest running first, then in turn, within the cap. */
+  private pump(config: PoolConfig, now: number): Leased[] {
+    const granted: Leased[] = [];
+    for (;;) {
+      const next = this.sql.exec(
+        "SELECT account_id, running FROM pool_accounts WHERE waiting > 0 ORDER BY running, turn LIMIT 2",
+      );
+      if (!next.length) break;
+      // The fewest-running account is at the cap and another waits: so is every other waiting account.
+      if (Number(next[0].running) >= config.accountCap && next.length > 1) break;
+      const free = this.row<FreeInstance>(
+        "SELECT instance, runs, last_busy FROM pool_instances WHERE renders = 0 AND instance < ? ORDER BY runs, last_busy DESC, instance LIMIT 1",
+        config.instances,
+      );
+      if (!free) break;
+      const accountId = String(next[0].account_id);
+      const head = this.row<{ job_id: string }>(
+        "DELETE FROM pool_waiters WHERE seq = (SELECT seq FROM pool_waiters WHERE account_id = ? ORDER BY seq LIMIT 1) RETURNING job_id",
+        accountId,
+      );
+      if (!head) throw new Error(`pool_accounts says ${accountId} waits, pool_waiters has none of its renders`);
+      this.sql.exec(
+        "UPDATE pool_accounts SET waiting = waiting - 1, turn = ? WHERE account_id = ?",
+        this.nextTurn(),
+        accountId,
+      );
+      granted.push(this.lease({ kind: "video", jobId: head.job_id, accountId }, free, now));
     }
     return granted;
   }
 
-  private freeForRender(): number | null {
-    const { renders } = this.load();
-    return renders.some((n) => n === 0) ? this.pick((i) => renders[i] === 0) : null;
-  }
-
-  /** Least loaded among the allowed instances; ties: the most recently busy (awake), then the lowest index. */
-  private pick(allowed: (i: number) => boolean): number {
-    const { runs } = this.load();
-    let best = -1;
-    for (let i = 0; i < runs.length; i++) {
-      if (!allowed(i)) continue;
-      if (
-        best < 0 ||
-        runs[i] < runs[best] ||
-        (runs[i] === runs[best] && (this.s.lastBusy[i] ?? -1) > (this.s.lastBusy[best] ?? -1))
-      )
-        best = i;
+  /** A waiting render joins the end of its account's line; the account joins the round robin's end if it was out. */
+  private enqueue(req: RunRequest, now: number): number {
+    const seq = this.row<{ seq: number }>("SELECT seq FROM pool_waiters WHERE job_id = ?", req.jobId);
+    if (seq) {
+      const ahead = this.row<{ n: number }>(
+        "SELECT count(*) AS n FROM (SELECT 1 FROM pool_waiters WHERE account_id = ? AND seq < ? LIMIT ?)",
+        req.accountId,
+        seq.seq,
+        AHEAD_COUNTED,
+      );
+      return Number(ahead?.n);
     }
-    return Math.max(best, 0);
+    this.sql.exec(
+      "INSERT INTO pool_waiters (job_id, account_id, since) VALUES (?, ?, ?)",
+      req.jobId,
+      req.accountId,
+      now,
+    );
+    const account = this.row<{ waiting: number }>(
+      `INSERT INTO pool_accounts (account_id, waiting, turn) VALUES (?, 1, ?)
+       ON CONFLICT (account_id) DO UPDATE SET waiting = waiting + 1,
+         turn = CASE WHEN waiting = 0 THEN excluded.turn ELSE turn END
+       RETURNING waiting`,
+      req.accountId,
+      this.nextTurn(),
+    );
+    return Number(account?.waiting) - 1;
   }
 
-  private lease(req: RunRequest, instance: number, now: number): Grant {
-    const idleMs = this.idle(instance, now);
-    this.s.leases.push({ kind: req.kind, jobId: req.jobId, accountId: req.accountId, instance, at: now, idleMs });
-    this.s.lastBusy[instance] = now;
-    return { instance, idleMs };
+  private lease(req: RunRequest, on: FreeInstance, now: number): Leased {
+    const idleMs = on.runs > 0 ? 0 : on.last_busy < 0 ? null : now - on.last_busy;
+    const render = req.kind === "video" ? 1 : 0;
+    this.sql.exec(
+      "INSERT INTO pool_leases (job_id, kind, account_id, instance, at, idle_ms) VALUES (?, ?, ?, ?, ?, ?)",
+      req.jobId,
+      req.kind,
+      req.accountId,
+      on.instance,
+      now,
+      idleMs,
+    );
+    this.sql.exec(
+      "UPDATE pool_instances SET runs = runs + 1, renders = renders + ?, last_busy = ? WHERE instance = ?",
+      render,
+      now,
+      on.instance,
+    );
+    if (render)
+      this.sql.exec(
+        "INSERT INTO pool_accounts (account_id, running) VALUES (?, 1) ON CONFLICT (account_id) DO UPDATE SET running = running + 1",
+        req.accountId,
+      );
+    return { kind: req.kind, jobId: req.jobId, instance: on.instance, idleMs };
   }
 
-  private idle(instance: number, now: number): number | null {
-    if (this.s.leases.some((l) => l.instance === instance)) return 0;
-    const last = this.s.lastBusy[instance];
-    return last === undefined ? null : now - last;
+  /** An account with nothing running and nothing waiting leaves the table (and its turn). */
+  private changeAccount(accountId: string, change: "running = running - 1" | "waiting = waiting - 1") {
+    const left = this.row<{ running: number; waiting: number }>(
+      `UPDATE pool_accounts SET ${change} WHERE account_id = ? RETURNING running, waiting`,
+      accountId,
+    );
+    if (left && left.running <= 0 && left.waiting <= 0)
+      this.sql.exec("DELETE FROM pool_accounts WHERE account_id = ?", accountId);
   }
 
-  private waiterOf(jobId: string): boolean {
-    return this.s.order.some((a) => this.s.waiting[a].some((w) => w.jobId === jobId));
+  /** Instances 0…n−1 have rows (a raised RENDERER_INSTANCES adds them; a lowered one leaves the rest unused). */
+  private addInstances(n: number) {
+    const top = this.row<{ top: number | null }>("SELECT max(instance) AS top FROM pool_instances");
+    for (let i = (top?.top ?? -1) + 1; i < n; i++) this.sql.exec("INSERT INTO pool_instances (instance) VALUES (?)", i);
   }
 
-  private setWaiting(account: string, list: Waiter[]) {
-    if (list.length) this.s.waiting[account] = list;
-    else {
-      delete this.s.waiting[account];
-      this.s.order = this.s.order.filter((a) => a !== account);
-    }
+  private nextTurn(): number {
+    return Number(
+      this.row<{ value: number }>("UPDATE pool_meta SET value = value + 1 WHERE key = 'turn' RETURNING value")?.value,
+    );
+  }
+
+  private row<T>(query: string, ...params: SqlValue[]): T | undefined {
+    return this.sql.exec(query, ...params)[0] as (SqlRow & T) | undefined;
   }
 }

@@ -1,17 +1,21 @@
 import { inArray } from "drizzle-orm";
 import type { Env } from "../../platform/env";
 import { logEvent } from "../../platform/logging/log-event";
+import { RESEND_AFTER_MS } from "../jobs/constants";
 import { db, isTerminal, sharedTable } from "../jobs/store";
-import type { Grant, JobRef, RunRequest } from "./pool-state";
-import { rendererInstances } from "./renderer-target";
+import type { Grant, HeldJob, JobRef, RunRequest } from "./pool-state";
+import type { PoolView } from "./pool-view";
+import { rendererPoolConfig } from "./renderer-target";
 
 const D1_IDS_PER_QUERY = 90;
+/** Waiting renders the sweep checks against D1 per run (every lease is checked every run). */
+const WAITING_CHECKED_PER_SWEEP = 450;
 
-type PoolEnv = Pick<Env, "RENDERER_POOL" | "RENDERER_INSTANCES" | "JOBS">;
+type PoolEnv = Pick<Env, "RENDERER_POOL" | "RENDERER_INSTANCES" | "RENDERER_ACCOUNT_SHARE" | "JOBS">;
 
 const pool = (env: PoolEnv) => env.RENDERER_POOL.getByName("renderers");
 
-/** Renders that just got an instance are dispatched at once; a lost send is re-sent by the sweep (≤ 2 min). */
+/** Renders that just got an instance are dispatched at once; a lost send is re-sent by the sweep (≤ 3 min). */
 async function sendGranted(env: PoolEnv, granted: JobRef[]) {
   if (!granted.length) return;
   try {
@@ -23,7 +27,7 @@ async function sendGranted(env: PoolEnv, granted: JobRef[]) {
 
 /** An instance for this run, or its place in its account's line (the pool sends its message when granted). */
 export async function acquireRenderer(env: PoolEnv, req: RunRequest, now: number): Promise<Grant> {
-  const { result, granted } = await pool(env).acquire(req, rendererInstances(env), now);
+  const { result, granted } = await pool(env).acquire(req, rendererPoolConfig(env), now);
   await sendGranted(env, granted);
   return result;
 }
@@ -32,27 +36,56 @@ export async function acquireRenderer(env: PoolEnv, req: RunRequest, now: number
 export async function releaseRenderer(env: PoolEnv, jobIds: string[], now: number): Promise<void> {
   if (!jobIds.length) return;
   try {
-    const { granted } = await pool(env).release(jobIds, now);
+    const { granted } = await pool(env).release(jobIds, rendererPoolConfig(env), now);
     await sendGranted(env, granted);
   } catch (error) {
     logEvent("renderer_release_failed", { jobIds, error }, "warn");
   }
 }
 
-/** Sweep step: jobs the pool holds or queues that D1 says ended (or never existed) give their place back. */
+/** What operators see of the pool (GET /v1/admin/renderer-pool). */
+export async function viewRendererPool(env: PoolEnv, now: number): Promise<PoolView> {
+  return pool(env).view(rendererPoolConfig(env), now);
+}
+
+/**
+ * Sweep step, against D1: jobs the pool holds or queues that ended (or never existed) give their place back,
+ * and a render granted an instance more than RESEND_AFTER_MS ago that is still queued (its grant message was
+ * lost) is sent again. Every lease is checked each run, the line a page at a time.
+ */
 export async function reconcileRendererPool(env: PoolEnv & Pick<Env, "DB">, now: number): Promise<number> {
-  const known = await pool(env).jobs();
+  const known = await pool(env).jobsToCheck(WAITING_CHECKED_PER_SWEEP);
   const gone: string[] = [];
+  const lostGrants: JobRef[] = [];
   for (const kind of ["avatar", "video"] as const) {
-    const ids = known.filter((j) => j.kind === kind).map((j) => j.jobId);
-    for (let i = 0; i < ids.length; i += D1_IDS_PER_QUERY) {
-      const chunk = ids.slice(i, i + D1_IDS_PER_QUERY);
+    const jobs = known.filter((j) => j.kind === kind);
+    for (let i = 0; i < jobs.length; i += D1_IDS_PER_QUERY) {
+      const chunk = jobs.slice(i, i + D1_IDS_PER_QUERY);
       const t = sharedTable(kind);
-      const rows = await db(env).select({ id: t.id, status: t.status }).from(t).where(inArray(t.id, chunk)).all();
-      const live = new Set(rows.filter((r) => !isTerminal(r.status)).map((r) => r.id));
-      gone.push(...chunk.filter((id) => !live.has(id)));
+      const rows = await db(env)
+        .select({ id: t.id, status: t.status })
+        .from(t)
+        .where(
+          inArray(
+            t.id,
+            chunk.map((j) => j.jobId),
+          ),
+        )
+        .all();
+      const status = new Map(rows.map((r) => [r.id, r.status]));
+      for (const job of chunk) {
+        const s = status.get(job.jobId);
+        if (s === undefined || isTerminal(s)) gone.push(job.jobId);
+        else if (s === "queued" && grantLost(job, now)) lostGrants.push({ kind, jobId: job.jobId });
+      }
     }
   }
   if (gone.length) await releaseRenderer(env, gone, now);
+  if (lostGrants.length) {
+    logEvent("renderer_grant_resent", { jobs: lostGrants.length }, "warn");
+    await sendGranted(env, lostGrants);
+  }
   return gone.length;
 }
+
+const grantLost = (job: HeldJob, now: number) => job.held && now - job.since > RESEND_AFTER_MS;

@@ -1,5 +1,6 @@
 import { classifyAddress, isIpLiteralHost } from "@avatar-video/contract";
 import type { Env } from "../../platform/env";
+import type { PoolConfig } from "./pool-state";
 
 /**
  * Where jobs may be dispatched. RENDERER_URL on a loopback or private address is a local-stack value
@@ -14,6 +15,17 @@ export const DEFAULT_RENDERER_INSTANCES = 4;
 export function rendererInstances(env: Pick<Env, "RENDERER_INSTANCES">): number {
   const n = Number(env.RENDERER_INSTANCES);
   return Number.isInteger(n) && n >= 1 ? n : DEFAULT_RENDERER_INSTANCES;
+}
+
+/** The share of the instances one account may hold while other accounts wait (RENDERER_ACCOUNT_SHARE, 0 < share ≤ 1). */
+export const DEFAULT_ACCOUNT_SHARE = 0.5;
+
+/** Instances, and the cap per account while others wait: ceil(instances × share), at least 1. */
+export function rendererPoolConfig(env: Pick<Env, "RENDERER_INSTANCES" | "RENDERER_ACCOUNT_SHARE">): PoolConfig {
+  const instances = rendererInstances(env);
+  const share = Number(env.RENDERER_ACCOUNT_SHARE);
+  const used = share > 0 && share <= 1 ? share : DEFAULT_ACCOUNT_SHARE;
+  return { instances, accountCap: Math.max(1, Math.ceil(instances * used)) };
 }
 
 export const isDevelopment = (env: Pick<Env, "ENVIRONMENT">): boolean => env.ENVIRONMENT === "development";
