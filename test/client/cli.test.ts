@@ -34,6 +34,7 @@ const COMMANDS = [
   "videos get",
   "jobs list",
   "jobs get",
+  "session-token",
 ];
 
 describe("avatar-video CLI", () => {
@@ -62,6 +63,8 @@ describe("avatar-video CLI", () => {
     expect(result.code, result.stderr).toBe(0);
     expect(JSON.parse(result.stdout)).toMatchObject({ job: { id: JOB_ID, status: "succeeded" }, file: out });
     expect(result.stderr).toMatch(/stage: rendering .*\nstage: completed/s);
+    expect(result.stderr).toMatch(new RegExp(`download: ${MP4.length} of ${MP4.length} bytes \\(100%\\) in \\d`));
+    expect(JSON.parse(result.stdout).bytes).toBe(MP4.length);
     expect(readFileSync(out)).toEqual(MP4);
     expect(server.seen[0]?.body).toMatchObject({
       avatarId: AVATAR_ID,
@@ -121,6 +124,38 @@ describe("avatar-video CLI", () => {
     expect(result.stderr).toContain(`error: image_quality_rejected: No face was found. (job ${JOB_ID})`);
   });
 
+  it("mints a session token: the token alone on stdout, or JSON with its expiry", async () => {
+    server.answer({ body: { sessionToken: "eyJ.cli.sig" } }, { body: { sessionToken: "eyJ.cli.sig" } });
+    const before = Math.floor(Date.now() / 1000);
+    expect(await cli("session-token", "--ttl", "60")).toEqual({ code: 0, stdout: "eyJ.cli.sig\n", stderr: "" });
+    const json = await cli("session-token", "--model-version", "motion-2.1", "--json");
+    expect(server.seen.map((r) => r.path)).toEqual(["/v1/console/session-tokens", "/v1/console/session-tokens"]);
+    expect((server.seen[0]?.body?.expireAt as number) - before).toBeLessThanOrEqual(61);
+    expect(server.seen[1]?.body?.modelVersion).toBe("motion-2.1");
+    expect(JSON.parse(json.stdout)).toEqual({ sessionToken: "eyJ.cli.sig", expireAt: server.seen[1]?.body?.expireAt });
+  });
+
+  it("says which command or option a typo most likely meant", async () => {
+    const cases = [
+      [["rendr", "--avatar", AVATAR_ID], "did you mean `avatar-video render`?"],
+      [["video", "list"], "did you mean `avatar-video videos list`?"],
+      [["videos", "lsit"], "did you mean `avatar-video videos list`?"],
+      [["sesion-token"], "did you mean `avatar-video session-token`?"],
+      [["videos"], "one of `avatar-video videos list`, `avatar-video videos get`"],
+      [["videos", "list", "--stauts", "failed"], "unknown option --stauts; did you mean --status?"],
+      [["frobnicate"], "unknown command; one of: create-avatar, check, avatars list"],
+    ] as const;
+    for (const [argv, message] of cases) {
+      const result = await cli(...argv);
+      expect(result.code, argv.join(" ")).toBe(2);
+      expect(result.stderr, argv.join(" ")).toContain(message);
+    }
+    const pasted = await cli("videos", "list", `--apikey=${API_KEY}`);
+    expect(pasted.stderr).toContain("unknown option --apikey; did you mean --api-key?");
+    expect(pasted.stderr).not.toContain(API_KEY);
+    expect(server.seen).toHaveLength(0);
+  });
+
   it("exits 2 on a wrong command line, without calling the API", async () => {
     for (const argv of [
       [],
@@ -155,7 +190,7 @@ describe("avatar-video as a process", () => {
   const exec = promisify(execFile);
   const env = { ...process.env, AVATAR_VIDEO_API_KEY: API_KEY, AVATAR_VIDEO_APP_ID: "app-1" };
   const bin = (...argv: string[]) =>
-    exec("node_modules/.bin/tsx", ["client/src/cli/main.ts", ...argv], { env }).then(
+    exec("client/bin/avatar-video.js", argv, { env }).then(
       (r) => ({ code: 0, ...r }),
       (e) => e,
     );
@@ -172,5 +207,20 @@ describe("avatar-video as a process", () => {
     expect(JSON.parse(api.stderr.split("\n").find((l: string) => l.startsWith("{")))).toMatchObject({
       error: { code: "connection_error" },
     });
+  });
+
+  it("is the workspace's bin: `npx avatar-video` prints the output alone, no npm banner", async () => {
+    const { version } = JSON.parse(readFileSync("client/package.json", "utf8"));
+    const { stdout, stderr } = await exec("npx", ["--no-install", "avatar-video", "--version"], { env });
+    expect([stdout, stderr]).toEqual([`${version}\n`, ""]);
+  });
+
+  it("pipes --json into jq", async () => {
+    server.answer({ body: page("jobs", [videoJob("succeeded", "completed").job]) });
+    const script = "client/bin/avatar-video.js videos list --json | jq -r '.[] | .id + \" \" + .status'";
+    const { stdout } = await exec("bash", ["-o", "pipefail", "-c", script], {
+      env: { ...env, AVATAR_VIDEO_BASE_URL: server.url },
+    });
+    expect(stdout).toBe(`${JOB_ID} succeeded\n`);
   });
 });

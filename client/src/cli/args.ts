@@ -1,5 +1,6 @@
 import { parseArgs } from "node:util";
 import { DEFAULT_BASE_URL } from "../config.js";
+import { closest } from "./suggest.js";
 
 /** A command line the CLI cannot run (exit code 2). Messages never repeat argument values: one may be a key. */
 export class UsageError extends Error {}
@@ -65,7 +66,10 @@ export function parse(flags: Flags, positionalNames: string[], argv: string[]): 
       { type: flag.value ? ("string" as const) : ("boolean" as const), multiple: flag.multiple === true },
     ]),
   );
-  const parsed = strictParse(() => parseArgs({ args: argv, options, allowPositionals: true, strict: true }));
+  const parsed = strictParse(
+    () => parseArgs({ args: argv, options, allowPositionals: true, strict: true }),
+    Object.keys(flags),
+  );
   const args = new Args(parsed.values, parsed.positionals);
   if (args.flag("help")) return args;
   if (parsed.positionals.length !== positionalNames.length) {
@@ -80,12 +84,21 @@ export function parse(flags: Flags, positionalNames: string[], argv: string[]): 
   return args;
 }
 
-/** Node's parse errors (unknown option, missing value) as usage errors; anything else is a bug, thrown as is. */
-function strictParse<T>(parse: () => T): T {
+/**
+ * Node's parse errors (unknown option, missing value) as usage errors, an unknown option with the flag it most
+ * likely meant; anything else is a bug, thrown as is.
+ */
+function strictParse<T>(parse: () => T, flagNames: string[]): T {
   try {
     return parse();
   } catch (error) {
     const code = (error as { code?: unknown }).code;
+    if (code === "ERR_PARSE_ARGS_UNKNOWN_OPTION") {
+      // Only the option's name is repeated, never a value given with it (`--apikey=…` may hold a key).
+      const name = /'-+([^'=\s]+)/.exec((error as Error).message)?.[1] ?? "";
+      const guess = closest(name, flagNames);
+      throw new UsageError(`unknown option --${name}${guess ? `; did you mean --${guess}?` : ""}`);
+    }
     if (typeof code === "string" && code.startsWith("ERR_PARSE_ARGS")) throw new UsageError((error as Error).message);
     throw error;
   }

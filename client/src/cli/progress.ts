@@ -43,3 +43,35 @@ export function progressBar(out: Stream, width = 24) {
     },
   };
 }
+
+const bytes = (n: number) => n.toLocaleString("en-US");
+
+/**
+ * Download progress in bytes: one line redrawn at most every 100 ms on a terminal; elsewhere a line at each
+ * quarter (when the size is known) and one at the end, so logs stay short.
+ */
+export function byteProgress(out: Stream) {
+  const started = Date.now();
+  let drawn = 0;
+  let quarter = 0;
+  let last: [number, number | undefined] = [0, undefined];
+  const line = ([done, total]: typeof last) =>
+    `download: ${bytes(done)}${total ? ` of ${bytes(total)} bytes (${Math.floor((100 * done) / total)}%)` : " bytes"}`;
+  return {
+    bytes(done: number, total: number | undefined) {
+      last = [done, total];
+      if (out.isTTY) {
+        if (Date.now() - drawn < 100) return;
+        drawn = Date.now();
+        out.write(`\r${line(last)}\x1b[K`);
+      } else if (total && Math.floor((4 * done) / total) > quarter && done < total) {
+        quarter = Math.floor((4 * done) / total);
+        out.write(`${line(last)}\n`);
+      }
+    },
+    done() {
+      const secs = ((Date.now() - started) / 1000).toFixed(1);
+      out.write(`${out.isTTY ? "\r" : ""}${line(last)} in ${secs}s${out.isTTY ? "\x1b[K" : ""}\n`);
+    },
+  };
+}

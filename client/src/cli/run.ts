@@ -6,9 +6,11 @@ import { COMMON_FLAGS, describeFlags, parse, UsageError } from "./args.js";
 import { avatarCommands } from "./avatar-commands.js";
 import type { Command } from "./command.js";
 import { Output, type Stream } from "./output.js";
+import { sessionTokenCommands } from "./session-token-command.js";
+import { closest } from "./suggest.js";
 import { videoCommands } from "./video-commands.js";
 
-const COMMANDS: Record<string, Command> = { ...avatarCommands, ...videoCommands };
+const COMMANDS: Record<string, Command> = { ...avatarCommands, ...videoCommands, ...sessionTokenCommands };
 
 export interface Io {
   env: Record<string, string | undefined>;
@@ -55,6 +57,30 @@ function find(argv: string[]): { name: string; command: Command; rest: string[] 
   return undefined;
 }
 
+/**
+ * Why the first words name no command: a group without its subcommand, or the command a typo most likely
+ * meant. Only command names are repeated, never what was typed (it may be a key pasted in the wrong place).
+ */
+function unknownCommand(argv: string[]): string {
+  const names = Object.keys(COMMANDS);
+  const [first = "", second = ""] = argv;
+  const group = names.filter((name) => name.startsWith(`${first} `));
+  const guess = group.length
+    ? closest(`${first} ${second}`, group)
+    : (closest(
+        `${first} ${second}`,
+        names.filter((name) => name.includes(" ")),
+      ) ??
+      closest(
+        first,
+        names.filter((name) => !name.includes(" ")),
+      ));
+  const quoted = (list: string[]) => list.map((name) => `\`avatar-video ${name}\``).join(", ");
+  if (guess) return `unknown command; did you mean ${quoted([guess])}?`;
+  if (group.length) return `missing or unknown subcommand; one of ${quoted(group)}`;
+  return `unknown command; one of: ${names.join(", ")}`;
+}
+
 /** Runs one command line; resolves with the exit code: 0 done, 1 an API or job error, 2 a usage error. */
 export async function run(argv: string[], io: Io): Promise<number> {
   const envKey = io.env.AVATAR_VIDEO_API_KEY;
@@ -64,7 +90,7 @@ export async function run(argv: string[], io: Io): Promise<number> {
     if (argv[0] === "--help" || argv[0] === "-h") return print(io.stdout, mainHelp(), 0);
     if (argv[0] === "--version") return print(io.stdout, VERSION, 0);
     if (argv.length === 0) return print(io.stderr, mainHelp(), 2);
-    if (!found) throw new UsageError(`unknown command; one of: ${Object.keys(COMMANDS).join(", ")}`);
+    if (!found) throw new UsageError(unknownCommand(argv));
     const args = parse({ ...found.command.flags, ...COMMON_FLAGS }, found.command.positionals ?? [], found.rest);
     if (args.flag("help")) return print(io.stdout, commandHelp(found.name, found.command), 0);
     const appId = args.string("app-id") ?? io.env.AVATAR_VIDEO_APP_ID;

@@ -2,9 +2,10 @@ import type { VideoJob } from "../resources/types.js";
 import type { Command } from "./command.js";
 import { jobFailed, listCommand, POLL_FLAG, showCommand, STATUS_FLAG, withProgress } from "./command.js";
 import { download } from "./download.js";
+import { byteProgress } from "./progress.js";
 
 const render: Command = {
-  summary: "Render a video of an Avatar speaking an audio URL and download the MP4",
+  summary: "Render a video of an Avatar speaking an audio URL and download the MP4 (progress on stderr)",
   flags: {
     avatar: { value: "id", required: true, description: "Avatar ID" },
     audio: { value: "url", required: true, description: "Public URL of the audio (mp3, wav, m4a, ogg…)" },
@@ -41,8 +42,10 @@ const render: Command = {
       return jobFailed(context, detail.job);
     }
     const file = args.string("out") ?? "video.mp4";
-    await download(detail.videoUrl, file);
-    out.result({ ...detail, file }, `wrote ${file} (job ${detail.job.id})`);
+    const progress = byteProgress(out.stderr);
+    const size = await download(detail.videoUrl, file, progress.bytes);
+    progress.done();
+    out.result({ ...detail, file, bytes: size }, `wrote ${file} (${size} bytes, job ${detail.job.id})`);
     return 0;
   },
 };
