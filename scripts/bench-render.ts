@@ -39,9 +39,8 @@ import {
 import { tmpdir, cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { renderVideo } from "../container/src/video/render";
+import { renderVideo, makeTimeline } from "../container/src/video/public";
 import { ffmpegChoice, ffmpegPath, run } from "../container/src/media/public";
-import { makeTimeline } from "../container/src/video/timeline";
 import type { AvatarRig } from "@avatar-video/contract";
 import { encodeAudio, speechLike, synthSpeech } from "../test/renderer/helpers/media-audio";
 import { argsForEachSide, compareRefs } from "./lib/bench-compare";

@@ -8,7 +8,7 @@ import sharp from "sharp";
 import type { AvatarRig } from "@avatar-video/contract";
 import { composeCanvas, rgbToYuv420 } from "../../container/src/paint/public";
 import { encoderArgs, FrameEncoder, ffmpegPath, run } from "../../container/src/media/public";
-import { readPeakRss } from "../../container/src/video/peak-memory";
+import { readPeakRss } from "../../container/src/video/public";
 
 /** What both encode floors need: the canvas, the frame count, the audio placement and the output path. */
 export interface FloorOptions {

@@ -21,7 +21,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import * as current from "../../packages/motion-model/src/lipsync";
-import { LIP_LEAD_SECONDS } from "../../container/src/video/timeline";
+import { LIP_LEAD_SECONDS } from "../../container/src/video/public";
 import { espeakPhonemes, espeakTool } from "../speech/espeak-phonemes";
 import { RATE } from "../speech/tts";
 import { percentile } from "./metrics";

@@ -11,7 +11,7 @@ import { parseArgs } from "node:util";
 import sharp from "sharp";
 import { LIPS_LOWER_INNER, LIPS_UPPER_INNER } from "../../packages/face-rig/src/facemesh-topology";
 import { analyzeFaces, type Point3 } from "../../container/src/analysis/public";
-import { RIG_ANALYSIS_SIDE } from "../../container/src/avatar/preprocess";
+import { RIG_ANALYSIS_SIDE } from "../../container/src/avatar/public";
 
 const UPPER = [...LIPS_UPPER_INNER, 246, 161, 160, 159, 158, 157, 173, 466, 388, 387, 386, 385, 384, 398];
 const LOWER = [...LIPS_LOWER_INNER, 7, 163, 144, 145, 153, 154, 155, 249, 390, 373, 374, 380, 381, 382];

@@ -11,7 +11,7 @@
 import { readFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { analyzeLipSync, sampleTrack } from "../../packages/motion-model/src/lipsync";
-import { FPS, LIP_LEAD_SECONDS, OPENING_SECONDS } from "../../container/src/video/timeline";
+import { FPS, LIP_LEAD_SECONDS, OPENING_SECONDS } from "../../container/src/video/public";
 import { decode16k } from "../speech/tts";
 import { pearson } from "./metrics";
 import type { QualityResult } from "../quality";

@@ -10,7 +10,7 @@
 import { mkdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { renderVideo } from "../../container/src/video/render";
+import { renderVideo } from "../../container/src/video/public";
 
 const { values } = parseArgs({
   options: {

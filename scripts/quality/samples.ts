@@ -112,10 +112,8 @@ async function main() {
   mkdirSync(out, { recursive: true });
   mkdirSync(inputs, { recursive: true });
   const root = resolve(values.root ?? join(import.meta.dirname, "..", ".."));
-  const { renderVideo } = await import(join(root, "container/src/video/render.ts"));
-  const { createAvatarAssets } = await import(
-    join(import.meta.dirname, "..", "..", "container/src/avatar/preprocess.ts")
-  );
+  const { renderVideo } = await import(join(root, "container/src/video/public.ts"));
+  const { createAvatarAssets } = await import(join(import.meta.dirname, "..", "..", "container/src/avatar/public.ts"));
   const [width, height] = values.size!.split("x").map(Number);
   const ps = await portraits(inputs);
   const vs = await voices(inputs);

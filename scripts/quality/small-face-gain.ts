@@ -8,8 +8,8 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { createAvatarAssets } from "../../container/src/avatar/preprocess";
-import { renderVideo } from "../../container/src/video/render";
+import { createAvatarAssets } from "../../container/src/avatar/public";
+import { renderVideo } from "../../container/src/video/public";
 import type { FixtureName } from "../../test/fixtures/portraits/derive";
 import { fixtureFaceWidth, mediumShot } from "../../test/fixtures/portraits/small-face";
 

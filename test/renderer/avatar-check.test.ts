@@ -4,7 +4,7 @@
  */
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { AvatarCheckAnswer } from "../../container/src/checks/avatar-check";
+import type { AvatarCheckAnswer } from "../../container/src/avatar/public";
 import { warmHuman } from "../../container/src/analysis/public";
 import { fixture } from "../fixtures/portraits/derive";
 import { mediumShot } from "../fixtures/portraits/small-face";

@@ -20,15 +20,16 @@ vi.mock("../../container/src/analysis/public", async (importOriginal) => {
   };
 });
 
+// The crop step has no seam in avatar/public.ts: its own module is replaced (a mock, not an import).
 vi.mock("../../container/src/avatar/crop", async (importOriginal) => {
-  const real = await importOriginal<typeof import("../../container/src/avatar/crop")>();
+  const real = await importOriginal<{ cropPortrait(...args: unknown[]): Promise<unknown> }>();
   return {
-    cropPortrait: (...args: Parameters<typeof real.cropPortrait>) =>
+    cropPortrait: (...args: unknown[]) =>
       fake.cropError ? Promise.reject(fake.cropError) : real.cropPortrait(...args),
   };
 });
 
-const { createAvatarAssets } = await import("../../container/src/avatar/preprocess");
+const { createAvatarAssets } = await import("../../container/src/avatar/public");
 
 afterEach(() => {
   fake.loadError = undefined;

@@ -4,7 +4,7 @@
  */
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
-import { type AvatarAssets, createAvatarAssets } from "../../container/src/avatar/preprocess";
+import { type AvatarAssets, createAvatarAssets } from "../../container/src/avatar/public";
 import { warmHuman } from "../../container/src/analysis/public";
 import { JobFailure } from "../../container/src/rules/public";
 import { exifRotated, fixture, pngOfSize, rgbPngWithTrns, rgbaPng, withShortSide } from "../fixtures/portraits/derive";

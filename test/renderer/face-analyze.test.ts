@@ -5,10 +5,8 @@
 import sharp from "sharp";
 import { beforeAll, describe, expect, it } from "vitest";
 import { analyzeFaces, type RgbImage, getHuman, warmHuman, faceSharpness } from "../../container/src/analysis/public";
-import { checkFaces } from "../../container/src/avatar/check-image";
-import { assessPortrait } from "../../container/src/avatar/assess";
+import { checkFaces, assessPortrait, findFaces } from "../../container/src/avatar/public";
 import { CLEAR_MIN_SHARPNESS } from "../../container/src/rules/public";
-import { findFaces } from "../../container/src/avatar/find";
 import { fixture, rgb } from "../fixtures/portraits/derive";
 import { mediumShot } from "../fixtures/portraits/small-face";
 

@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type RenderSettings, renderVideo } from "../../container/src/video/render";
+import { type RenderSettings, renderVideo } from "../../container/src/video/public";
 import { frameDigest } from "./helpers/frame-digest";
 import { encodeAudio, type Segment, synthSpeech } from "./helpers/media-audio";
 import { SMALL_SQUARE, type TestAvatar, testAvatar } from "./helpers/media-avatar";

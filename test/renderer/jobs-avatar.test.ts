@@ -251,7 +251,7 @@ describe("avatar job with the real face engine", () => {
   let unavailable: string | undefined = haveFixtures ? undefined : `fixtures missing under ${PORTRAITS}`;
   beforeAll(async () => {
     if (unavailable) return;
-    const mod = await import("../../container/src/avatar/preprocess");
+    const mod = await import("../../container/src/avatar/public");
     realCreate = (bytes, opts) => mod.createAvatarAssets(bytes, opts);
     // The face models must load in this environment; if they cannot, say so instead of failing here.
     const { getHuman } = await import("../../container/src/analysis/public");

@@ -366,7 +366,7 @@ describe("video job: rendering", () => {
 
 describe("video job with the real renderer", () => {
   it("renders a lip-synced MP4 (H.264 + AAC) and uploads it", async () => {
-    const { renderVideo } = await import("../../container/src/video/render");
+    const { renderVideo } = await import("../../container/src/video/public");
     const original = engines.renderVideo;
     engines.renderVideo = (input) => renderVideo(input);
     try {

@@ -7,7 +7,7 @@
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mouthColors, NEUTRAL_POSE, type FacePose } from "@avatar-video/face-rig";
-import { createAvatarAssets } from "../../container/src/avatar/preprocess";
+import { createAvatarAssets } from "../../container/src/avatar/public";
 import { interiorBrightThird } from "../../scripts/quality/metrics";
 import { POSE_SIZE, posePainter, type PosePainter } from "../../scripts/quality/paint-pose";
 import { fixture } from "../fixtures/portraits/derive";

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { renderVideo } from "../../container/src/video/render";
+import { renderVideo } from "../../container/src/video/public";
 import { frameDigest } from "./helpers/frame-digest";
 import { encodeAudio, speechLike, synthSpeech } from "./helpers/media-audio";
 import { SMALL_SQUARE, type TestAvatar, testAvatar } from "./helpers/media-avatar";

@@ -12,8 +12,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildFaceModel, deform, mouthColors, NEUTRAL_POSE } from "@avatar-video/face-rig";
 import { decodeMatte, ffmpegPath } from "../../container/src/media/public";
 import { placePortrait, composePerson, FramePainter } from "../../container/src/paint/public";
-import { staticFrames } from "../../container/src/video/person-scene";
-import { renderVideo, type RenderInput, type RenderSettings } from "../../container/src/video/render";
+import { staticFrames, renderVideo, type RenderInput, type RenderSettings } from "../../container/src/video/public";
 import { encodeAudio, ffprobeJson, synthSpeech } from "./helpers/media-audio";
 import { featureBox, SMALL_SQUARE, testAvatar, type TestAvatar } from "./helpers/media-avatar";
 

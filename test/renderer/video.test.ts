@@ -11,7 +11,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { blinkSchedule } from "@avatar-video/motion-model";
 import { composeCanvas, placePortrait } from "../../container/src/paint/public";
-import { renderVideo, RENDER_STAGES, type RenderInput, type RenderSettings } from "../../container/src/video/render";
+import { renderVideo, RENDER_STAGES, type RenderInput, type RenderSettings } from "../../container/src/video/public";
 import {
   encodeAudio,
   extractAllGray,

@@ -6,7 +6,7 @@
 import { parseDispatch } from "@avatar-video/contract";
 import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { answerAvatarCheck } from "../checks/avatar-check";
+import { answerAvatarCheck } from "../avatar/public";
 import { type RendererConfig, type Logger, redactUrl } from "../io/public";
 import type { JobManager } from "../jobs/manager";
 import { ffmpegChoice } from "../media/public";

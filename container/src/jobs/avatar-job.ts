@@ -6,7 +6,7 @@
  * Stages: downloading → analyzing → preprocessed → generating.
  */
 import { unexpectedFailure } from "../rules/public";
-import { downloadSource } from "../avatar/source";
+import { downloadSource } from "../avatar/public";
 import { MATTE_CONTENT_TYPE, type AvatarDispatch } from "@avatar-video/contract";
 import { type JobContext, abortable, since } from "./context";
 

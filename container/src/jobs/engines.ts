@@ -5,7 +5,7 @@
  */
 import type { AvatarRig } from "@avatar-video/contract";
 import type { AudioInfo } from "../media/public";
-import type { RenderInput } from "../video/render-input";
+import type { RenderInput } from "../video/public";
 
 export type { AudioInfo, RenderInput };
 
@@ -43,7 +43,7 @@ export interface Engines {
 export function defaultEngines(): Engines {
   return {
     async createAvatarAssets(bytes, opts) {
-      const { createAvatarAssets } = await import("../avatar/preprocess");
+      const { createAvatarAssets } = await import("../avatar/public");
       return createAvatarAssets(bytes, { signal: opts?.signal });
     },
     async probeAudio(path, opts) {
@@ -51,7 +51,7 @@ export function defaultEngines(): Engines {
       return probeAudio(path, opts?.signal);
     },
     async renderVideo(input) {
-      const { renderVideo } = await import("../video/render");
+      const { renderVideo } = await import("../video/public");
       return renderVideo(input);
     },
     async computeMatte(portraitPng, rig) {

@@ -5,7 +5,7 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { AvatarRig } from "@avatar-video/contract";
-import type { RenderSettings } from "../../../container/src/video/render";
+import type { RenderSettings } from "../../../container/src/video/public";
 
 export interface TestAvatar {
   portraitPng: Buffer;
@@ -20,7 +20,7 @@ export function testAvatar(name: "single-phone" | "single-camera" = "single-phon
   let p = cache.get(name);
   if (!p) {
     p = (async () => {
-      const { createAvatarAssets } = await import("../../../container/src/avatar/preprocess");
+      const { createAvatarAssets } = await import("../../../container/src/avatar/public");
       const bytes = readFileSync(join(import.meta.dirname, "..", "..", "fixtures", "portraits", `${name}.jpg`));
       const a = await createAvatarAssets(bytes);
       return { portraitPng: a.portraitPng, rig: a.rig, mattePng: a.mattePng };

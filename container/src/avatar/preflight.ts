@@ -7,11 +7,11 @@
  *   200 { acceptable, code, reason, detail, face }   the image was judged (acceptable or not)
  *   400 malformed body · 401 bad token · 503 busy (too many checks waiting) or the face models are unavailable
  */
-import { checkFaces, requireFaceModels } from "../avatar/check-image";
-import { decodeSource } from "../avatar/decode";
-import { downloadSource } from "../avatar/source";
+import { checkFaces, requireFaceModels } from "./check-image";
+import { decodeSource } from "./decode";
+import { downloadSource } from "./source";
 import type { RendererConfig, Logger } from "../io/public";
-import type { FaceMeasurements } from "../avatar/assess";
+import type { FaceMeasurements } from "./assess";
 import { JobFailure } from "../rules/public";
 
 /** Checks waiting for the face models (they run one at a time) beyond which the renderer answers 503. */
