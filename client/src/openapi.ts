@@ -390,6 +390,53 @@ export interface components {
              * @default false
              */
             alpha?: boolean;
+            performance?: components["schemas"]["Performance"];
+        };
+        /** @description How the Avatar performs: its expression (changing on a timeline), head motion, emphasis and blinks. Omitted, or every field at its default, is the same input as before this field existed. */
+        Performance: {
+            /**
+             * @description The expression held until the first cue. neutral is the photo's own; happy lifts the mouth corners and cheeks and narrows the eyes a little; serious levels the corners and lowers the brows slightly; surprised raises the brows and opens the eyes wider; sad lowers the corners and raises the inner brows. Speech moves the mouth on top.
+             * @default neutral
+             * @enum {string}
+             */
+            expression?: "neutral" | "happy" | "serious" | "surprised" | "sad";
+            /**
+             * @description How strongly the expression is drawn, 0 (none) to 1
+             * @default 0.6
+             */
+            intensity?: number;
+            /** @description Up to 100 expression changes, sorted by atSeconds and at least 0.3 s apart */
+            timeline?: components["schemas"]["ExpressionCue"][];
+            /**
+             * @description How much the head moves: 0 still, 1 a calm speaker (about ±1°), 2 at least 2.5× that, 3 a lively presenter (about ±3° with nods)
+             * @default 1
+             */
+            headMotion?: number;
+            /**
+             * @description Strength of the nods and brow raises on stressed syllables: 0 none, 1 subtle, 2 marked
+             * @default 1
+             */
+            emphasis?: number;
+            /**
+             * @description Blinks per minute, independent of head motion (0 none). The default keeps a natural, irregular rhythm; any other rate is met within a blink or two over each minute
+             * @default 19
+             */
+            blinksPerMinute?: number;
+        };
+        /** @description An expression change on the audio's time axis, eased in over 0.3 s */
+        ExpressionCue: {
+            /** @description When the expression starts to change, in seconds of the audio (0 = its first sample) */
+            atSeconds: number;
+            /**
+             * @description The expression from this cue on
+             * @enum {string}
+             */
+            expression: "neutral" | "happy" | "serious" | "surprised" | "sad";
+            /**
+             * @description How strongly the expression is drawn, 0 (none) to 1
+             * @default 0.6
+             */
+            intensity?: number;
         };
         VideoJob: {
             /**
@@ -1010,7 +1057,19 @@ export interface operations {
                  *       "video": {
                  *         "width": 1080,
                  *         "height": 1920,
-                 *         "fit": "crop"
+                 *         "fit": "crop",
+                 *         "performance": {
+                 *           "expression": "happy",
+                 *           "intensity": 0.6,
+                 *           "timeline": [
+                 *             {
+                 *               "atSeconds": 12.5,
+                 *               "expression": "serious",
+                 *               "intensity": 0.5
+                 *             }
+                 *           ],
+                 *           "headMotion": 1.5
+                 *         }
                  *       }
                  *     }
                  */

@@ -3,6 +3,7 @@
  * it (workers/pipeline/renderer/payload.ts), the renderer validates it with `parseDispatch` before accepting the run.
  */
 import { z } from "zod";
+import { CUE_EASE_SECONDS, cueOrder, EXPRESSIONS, MAX_TIMELINE_CUES, PERFORMANCE_RANGES } from "./performance";
 import {
   BACKGROUND_FITS,
   DIMENSION,
@@ -63,6 +64,39 @@ const flag = z.boolean({ error: "must be a boolean" }).optional();
 const oneOf = <T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `must be one of ${values.join(", ")}` });
 
+const ranged = (field: keyof typeof PERFORMANCE_RANGES) => {
+  const { min, max } = PERFORMANCE_RANGES[field];
+  return z
+    .number({ error: `must be ${min} to ${max}` })
+    .min(min, `must be ${min} to ${max}`)
+    .max(max, `must be ${min} to ${max}`);
+};
+
+/** A normalised performance (contract performance.ts): every field present, cues sorted and apart. */
+const PerformanceSchema = z.object(
+  {
+    expression: oneOf(EXPRESSIONS),
+    intensity: ranged("intensity"),
+    timeline: z
+      .array(
+        z.object(
+          { atSeconds: ranged("atSeconds"), expression: oneOf(EXPRESSIONS), intensity: ranged("intensity") },
+          { error: "must be an object" },
+        ),
+        { error: "must be an array" },
+      )
+      .max(MAX_TIMELINE_CUES, `must have at most ${MAX_TIMELINE_CUES} cues`)
+      .refine(
+        (cues) => cues.every((c, i) => i === 0 || cueOrder(cues[i - 1].atSeconds, c.atSeconds) === "ok"),
+        `must be sorted by atSeconds, at least ${CUE_EASE_SECONDS} s apart`,
+      ),
+    headMotion: ranged("headMotion"),
+    emphasis: ranged("emphasis"),
+    blinksPerMinute: ranged("blinksPerMinute"),
+  },
+  { error: "must be an object" },
+);
+
 /** Validated video settings; omitted fields take the defaults, the colour is stored lower-case. */
 export const VideoSettingsSchema = z.preprocess(
   (v) => (v === undefined || v === null ? {} : v),
@@ -82,6 +116,7 @@ export const VideoSettingsSchema = z.preprocess(
         leadOutSeconds: leadSeconds.default(VIDEO_DEFAULTS.leadOutSeconds),
         replaceBackground: flag,
         alpha: flag,
+        performance: PerformanceSchema.optional(),
       },
       { error: "must be an object" },
     )

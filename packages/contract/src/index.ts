@@ -7,5 +7,6 @@ export * from "./job-events";
 export * from "./job-failures";
 export * from "./matte-format";
 export * from "./media-rules";
+export * from "./performance";
 export * from "./rig-format";
 export * from "./video-settings";

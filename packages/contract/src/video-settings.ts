@@ -1,7 +1,9 @@
 /**
  * The video settings contract, defined once: the Worker's zod schema (request validation, OpenAPI) and the
- * renderer's dispatch check both read these values. Pure TypeScript, no imports: both runtimes load it.
+ * renderer's dispatch check both read these values. Pure TypeScript: both runtimes load it.
  */
+import type { Performance } from "./performance";
+
 export const FITS = ["crop", "contain"] as const;
 export const BACKGROUND_FITS = ["cover", "contain", "stretch"] as const;
 export const DIMENSION = { min: 64, max: 1920 } as const;
@@ -26,6 +28,8 @@ export interface VideoSettings {
   replaceBackground?: true;
   /** Also a WebM with alpha of the person alone (VP9, yuva420p, Opus). Normalised away when false. */
   alpha?: true;
+  /** How the Avatar performs (performance.ts). Normalised away when it changes nothing. */
+  performance?: Performance;
 }
 
 /** The switches of VideoSettings that are stored only when true. */

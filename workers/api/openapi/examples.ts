@@ -102,7 +102,17 @@ export const OPEN_API_EXAMPLES: Record<string, OperationExample> = {
       audioUrl: "https://media.example.com/audio/welcome.mp3",
       name: "Welcome message",
       requestId: "4c1f0e9a-2d7b-4a53-9e86-0b5d3c7f1a22",
-      video: { width: 1080, height: 1920, fit: "crop" },
+      video: {
+        width: 1080,
+        height: 1920,
+        fit: "crop",
+        performance: {
+          expression: "happy",
+          intensity: 0.6,
+          timeline: [{ atSeconds: 12.5, expression: "serious", intensity: 0.5 }],
+          headMotion: 1.5,
+        },
+      },
     },
     response: { jobId: VIDEO_JOB_ID, status: "queued", createdAt: AT },
     sdk: `const { jobId } = await av.videos.create({ avatarId: "${AVATAR_ID}", audioUrl: "https://media.example.com/audio/welcome.mp3" });\nconst detail = await av.waitForVideo(jobId); // detail.videoUrl: the MP4`,

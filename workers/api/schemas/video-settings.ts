@@ -1,10 +1,12 @@
 import { z } from "zod";
+import { PerformanceInput } from "./performance";
 import {
   DIMENSION,
   FITS,
   HEX_COLOUR,
   LEAD_SECONDS,
   MAX_PIXEL_AREA,
+  normalizePerformance,
   VIDEO_DEFAULTS,
   VIDEO_SWITCHES,
   type VideoSettings,
@@ -70,6 +72,7 @@ export const VideoSettingsInput = z
             "Also render the person alone on a transparent background: a WebM with alpha (VP9, yuva420p, Opus audio) of the same frames and audio, linked as alphaVideoUrl, kept and deleted with the MP4",
         })
         .optional(),
+      performance: PerformanceInput.optional(),
     },
     {
       error: (iss) =>
@@ -89,7 +92,8 @@ export const VideoSettingsInput = z
 
 /**
  * Every default filled in and the colour lower-cased: an omitted setting equals its explicit default. The
- * switches are kept only when true, so `false` and omitted are the same stored input (and retry key).
+ * switches are kept only when true, so `false` and omitted are the same stored input (and retry key); so is
+ * a performance that changes nothing (contract `normalizePerformance`).
  */
 export function normalizeVideoSettings(input: z.infer<typeof VideoSettingsInput> | undefined): VideoSettings {
   // A field present but undefined (a console form without it) is omitted, not a value over the default.
@@ -97,5 +101,8 @@ export function normalizeVideoSettings(input: z.infer<typeof VideoSettingsInput>
   const v = { ...VIDEO_DEFAULTS, ...given } as VideoSettings;
   const settings = { ...v, backgroundColor: v.backgroundColor.toLowerCase() };
   for (const key of VIDEO_SWITCHES) if (settings[key] !== true) delete settings[key];
+  const performance = normalizePerformance(input?.performance);
+  if (performance) settings.performance = performance;
+  else delete settings.performance;
   return settings;
 }
