@@ -275,6 +275,34 @@ const COMMANDS: Record<string, Command> = {
       process.stdout.write(`${rows.length} active job${rows.length === 1 ? "" : "s"} at ${answer.now}\n`);
     },
   },
+  pool: {
+    description: "The renderer pool: instances and their leases, the line per account, the oldest wait",
+    args: { json: { type: "boolean", description: "Print the API answer as JSON instead of tables" } },
+    async run({ options }, cfg) {
+      const answer = await call(cfg, "GET", "/renderer-pool");
+      if (options.has("json")) return print(answer);
+      type Lease = { instance: number; kind: string; jobId: string; accountId: string; heldSeconds: number };
+      type Line = { accountId: string; running: number; waiting: number; oldestWaitSeconds: number | null };
+      const wait = (s: number | null) => (s === null ? "-" : shortDuration(s));
+      const leases = answer.leases as Lease[];
+      const busy = new Set(leases.filter((l) => l.kind === "video").map((l) => l.instance)).size;
+      process.stdout.write(
+        `${answer.instances} instances, ${busy} rendering; one account holds at most ${answer.accountCap} while others wait\n`,
+      );
+      const held = leases.map((l) => [String(l.instance), l.kind, l.jobId, l.accountId, shortDuration(l.heldSeconds)]);
+      process.stdout.write(table(["INSTANCE", "KIND", "JOB", "ACCOUNT", "HELD"], held));
+      const lines = (answer.accounts as Line[]).map((a) => [
+        a.accountId,
+        String(a.running),
+        String(a.waiting),
+        wait(a.oldestWaitSeconds),
+      ]);
+      process.stdout.write(table(["ACCOUNT", "RUNNING", "WAITING", "OLDEST WAIT"], lines));
+      process.stdout.write(
+        `${answer.waiting} waiting over ${answer.accountsWaiting} account(s); oldest wait ${wait(answer.oldestWaitSeconds)}\n`,
+      );
+    },
+  },
 };
 
 const common: ArgsDef = {

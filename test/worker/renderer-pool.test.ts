@@ -1,8 +1,9 @@
-import { env, runInDurableObject } from "cloudflare:test";
+import { env, runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { RendererPool } from "../../workers/pipeline/renderer/pool-object";
 import type { PoolConfig } from "../../workers/pipeline/renderer/pool-state";
 import { rendererPoolConfig } from "../../workers/pipeline/renderer/renderer-target";
+import { adminFetch } from "./helpers/accounts";
 
 // The RendererPool Durable Object over its SQLite storage: the rules are tested on the same module in Node
 // (test/scripts/renderer-pool-state.test.ts); here, what only the object can show: its state across calls and
@@ -86,6 +87,33 @@ describe("RendererPool Durable Object", () => {
     expect(small.read).toBeLessThan(40);
     expect(large.read / small.read).toBeLessThan(1.25);
     expect(large.written / small.written).toBeLessThan(1.25);
+  });
+
+  it("GET /v1/admin/renderer-pool shows instances, leases, the line per account and the oldest wait", async () => {
+    const pool = env.RENDERER_POOL.getByName("renderers"); // the one the Worker uses
+    const config = rendererPoolConfig(env);
+    const now = Date.now();
+    for (let i = 0; i < config.instances; i++) await pool.acquire(video("a", i), config, now - 60_000);
+    await pool.acquire(video("a", 100), config, now - 30_000);
+    await pool.acquire(video("b", 1), config, now - 90_000);
+    await pool.acquire(video("b", 2), config, now - 5_000);
+    expect((await SELF.fetch("http://x/v1/admin/renderer-pool")).status).toBe(401);
+    const res = await adminFetch("/renderer-pool");
+    expect(res.status).toBe(200);
+    const view = (await res.json()) as Record<string, unknown> & { leases: unknown[] };
+    expect(view).toMatchObject({
+      instances: config.instances,
+      accountCap: config.accountCap,
+      accounts: [
+        { accountId: "b", running: 0, waiting: 2, oldestWaitSeconds: expect.any(Number) },
+        { accountId: "a", running: config.instances, waiting: 1 },
+      ],
+      waiting: 3,
+      accountsWaiting: 2,
+    });
+    expect(view.oldestWaitSeconds).toBeGreaterThanOrEqual(89);
+    expect(view.leases).toHaveLength(config.instances);
+    expect(view.leases[0]).toMatchObject({ instance: 0, kind: "video", jobId: "a-0", accountId: "a" });
   });
 
   it("reads its cap from RENDERER_ACCOUNT_SHARE: ceil(instances × share), half by default", () => {

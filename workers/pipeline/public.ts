@@ -13,3 +13,4 @@ export type { JobMessage } from "./queue/messages";
 export { runSweep } from "./queue/sweep";
 export { checkOnRenderer } from "./renderer/check-client";
 export { RendererUnavailable } from "./renderer/client";
+export { viewRendererPool } from "./renderer/pool";

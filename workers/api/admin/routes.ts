@@ -8,6 +8,7 @@ import { createAccountRoute } from "./create-account";
 import { createAppRoute } from "./create-app";
 import { createConsoleInviteRoute } from "./create-console-invite";
 import { getAccountRoute } from "./get-account";
+import { getRendererPoolRoute } from "./get-renderer-pool";
 import { grantAvatarUnitsRoute } from "./grant-avatar-units";
 import { listActiveJobsRoute } from "./list-active-jobs";
 import { listAppsRoute } from "./list-apps";
@@ -37,7 +38,8 @@ adminRoutes
   .route("/", revokeAppRoute)
   .route("/", setAvatarAccessRoute)
   .route("/", createConsoleInviteRoute) // web console invites (docs/console.md)
-  .route("/", listActiveJobsRoute); // GET /jobs/active: what the pipeline is working on
+  .route("/", listActiveJobsRoute) // GET /jobs/active: what the pipeline is working on
+  .route("/", getRendererPoolRoute); // GET /renderer-pool: instances, leases, the line per account
 
 const documentRoute = createRoute({
   method: "get",
@@ -66,7 +68,7 @@ export function buildAdminDocument(serverUrl: string): Record<string, unknown> {
     title: "Avatar and Video admin API",
     version: "1.0.0",
     description:
-      "Operator API: accounts, Apps, Avatar Creations, Avatar access, console invites, active jobs. Not for callers.",
+      "Operator API: accounts, Apps, Avatar Creations, Avatar access, console invites, active jobs, the renderer pool. Not for callers.",
     tags: [{ name: "Admin", description: "Operator endpoints (Authorization: Bearer ADMIN_TOKEN)" }],
   });
 }
