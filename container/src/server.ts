@@ -13,8 +13,7 @@ import { realpathSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { type RendererConfig, loadConfig, type Logger, createLogger } from "./io/public";
 import { rendererApp } from "./http/app";
-import { type Engines, defaultEngines } from "./jobs/engines";
-import { JobManager } from "./jobs/manager";
+import { type Engines, defaultEngines, JobManager } from "./runs/public";
 import { ffmpegChoice } from "./media/public";
 
 export { bearerMatches } from "./http/bearer";

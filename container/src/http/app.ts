@@ -8,7 +8,7 @@ import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { answerAvatarCheck } from "../avatar/public";
 import { type RendererConfig, type Logger, redactUrl } from "../io/public";
-import type { JobManager } from "../jobs/manager";
+import type { JobManager } from "../runs/public";
 import { ffmpegChoice } from "../media/public";
 import { bearerMatches } from "./bearer";
 

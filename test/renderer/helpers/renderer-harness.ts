@@ -9,7 +9,7 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { loadConfig, type RendererConfig, createLogger } from "../../../container/src/io/public";
-import type { AudioInfo, AvatarAssets, Engines, RenderInput, RenderOutput } from "../../../container/src/jobs/engines";
+import type { AudioInfo, AvatarAssets, Engines, RenderInput, RenderOutput } from "../../../container/src/runs/public";
 import type { AvatarRig } from "@avatar-video/contract";
 import { createRenderer, type Renderer } from "../../../container/src/server";
 import { wavHeader } from "../../../scripts/lib/wav";

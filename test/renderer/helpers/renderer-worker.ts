@@ -4,8 +4,7 @@
  */
 import http from "node:http";
 import type net from "node:net";
-import type { AvatarResult } from "../../../container/src/jobs/avatar-job";
-import type { VideoResult } from "../../../container/src/jobs/video-job";
+import type { AvatarResult, VideoResult } from "../../../container/src/runs/public";
 
 export const JOB_TOKEN = "job-token-0123456789abcdef";
 

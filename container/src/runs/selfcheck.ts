@@ -3,7 +3,7 @@
  * have the encoders of both outputs, sharp loads, the face and segmentation models load from node_modules
  * on the WASM backend. Run by the Dockerfile so a
  * broken image fails at build time instead of on the first job:
- *   node --import tsx container/src/jobs/selfcheck.ts
+ *   node --import tsx container/src/runs/selfcheck.ts
  */
 import { spawnSync } from "node:child_process";
 import { MIN_SYSTEM_MAJOR, ffmpegChoice, ffmpegPath, ffprobePath, parseVersion } from "../media/public";
