@@ -82,6 +82,16 @@ describe("console account isolation", () => {
   });
 });
 
+describe("console documents", () => {
+  it("every page, signed in or not, starts with the doctype (standards mode)", async () => {
+    const a = await createAccount();
+    const { client } = await signedIn(a.accountId);
+    for (const path of ["/console/avatars", "/console/videos", "/console/apps", "/console/usage"])
+      expect((await client.page(path)).html, path).toMatch(/^<!doctype html><html lang="en">/);
+    expect(await (await new ConsoleClient().fetch("/console/sign-in")).text()).toMatch(/^<!doctype html>/);
+  });
+});
+
 describe("console escaping", () => {
   it("renders caller-named things as text: Avatar names, job names, App names, failure messages", async () => {
     const a = await createAccount();

@@ -1,4 +1,5 @@
 import type { Child } from "hono/jsx";
+import { raw } from "hono/html";
 import { CSRF_FIELD } from "../csrf";
 
 export type NavKey = "avatars" | "videos" | "apps" | "usage" | "password";
@@ -29,20 +30,24 @@ export function FlashMessage(props: { flash?: Flash | null }) {
   );
 }
 
+/** A whole page; the doctype keeps browsers out of quirks mode. */
 function Document(props: { title: string; csrf: string; children: Child }) {
   return (
-    <html lang="en">
-      <head>
-        <meta charset="utf-8" />
-        <meta name="viewport" content="width=device-width, initial-scale=1" />
-        <meta name="csrf-token" content={props.csrf} />
-        <title>{`${props.title} · Avatar Video Console`}</title>
-        <link rel="icon" href="data:," />
-        <link rel="stylesheet" href="/console/assets/console.css" />
-        <script src="/console/assets/console.js" defer></script>
-      </head>
-      <body>{props.children}</body>
-    </html>
+    <>
+      {raw("<!doctype html>")}
+      <html lang="en">
+        <head>
+          <meta charset="utf-8" />
+          <meta name="viewport" content="width=device-width, initial-scale=1" />
+          <meta name="csrf-token" content={props.csrf} />
+          <title>{`${props.title} · Avatar Video Console`}</title>
+          <link rel="icon" href="data:," />
+          <link rel="stylesheet" href="/console/assets/console.css" />
+          <script src="/console/assets/console.js" defer></script>
+        </head>
+        <body>{props.children}</body>
+      </html>
+    </>
   );
 }
 
