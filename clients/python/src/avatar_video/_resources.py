@@ -1,0 +1,199 @@
+"""The API's resources: avatars, Avatar creation jobs, video jobs and session tokens."""
+
+from __future__ import annotations
+
+import time
+import urllib.parse
+import uuid
+from collections.abc import Iterator, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from ._pages import page_query, paginate
+from ._transport import Transport
+from .models import (
+    Avatar,
+    AvatarCheck,
+    AvatarCheckRequest,
+    AvatarJob,
+    CreateAvatarRequest,
+    CreateAvatarResponse,
+    CreateVideoRequest,
+    CreateVideoResponse,
+    SessionTokenRequest,
+    VideoJob,
+    VideoJobDetail,
+    VideoSettings,
+)
+
+#: Default lifetime of a session token: long enough to connect, short as the spec asks (one per connection).
+SESSION_TOKEN_TTL = 600
+
+
+@dataclass(frozen=True, kw_only=True)
+class CreatedVideo(CreateVideoResponse):
+    """The accepted video job, with the retry key that was sent (repeat it to get the same job back)."""
+
+    request_id: str
+
+
+@dataclass(frozen=True, kw_only=True)
+class SessionToken:
+    """A token for one live motion connection (``GET /v1/motion?token=…``), and its expiry (Unix seconds)."""
+
+    session_token: str
+    expire_at: int
+
+
+class Avatars:
+    """Avatars: create one from a portrait URL, check a portrait first, read them."""
+
+    def __init__(self, transport: Transport) -> None:
+        self._transport = transport
+
+    def create(
+        self,
+        request: CreateAvatarRequest | None = None,
+        /,
+        *,
+        timeout: float | None = None,
+        max_retries: int | None = None,
+        **fields: Any,
+    ) -> CreateAvatarResponse:
+        """Queues an Avatar creation job (one Avatar Creation is reserved): ``create(image_url=…, name=…)``.
+
+        Wait for it with ``wait_for_avatar(job_id)``. Retried only after a 429: it has no retry key.
+        """
+        body = (request or CreateAvatarRequest(**fields)).to_dict()
+        answer = self._transport.request("POST", "/v1/open/avatars", body=body, timeout=timeout, max_retries=max_retries)
+        return CreateAvatarResponse.from_dict(answer.data)
+
+    def check(self, image_url: str, *, timeout: float | None = None, max_retries: int | None = None) -> AvatarCheck:
+        """Whether the image would become an Avatar, and if not why; creates nothing."""
+        body = AvatarCheckRequest(image_url=image_url).to_dict()
+        answer = self._transport.request(
+            "POST", "/v1/open/avatar-checks", body=body, timeout=timeout, max_retries=max_retries
+        )
+        return AvatarCheck.from_dict(answer.data)
+
+    def get(self, avatar_id: str, *, timeout: float | None = None, max_retries: int | None = None) -> Avatar:
+        path = f"/v1/open/avatars/{_segment(avatar_id)}"
+        answer = self._transport.request("GET", path, timeout=timeout, max_retries=max_retries)
+        return Avatar.from_dict(answer.data["avatar"])
+
+    def list(
+        self, *, page_size: int | None = None, timeout: float | None = None, max_retries: int | None = None
+    ) -> Iterator[Avatar]:
+        """The account's Avatars, newest first, across all pages (fetched as you iterate)."""
+
+        def fetch(token: str | None) -> Mapping[str, Any]:
+            query = page_query(page_size, token)
+            return self._transport.request("GET", "/v1/open/avatars", query=query, timeout=timeout, max_retries=max_retries).data
+
+        return paginate(fetch, "avatars", Avatar.from_dict)
+
+
+class AvatarJobs:
+    """Avatar creation jobs."""
+
+    def __init__(self, transport: Transport) -> None:
+        self._transport = transport
+
+    def get(self, job_id: str, *, timeout: float | None = None, max_retries: int | None = None) -> AvatarJob:
+        path = f"/v1/open/avatar-jobs/{_segment(job_id)}"
+        answer = self._transport.request("GET", path, timeout=timeout, max_retries=max_retries)
+        return AvatarJob.from_dict(answer.data["job"])
+
+    def list(
+        self,
+        *,
+        statuses: list[str] | None = None,
+        page_size: int | None = None,
+        timeout: float | None = None,
+        max_retries: int | None = None,
+    ) -> Iterator[AvatarJob]:
+        """Avatar creation jobs, newest first, across all pages; ``statuses`` filters (queued, failed …)."""
+
+        def fetch(token: str | None) -> Mapping[str, Any]:
+            query = page_query(page_size, token, statuses)
+            return self._transport.request("GET", "/v1/open/avatar-jobs", query=query, timeout=timeout, max_retries=max_retries).data
+
+        return paginate(fetch, "jobs", AvatarJob.from_dict)
+
+
+class Videos:
+    """Video jobs: render an Avatar speaking an audio URL, read the jobs (a succeeded one with its MP4 link)."""
+
+    def __init__(self, transport: Transport) -> None:
+        self._transport = transport
+
+    def create(
+        self,
+        request: CreateVideoRequest | None = None,
+        /,
+        *,
+        timeout: float | None = None,
+        max_retries: int | None = None,
+        **fields: Any,
+    ) -> CreatedVideo:
+        """Accepts a video job: ``create(avatar_id=…, audio_url=…, video=VideoSettings(width=1280, height=720))``.
+
+        Every attempt sends the same ``request_id`` (the given one, else a new UUID), so a retry never renders
+        twice; calling again with the same ``request_id`` and input answers with the same job.
+        """
+        if isinstance(fields.get("video"), Mapping):
+            fields["video"] = VideoSettings(**fields["video"])
+        body = (request or CreateVideoRequest(**fields)).to_dict()
+        body.setdefault("requestId", str(uuid.uuid4()))
+        answer = self._transport.request("POST", "/v1/open/videos", body=body, timeout=timeout, max_retries=max_retries)
+        created = CreateVideoResponse.from_dict(answer.data)
+        return CreatedVideo(
+            job_id=created.job_id, status=created.status, created_at=created.created_at, request_id=body["requestId"]
+        )
+
+    def get(self, job_id: str, *, timeout: float | None = None, max_retries: int | None = None) -> VideoJobDetail:
+        """The job and, once it succeeded (and until it expires), a fresh 15-minute ``video_url``."""
+        path = f"/v1/open/video-jobs/{_segment(job_id)}"
+        return VideoJobDetail.from_dict(self._transport.request("GET", path, timeout=timeout, max_retries=max_retries).data)
+
+    def list(
+        self,
+        *,
+        statuses: list[str] | None = None,
+        page_size: int | None = None,
+        timeout: float | None = None,
+        max_retries: int | None = None,
+    ) -> Iterator[VideoJob]:
+        """Video jobs, newest first, across all pages (summaries without download links)."""
+
+        def fetch(token: str | None) -> Mapping[str, Any]:
+            query = page_query(page_size, token, statuses)
+            return self._transport.request("GET", "/v1/open/video-jobs", query=query, timeout=timeout, max_retries=max_retries).data
+
+        return paginate(fetch, "jobs", VideoJob.from_dict)
+
+
+class SessionTokens:
+    """Short-lived tokens a browser connects to the live motion service with, instead of the key."""
+
+    def __init__(self, transport: Transport) -> None:
+        self._transport = transport
+
+    def create(
+        self,
+        *,
+        ttl: int = SESSION_TOKEN_TTL,
+        expire_at: int | None = None,
+        model_version: str | None = None,
+        timeout: float | None = None,
+    ) -> SessionToken:
+        """Mints one token, expiring ``ttl`` seconds from now (or at ``expire_at``, Unix seconds, under 24 h)."""
+        expire_at = int(time.time()) + ttl if expire_at is None else expire_at
+        body = SessionTokenRequest(expire_at=expire_at, model_version=model_version).to_dict()
+        answer = self._transport.request("POST", "/v1/console/session-tokens", body=body, timeout=timeout)
+        return SessionToken(session_token=answer.data["sessionToken"], expire_at=expire_at)
+
+
+def _segment(value: str) -> str:
+    """An ID as one path segment (a stray slash cannot reach another route)."""
+    return urllib.parse.quote(value, safe="")
