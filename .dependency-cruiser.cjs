@@ -1,11 +1,16 @@
 /**
  * Import rules, checked by `npm test` (step import-rules): no cycles anywhere, and the Worker's wings
- * (api, pipeline, console, motion) import platform/ and the shared packages, not each other, except
- * through the other wing's public.ts. docs/architecture.md shows the wings.
+ * (api, pipeline, console, motion, accounts) import platform/ and the shared packages, not each other, except
+ * through the other wing's public.ts. accounts/ sits beneath the other four: it imports only platform/ and
+ * the packages. docs/architecture.md shows the wings.
  */
-const WING = "(api|pipeline|console|motion)";
+const WING = "(api|pipeline|console|motion|accounts)";
+/** The wings above accounts/. */
+const UPPER_WING = "(api|pipeline|console|motion)";
 /** Modules of Durable Object classes (they import `cloudflare:` modules, so no public.ts re-exports them). */
 const DURABLE_OBJECTS = [
+  "^workers/accounts/account-limiter\\.ts$",
+  "^workers/console/sign-in-throttle\\.ts$",
   "^workers/motion/session-object\\.ts$",
   "^workers/pipeline/renderer/container\\.ts$",
   "^workers/pipeline/renderer/pool-object\\.ts$",
@@ -35,6 +40,14 @@ module.exports = {
         "The Worker's entry (app.ts, index.ts) mounts the wings through their public.ts; it exports the Durable Object classes from their own modules.",
       from: { path: "^workers/[^/]+\\.tsx?$" },
       to: { path: `^workers/${WING}/`, pathNot: [`^workers/${WING}/public\\.ts$`, ...DURABLE_OBJECTS] },
+    },
+    {
+      name: "accounts-below-wings",
+      severity: "error",
+      comment:
+        "accounts/ (the account's limits, units, people) is beneath the other wings: it never imports them or the entry.",
+      from: { path: "^workers/accounts/" },
+      to: { path: [`^workers/${UPPER_WING}/`, "^workers/[^/]+\\.tsx?$"] },
     },
     {
       name: "platform-below-wings",

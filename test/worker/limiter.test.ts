@@ -1,8 +1,7 @@
 import { env, evictAllDurableObjects } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { LIMIT_CEILINGS } from "../../workers/accounts/limits";
-import { admissionError } from "../../workers/accounts/limiter-client";
-import type { Admission, AvatarLimits, VideoLimits } from "../../workers/accounts/admission";
+import { type Admission, admissionError } from "../../workers/accounts/admission";
+import { type AvatarLimits, LIMIT_CEILINGS, type VideoLimits } from "../../workers/accounts/limits";
 import { createAccount, openFetch } from "./helpers/accounts";
 import { insertAvatar } from "./open-fixtures";
 

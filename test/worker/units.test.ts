@@ -1,7 +1,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { reconcileAccount, reconcileRecentAccounts } from "../../workers/accounts/reconcile/reconcile";
-import { admissionError } from "../../workers/accounts/limiter-client";
+import { admissionError } from "../../workers/accounts/admission";
 import { LIMIT_CEILINGS } from "../../workers/accounts/limits";
 import { adminFetch, createAccount, getAccount } from "./helpers/accounts";
 

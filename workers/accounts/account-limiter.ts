@@ -1,11 +1,23 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../platform/env";
-import { alignWithD1, listOpenJobs } from "./reconcile/align-with-d1";
-import { markEnded } from "./creations/avatar-concurrency";
-import { addUnits, balance, reservationState, setUnits, settle } from "./avatar-units";
-import { endCheckSlot } from "./creations/check-slots";
+import type { Admission } from "./admission";
+import {
+  addUnits,
+  type Balance,
+  balance,
+  reservationState,
+  setUnits,
+  settle,
+  type UnitState,
+  type UnitsUpdate,
+} from "./avatar-units";
 import { admitUpload, endUpload } from "./console-uploads";
+import { markEnded } from "./creations/avatar-concurrency";
+import { endCheckSlot } from "./creations/check-slots";
 import { admitAvatarCheck, admitAvatarCreation, admitVideoCreation } from "./creations/creation-admission";
+import type { VideoAdmission, VideoClaim } from "./creations/video-claims";
+import { createTables, readMeta, writeMeta } from "./limiter-store";
+import type { AvatarLimits, VideoLimits } from "./limits";
 import {
   admitMotionConnection,
   endMotionConnection,
@@ -15,23 +27,16 @@ import {
   type MotionAdmission,
   type MotionLimits,
 } from "./motion/motion-connections";
-import { admitRead, loadReadState, peekRead, type ReadStates } from "./reads/read-bucket";
-import { createTables, readMeta, writeMeta } from "./limiter-store";
-import type {
-  Admission,
-  AvatarLimits,
-  Balance,
-  ReadDecision,
-  ReadFamily,
-  ReadLimits,
-  ReconcileInput,
-  ReconcileResult,
-  UnitState,
-  UnitsUpdate,
-  VideoAdmission,
-  VideoClaim,
-  VideoLimits,
-} from "./admission";
+import {
+  admitRead,
+  loadReadState,
+  peekRead,
+  type ReadDecision,
+  type ReadFamily,
+  type ReadLimits,
+  type ReadStates,
+} from "./reads/read-bucket";
+import { alignWithD1, listOpenJobs, type ReconcileInput, type ReconcileResult } from "./reconcile/align-with-d1";
 
 const READ_PERSIST_EVERY_MS = 1_000;
 

@@ -3,7 +3,17 @@
  * job, settled exactly once as captured (preprocessing completed: the unit is spent) or released.
  */
 import { count, readMeta, writeMeta } from "./limiter-store";
-import type { Admission, Balance, UnitState, UnitsUpdate } from "./admission";
+import type { Admission } from "./admission";
+
+/** `avatarUnits`: balance of Avatar Creations, reserved ones included; free = avatarUnits − reservedAvatarUnits. */
+export interface Balance {
+  avatarUnits: number;
+  reservedAvatarUnits: number;
+}
+
+export type UnitsUpdate = { ok: true; balance: Balance } | { ok: false; message: string; balance: Balance };
+
+export type UnitState = "reserved" | "captured" | "released";
 
 /** Largest balance an operator can set (mirrors the admin schema). */
 const MAX_UNITS = 1_000_000_000;

@@ -1,4 +1,8 @@
 import { z } from "zod";
+import type { AccountLimits, AvatarLimits, VideoLimits } from "../platform/db/schema";
+
+// The stored shape is declared with the accounts table; the rules for its values are here.
+export type { AccountLimits, AvatarLimits, VideoLimits };
 
 /** The spec's hard ceilings (Limits table). A configured limit may be lower, never higher. */
 export const LIMIT_CEILINGS = {
@@ -12,7 +16,7 @@ export const LIMIT_CEILINGS = {
     readsPerMinute: 1200,
   },
   video: { perMinute: 20, perHour: 200, perDay: 2000, readsPerSecond: 20, readBurst: 40, readsPerMinute: 1200 },
-} as const;
+} as const satisfies { avatar: AvatarLimits; video: VideoLimits };
 
 const limitField = (family: "avatar" | "video", key: string, ceiling: number) =>
   z
@@ -32,13 +36,5 @@ function familySchema<F extends "avatar" | "video">(family: F) {
 
 export const AvatarLimitsSchema = familySchema("avatar");
 export const VideoLimitsSchema = familySchema("video");
-export type AvatarLimits = z.infer<typeof AvatarLimitsSchema>;
-export type VideoLimits = z.infer<typeof VideoLimitsSchema>;
-
-/** Stored per account. `video: null` means no explicit video limits: video access cannot be enabled. */
-export interface AccountLimits {
-  avatar: AvatarLimits;
-  video: VideoLimits | null;
-}
 
 export const defaultAccountLimits = (): AccountLimits => ({ avatar: { ...LIMIT_CEILINGS.avatar }, video: null });

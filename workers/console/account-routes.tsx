@@ -2,7 +2,7 @@ import { and, count, eq, gt } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { Hono } from "hono";
 import { avatarJobs, videoJobs } from "../platform/db/schema";
-import { limiterFor } from "../accounts/limiter-client";
+import { limiterFor } from "../accounts/public";
 import { type ConsoleEnv, pageChrome } from "./context";
 import { errorFlash, field, noticeFrom } from "./notices";
 import { PasswordPage } from "./pages/auth-pages";

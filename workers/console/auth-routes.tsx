@@ -3,7 +3,7 @@ import type { ConsoleEnv } from "./context";
 import { checkCsrf, preSessionCsrf } from "./csrf";
 import { InviteInvalidPage, InvitePage, SignInPage } from "./pages/auth-pages";
 import { passwordProblem, verifyPassword } from "./password";
-import { findUserByEmail } from "../accounts/people";
+import { findUserByEmail } from "../accounts/public";
 import { acceptInvite, findInvite } from "./people";
 import { currentSession, endSession, startSession } from "./sessions";
 import { clientAddress, enterSignIn } from "./sign-in-gate";

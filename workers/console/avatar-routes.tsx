@@ -5,7 +5,7 @@ import type { Context } from "hono";
 import { avatars } from "../platform/db/schema";
 import { publicBaseUrl } from "../platform/http/base-url";
 import { ApiError } from "../platform/http/errors";
-import { admissionError, limiterFor } from "../accounts/limiter-client";
+import { admissionError, limiterFor } from "../accounts/public";
 import { avatarBackgroundUrl, avatarCoverUrl, avatarMediaUrl } from "../platform/storage/links";
 import { avatarKeys } from "../platform/storage/keys";
 import { avatarCreationBlock } from "./access";

@@ -5,7 +5,7 @@ import { consoleInvites, consoleUsers, type ConsoleUser } from "../platform/db/s
 import type { Env } from "../platform/env";
 import { hashPassword } from "./password";
 import { endAllSessions } from "./sessions";
-import { findUserByEmail } from "../accounts/people";
+import { findUserByEmail } from "../accounts/public";
 
 /** The invite behind a link, if it is still usable (unused, unexpired). */
 export async function findInvite(env: Env, token: string, now = Date.now()) {

@@ -3,8 +3,7 @@ import type { Env } from "../platform/env";
 
 /**
  * Per-email and per-client-address sign-in throttle (10 failures per 15 minutes each), held by SignInThrottle
- * objects named for the hashed key (workers/platform/sign-in-throttle/throttle-object.ts). Unknown emails are
- * throttled exactly like known ones.
+ * objects named for the hashed key (sign-in-throttle.ts). Unknown emails are throttled exactly like known ones.
  */
 export interface SignInGate {
   ok: boolean;

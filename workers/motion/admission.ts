@@ -1,16 +1,14 @@
 import { CURRENT_MOTION_MODEL_VERSION, isMotionModelVersion, MOTION_MODEL_VERSIONS } from "@avatar-video/motion-model";
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { canUseAvatar } from "../accounts/avatar-use-check";
+import { canUseAvatar, admissionError, limiterFor, rememberCoolDown, rememberedCoolDown } from "../accounts/public";
 import { accounts, apps, avatars } from "../platform/db/schema";
 import type { Env } from "../platform/env";
 import { apiError, forbidden, invalid, notFound } from "../platform/http/errors";
-import { admissionError, limiterFor } from "../accounts/limiter-client";
 import { avatarCoverUrl } from "../platform/storage/links";
 import { regionOf } from "../platform/session-token/issue";
 import { SessionTokenError, verifySessionToken } from "../platform/session-token/verify";
 import type { SessionClaims } from "../platform/session-token/claims";
-import { rememberCoolDown, rememberedCoolDown } from "../accounts/motion/cool-down-memory";
 import { MOTION_PROTOCOL } from "./protocol";
 import { signedRigUrl } from "./rig-links";
 import type { SessionSetup } from "./session-object";

@@ -6,7 +6,7 @@ import { appAuth } from "../platform/auth/app-auth";
 import { avatars } from "../platform/db/schema";
 import { publicBaseUrl } from "../platform/http/base-url";
 import { limitBody } from "../platform/http/body-limit";
-import { readRateLimit } from "../accounts/reads/read-limit";
+import { readRateLimit } from "../accounts/public";
 import { issueSessionToken, regionOf } from "../platform/session-token/issue";
 import { avatarCoverUrl } from "../platform/storage/links";
 import { errorResponses, motionApp } from "./openapi-app";

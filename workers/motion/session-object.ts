@@ -1,8 +1,7 @@
 import { MotionStream, type MotionFrame } from "@avatar-video/motion-model";
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../platform/env";
-import type { MotionLimits } from "../accounts/motion/motion-connections";
-import { rememberCoolDown } from "../accounts/motion/cool-down-memory";
+import { type MotionLimits, rememberCoolDown } from "../accounts/public";
 import { advanceAudioClock, FLOOD_COOL_DOWN_MS, pacingViolation } from "./pacing";
 import { CLOSE, judgeMessage, MOTION_PROTOCOL, type Phase } from "./protocol";
 

@@ -16,7 +16,10 @@ type LocalOnly =
   | "R2_S3_ENDPOINT"
   | "R2_BUCKET_NAME";
 
-/** Hono environment: bindings plus what middleware stores on the context. */
+/**
+ * Hono environment: bindings plus what platform middleware stores on the context (a wing's own middleware
+ * declares its variables in Hono's ContextVariableMap, e.g. accounts/reads/read-limit.ts).
+ */
 export interface AppEnv {
   Bindings: Env;
   Variables: {
@@ -25,8 +28,6 @@ export interface AppEnv {
     caller: Caller;
     /** SHA-256 of the request's X-API-Key, once hashed (auth/app-auth.ts apiKeyHash). */
     apiKeyHash?: string;
-    /** Read figures a creation handler already got from the limiter (limiter/read-limit.ts readRateLimitHeaders). */
-    readStatus?: import("../accounts/admission").ReadDecision;
   };
 }
 

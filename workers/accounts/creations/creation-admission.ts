@@ -7,7 +7,9 @@ import { reservationState, reserve, unitRefusal } from "../avatar-units";
 import { checkSlotRefusal, takeCheckSlot } from "./check-slots";
 import { checkWindows, isRecorded, recordCreation } from "./creation-windows";
 import { prune } from "../limiter-store";
-import type { Admission, AvatarLimits, VideoAdmission, VideoClaim, VideoLimits } from "../admission";
+import type { Admission } from "../admission";
+import type { AvatarLimits, VideoLimits } from "../limits";
+import { findClaim, recordClaim, type VideoAdmission, type VideoClaim } from "./video-claims";
 
 /** Windows, then concurrency, then one free unit. Idempotent by jobId. */
 export function admitAvatarCreation(sql: SqlStorage, jobId: string, limits: AvatarLimits, now: number): Admission {
@@ -33,33 +35,14 @@ export function admitVideoCreation(
   limits: VideoLimits,
   now: number,
 ): VideoAdmission {
-  if (claim.requestId !== null) {
-    const existing = sql
-      .exec<{ job_id: string; fingerprint: string; created_at: number }>(
-        "SELECT job_id, fingerprint, created_at FROM video_claims WHERE request_id = ?",
-        claim.requestId,
-      )
-      .toArray()[0];
-    if (existing)
-      return {
-        ok: true,
-        existing: { jobId: existing.job_id, fingerprint: existing.fingerprint, createdAt: existing.created_at },
-      };
-  }
+  const existing = claim.requestId === null ? undefined : findClaim(sql, claim.requestId);
+  if (existing) return { ok: true, existing };
   if (isRecorded(sql, "video", claim.jobId)) return { ok: true };
   prune(sql, now);
   const refusal = checkWindows(sql, "video", limits, now);
   if (refusal) return refusal;
   recordCreation(sql, "video", claim.jobId, now);
-  if (claim.requestId !== null) {
-    sql.exec(
-      "INSERT INTO video_claims (request_id, job_id, fingerprint, created_at) VALUES (?, ?, ?, ?)",
-      claim.requestId,
-      claim.jobId,
-      claim.fingerprint,
-      claim.createdAt,
-    );
-  }
+  recordClaim(sql, claim);
   return { ok: true };
 }
 

@@ -4,7 +4,8 @@
  * (image checks share the Avatar per-minute window, and only that one).
  */
 import { count } from "../limiter-store";
-import type { Admission, AvatarLimits, VideoLimits } from "../admission";
+import type { Admission } from "../admission";
+import type { AvatarLimits, VideoLimits } from "../limits";
 import { CREATION_WINDOWS, secondsUntil } from "./windows";
 
 export type CreationFamily = "avatar" | "video" | "avatar_check";

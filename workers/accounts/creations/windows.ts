@@ -1,4 +1,4 @@
-import type { AvatarLimits, VideoLimits } from "../admission";
+import type { AvatarLimits, VideoLimits } from "../limits";
 
 /** Creation windows, longest last. Sliding logs: exactly the admissions in (now − ms, now] count. */
 export const CREATION_WINDOWS = [

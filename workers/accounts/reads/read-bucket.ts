@@ -1,4 +1,23 @@
-import type { ReadDecision, ReadFamily, ReadLimits, ReadPolicyState } from "../admission";
+import type { AvatarLimits } from "../limits";
+
+export type ReadFamily = "avatar" | "video";
+export type ReadLimits = Pick<AvatarLimits, "readsPerSecond" | "readBurst" | "readsPerMinute">;
+
+/** State of one read policy after a decision, for the RateLimit header. */
+export interface ReadPolicyState {
+  /** Units left right now (after counting this read when it was admitted). */
+  remaining: number;
+  /** Whole seconds until the policy is back at its full quota. */
+  resetSeconds: number;
+}
+
+export interface ReadDecision {
+  ok: boolean;
+  burst: ReadPolicyState;
+  minute: ReadPolicyState;
+  /** Refused reads: whole seconds (≥ 1) until a read would be admitted. */
+  retryAfterSeconds?: number;
+}
 
 const MINUTE_MS = 60_000;
 

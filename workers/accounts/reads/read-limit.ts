@@ -3,7 +3,14 @@ import type { AppEnv } from "../../platform/env";
 import { apiError } from "../../platform/http/errors";
 import { LIMIT_CEILINGS } from "../limits";
 import { limiterFor } from "../limiter-client";
-import type { ReadDecision, ReadFamily, ReadLimits } from "../admission";
+import type { ReadDecision, ReadFamily, ReadLimits } from "./read-bucket";
+
+declare module "hono" {
+  interface ContextVariableMap {
+    /** Read figures a creation handler already got from the limiter (readRateLimitHeaders `fromHandler`). */
+    readStatus?: ReadDecision;
+  }
+}
 
 const FAMILY_LABEL = { avatar: "Avatar", video: "Video" } as const;
 

@@ -3,8 +3,25 @@
  * aligning its concurrency set and reservations with what D1 records about them.
  */
 import { activeAvatarJobs, markActive, markEnded } from "../creations/avatar-concurrency";
-import { balance, reservedJobs, settle } from "../avatar-units";
-import type { ReconcileInput, ReconcileResult } from "../admission";
+import { type Balance, balance, reservedJobs, settle } from "../avatar-units";
+
+export interface ReconcileInput {
+  /** Avatar jobs of the account that D1 shows queued or processing. */
+  activeAvatarJobs: string[];
+  /** Jobs whose unit D1 records as captured (or that succeeded). */
+  capturedJobs: string[];
+  /** Jobs whose unit D1 records as released (or that failed while still reserved). */
+  releasedJobs: string[];
+}
+
+export interface ReconcileResult {
+  /** Concurrency entries dropped (job no longer active in D1) and added (active in D1, unknown here). */
+  deactivated: string[];
+  activated: string[];
+  captured: string[];
+  released: string[];
+  balance: Balance;
+}
 
 /** Jobs admitted this recently may not be in D1 yet: reconcile leaves them alone. */
 export const RECONCILE_GRACE_MS = 120_000;

@@ -3,7 +3,7 @@ import { drizzle } from "drizzle-orm/d1";
 import { avatarJobs } from "../../platform/db/schema";
 import type { Env } from "../../platform/env";
 import { limiterFor } from "../limiter-client";
-import type { ReconcileResult } from "../admission";
+import type { ReconcileResult } from "./align-with-d1";
 
 const CHUNK = 90; // D1 binds at most 100 parameters per statement
 

@@ -3,7 +3,7 @@ import { drizzle } from "drizzle-orm/d1";
 import { accounts, type Account } from "../../platform/db/schema";
 import type { Env } from "../../platform/env";
 import { invalid, notFound } from "../../platform/http/errors";
-import { limiterFor } from "../../accounts/limiter-client";
+import { limiterFor } from "../../accounts/public";
 import { assertVideoRule, mergeLimits, serializeAccount } from "./accounts";
 import type { CreateAccountBody, PatchAccountBody } from "../schemas/admin";
 

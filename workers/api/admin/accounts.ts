@@ -1,7 +1,6 @@
 import type { Account } from "../../platform/db/schema";
 import { invalid } from "../../platform/http/errors";
-import { defaultAccountLimits, type AccountLimits, type VideoLimits } from "../../accounts/limits";
-import type { Balance } from "../../accounts/admission";
+import { defaultAccountLimits, type AccountLimits, type VideoLimits, type Balance } from "../../accounts/public";
 import type { LimitsPatch } from "../schemas/admin";
 
 export const VIDEO_LIMITS_REQUIRED = "Video access requires explicit account limits";

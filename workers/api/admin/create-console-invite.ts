@@ -3,7 +3,7 @@ import { publicBaseUrl } from "../../platform/http/base-url";
 import { jsonBody, openApiApp } from "../../platform/http/openapi-app";
 import { jsonInput } from "../../platform/http/validation";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
-import { createInvite } from "../../accounts/people";
+import { createInvite } from "../../accounts/public";
 
 const route = createRoute({
   method: "post",

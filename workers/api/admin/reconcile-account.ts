@@ -4,7 +4,7 @@ import { getAccountView } from "./account-service";
 import { AccountView } from "../resources/account";
 import { accountIdParam } from "../schemas/admin";
 import { openApiApp } from "../../platform/http/openapi-app";
-import { reconcileAccount } from "../../accounts/reconcile/reconcile";
+import { reconcileAccount } from "../../accounts/public";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
 import { okJson } from "../../platform/http/route-parts";
 

@@ -1,7 +1,7 @@
 import { drizzle } from "drizzle-orm/d1";
 import { avatarJobs, type Account, type JobCreator } from "../../platform/db/schema";
 import type { Env } from "../../platform/env";
-import { admissionError, limiterFor } from "../../accounts/limiter-client";
+import { admissionError, limiterFor } from "../../accounts/public";
 import { enqueueJob } from "../../pipeline/public";
 
 /** Default name of a job (and of the Avatar it creates) when the request gives none. */

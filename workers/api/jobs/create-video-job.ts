@@ -1,12 +1,10 @@
 import { and, eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { VIDEO_ACCESS_MESSAGE } from "../../platform/auth/access";
-import { canUseAvatar } from "../../accounts/avatar-use-check";
+import { canUseAvatar, admissionError, limiterFor, type ReadDecision } from "../../accounts/public";
 import { videoJobs, type Account, type JobCreator, type VideoJob } from "../../platform/db/schema";
 import type { Env } from "../../platform/env";
 import { forbidden } from "../../platform/http/errors";
-import { admissionError, limiterFor } from "../../accounts/limiter-client";
-import type { ReadDecision } from "../../accounts/admission";
 import { videoFingerprint, type NormalizedVideoInput } from "../idempotency/fingerprint";
 import { retryConflict } from "../idempotency/video-retry";
 import { effectiveVideoStatus } from "../resources/video-job";

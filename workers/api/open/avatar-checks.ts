@@ -13,7 +13,7 @@ import { AvatarCheck, checkAvatarImage } from "../avatar-checks/check";
 import { limitBody } from "../../platform/http/body-limit";
 import { jsonBody, openApiApp } from "../../platform/http/openapi-app";
 import { jsonInput } from "../../platform/http/validation";
-import { admissionError, limiterFor } from "../../accounts/limiter-client";
+import { admissionError, limiterFor } from "../../accounts/public";
 import { APP_AUTH, errors, okJson } from "../../platform/http/route-parts";
 import { SourceUrl } from "../resources/fields";
 import { checkSourceAddress } from "../../platform/http/source-address";

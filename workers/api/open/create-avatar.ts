@@ -6,7 +6,7 @@ import { limitBody } from "../../platform/http/body-limit";
 import { jsonBody, openApiApp } from "../../platform/http/openapi-app";
 import { jsonInput } from "../../platform/http/validation";
 import { createAvatarJob } from "../jobs/create-avatar-job";
-import { readRateLimitHeaders } from "../../accounts/reads/read-limit";
+import { readRateLimitHeaders } from "../../accounts/public";
 import { APP_AUTH, errors, okJson } from "../../platform/http/route-parts";
 import { Name, SourceUrl, Uuid } from "../resources/fields";
 import { checkSourceAddress } from "../../platform/http/source-address";

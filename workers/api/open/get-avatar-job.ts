@@ -7,7 +7,7 @@ import { appAuth } from "../../platform/auth/app-auth";
 import { avatarJobs } from "../../platform/db/schema";
 import { notFound } from "../../platform/http/errors";
 import { openApiApp } from "../../platform/http/openapi-app";
-import { readRateLimit } from "../../accounts/reads/read-limit";
+import { readRateLimit } from "../../accounts/public";
 import { APP_AUTH, errors, okJson, READ_ERRORS } from "../../platform/http/route-parts";
 import { AvatarJobDetail, serializeAvatarJob } from "../resources/avatar-job";
 import { Uuid } from "../resources/fields";

@@ -8,7 +8,7 @@ import { avatars } from "../../platform/db/schema";
 import { publicBaseUrl } from "../../platform/http/base-url";
 import { notFound } from "../../platform/http/errors";
 import { openApiApp } from "../../platform/http/openapi-app";
-import { readRateLimit } from "../../accounts/reads/read-limit";
+import { readRateLimit } from "../../accounts/public";
 import { APP_AUTH, errors, okJson, READ_ERRORS } from "../../platform/http/route-parts";
 import { AvatarDetail, serializeAvatar } from "../resources/avatar";
 import { Uuid } from "../resources/fields";

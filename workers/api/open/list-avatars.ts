@@ -7,7 +7,7 @@ import { appAuth } from "../../platform/auth/app-auth";
 import { avatars } from "../../platform/db/schema";
 import { publicBaseUrl } from "../../platform/http/base-url";
 import { openApiApp } from "../../platform/http/openapi-app";
-import { readRateLimit } from "../../accounts/reads/read-limit";
+import { readRateLimit } from "../../accounts/public";
 import { APP_AUTH, errors, okJson, READ_ERRORS } from "../../platform/http/route-parts";
 import { afterPosition, finishPage, newestFirst } from "../pagination/keyset";
 import { PaginationQuery } from "../pagination/page-params";

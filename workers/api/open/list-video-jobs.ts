@@ -6,7 +6,7 @@ import { requireOpenApiAccess, requireVideoAccess } from "../../platform/auth/ac
 import { appAuth } from "../../platform/auth/app-auth";
 import { videoJobs } from "../../platform/db/schema";
 import { openApiApp } from "../../platform/http/openapi-app";
-import { readRateLimit } from "../../accounts/reads/read-limit";
+import { readRateLimit } from "../../accounts/public";
 import { APP_AUTH, errors, okJson, READ_ERRORS } from "../../platform/http/route-parts";
 import { afterPosition, finishPage, newestFirst } from "../pagination/keyset";
 import { PaginationQuery, statusesParam } from "../pagination/page-params";

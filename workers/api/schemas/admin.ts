@@ -1,6 +1,6 @@
 /** Request fields shared by the admin routes (workers/routes/admin/*): account fields, limits patches, ID params. */
 import { z } from "zod";
-import { AvatarLimitsSchema, VideoLimitsSchema } from "../../accounts/limits";
+import { AvatarLimitsSchema, VideoLimitsSchema } from "../../accounts/public";
 
 /** Type errors name the field; an absent required field says "is required". */
 export const typeError = (field: string, rule: string) => ({

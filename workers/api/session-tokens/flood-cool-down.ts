@@ -1,7 +1,6 @@
 import { createMiddleware } from "hono/factory";
 import { apiKeyHash } from "../../platform/auth/app-auth";
-import { rememberKeyAccount, rememberedCoolDownOfKey } from "../../accounts/motion/cool-down-memory";
-import { admissionError } from "../../accounts/limiter-client";
+import { rememberKeyAccount, rememberedCoolDownOfKey, admissionError } from "../../accounts/public";
 import type { AppEnv } from "../../platform/env";
 
 /**

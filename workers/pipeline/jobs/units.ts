@@ -1,7 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import { avatarJobs, type AvatarJob } from "../../platform/db/schema";
 import type { Env } from "../../platform/env";
-import { limiterFor } from "../../accounts/limiter-client";
+import { limiterFor } from "../../accounts/public";
 import { db } from "./store";
 import { logEvent } from "../../platform/logging/log-event";
 

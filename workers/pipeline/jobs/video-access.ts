@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { canUseAvatar } from "../../accounts/avatar-use-check";
+import { canUseAvatar } from "../../accounts/public";
 import { accounts, apps, type VideoJob } from "../../platform/db/schema";
 import type { Env } from "../../platform/env";
 import { VIDEO_FAILURES } from "@avatar-video/contract";

@@ -20,7 +20,7 @@ import { PIPELINE_FAILURES } from "../jobs/failures";
 import { db, loadJob, sharedTable } from "../jobs/store";
 import type { JobKind } from "../jobs/tokens";
 import { failJob, heartbeatStale } from "../jobs/transitions";
-import { reconcileAccount } from "../../accounts/reconcile/reconcile";
+import { reconcileAccount } from "../../accounts/public";
 import { reconcileRendererPool } from "../renderer/pool";
 import { logEvent } from "../../platform/logging/log-event";
 

@@ -5,6 +5,26 @@ import { index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "driz
 const timestamp = (name: string) => integer(name, { mode: "timestamp_ms" });
 const flag = (name: string) => integer(name, { mode: "boolean" }).notNull().default(false);
 
+/**
+ * An account's limits of one kind of creation, as stored (ceilings, validation, defaults: accounts/limits.ts).
+ * Type aliases, not interfaces: callers also read the figures as a Record<string, number>.
+ */
+type CreationLimits = {
+  perMinute: number;
+  perHour: number;
+  perDay: number;
+  readsPerSecond: number;
+  readBurst: number;
+  readsPerMinute: number;
+};
+export type VideoLimits = CreationLimits;
+export type AvatarLimits = CreationLimits & {
+  /** Avatar jobs in progress at a time. */
+  concurrent: number;
+};
+/** `video: null` means no explicit video limits: video access cannot be enabled. */
+export type AccountLimits = { avatar: AvatarLimits; video: VideoLimits | null };
+
 export const accounts = sqliteTable("accounts", {
   id: text("id").primaryKey(),
   name: text("name").notNull(),
@@ -14,7 +34,7 @@ export const accounts = sqliteTable("accounts", {
   videoAccess: flag("video_access"),
   videoCreationEnabled: flag("video_creation_enabled"),
   /** AccountLimits as JSON; `video` is null until an operator sets explicit video limits. */
-  limits: text("limits", { mode: "json" }).notNull().$type<import("../../accounts/limits").AccountLimits>(),
+  limits: text("limits", { mode: "json" }).notNull().$type<AccountLimits>(),
   createdAt: timestamp("created_at").notNull(),
   updatedAt: timestamp("updated_at").notNull(),
 });
