@@ -7,9 +7,10 @@ const STUB_RENDERER_HOST = "stub-renderer.test";
 
 // Every outbound fetch of the Worker under test lands in this worker (inside workerd, so it answers as fast as a
 // refused connection would) instead of the network: the stub renderer answers "busy", so the job goes back to
-// the queue as with a full renderer; anything else is refused. Its POST /checks (Avatar pre-flight) answers
-// by the image URL: "small" → face_too_small, "renderer-down" → 503, "bad-answer" → an inconsistent verdict,
-// anything else → acceptable (the real check is tested in test/renderer/avatar-check.test.ts and e2e).
+// the queue as with a full renderer; its GET /health answers 200 (idle, for GET /health of the Worker);
+// anything else is refused. Its POST /checks (Avatar pre-flight) answers by the image URL: "small" →
+// face_too_small, "renderer-down" → 503, "bad-answer" → an inconsistent verdict, anything else → acceptable
+// (the real check is tested in test/renderer/avatar-check.test.ts and e2e).
 const STUB_OUTBOUND = `const FACE = { box: { x: 200, y: 120, width: 58, height: 70 }, widthPx: 58, sharpness: 0.04, yawDeg: 3, pitchDeg: -2, rollDeg: 1 };
 export default {
   async fetch(request) {
@@ -23,6 +24,9 @@ export default {
         return Response.json({ acceptable: false, code: "image_quality_rejected", reason: "face_too_small", detail: "The face is 58 px wide; at least 64 px is needed. Use a closer or larger photo.", face: FACE });
       }
       return Response.json({ acceptable: true, code: null, reason: null, detail: "The image meets every Avatar image rule.", face: { ...FACE, widthPx: 220, box: { ...FACE.box, width: 220 } } });
+    }
+    if (url.host === ${JSON.stringify(STUB_RENDERER_HOST)} && url.pathname === "/health") {
+      return Response.json({ ok: true, activeJobs: 0, waitingJobs: 0 });
     }
     // Read the body before answering: workerd reports an unread request body as an uncaught exception.
     await request.arrayBuffer();

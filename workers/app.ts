@@ -5,7 +5,7 @@ import { requestId } from "./platform/http/request-id";
 import { methodNotAllowedOrNotFound } from "./platform/http/not-found";
 import { logEvent } from "./platform/logging/log-event";
 import { consoleApp } from "./console/public";
-import { adminRoutes, mediaRoutes, publicApi } from "./api/public";
+import { adminRoutes, healthRoutes, mediaRoutes, publicApi } from "./api/public";
 import { internalRoutes } from "./pipeline/public";
 import { liveRoutes, motionRoutes } from "./motion/public";
 
@@ -13,8 +13,8 @@ export const app = new Hono<AppEnv>();
 
 app.use("*", requestId);
 
-// Liveness of the Worker itself (no bindings touched): used by the local stack launcher and benchmarks.
-app.get("/health", (c) => c.json({ ok: true }));
+// D1, R2, the queue binding and the renderers (api/health.ts); /health/live touches none of them.
+app.route("/health", healthRoutes);
 
 app.route("/", publicApi); // /v1/open and /v1/console (routes/public-api.ts), with the OpenAPI document
 app.route("/v1/admin", adminRoutes);

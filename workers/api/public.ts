@@ -7,6 +7,7 @@ export { checkAvatarImage } from "./avatar-checks/check";
 export { normalizeVideoInput } from "./idempotency/fingerprint";
 export { createAvatarJob } from "./jobs/create-avatar-job";
 export { AVATAR_DENIED_MESSAGE, createVideoJob } from "./jobs/create-video-job";
+export { healthRoutes } from "./health";
 export { mediaRoutes } from "./media";
 export { CreateVideoRequest } from "./open/create-video";
 export { publicApi } from "./public-api";

@@ -1,6 +1,6 @@
 /**
  * What the other wings and the Worker's entry use of the pipeline wing: the queue consumer and sweep, the
- * renderer's internal routes, enqueueing a created job, the renderer's synchronous check.
+ * renderer's internal routes, enqueueing a created job, the renderer's synchronous check and health.
  * The RendererContainer class is exported by the entry from its own module (it loads `cloudflare:` modules,
  * which scripts that build the OpenAPI document in Node cannot).
  */
@@ -13,4 +13,5 @@ export type { JobMessage } from "./queue/messages";
 export { runSweep } from "./queue/sweep";
 export { checkOnRenderer } from "./renderer/check-client";
 export { RendererUnavailable } from "./renderer/client";
+export { rendererHealth } from "./renderer/health";
 export { viewRendererPool } from "./renderer/pool";

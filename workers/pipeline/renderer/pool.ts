@@ -48,6 +48,13 @@ export async function viewRendererPool(env: PoolEnv, now: number): Promise<PoolV
   return pool(env).view(rendererPoolConfig(env), now);
 }
 
+/** Renders running and waiting in the whole pool (GET /health): the pool's counters, not its line. */
+export async function rendererPoolLoad(env: PoolEnv): Promise<{ running: number; waiting: number }> {
+  const { renders, waiting } = await pool(env).load();
+  const sum = (ns: number[]) => ns.reduce((a, b) => a + b, 0);
+  return { running: sum(renders), waiting: sum(Object.values(waiting)) };
+}
+
 /**
  * Sweep step, against D1: jobs the pool holds or queues that ended (or never existed) give their place back,
  * and a render granted an instance more than RESEND_AFTER_MS ago that is still queued (its grant message was
