@@ -175,7 +175,7 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   try {
     await Promise.all([
       ...rendererUrls.map((u) => waitForHttp(`${u}/health`, 60_000)),
-      waitForHttp(`${baseUrl}/health`, 120_000),
+      waitForHttp(`${baseUrl}/health/live`, 120_000),
     ]);
   } catch (err) {
     await stop();
