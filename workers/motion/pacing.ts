@@ -6,7 +6,7 @@
  * MAX_AHEAD_MS analysed, however long its messages are (not MAX_AHEAD_MS plus one 64 KiB message).
  */
 export const MAX_AHEAD_MS = 2_000;
-/** After a connection is closed for flooding, the account's new connections wait this long (429); a repeat flooder longer (platform/limiter/motion-connections.ts). */
+/** After a connection is closed for flooding, the account's new connections wait this long (429); a repeat flooder longer (accounts/motion/motion-connections.ts). */
 export const FLOOD_COOL_DOWN_MS = 10_000;
 
 /** The audio clock after `samples` more PCM16 samples at `sampleRate`. */
