@@ -1,8 +1,9 @@
 import { MotionStream, type MotionFrame } from "@avatar-video/motion-model";
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../platform/env";
-import { type MotionLimits, rememberCoolDown } from "../accounts/public";
-import { advanceAudioClock, FLOOD_COOL_DOWN_MS, pacingViolation } from "./pacing";
+import type { MotionLimits } from "../accounts/motion/motion-connections";
+import { rememberCoolDown } from "../accounts/motion/cool-down-memory";
+import { advanceAudioClock, advanceCover, FLOOD_COOL_DOWN_MS, nextIdleAt, pacingViolation } from "./pacing";
 import { CLOSE, judgeMessage, MOTION_PROTOCOL, type Phase } from "./protocol";
 
 /** What the upgrade route decided, handed to the connection's object in this header (internal only). */
@@ -25,19 +26,19 @@ interface Live {
   phase: Phase;
   stream?: MotionStream;
   lastClientAt: number;
-  lastAudioAt: number;
-  /** Where the audio sent so far ends on the wall clock (pacing.ts). */
+  /** Where the audio sent so far ends on the wall clock, for the flood rule (pacing.ts). */
   audioClock?: number;
+  /** Where the audio received so far stops covering real time (pacing.ts); set at start. */
+  cover: number;
+  /** Wall time of the last idle frame of the current starving stretch (none since the last audio). */
+  lastIdleAt: number | undefined;
   sampleRate?: number;
   /** Analysis of earlier audio still running in slices (analyse); later audio waits for it. */
   work?: Promise<void>;
-  /** Real time up to which idle silence has been fed while no audio arrives. */
-  idleFedUntil: number | undefined;
   timer: ReturnType<typeof setTimeout> | undefined;
   closed: boolean;
 }
 
-const IDLE_AFTER_MS = 200;
 const FRAME_MS = 40;
 /** Audio analysed in one go; a longer message is analysed in slices of this length (analyse). */
 const SLICE_MS = 100;
@@ -52,7 +53,7 @@ const seedOf = (id: string) => {
 /**
  * One live motion connection (one object per connection, created near the client by the upgrade).
  * The socket is accepted with the hibernation API; while it is open one timer, armed for the next moment
- * something is due (the 200 ms audio gap, the next idle frame, the idle or session limit), paces idle
+ * something is due (the moment the stream starves, the next idle frame, the idle or session limit), paces idle
  * frames and enforces the limits, so the object stays in memory for the connection's life. If it
  * is ever evicted anyway (a deploy), the next message finds no state and the connection is closed with
  * 1012 "service restart" so the client reconnects, instead of hanging.
@@ -75,8 +76,8 @@ export class MotionSession extends DurableObject<Env> {
       openedAt: now,
       phase: "waiting",
       lastClientAt: now,
-      lastAudioAt: now,
-      idleFedUntil: undefined,
+      cover: now,
+      lastIdleAt: undefined,
       timer: undefined,
       closed: false,
     };
@@ -103,7 +104,7 @@ export class MotionSession extends DurableObject<Env> {
           live.phase = "streaming";
           live.stream = new MotionStream(verdict.sampleRate, seedOf(live.setup.connectionId));
           live.sampleRate = verdict.sampleRate;
-          live.lastAudioAt = now;
+          live.cover = now;
           const { avatar, modelVersion } = live.setup;
           ws.send(JSON.stringify({ type: "ready", fps: 25, modelVersion, avatar }));
           this.schedule(); // idle frames are due from now on
@@ -115,8 +116,8 @@ export class MotionSession extends DurableObject<Env> {
           const flooding = pacingViolation(clock, now);
           if (flooding) return this.end(CLOSE.policy, flooding, false, now + FLOOD_COOL_DOWN_MS);
           live.audioClock = clock;
-          live.lastAudioAt = now;
-          live.idleFedUntil = undefined;
+          live.cover = advanceCover(live.cover, now, verdict.bytes.byteLength / 2, live.sampleRate!);
+          live.lastIdleAt = undefined; // the armed timer finds the stream covered and re-arms itself
           return await this.analyse(live, verdict.bytes);
         }
         case "stop": {
@@ -186,12 +187,12 @@ export class MotionSession extends DurableObject<Env> {
         this.end(CLOSE.policy, `idle timeout: no message for ${idleSeconds} s`);
         return;
       }
-      if (live.phase === "streaming" && !live.work && now - live.lastAudioAt >= IDLE_AFTER_MS) {
-        // No audio for 200 ms: feed silence in real time, one frame's worth every 40 ms.
-        live.idleFedUntil ??= live.lastAudioAt + IDLE_AFTER_MS - FRAME_MS;
-        while (live.idleFedUntil + FRAME_MS <= now) {
-          live.idleFedUntil += FRAME_MS;
-          this.send(live.stream!.pushSilence(FRAME_MS / 1000));
+      if (live.phase === "streaming" && !live.work) {
+        // The audio received no longer covers real time: idle frames at 25 fps, taking no audio time, so
+        // audio that comes late is analysed as if it had come on time (catching up, not shifting).
+        for (let at = nextIdleAt(live.cover, live.lastIdleAt, FRAME_MS); at <= now; at += FRAME_MS) {
+          live.lastIdleAt = at;
+          this.send([live.stream!.idle()]);
         }
       }
       this.schedule();
@@ -209,11 +210,7 @@ export class MotionSession extends DurableObject<Env> {
     if (!live || live.closed) return;
     const { sessionSeconds, idleSeconds } = live.setup.limits;
     let due = Math.min(live.openedAt + sessionSeconds * 1000, live.lastClientAt + idleSeconds * 1000);
-    if (live.phase === "streaming")
-      due = Math.min(
-        due,
-        live.idleFedUntil !== undefined ? live.idleFedUntil + FRAME_MS : live.lastAudioAt + IDLE_AFTER_MS,
-      );
+    if (live.phase === "streaming") due = Math.min(due, nextIdleAt(live.cover, live.lastIdleAt, FRAME_MS));
     clearTimeout(live.timer);
     live.timer = setTimeout(() => this.tick(), Math.max(1, due - Date.now()));
   }

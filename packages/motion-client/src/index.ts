@@ -6,11 +6,13 @@
  *   live.stop();                          // sends {"type":"stop"}: the last frames, then "end"
  *
  * The session token travels as the subprotocol `token.<jwt>` next to `motion.v1` (browsers cannot set
- * headers). Audio is streamed as PCM16LE at the AudioContext's rate through an AudioWorklet; each motion
- * frame is drawn on the next animation frame with the renderer's deformation (avatar-canvas.ts).
+ * headers). Audio is streamed as PCM16LE at the AudioContext's rate through an AudioWorklet; motion frames are
+ * drawn with the renderer's deformation (avatar-canvas.ts): a played file's with the audio heard (by their
+ * `audioMs`, frame-queue.ts), a microphone's as they arrive.
  */
 import { createCapture, type Capture } from "./audio-capture";
 import { AvatarCanvas } from "./avatar-canvas";
+import { FrameQueue } from "./frame-queue";
 import type { ClientStatus, MotionMessage, ReadyMessage, ServiceMessage } from "./types";
 
 export type { ClientStatus, EndMessage, LiveRig, MotionMessage, ReadyMessage, ServiceMessage } from "./types";
@@ -24,7 +26,11 @@ export interface ConnectOptions {
   canvas: HTMLCanvasElement;
   onStatus?: (status: ClientStatus) => void;
   onFrame?: (frame: MotionMessage) => void;
-  /** File playback is delayed by this much so the sound meets its frames (default 0.12 s). */
+  /**
+   * File playback is delayed by this much so the sound meets its frames (default 0.2 s): a frame comes back
+   * 131 ms after its audio is sent (40 ms, 71 ms of look-ahead, a 20 ms chunk) plus the network's round trip.
+   * Frames are drawn with the audio heard either way; a delay too short only makes the mouth lag.
+   */
   playbackDelaySeconds?: number;
   /**
    * Draw the person alone on a transparent canvas, over whatever the page shows behind it (default: the
@@ -36,9 +42,14 @@ export interface ConnectOptions {
 export class LiveAvatar {
   ready: ReadyMessage | undefined;
   avatar: AvatarCanvas | undefined;
-  /** The latest frame (drawn on the next animation frame). */
-  frame: MotionMessage | undefined;
+  /** The frame drawn last. */
+  get frame(): MotionMessage | undefined {
+    return this.queue.current;
+  }
   framesReceived = 0;
+  private readonly queue = new FrameQueue();
+  /** While a file plays: the ms of it heard now (its start and delay on the AudioContext's clock). */
+  private heardMs: (() => number) | undefined;
   private capture: Capture | undefined;
   private source: AudioNode | undefined;
   private media: MediaStream | undefined;
@@ -56,6 +67,8 @@ export class LiveAvatar {
       void this.release();
     };
     const loop = () => {
+      const next = this.heardMs ? this.queue.at(this.heardMs()) : this.queue.latest();
+      if (next) this.dirty = true;
       if (this.dirty && this.avatar) {
         this.avatar.draw(this.frame);
         this.dirty = false;
@@ -104,13 +117,17 @@ export class LiveAvatar {
     const buffer = await capture.context.decodeAudioData(bytes.slice(0));
     const src = capture.context.createBufferSource();
     src.buffer = buffer;
-    const delay = capture.context.createDelay(1);
-    delay.delayTime.value = this.options.playbackDelaySeconds ?? 0.12;
+    const delaySeconds = this.options.playbackDelaySeconds ?? 0.2;
+    const delay = capture.context.createDelay(Math.max(1, delaySeconds));
+    delay.delayTime.value = delaySeconds;
     src.connect(capture.input);
     src.connect(delay).connect(capture.context.destination);
     src.onended = () => this.stop();
     this.source = src;
-    src.start();
+    const context = capture.context;
+    const startedAt = context.currentTime;
+    src.start(startedAt);
+    this.heardMs = () => (context.currentTime - (context.outputLatency || 0) - startedAt - delaySeconds) * 1000;
   }
 
   /** Ends the audio: the service sends the remaining frames, then `end`, then closes. */
@@ -161,9 +178,8 @@ export class LiveAvatar {
         (err: Error) => this.status({ state: "error", message: `The Avatar could not be drawn: ${err.message}` }),
       );
     } else if (msg.type === "motion") {
-      this.frame = msg;
+      this.queue.add(msg);
       this.framesReceived++;
-      this.dirty = true;
       this.options.onFrame?.(msg);
     }
   }

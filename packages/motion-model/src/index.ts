@@ -2,6 +2,9 @@
 // motion frames (workers/motion). Pure TypeScript with no Node or Workers APIs.
 export * from "./lipsync";
 export * from "./life";
+export * from "./blink-rate";
+export * from "./blink-blocks";
+export * from "./performance-track";
 export * from "./smoothstep";
 export * from "./versions";
 export * from "./stream";

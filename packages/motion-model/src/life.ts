@@ -18,8 +18,9 @@ export function prng(seed: number): () => number {
 export const BLINK = { close: 0.12, hold: 0.04, open: 0.22 };
 
 /**
- * Blink start times over [0, duration): ~17 per minute on average, intervals 1.2–7 s
- * (exponential-ish), occasional double blink.
+ * Blink start times over [0, duration): ~19.5 per minute on average (over a minute anywhere from about 15
+ * to 24), intervals 1.2–7 s (exponential-ish), occasional double blink. The default rhythm; a rate the caller
+ * sets is met evenly (blink-rate.ts).
  */
 export function blinkSchedule(duration: number, seed: number, firstAfter = 0.8): number[] {
   const rand = prng(seed ^ 0x9e3779b9);
@@ -32,7 +33,7 @@ export function blinkSchedule(duration: number, seed: number, firstAfter = 0.8):
       t += 0.32 + rand() * 0.1;
       if (t < duration) out.push(t);
     }
-    // Mean ≈ 3.5 s → ~17/min.
+    // Mean ≈ 3.3 s, with the double blinks ≈ 19.5/min.
     const gap = 1.2 + -Math.log(1 - rand() * 0.999) * 2.3;
     t += Math.min(7, gap);
   }
@@ -75,31 +76,54 @@ export interface HeadMotion {
 }
 
 /**
+ * The caller's say in head motion (contract `Performance`): `head` multiplies all of the head's movement
+ * (sway, breathing, nods; headGain of the `headMotion` control), `emphasis` the speech-driven nods and brow
+ * raises. Both 1 = the motion as it was before these controls (the same numbers, bit for bit).
+ */
+export interface HeadStyle {
+  head: number;
+  emphasis: number;
+}
+export const DEFAULT_HEAD_STYLE: HeadStyle = { head: 1, emphasis: 1 };
+
+/** headMotion 0, 1, 2, 3 → how much of today's movement: still, as before, 2.6× (≥ 2.5× its SD), ≈ ±3° yaw. */
+const HEAD_GAINS = [0, 1, 2.6, 3.4];
+
+/** The movement multiplier for the `headMotion` control 0–3 (linear between the whole steps). */
+export function headGain(headMotion: number): number {
+  const x = Math.min(3, Math.max(0, headMotion));
+  const i = Math.min(2, Math.floor(x));
+  return HEAD_GAINS[i] + (HEAD_GAINS[i + 1] - HEAD_GAINS[i]) * (x - i);
+}
+
+/**
  * Head motion: sums of slow sines with mismatched periods (no visible loop), amplitude growing a little
  * with speech energy, breathing (~3.6 s) as a small vertical drift, small nods on speech onsets.
  * `scale` = interocular distance in px (translations are relative to it). `amount` 0..1 scales all motion
- * (used for the transitions from/to the neutral pose).
+ * (used for the transitions from/to the neutral pose); `style` is the caller's (HeadStyle). A function of
+ * its arguments only, so any frame can be computed on its own.
  */
 export function makeHeadMotion(seed: number, scale: number) {
   const rand = prng(seed ^ 0x85ebca6b);
   const ph = Array.from({ length: 12 }, () => rand() * Math.PI * 2);
   const TAU = Math.PI * 2;
-  return (t: number, energy: number, emphasis: number, amount: number): HeadMotion => {
+  return (t: number, energy: number, emphasis: number, amount: number, style = DEFAULT_HEAD_STYLE): HeadMotion => {
     const k = 1 + 0.5 * energy;
+    const em = emphasis * style.emphasis;
+    const g = amount * style.head;
     const yaw = (0.6 * Math.sin((TAU * t) / 6.5 + ph[0]) + 0.3 * Math.sin((TAU * t) / 3.7 + ph[1])) * k;
-    const pitch =
-      (0.35 * Math.sin((TAU * t) / 5.3 + ph[2]) + 0.2 * Math.sin((TAU * t) / 2.9 + ph[3])) * k - 0.9 * emphasis;
+    const pitch = (0.35 * Math.sin((TAU * t) / 5.3 + ph[2]) + 0.2 * Math.sin((TAU * t) / 2.9 + ph[3])) * k - 0.9 * em;
     const roll = (0.35 * Math.sin((TAU * t) / 7.9 + ph[4]) + 0.15 * Math.sin((TAU * t) / 4.3 + ph[5])) * k;
     const breath = Math.sin((TAU * t) / 3.6 + ph[6]);
     const tx = scale * (0.008 * Math.sin((TAU * t) / 5.7 + ph[7]) + 0.004 * Math.sin((TAU * t) / 3.1 + ph[8])) * k;
-    const ty = scale * (0.005 * breath + 0.003 * Math.sin((TAU * t) / 4.7 + ph[9])) + scale * 0.012 * emphasis;
+    const ty = scale * (0.005 * breath + 0.003 * Math.sin((TAU * t) / 4.7 + ph[9])) + scale * 0.012 * em;
     return {
-      yaw: yaw * amount,
-      pitch: pitch * amount,
-      roll: roll * amount,
-      tx: tx * amount,
-      ty: ty * amount,
-      brow: Math.min(1, Math.max(0, emphasis * 0.9)) * amount,
+      yaw: yaw * g,
+      pitch: pitch * g,
+      roll: roll * g,
+      tx: tx * g,
+      ty: ty * g,
+      brow: Math.min(1, Math.max(0, em * 0.9)) * amount,
     };
   };
 }

@@ -3,7 +3,7 @@
  * 40 ms of audio plus at most 80 ms of look-ahead has arrived. The same per-frame analysis, gate, mouth
  * targets, smoothing, blinks and head motion as the video renderer (lipsync-frame.ts, life.ts); only what
  * needs the future differs: the speaker level is estimated from the past (levels.ts) and plosive closures
- * are detected within the look-ahead.
+ * are detected within the look-ahead. While no audio arrives, `idle` frames fill in without taking audio time.
  */
 import { BlinkBlocks } from "./blink-blocks";
 import { makeHeadMotion } from "./life";
@@ -36,8 +36,16 @@ const CLOSURE_LOOKAHEAD = LOOKAHEAD;
 const RING = 128; // analysis frames kept: closure runs (≤ 25) + the speech-before window (30) + look-ahead
 
 export interface MotionFrame {
+  /** Frames sent on this stream so far (idle frames included); `t` = frame / 25 drives blinks and head motion. */
   frame: number;
   t: number;
+  /**
+   * The client's audio this frame goes with: the start (ms) of its 40 ms. On an idle frame, where the audio
+   * received so far ends (the frame stands in for audio that has not arrived).
+   */
+  audioMs: number;
+  /** Present (true) on idle frames: no audio covered this moment, the mouth rests closed. */
+  idle?: true;
   mouthOpen: number;
   mouthWide: number;
   mouthRound: number;
@@ -85,7 +93,8 @@ export class MotionStream {
   };
   private analyzed = 0; // analysis frames computed
   private finalized = 0; // analysis frames smoothed (closure decided)
-  private nextFrame = 0; // next 25 fps frame to emit
+  private nextFrame = 0; // next 25 fps frame of audio to emit
+  private idleFrames = 0; // idle frames sent between audio frames (idle)
   private ended = false;
 
   constructor(
@@ -97,9 +106,9 @@ export class MotionStream {
     this.blinks = new BlinkBlocks(seed);
   }
 
-  /** Frames emitted so far. */
+  /** Frames emitted so far, idle frames included. */
   get frames(): number {
-    return this.nextFrame;
+    return this.nextFrame + this.idleFrames;
   }
 
   /** Seconds of audio received (input rate), including injected silence. */
@@ -132,9 +141,35 @@ export class MotionStream {
     return this.advance();
   }
 
-  /** Silence in real time while no audio arrives: the mouth settles closed, blinks and head motion go on. */
+  /** Seconds of silent audio (counted as the client's audio, unlike `idle`): the mouth settles closed. */
   pushSilence(seconds: number): MotionFrame[] {
     return this.pushSamples(new Float32Array(Math.round(seconds * this.sampleRate)));
+  }
+
+  /**
+   * One frame while the stream starves (no audio covers this moment): the mouth rests closed, blinks and head
+   * motion go on. It takes the next frame number but no audio time, so audio that arrives late is analysed
+   * exactly as if it had come on time, and its frames keep their `audioMs`.
+   */
+  idle(): MotionFrame {
+    const n = this.frames;
+    const t = n / MOTION_FPS;
+    this.idleFrames++;
+    const h = this.head(t, 0, 0, smoothstep(0, 0.5, t));
+    return {
+      frame: n,
+      t: r4(t),
+      audioMs: Math.round(this.receivedSeconds * 1000),
+      idle: true,
+      mouthOpen: 0,
+      mouthWide: 0,
+      mouthRound: 0,
+      lipsClosed: 0,
+      lipTuck: 0,
+      smileRelax: 0,
+      blink: r4(this.blinks.at(t)),
+      head: { yaw: r4(h.yaw), pitch: r4(h.pitch), roll: r4(h.roll) },
+    };
   }
 
   /** End of audio: the remaining frames, covering every received sample. */
@@ -267,21 +302,25 @@ export class MotionStream {
     return a === b ? a : a + (b - a) * f;
   }
 
+  /** Audio frame n (its audio starts at t); blinks and head motion run on the stream's own time, idle frames included. */
   private frameAt(n: number, t: number, trackLength: number): MotionFrame {
     const at = t + LIP_LEAD_SECONDS;
     const s = (key: keyof MotionStream["out"]) => this.sample(key, at, trackLength);
+    const frame = n + this.idleFrames;
+    const life = frame / MOTION_FPS;
     // Motion eases in from the still portrait over the first half second, as a rendered video does.
-    const h = this.head(t, s("energy"), s("emphasis"), smoothstep(0, 0.5, t));
+    const h = this.head(life, s("energy"), s("emphasis"), smoothstep(0, 0.5, life));
     return {
-      frame: n,
-      t: r4(t),
+      frame,
+      t: r4(life),
+      audioMs: n * (1000 / MOTION_FPS),
       mouthOpen: r4(s("open")),
       mouthWide: r4(s("spread")),
       mouthRound: r4(s("round")),
       lipsClosed: r4(s("press")),
       lipTuck: r4(s("tuck")),
       smileRelax: r4(s("relax")),
-      blink: r4(this.blinks.at(t)),
+      blink: r4(this.blinks.at(life)),
       head: { yaw: r4(h.yaw), pitch: r4(h.pitch), roll: r4(h.roll) },
     };
   }
