@@ -16,6 +16,47 @@ const DURABLE_OBJECTS = [
   "^workers/pipeline/renderer/pool-object\\.ts$",
 ];
 
+// ── The renderer (container/src) ──────────────────────────────────────────────────────────────────────────
+/**
+ * The renderer's layers from the top floor down (docs/renderer.md "Floor plan"); layers on one floor do not
+ * import each other. Above them all the entry: server.ts and http/.
+ */
+const RENDERER_FLOORS = [["runs"], ["avatar", "video"], ["paint", "analysis"], ["media"], ["rules"], ["io"]];
+const RENDERER_LAYER = `(${RENDERER_FLOORS.flat().join("|")})`;
+/** The layers from the top floor down to floor i (0 = runs/). */
+const layersDownTo = (i) =>
+  RENDERER_FLOORS.slice(0, i + 1)
+    .flat()
+    .join("|");
+/** The renderer's entry modules: server.ts and each layer's public.ts. */
+const RENDERER_ENTRY_MODULES = ["^container/src/server\\.ts$", `^container/src/${RENDERER_LAYER}/public\\.ts$`];
+const RENDERER_RULES = [
+  ...RENDERER_FLOORS.map((floor, i) => ({
+    name: `renderer-${floor.join("-")}-downward`,
+    severity: "error",
+    comment: `${floor.join("/ and ")}/: only the floors below, never the entry, a layer above or one beside.`,
+    from: { path: `^container/src/(${floor.join("|")})/` },
+    to: {
+      path: ["^container/src/[^/]+\\.ts$", "^container/src/http/", `^container/src/(${layersDownTo(i)})/`],
+      pathNot: "^container/src/$1/",
+    },
+  })),
+  {
+    name: "renderer-layers-through-public",
+    severity: "error",
+    comment: "Another part of the renderer enters a layer only through that layer's public.ts.",
+    from: { path: "^container/src/([^/]+?)(/|\\.ts$)" },
+    to: { path: `^container/src/${RENDERER_LAYER}/`, pathNot: ["^container/src/$1/", ...RENDERER_ENTRY_MODULES] },
+  },
+  {
+    name: "renderer-from-outside-through-entry",
+    severity: "error",
+    comment: "Scripts, tests and everything else outside container/src import it only through its entry modules.",
+    from: { pathNot: "^container/src/" },
+    to: { path: "^container/src/", pathNot: RENDERER_ENTRY_MODULES },
+  },
+];
+
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
   forbidden: [
@@ -56,6 +97,7 @@ module.exports = {
       from: { path: "^workers/platform/" },
       to: { path: [`^workers/${WING}/`, "^workers/[^/]+\\.tsx?$"] },
     },
+    ...RENDERER_RULES,
   ],
   options: {
     doNotFollow: { path: "node_modules" },

@@ -3,26 +3,17 @@
  * frames wait for their audio, late ones are skipped past, idle frames fill a starving stretch, and the mouth
  * never goes back to earlier audio.
  */
+import { MotionStream } from "@avatar-video/motion-model";
 import { describe, expect, it } from "vitest";
 import { FrameQueue } from "../../packages/motion-client/src/frame-queue";
 import type { MotionMessage } from "../../packages/motion-client/src/types";
 
-let sent = 0;
-const frame = (audioMs: number, idle = false): MotionMessage => ({
-  type: "motion",
-  frame: sent++,
-  t: 0,
-  audioMs,
-  ...(idle ? { idle: true as const } : {}),
-  mouthOpen: 0,
-  mouthWide: 0,
-  mouthRound: 0,
-  lipsClosed: 0,
-  lipTuck: 0,
-  smileRelax: 0,
-  blink: 0,
-  head: { yaw: 0, pitch: 0, roll: 0 },
-});
+const stream = new MotionStream(16_000);
+/** A frame of audio at `audioMs`, or an idle frame standing there (the values do not matter here). */
+const frame = (audioMs: number, idle = false): MotionMessage => {
+  const { idle: _, ...values } = stream.idle();
+  return { type: "motion", ...values, audioMs, ...(idle ? { idle: true as const } : {}) };
+};
 
 describe("frames drawn with the audio heard", () => {
   it("frames sent 2 s ahead wait for their audio: at every moment the drawn frame covers the audio heard", () => {

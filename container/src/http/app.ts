@@ -6,7 +6,6 @@
 import { parseDispatch } from "@avatar-video/contract";
 import { Hono, type MiddlewareHandler } from "hono";
 import { bodyLimit } from "hono/body-limit";
-import { answerAvatarCheck } from "../avatar/public";
 import { type RendererConfig, type Logger, redactUrl } from "../io/public";
 import type { JobManager } from "../runs/public";
 import { ffmpegChoice } from "../media/public";
@@ -74,6 +73,8 @@ export function rendererApp(config: RendererConfig, manager: JobManager, ready: 
   app.post("/checks", bearer(config.token), limit(MAX_CHECK_BYTES), async (c) => {
     const body = await jsonBody(c.req.raw);
     if (body === INVALID) return c.json({ error: "body is not valid JSON" }, 400);
+    // avatar/ (and the face analysis under it) is imported on the first check, not at start-up.
+    const { answerAvatarCheck } = await import("../avatar/public");
     const answer = await answerAvatarCheck(body, config, log, c.req.raw.signal);
     if (answer.status === 503) c.header("retry-after", "2");
     return c.json(answer.body, answer.status);

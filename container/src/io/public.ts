@@ -3,7 +3,7 @@
  * callers' URLs (the SSRF-safe fetcher) and the Worker link (events, objects). It imports no other layer.
  */
 export { loadConfig, type RendererConfig } from "./config";
-export { type ResolveAll } from "./fetch/checked-lookup";
+export type { ResolveAll } from "./fetch/checked-lookup";
 export { FetchError, transientStatus } from "./fetch/fetch-error";
 export { USER_AGENT, safeFetch, type SafeFetchOptions } from "./fetch/safe-fetch";
 export { MULTIPART } from "./link/object-client";

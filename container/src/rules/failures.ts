@@ -14,7 +14,7 @@ import {
   type JobKind,
   UNEXPECTED_FAILURE_CODE,
 } from "@avatar-video/contract";
-import { FetchError, LinkError, type RendererConfig, transientStatus } from "../io/public";
+import { type FetchError, LinkError, type RendererConfig, transientStatus } from "../io/public";
 import * as R from "./image-rules";
 
 /** The table's `retryable` for a code of either kind (the codes of the two kinds are distinct). */

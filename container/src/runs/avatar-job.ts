@@ -6,7 +6,6 @@
  * Stages: downloading → analyzing → preprocessed → generating.
  */
 import { unexpectedFailure } from "../rules/public";
-import { downloadSource } from "../avatar/public";
 import { MATTE_CONTENT_TYPE, type AvatarDispatch } from "@avatar-video/contract";
 import { type JobContext, abortable, since } from "./context";
 
@@ -29,6 +28,8 @@ export async function runAvatarJob(ctx: JobContext<AvatarDispatch>): Promise<Ava
   const { dispatch, link, config, engines, log, signal } = ctx;
   const timings: Record<string, number> = {};
 
+  // avatar/ is imported on the first Avatar job, not at start-up (as the engines are: engines.ts).
+  const { downloadSource } = await import("../avatar/public");
   await link.progress("downloading");
   let t = performance.now();
   const image = await downloadSource(dispatch.imageUrl, config, signal);

@@ -3,7 +3,7 @@
  * fencing, shutdown), each in its scratch directory, talking to the Worker (progress, artifacts in and out)
  * while avatar/ and video/ do the work, loaded on first use behind the Engines seam (tests put fakes there).
  */
-export { type AvatarResult } from "./avatar-job";
+export type { AvatarResult } from "./avatar-job";
 export {
   defaultEngines,
   type AudioInfo,
@@ -13,4 +13,4 @@ export {
   type RenderOutput,
 } from "./engines";
 export { JobManager } from "./manager";
-export { type VideoResult } from "./video-job";
+export type { VideoResult } from "./video-job";
