@@ -4,7 +4,7 @@
  * Worker over the job's callbackUrl. SIGTERM/SIGINT: stop accepting, abort running jobs (they report nothing more; the
  * Worker's sweep dispatches them again), exit.
  *
- * Start: `npx tsx container/src/server.ts` with RENDERER_TOKEN set (see config.ts for the rest).
+ * Start: `npx tsx container/src/server.ts` with RENDERER_TOKEN set (see io/config.ts for the rest).
  */
 import { createAdaptorServer } from "@hono/node-server";
 import type http from "node:http";

@@ -61,7 +61,7 @@ export function visibleFaces(faces: DetectedFace[]): DetectedFace[] {
 }
 
 /**
- * `faces` as found on `image` (face/find.ts), both in source pixels. `smallestFindablePx`: faces narrower
+ * `faces` as found on `image` (find.ts), both in source pixels. `smallestFindablePx`: faces narrower
  * than this may have been missed (said in the no_face sentence).
  */
 export async function assessPortrait(

@@ -1,6 +1,6 @@
 /**
  * The image half of Avatar creation, on its own: file rules, face search and the face rules. Avatar jobs
- * (preprocess.ts) and the synchronous pre-flight check (checks/avatar-check.ts) both run exactly this.
+ * (preprocess.ts) and the synchronous pre-flight check (preflight.ts) both run exactly this.
  */
 import { assessPortrait, type PortraitAssessment } from "./assess";
 import { type RgbImage, getHuman } from "../analysis/public";

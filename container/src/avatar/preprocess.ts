@@ -40,7 +40,7 @@ export interface AvatarAssets {
   portraitPng: Buffer;
   rig: AvatarRig;
   coverJpeg: Buffer;
-  /** The person matte (matte-png.ts); absent if it could not be made (then made on the Avatar's first use). */
+  /** The person matte (media/matte-png.ts); absent if it could not be made (then made on the Avatar's first use). */
   mattePng?: Buffer;
   timings: { decodeMs: number; faceMs: number; matteMs: number; totalMs: number };
 }

@@ -1,5 +1,5 @@
 /**
- * Audio probing and decoding (ffprobe / ffmpeg as chosen by video/ffmpeg.ts).
+ * Audio probing and decoding (ffprobe / ffmpeg as chosen by ffmpeg.ts).
  *
  * Failure codes (see docs/rendering.md):
  * - `empty_media`            the file has zero bytes, or decodes to no audio samples
@@ -123,7 +123,7 @@ export async function probeAudio(path: string, signal?: AbortSignal): Promise<Au
 
 /**
  * Decode the first audio stream to mono float PCM at `sampleRate`, the whole file in memory (tests and
- * tools; the renderer analyses long audio window by window: lip-stream.ts).
+ * tools; the renderer analyses long audio window by window: analysis/lip-stream.ts).
  * Throws `unsupported_media_type` on a decode error, `empty_media` when there are no samples,
  * `renderer_rejected` when longer than MAX_AUDIO_SECONDS.
  */

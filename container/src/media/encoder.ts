@@ -11,7 +11,7 @@ import { availableParallelism } from "node:os";
 import { killOnAbort, ffmpegPath } from "./ffmpeg";
 import { audioInput } from "./ffmpeg-input";
 
-/** Colour tags of both outputs: the frames are BT.709 limited range (yuv.ts). */
+/** Colour tags of both outputs: the frames are BT.709 limited range (paint/yuv.ts). */
 export const BT709 = ["-colorspace", "bt709", "-color_primaries", "bt709", "-color_trc", "bt709", "-color_range", "tv"];
 
 export const VIDEO_CODEC_ARGS = [

@@ -1,6 +1,6 @@
 /**
  * What a WAV file's header announces (RIFF, or RF64/BW64 with a ds64 chunk), read from a few small pieces of
- * the file before anything decodes it; probe.ts judges it. Writers that do not know the length when they
+ * the file before anything decodes it; audio-probe.ts judges it. Writers that do not know the length when they
  * write the header (ffmpeg or SoX to a pipe, live recorders) leave a marker instead of a size: 0, 0xFFFFFFFF,
  * or SoX's 0x7FFFF000.
  */

@@ -33,7 +33,7 @@ const half = (r: Rect): Rect =>
 /**
  * One band of pooled frame `bi`: restore `prev` (luma rect, even) from the static frame(s), warp the moved
  * triangles, return the luma rect written (even-aligned). Used by the caller and the workers alike. With a
- * person layer (person-scene.ts) its frame is painted too, alpha with the luma's geometry: over a new
+ * person layer (video/person-scene.ts) its frame is painted too, alpha with the luma's geometry: over a new
  * background the video frame is then the person blended over it, never the warped background; beside the
  * unchanged video the person takes the video's warped pixels wherever they are its own (person-tris.ts).
  */

@@ -9,7 +9,7 @@
  * Frames and mesh live in one shared WebAssembly.Memory (wasm/warp-kernel.ts) that every thread's warp
  * kernel works on in place; a frame costs one Atomics signal per worker and one wait.
  * Without workers (or if they fail to start) the caller paints the whole region. One band's paint and
- * the control block the workers are driven through: paint-band.ts. With a person layer (person-scene.ts)
+ * the control block the workers are driven through: paint-band.ts. With a person layer (video/person-scene.ts)
  * the mouth and lids are painted on it: over a new background the frame is then blended from it; beside
  * the unchanged video they are painted on the frame and copied (they lie inside the face, where both
  * frames are the same photo).
@@ -28,7 +28,7 @@ import { splitPersonTris } from "./person-tris";
 import { PaintArena, WarpKernel } from "./wasm/warp-kernel";
 import { yuvLayout, type Yuv420Layout } from "./yuv";
 
-/** The person layer's static frames (person-scene.ts); mode "none" without one. */
+/** The person layer's static frames (video/person-scene.ts); mode "none" without one. */
 export interface PersonFrames {
   mode: PersonMode;
   /** yuva420p. */

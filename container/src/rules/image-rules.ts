@@ -43,7 +43,7 @@ export const CLEAR_MAX_YAW = 30;
 export const CLEAR_MAX_PITCH = 30;
 export const CLEAR_MAX_ROLL = 35;
 /**
- * Normalised Laplacian variance of the inner face resampled to 96 px wide (face/sharpness.ts). Unaltered
+ * Normalised Laplacian variance of the inner face resampled to 96 px wide (analysis/face/sharpness.ts). Unaltered
  * faces 0.029–0.75 (64 px faces 0.029–0.065); Gaussian blur of 0.9 % of the face width gives 0.011–0.033,
  * 1.4–1.6 % gives 0.005–0.015. The bar sits between the two, at every face size from 64 px up.
  */

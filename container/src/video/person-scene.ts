@@ -1,5 +1,5 @@
 /**
- * The static frames a render paints from. Without a person layer: the composed canvas (compose.ts), as
+ * The static frames a render paints from. Without a person layer: the composed canvas (paint/compose.ts), as
  * always. With one (the Avatar's matte is in use):
  *  - "over": a background image is in effect, or `replaceBackground` asks for the person on the colour —
  *    every frame is the warped person blended over the unmoving background;

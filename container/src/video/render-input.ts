@@ -22,7 +22,7 @@ export interface RenderInput {
   /** Any image sharp reads. */
   background?: Buffer;
   /**
-   * The Avatar's matte (matte-png.ts): needed when a background image is in effect, or the settings ask
+   * The Avatar's matte (media/matte-png.ts): needed when a background image is in effect, or the settings ask
    * for replaceBackground or alpha (person-scene.ts).
    */
   matte?: Buffer;
@@ -39,7 +39,7 @@ export interface RenderInput {
   animation?: { headMotion?: boolean; blinks?: boolean };
   /** Painting threads including the caller (default: one per core but one, at least 1, at most 4). */
   threads?: number;
-  /** Benches only: the MP4's video codec arguments (default encoder.ts VIDEO_CODEC_ARGS). */
+  /** Benches only: the MP4's video codec arguments (default media/encoder.ts VIDEO_CODEC_ARGS). */
   videoArgs?: string[];
 }
 

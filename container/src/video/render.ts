@@ -5,7 +5,7 @@
  * The static canvas (background + portrait) is composed once and converted to yuv420p once. Per frame
  * only the face region changes: the mesh triangles that moved are warped from the static frame straight
  * into one of a few pooled yuv420p buffers (luma full, chroma half resolution) and the mouth interior is
- * drawn there, on one or more threads (see painter.ts). Frames whose pose did not change are re-sent
+ * drawn there, on one or more threads (see paint/painter.ts). Frames whose pose did not change are re-sent
  * without any work (frame-loop.ts). With the Avatar's matte in use the person is a layer of its own,
  * warped with the same mesh and blended over the unmoving background (person-scene.ts).
  */
@@ -112,7 +112,7 @@ interface AnalysedAudio {
   seconds: number;
 }
 
-/** Probe, then decode and analyse window by window: memory does not grow with the audio's length (lip-stream.ts). */
+/** Probe, then decode and analyse window by window: memory does not grow with the audio's length (analysis/lip-stream.ts). */
 async function analyseAudio(input: RenderInput, clock: StepClock): Promise<AnalysedAudio> {
   const info = await probeAudio(input.audioPath, input.signal);
   clock.lap("probe");

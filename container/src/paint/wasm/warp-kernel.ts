@@ -26,7 +26,7 @@ export interface ArenaSpec {
   holeTris: number;
   /** Painting threads (each gets its own result slot). */
   threads: number;
-  /** Whether frames carry a person layer (person-scene.ts). */
+  /** Whether frames carry a person layer (video/person-scene.ts). */
   person: PersonMode;
   /** Beside the unchanged video: the triangle indices (tris and hole tris) whose person pixels are not the video's. */
   edgeTris: number;
