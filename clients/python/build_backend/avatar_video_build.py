@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGE = ROOT / "src" / "avatar_video"
 TAG = "py3-none-any"
 EPOCH = (1980, 1, 1, 0, 0, 0)
+WHEEL = f"Wheel-Version: 1.0\nGenerator: avatar_video_build\nRoot-Is-Purelib: true\nTag: {TAG}\n"
 
 
 def _project() -> dict:
@@ -65,7 +66,7 @@ def _write_wheel(wheel_directory: str, files: dict[str, bytes]) -> str:
     files = {
         **files,
         f"{info}/METADATA": _metadata(project).encode(),
-        f"{info}/WHEEL": f"Wheel-Version: 1.0\nGenerator: avatar_video_build\nRoot-Is-Purelib: true\nTag: {TAG}\n".encode(),
+        f"{info}/WHEEL": WHEEL.encode(),
         f"{info}/licenses/LICENSE": _license_file().read_bytes(),
     }
     record = []
@@ -94,7 +95,9 @@ def get_requires_for_build_editable(config_settings: dict | None = None) -> list
     return []
 
 
-def build_wheel(wheel_directory: str, config_settings: dict | None = None, metadata_directory: str | None = None) -> str:
+def build_wheel(
+    wheel_directory: str, config_settings: dict | None = None, metadata_directory: str | None = None
+) -> str:
     files = {str(p.relative_to(PACKAGE.parent)): p.read_bytes() for p in _package_files()}
     return _write_wheel(wheel_directory, files)
 

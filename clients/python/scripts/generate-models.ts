@@ -75,15 +75,15 @@ class Generator {
     throw new Error(`${context}: no Python type for ${JSON.stringify(schema)}`);
   }
 
-  /** The function reading a JSON value as the Python type, e.g. `_datetime`; undefined for plain values. */
+  /** The function reading a JSON value as the Python type, e.g. `read_datetime`; undefined for plain values. */
   private reader(schema: Schema, context: string): string | undefined {
     if (schema.$ref)
       return this.schemas[refName(schema.$ref)]?.type === "object" ? `${refName(schema.$ref)}.from_dict` : undefined;
     if (schema.type === "object") return `${context}.from_dict`;
-    if (schema.type === "string" && schema.format === "date-time") return "_datetime";
+    if (schema.type === "string" && schema.format === "date-time") return "read_datetime";
     if (schema.type !== "array") return undefined;
     const item = this.reader(schema.items ?? {}, context);
-    return item ? `_each(${item})` : undefined;
+    return item ? `read_each(${item})` : undefined;
   }
 
   /** Writes the dataclass of an object schema; returns its name. */
@@ -109,7 +109,7 @@ class Generator {
       const read = this.reader(inner, context);
       const value = optional ? `data.get("${wire}")` : `data["${wire}"]`;
       if (!read) reads.push(`            ${field}=${value},`);
-      else if (optional || nullable) reads.push(`            ${field}=_optional(${value}, ${read}),`);
+      else if (optional || nullable) reads.push(`            ${field}=read_optional(${value}, ${read}),`);
       else reads.push(`            ${field}=${read}(${value}),`);
     }
     const doc = schema.description ? wrap(schema.description, "    ") : [];
@@ -156,51 +156,12 @@ are left out). Field names are the API's in snake_case; timestamps are timezone-
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import MISSING, dataclass, fields
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
-T = TypeVar("T")
-
-
-def _datetime(value: str) -> datetime:
-    return datetime.fromisoformat(value.replace("Z", "+00:00"))
-
-
-def _optional(value: Any, read: Callable[[Any], T]) -> T | None:
-    return None if value is None else read(value)
-
-
-def _each(read: Callable[[Any], T]) -> Callable[[list[Any]], list[T]]:
-    return lambda items: [read(item) for item in items]
-
-
-def _camel(name: str) -> str:
-    head, *rest = name.split("_")
-    return head + "".join(part.title() for part in rest)
-
-
-def _json(value: Any) -> Any:
-    if isinstance(value, Model):
-        return value.to_dict()
-    if isinstance(value, datetime):
-        return value.isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    if isinstance(value, list):
-        return [_json(item) for item in value]
-    return value
-
-
-class Model:
-    """Base of the generated dataclasses."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON object of this value in the API's field names; optional fields left as None are left out."""
-        return {
-            _camel(f.name): _json(getattr(self, f.name))
-            for f in fields(self)  # type: ignore[arg-type]
-            if getattr(self, f.name) is not None or f.default is MISSING
-        }
+from ._model import Model, read_datetime, read_each, read_optional
 `;
 
 export function generatePythonModels(): string {

@@ -56,7 +56,8 @@ class ScriptedServer:
                 headers = {k.lower(): v for k, v in self.headers.items()}
                 body = json.loads(text) if text else None
                 server.seen.append(Seen(self.command, url.path, parse_qs(url.query), headers, body, time.monotonic()))
-                answer = server.answers.popleft() if server.answers else {"status": 500, "body": envelope("internal_error")}
+                unscripted = {"status": 500, "body": envelope("internal_error", "req-unscripted")}
+                answer = server.answers.popleft() if server.answers else unscripted
                 time.sleep(answer.get("delay", 0))
                 if answer.get("drop"):
                     self.close_connection = True

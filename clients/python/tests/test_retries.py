@@ -63,7 +63,8 @@ class RetryTest(ServerTestCase):
         self.assertEqual(self.server.seen[1].body, {"imageUrl": "http://media.local/p.jpg"})
 
     def test_waits_retry_after(self) -> None:
-        self.server.answer({"status": 429, "headers": {"Retry-After": "1"}, "body": envelope("rate_limit_exceeded")}, OK)
+        limited = {"status": 429, "headers": {"Retry-After": "1"}, "body": envelope("rate_limit_exceeded")}
+        self.server.answer(limited, OK)
         sdk(self.server.url).avatars.get(AVATAR_ID)
         self.assertGreaterEqual(self.server.seen[1].at - self.server.seen[0].at, 0.95)
 

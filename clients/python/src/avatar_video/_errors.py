@@ -40,7 +40,10 @@ class AvatarVideoError(Exception):
         return self.status is None or self.status in RETRYABLE_STATUSES
 
     def __str__(self) -> str:
-        where = [f"HTTP {self.status}" if self.status else "", f"request id {self.request_id}" if self.request_id else ""]
+        where = [
+            f"HTTP {self.status}" if self.status else "",
+            f"request id {self.request_id}" if self.request_id else "",
+        ]
         detail = ", ".join(w for w in where if w)
         return f"{self.code}: {self.message}" + (f" ({detail})" if detail else "")
 

@@ -9,7 +9,7 @@ from collections.abc import Iterator, Mapping
 from dataclasses import dataclass
 from typing import Any
 
-from ._pages import page_query, paginate
+from ._pages import list_pages
 from ._transport import Transport
 from .models import (
     Avatar,
@@ -45,11 +45,13 @@ class SessionToken:
     expire_at: int
 
 
-class Avatars:
-    """Avatars: create one from a portrait URL, check a portrait first, read them."""
-
+class _Resource:
     def __init__(self, transport: Transport) -> None:
         self._transport = transport
+
+
+class Avatars(_Resource):
+    """Avatars: create one from a portrait URL, check a portrait first, read them."""
 
     def create(
         self,
@@ -65,7 +67,8 @@ class Avatars:
         Wait for it with ``wait_for_avatar(job_id)``. Retried only after a 429: it has no retry key.
         """
         body = (request or CreateAvatarRequest(**fields)).to_dict()
-        answer = self._transport.request("POST", "/v1/open/avatars", body=body, timeout=timeout, max_retries=max_retries)
+        options = {"timeout": timeout, "max_retries": max_retries}
+        answer = self._transport.request("POST", "/v1/open/avatars", body=body, **options)
         return CreateAvatarResponse.from_dict(answer.data)
 
     def check(self, image_url: str, *, timeout: float | None = None, max_retries: int | None = None) -> AvatarCheck:
@@ -85,19 +88,12 @@ class Avatars:
         self, *, page_size: int | None = None, timeout: float | None = None, max_retries: int | None = None
     ) -> Iterator[Avatar]:
         """The account's Avatars, newest first, across all pages (fetched as you iterate)."""
-
-        def fetch(token: str | None) -> Mapping[str, Any]:
-            query = page_query(page_size, token)
-            return self._transport.request("GET", "/v1/open/avatars", query=query, timeout=timeout, max_retries=max_retries).data
-
-        return paginate(fetch, "avatars", Avatar.from_dict)
+        options = {"page_size": page_size, "timeout": timeout, "max_retries": max_retries}
+        return list_pages(self._transport, "/v1/open/avatars", "avatars", Avatar.from_dict, **options)
 
 
-class AvatarJobs:
+class AvatarJobs(_Resource):
     """Avatar creation jobs."""
-
-    def __init__(self, transport: Transport) -> None:
-        self._transport = transport
 
     def get(self, job_id: str, *, timeout: float | None = None, max_retries: int | None = None) -> AvatarJob:
         path = f"/v1/open/avatar-jobs/{_segment(job_id)}"
@@ -113,19 +109,12 @@ class AvatarJobs:
         max_retries: int | None = None,
     ) -> Iterator[AvatarJob]:
         """Avatar creation jobs, newest first, across all pages; ``statuses`` filters (queued, failed …)."""
-
-        def fetch(token: str | None) -> Mapping[str, Any]:
-            query = page_query(page_size, token, statuses)
-            return self._transport.request("GET", "/v1/open/avatar-jobs", query=query, timeout=timeout, max_retries=max_retries).data
-
-        return paginate(fetch, "jobs", AvatarJob.from_dict)
+        options = {"statuses": statuses, "page_size": page_size, "timeout": timeout, "max_retries": max_retries}
+        return list_pages(self._transport, "/v1/open/avatar-jobs", "jobs", AvatarJob.from_dict, **options)
 
 
-class Videos:
+class Videos(_Resource):
     """Video jobs: render an Avatar speaking an audio URL, read the jobs (a succeeded one with its MP4 link)."""
-
-    def __init__(self, transport: Transport) -> None:
-        self._transport = transport
 
     def create(
         self,
@@ -154,7 +143,8 @@ class Videos:
     def get(self, job_id: str, *, timeout: float | None = None, max_retries: int | None = None) -> VideoJobDetail:
         """The job and, once it succeeded (and until it expires), a fresh 15-minute ``video_url``."""
         path = f"/v1/open/video-jobs/{_segment(job_id)}"
-        return VideoJobDetail.from_dict(self._transport.request("GET", path, timeout=timeout, max_retries=max_retries).data)
+        answer = self._transport.request("GET", path, timeout=timeout, max_retries=max_retries)
+        return VideoJobDetail.from_dict(answer.data)
 
     def list(
         self,
@@ -165,19 +155,12 @@ class Videos:
         max_retries: int | None = None,
     ) -> Iterator[VideoJob]:
         """Video jobs, newest first, across all pages (summaries without download links)."""
-
-        def fetch(token: str | None) -> Mapping[str, Any]:
-            query = page_query(page_size, token, statuses)
-            return self._transport.request("GET", "/v1/open/video-jobs", query=query, timeout=timeout, max_retries=max_retries).data
-
-        return paginate(fetch, "jobs", VideoJob.from_dict)
+        options = {"statuses": statuses, "page_size": page_size, "timeout": timeout, "max_retries": max_retries}
+        return list_pages(self._transport, "/v1/open/video-jobs", "jobs", VideoJob.from_dict, **options)
 
 
-class SessionTokens:
+class SessionTokens(_Resource):
     """Short-lived tokens a browser connects to the live motion service with, instead of the key."""
-
-    def __init__(self, transport: Transport) -> None:
-        self._transport = transport
 
     def create(
         self,

@@ -6,51 +6,12 @@ are left out). Field names are the API's in snake_case; timestamps are timezone-
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
-from dataclasses import MISSING, dataclass, fields
+from collections.abc import Mapping
+from dataclasses import dataclass
 from datetime import datetime
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal
 
-T = TypeVar("T")
-
-
-def _datetime(value: str) -> datetime:
-    return datetime.fromisoformat(value.replace("Z", "+00:00"))
-
-
-def _optional(value: Any, read: Callable[[Any], T]) -> T | None:
-    return None if value is None else read(value)
-
-
-def _each(read: Callable[[Any], T]) -> Callable[[list[Any]], list[T]]:
-    return lambda items: [read(item) for item in items]
-
-
-def _camel(name: str) -> str:
-    head, *rest = name.split("_")
-    return head + "".join(part.title() for part in rest)
-
-
-def _json(value: Any) -> Any:
-    if isinstance(value, Model):
-        return value.to_dict()
-    if isinstance(value, datetime):
-        return value.isoformat(timespec="milliseconds").replace("+00:00", "Z")
-    if isinstance(value, list):
-        return [_json(item) for item in value]
-    return value
-
-
-class Model:
-    """Base of the generated dataclasses."""
-
-    def to_dict(self) -> dict[str, Any]:
-        """The JSON object of this value in the API's field names; optional fields left as None are left out."""
-        return {
-            _camel(f.name): _json(getattr(self, f.name))
-            for f in fields(self)  # type: ignore[arg-type]
-            if getattr(self, f.name) is not None or f.default is MISSING
-        }
+from ._model import Model, read_datetime, read_each, read_optional
 
 
 ErrorErrorCode = Literal[
@@ -169,10 +130,10 @@ class AvatarJob(Model):
             status=data["status"],
             name=data["name"],
             avatar_id=data.get("avatarId"),
-            created_at=_datetime(data["createdAt"]),
-            updated_at=_datetime(data["updatedAt"]),
-            completed_at=_optional(data.get("completedAt"), _datetime),
-            error=_optional(data.get("error"), JobError.from_dict),
+            created_at=read_datetime(data["createdAt"]),
+            updated_at=read_datetime(data["updatedAt"]),
+            completed_at=read_optional(data.get("completedAt"), read_datetime),
+            error=read_optional(data.get("error"), JobError.from_dict),
         )
 
 
@@ -302,8 +263,8 @@ class Avatar(Model):
             name=data["name"],
             cover_url=data["coverUrl"],
             background_image_url=data.get("backgroundImageUrl"),
-            created_at=_datetime(data["createdAt"]),
-            updated_at=_datetime(data["updatedAt"]),
+            created_at=read_datetime(data["createdAt"]),
+            updated_at=read_datetime(data["updatedAt"]),
         )
 
 
@@ -343,7 +304,7 @@ class VideoSettings(Model):
             lead_out_seconds=data.get("leadOutSeconds"),
             replace_background=data.get("replaceBackground"),
             alpha=data.get("alpha"),
-            performance=_optional(data.get("performance"), Performance.from_dict),
+            performance=read_optional(data.get("performance"), Performance.from_dict),
         )
 
 
@@ -376,7 +337,7 @@ class Performance(Model):
         return cls(
             expression=data.get("expression"),
             intensity=data.get("intensity"),
-            timeline=_optional(data.get("timeline"), _each(ExpressionCue.from_dict)),
+            timeline=read_optional(data.get("timeline"), read_each(ExpressionCue.from_dict)),
             head_motion=data.get("headMotion"),
             emphasis=data.get("emphasis"),
             blinks_per_minute=data.get("blinksPerMinute"),
@@ -430,11 +391,11 @@ class VideoJob(Model):
             avatar_id=data["avatarId"],
             name=data["name"],
             progress=VideoProgress.from_dict(data["progress"]),
-            created_at=_datetime(data["createdAt"]),
-            updated_at=_datetime(data["updatedAt"]),
-            completed_at=_optional(data.get("completedAt"), _datetime),
-            expires_at=_datetime(data["expiresAt"]),
-            error=_optional(data.get("error"), JobError.from_dict),
+            created_at=read_datetime(data["createdAt"]),
+            updated_at=read_datetime(data["updatedAt"]),
+            completed_at=read_optional(data.get("completedAt"), read_datetime),
+            expires_at=read_datetime(data["expiresAt"]),
+            error=read_optional(data.get("error"), JobError.from_dict),
         )
 
 
@@ -489,7 +450,7 @@ class AvatarList(Model):
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> AvatarList:
         return cls(
-            avatars=_each(Avatar.from_dict)(data["avatars"]),
+            avatars=read_each(Avatar.from_dict)(data["avatars"]),
             pagination=Pagination.from_dict(data["pagination"]),
         )
 
@@ -537,7 +498,7 @@ class AvatarCheck(Model):
             code=data["code"],
             reason=data["reason"],
             detail=data["detail"],
-            face=_optional(data["face"], AvatarCheckFace.from_dict),
+            face=read_optional(data["face"], AvatarCheckFace.from_dict),
         )
 
 
@@ -549,7 +510,7 @@ class AvatarJobList(Model):
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> AvatarJobList:
         return cls(
-            jobs=_each(AvatarJob.from_dict)(data["jobs"]),
+            jobs=read_each(AvatarJob.from_dict)(data["jobs"]),
             pagination=Pagination.from_dict(data["pagination"]),
         )
 
@@ -598,7 +559,7 @@ class CreateVideoRequest(Model):
             background_url=data.get("backgroundUrl"),
             name=data.get("name"),
             request_id=data.get("requestId"),
-            video=_optional(data.get("video"), VideoSettings.from_dict),
+            video=read_optional(data.get("video"), VideoSettings.from_dict),
         )
 
 
@@ -616,7 +577,7 @@ class CreateVideoResponse(Model):
         return cls(
             job_id=data["jobId"],
             status=data["status"],
-            created_at=_datetime(data["createdAt"]),
+            created_at=read_datetime(data["createdAt"]),
         )
 
 
@@ -638,9 +599,9 @@ class VideoJobDetail(Model):
         return cls(
             job=VideoJob.from_dict(data["job"]),
             video_url=data.get("videoUrl"),
-            video_url_expires_at=_optional(data.get("videoUrlExpiresAt"), _datetime),
+            video_url_expires_at=read_optional(data.get("videoUrlExpiresAt"), read_datetime),
             alpha_video_url=data.get("alphaVideoUrl"),
-            alpha_video_url_expires_at=_optional(data.get("alphaVideoUrlExpiresAt"), _datetime),
+            alpha_video_url_expires_at=read_optional(data.get("alphaVideoUrlExpiresAt"), read_datetime),
         )
 
 
@@ -652,7 +613,7 @@ class VideoJobList(Model):
     @classmethod
     def from_dict(cls, data: Mapping[str, Any]) -> VideoJobList:
         return cls(
-            jobs=_each(VideoJob.from_dict)(data["jobs"]),
+            jobs=read_each(VideoJob.from_dict)(data["jobs"]),
             pagination=Pagination.from_dict(data["pagination"]),
         )
 
