@@ -13,7 +13,9 @@ export type ApiClient = Client<paths>;
 export interface RequestOptions {
   /** Cancels the call, its retries and the waits between them. */
   signal?: AbortSignal;
-  /** Bounds each attempt of this call, in milliseconds (default: the client's `timeoutMs`). */
+  /** Bounds each attempt of this call, in milliseconds (default: the client's `timeout`). */
+  timeout?: number;
+  /** @deprecated Use `timeout` (also milliseconds). */
   timeoutMs?: number;
   /** Retries of this call after its first attempt (default: the client's `maxRetries`). */
   maxRetries?: number;
@@ -38,11 +40,12 @@ export function createTransport(options: ClientOptions = {}): Transport {
   const api = createClient<paths>({ baseUrl, headers: headers(appId, apiKey), fetch: retryingFetch(retry) });
   return {
     api,
-    init: ({ signal, timeoutMs, maxRetries }) => {
-      if (timeoutMs === undefined && maxRetries === undefined) return { signal };
+    init: ({ signal, timeout: ms, timeoutMs, maxRetries }) => {
+      const timeout = ms ?? timeoutMs;
+      if (timeout === undefined && maxRetries === undefined) return { signal };
       const fetch = retryingFetch({
         ...retry,
-        timeoutMs: timeoutMs ?? retry.timeoutMs,
+        timeout: timeout ?? retry.timeout,
         maxRetries: maxRetries ?? retry.maxRetries,
       });
       return { signal, fetch };

@@ -13,6 +13,8 @@ export interface ClientOptions extends RequestHooks {
   /** Retries after the first attempt on 408, 429, 500, 502, 503, 504 and lost connections (default 2). */
   maxRetries?: number;
   /** Bounds each attempt, in milliseconds (default 60 000). */
+  timeout?: number;
+  /** @deprecated Use `timeout` (also milliseconds). */
   timeoutMs?: number;
   /** The fetch to send with (default: the global one). */
   fetch?: typeof globalThis.fetch;
@@ -24,7 +26,7 @@ export interface Settings extends RequestHooks {
   appId: string;
   apiKey: string;
   maxRetries: number;
-  timeoutMs: number;
+  timeout: number;
   fetch: typeof globalThis.fetch;
 }
 
@@ -40,13 +42,14 @@ export function resolveOptions(options: ClientOptions = {}): Settings {
   const apiKey = options.apiKey ?? env("AVATAR_VIDEO_API_KEY");
   if (!appId) throw new TypeError("AvatarVideo: no appId (pass { appId } or set AVATAR_VIDEO_APP_ID)");
   if (!apiKey) throw new TypeError("AvatarVideo: no apiKey (pass { apiKey } or set AVATAR_VIDEO_API_KEY)");
+  const { timeoutMs, ...rest } = options;
   return {
-    ...options,
+    ...rest,
     baseUrl: (options.baseUrl ?? env("AVATAR_VIDEO_BASE_URL") ?? DEFAULT_BASE_URL).replace(/\/+$/, ""),
     appId,
     apiKey,
     maxRetries: options.maxRetries ?? 2,
-    timeoutMs: options.timeoutMs ?? 60_000,
+    timeout: options.timeout ?? timeoutMs ?? 60_000,
     // Bound late, so a fetch patched after construction (test doubles, instrumentation) is the one used.
     fetch: options.fetch ?? ((input, init) => globalThis.fetch(input, init)),
   };

@@ -5,8 +5,8 @@ import { abortable, linkedSignal, sleep } from "./signals.js";
 export interface RetryOptions extends RequestHooks {
   /** Retries after the first attempt. */
   maxRetries: number;
-  /** Bounds each attempt: connecting, the answer and its body. */
-  timeoutMs: number;
+  /** Bounds each attempt, in milliseconds: connecting, the answer and its body. */
+  timeout: number;
   fetch: typeof globalThis.fetch;
 }
 
@@ -71,7 +71,7 @@ export function retryingFetch(options: RetryOptions): (request: Request) => Prom
       const last = attempt >= options.maxRetries;
       options.onRequest?.({ method, path, attempt });
       const started = Date.now();
-      const attemptSignal = linkedSignal(request.signal, options.timeoutMs);
+      const attemptSignal = linkedSignal(request.signal, options.timeout);
       let response: Response;
       try {
         const { signal } = attemptSignal;
@@ -85,7 +85,7 @@ export function retryingFetch(options: RetryOptions): (request: Request) => Prom
         const code = attemptSignal.timedOut() ? "timeout" : "connection_error";
         const message =
           code === "timeout"
-            ? `no answer within ${options.timeoutMs} ms`
+            ? `no answer within ${options.timeout} ms`
             : `could not reach ${new URL(request.url).origin}${reason(cause)}`;
         const willRetry = !last && repeatable;
         const elapsedMs = Date.now() - started;

@@ -8,7 +8,9 @@ export const VIDEO_POLL_MS = 15_000;
 export interface WaitOptions {
   /** Poll interval; defaults to the spec's interval for the job kind. */
   intervalMs?: number;
-  /** Give up after this long with an AvatarVideoError `timeout` (default: no limit). */
+  /** Give up after this many milliseconds with an AvatarVideoError `timeout` (default: no limit). */
+  timeout?: number;
+  /** @deprecated Use `timeout` (also milliseconds). */
   timeoutMs?: number;
   /** Called once per new stage (a video's `progress.stage`, an Avatar job's `status`). */
   onStage?: (stage: string) => void;
@@ -31,7 +33,8 @@ const ENDED = new Set(["succeeded", "failed", "expired"]);
  * the job goes on meanwhile; any other error ends the wait.
  */
 export async function waitForJob<T>(poll: Poll<T>, options: WaitOptions): Promise<T> {
-  const deadline = options.timeoutMs === undefined ? undefined : linkedSignal(options.signal, options.timeoutMs);
+  const timeout = options.timeout ?? options.timeoutMs;
+  const deadline = timeout === undefined ? undefined : linkedSignal(options.signal, timeout);
   const signal = deadline?.signal ?? options.signal;
   const interval = options.intervalMs ?? poll.intervalMs;
   let lastStage: string | undefined;
@@ -51,7 +54,7 @@ export async function waitForJob<T>(poll: Poll<T>, options: WaitOptions): Promis
     }
   } catch (error) {
     if (deadline?.timedOut())
-      throw new AvatarVideoError({ code: "timeout", message: `the job did not end within ${options.timeoutMs} ms` });
+      throw new AvatarVideoError({ code: "timeout", message: `the job did not end within ${timeout} ms` });
     throw error;
   } finally {
     deadline?.done();

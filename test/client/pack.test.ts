@@ -128,7 +128,7 @@ describe("npm pack -w client", () => {
     const consumer = `const av = new AvatarVideo({ baseUrl: "", appId: "", apiKey: "" });
        export const detail: Promise<VideoJobDetail> = av.waitForVideo("id", { onStage: (stage: string) => stage });
        export const created = av.videos.create({ avatarId: "a", audioUrl: "u" }).then((c) => c.requestId.length);
-       export const headers = av.avatars.get("a", { timeoutMs: 1 }).withResponse().then((r) => r.response.headers);
+       export const headers = av.avatars.get("a", { timeout: 1 }).withResponse().then((r) => r.response.headers);
        // @ts-expect-error a wrong field is caught
        av.avatars.create({ imageURL: "u" });`;
     const imports = `import { AvatarVideo, type VideoJobDetail } from "@avatar-video/client";\n`;

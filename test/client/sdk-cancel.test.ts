@@ -10,14 +10,14 @@ describe("timeouts", () => {
   it("bound each attempt: a slow answer is dropped and the read retried", async () => {
     server.answer({ ...ok, delayMs: 1_000 }, ok);
     const started = Date.now();
-    expect((await sdk(server.url, { timeoutMs: 300 }).avatars.get(AVATAR_ID)).id).toBe(AVATAR_ID);
+    expect((await sdk(server.url, { timeout: 300 }).avatars.get(AVATAR_ID)).id).toBe(AVATAR_ID);
     expect(server.seen).toHaveLength(2);
     expect(Date.now() - started).toBeLessThan(1_000); // 300 ms attempt + ≤ 0.5 s backoff, not the slow answer
   });
 
   it("end in a `timeout` error when every attempt is too slow", async () => {
     server.answer({ ...ok, delayMs: 1_000 }, { ...ok, delayMs: 1_000 });
-    const error = await sdk(server.url, { timeoutMs: 200, maxRetries: 1 })
+    const error = await sdk(server.url, { timeout: 200, maxRetries: 1 })
       .avatars.get(AVATAR_ID)
       .catch((e) => e);
     expect(error).toMatchObject({ code: "timeout", status: undefined, retryable: true });

@@ -49,13 +49,27 @@ describe("per-call options", () => {
     expect(server.seen).toHaveLength(4);
   });
 
-  it("timeoutMs bounds each attempt of that call", async () => {
-    server.answer({ ...ok, delayMs: 1_000 });
-    const started = Date.now();
-    await expect(sdk(server.url).avatars.get(AVATAR_ID, { timeoutMs: 200, maxRetries: 0 })).rejects.toMatchObject({
-      code: "timeout",
+  // `timeout` is the option's name (milliseconds, as in openai-node); `timeoutMs` is its deprecated alias.
+  for (const name of ["timeout", "timeoutMs"] as const) {
+    it(`${name} bounds each attempt of that call, overriding the client's`, async () => {
+      server.answer({ ...ok, delayMs: 1_000 });
+      const started = Date.now();
+      const call = sdk(server.url, { timeout: 30_000 }).avatars.get(AVATAR_ID, { [name]: 200, maxRetries: 0 });
+      await expect(call).rejects.toMatchObject({ code: "timeout", message: "no answer within 200 ms" });
+      expect(Date.now() - started).toBeLessThan(900);
     });
-    expect(Date.now() - started).toBeLessThan(900);
+
+    it(`${name} on the client bounds each attempt of every call`, async () => {
+      server.answer({ ...ok, delayMs: 1_000 });
+      const call = sdk(server.url, { [name]: 200, maxRetries: 0 }).avatars.get(AVATAR_ID);
+      await expect(call).rejects.toMatchObject({ code: "timeout", message: "no answer within 200 ms" });
+    });
+  }
+
+  it("timeout wins over timeoutMs when both are given", async () => {
+    server.answer({ ...ok, delayMs: 1_000 });
+    const call = sdk(server.url, { maxRetries: 0 }).avatars.get(AVATAR_ID, { timeout: 150, timeoutMs: 30_000 });
+    await expect(call).rejects.toMatchObject({ code: "timeout", message: "no answer within 150 ms" });
   });
 
   it("apply to every page of a list", async () => {

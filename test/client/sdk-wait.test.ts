@@ -52,12 +52,16 @@ describe("waitForVideo and waitForAvatar", () => {
     });
   });
 
-  it("give up after timeoutMs with a `timeout` error", async () => {
-    server.answer(...Array.from({ length: 50 }, () => ({ body: videoJob("processing", "rendering") })));
-    const started = Date.now();
-    await expect(sdk(server.url).waitForVideo(JOB_ID, { intervalMs: 50, timeoutMs: 300 })).rejects.toMatchObject({
-      code: "timeout",
+  // `timeoutMs` is the deprecated alias of `timeout`.
+  for (const name of ["timeout", "timeoutMs"] as const) {
+    it(`give up after ${name} with a \`timeout\` error`, async () => {
+      server.answer(...Array.from({ length: 50 }, () => ({ body: videoJob("processing", "rendering") })));
+      const started = Date.now();
+      await expect(sdk(server.url).waitForVideo(JOB_ID, { intervalMs: 50, [name]: 300 })).rejects.toMatchObject({
+        code: "timeout",
+        message: "the job did not end within 300 ms",
+      });
+      expect(Date.now() - started).toBeLessThan(1_000);
     });
-    expect(Date.now() - started).toBeLessThan(1_000);
-  });
+  }
 });
