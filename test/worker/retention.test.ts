@@ -30,7 +30,10 @@ async function unfinishedUpload(jobId: string, attempt: number) {
   const call = async (method: string, query: string, body?: BodyInit, json?: unknown) =>
     SELF.fetch(`http://x/internal/objects/${videoKey(jobId)}?job=${jobId}&attempt=${attempt}${query}`, {
       method,
-      headers: { authorization: `Bearer ${await jobToken(env, "video", jobId, attempt)}` },
+      headers: {
+        authorization: `Bearer ${await jobToken(env, "video", jobId, attempt)}`,
+        ...(json === undefined ? {} : { "content-type": "application/json" }),
+      },
       body: json === undefined ? body : JSON.stringify(json),
     });
   const created = await call("POST", "&uploads", undefined, { size: 6 * MiB, partBytes: 5 * MiB });
