@@ -1,9 +1,9 @@
 /**
  * Bundles the browser code of the Worker's pages with esbuild into static/, the Workers Static Assets of
  * wrangler.toml's [assets], at the paths the Worker serves them: the console's script and style sheet
- * (workers/console/assets → /console/assets/) and the live page's (workers/motion/assets → /console/live/).
- * The reference page's style sheet (workers/api/openapi/reference.css) is inlined in that page (it loads
- * nothing), so it becomes a string module instead.
+ * (workers/console/assets → /console/assets/), the live page's (workers/motion/assets → /console/live/) and
+ * the API reference's start script (workers/api/openapi/assets → /reference/; the Scalar release beside it is
+ * vendored by scripts/vendor-scalar.ts).
  *
  * The output is committed, like the motion-client bundle, so `wrangler dev`, `wrangler deploy` and the Worker
  * tests need no build step; test/scripts/browser-assets.test.ts fails when it is stale. `--check` only reports.
@@ -37,13 +37,17 @@ const BUNDLES: { out: string; entry: string; options: BuildOptions }[] = [
     options: { format: "esm", plugins: [motionClientFromWorker] },
   },
   { out: "static/console/live/live.css", entry: "workers/motion/assets/live.css", options: {} },
-  { out: "workers/api/openapi/generated/reference-css.ts", entry: "workers/api/openapi/reference.css", options: {} },
+  {
+    out: "static/reference/reference.js",
+    entry: "workers/api/openapi/assets/reference.ts",
+    options: { format: "iife" },
+  },
 ];
 
 const stamp = (source: string) =>
   `Built by scripts/build-assets.ts from ${source}: do not edit, run npm run build:assets.`;
 
-async function bundle({ out, entry, options }: (typeof BUNDLES)[number]): Promise<string> {
+async function bundle({ entry, options }: (typeof BUNDLES)[number]): Promise<string> {
   const css = entry.endsWith(".css");
   const result = await build({
     absWorkingDir: root, // the path comments in the output do not depend on where the script runs
@@ -51,16 +55,13 @@ async function bundle({ out, entry, options }: (typeof BUNDLES)[number]): Promis
     bundle: true,
     platform: "browser",
     target: "es2022",
-    minify: out.endsWith(".ts"), // the inlined style sheet is minified; served files stay readable
+    minify: false, // served files stay readable
     legalComments: "none",
     write: false,
     logLevel: "silent",
     ...options,
   });
   const text = result.outputFiles![0]!.text;
-  if (out.endsWith(".ts")) {
-    return `// ${stamp(entry)}\nexport const REFERENCE_CSS = ${JSON.stringify(text.trim())};\n`;
-  }
   return css ? `/* ${stamp(entry)} */\n${text}` : `// ${stamp(entry)}\n${text}`;
 }
 

@@ -194,7 +194,7 @@ export interface paths {
             path?: never;
             cookie?: never;
         };
-        /** Human-readable API reference generated from this document (public, no authentication) */
+        /** Interactive API reference of this document: search, request builder, code samples (public, no authentication) */
         get: operations["getApiReference"];
         put?: never;
         post?: never;
@@ -765,7 +765,7 @@ export interface operations {
                      *         {
                      *           "id": "5b0f6c1e-8f4e-4c36-9d4a-2f1e7a0b9c11",
                      *           "name": "Ada",
-                     *           "coverUrl": "https://api.example.com/v1/media/avatars/5b0f6c1e-8f4e-4c36-9d4a-2f1e7a0b9c11/cover.jpg?sig=…",
+                     *           "coverUrl": "https://api.example.com/v1/media/avatars/5b0f6c1e-8f4e-4c36-9d4a-2f1e7a0b9c11/cover.jpg?exp=1795000900&sig=3q2-7wAAAAA",
                      *           "createdAt": "2026-11-20T09:30:41.000Z",
                      *           "updatedAt": "2026-11-20T09:30:41.000Z"
                      *         }
@@ -1020,7 +1020,7 @@ export interface operations {
                      *       "avatar": {
                      *         "id": "5b0f6c1e-8f4e-4c36-9d4a-2f1e7a0b9c11",
                      *         "name": "Ada",
-                     *         "coverUrl": "https://api.example.com/v1/media/avatars/5b0f6c1e-8f4e-4c36-9d4a-2f1e7a0b9c11/cover.jpg?sig=…",
+                     *         "coverUrl": "https://api.example.com/v1/media/avatars/5b0f6c1e-8f4e-4c36-9d4a-2f1e7a0b9c11/cover.jpg?exp=1795000900&sig=3q2-7wAAAAA",
                      *         "createdAt": "2026-11-20T09:30:41.000Z",
                      *         "updatedAt": "2026-11-20T09:30:41.000Z"
                      *       }
@@ -1142,7 +1142,7 @@ export interface operations {
                      *         "completedAt": "2026-11-20T09:30:41.000Z",
                      *         "expiresAt": "2026-11-27T09:30:00.000Z"
                      *       },
-                     *       "videoUrl": "https://api.example.com/v1/media/videos/9a3e7d10-54c2-4f8b-b1e6-7d0c2a5f4e33.mp4?exp=1795000900&sig=…",
+                     *       "videoUrl": "https://api.example.com/v1/media/videos/9a3e7d10-54c2-4f8b-b1e6-7d0c2a5f4e33.mp4?exp=1795000900&sig=Yp9cT0l2c2lnbmF0dXJl",
                      *       "videoUrlExpiresAt": "2026-11-20T09:45:41.000Z"
                      *     }
                      */

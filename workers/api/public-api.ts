@@ -4,11 +4,12 @@ import { generateDocument } from "./openapi/document";
 import { OPEN_API_EXAMPLES } from "./openapi/examples";
 import { createSessionTokenRoute } from "./session-tokens/create-session-token";
 import { openRoutes } from "./open/routes";
-import { referenceRoutes } from "./open/reference";
+import { referenceAssetRoutes, referenceRoutes } from "./open/reference";
 
 /**
  * The public API: /v1/open and /v1/console/session-tokens, and the OpenAPI document generated from
- * exactly these routes (served at /v1/open/openapi.json and rendered at /v1/open/docs).
+ * exactly these routes (served at /v1/open/openapi.json and shown at /v1/open/docs, whose scripts are under
+ * /reference/).
  */
 export const publicApi = openApiApp()
   .route("/v1/open", openRoutes)
@@ -16,7 +17,8 @@ export const publicApi = openApiApp()
   .route(
     "/v1/open",
     referenceRoutes((serverUrl) => buildOpenApiDocument(serverUrl)),
-  );
+  )
+  .route("/reference", referenceAssetRoutes);
 
 export function buildOpenApiDocument(serverUrl: string): Record<string, unknown> {
   const doc = generateDocument(publicApi, serverUrl, {

@@ -1,8 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
+import { Hono } from "hono";
+import type { AppEnv } from "../../platform/env";
 import { publicBaseUrl } from "../../platform/http/base-url";
 import { openApiApp } from "../../platform/http/openapi-app";
+import { staticAsset } from "../../platform/http/static-asset";
 import { OpenApiDocument } from "../openapi/document";
-import { renderReferenceHtml } from "../openapi/html";
+import { REFERENCE_PAGE_CSP, REFERENCE_SCRIPTS, referencePageHtml } from "../openapi/reference-page";
 import { NO_AUTH } from "../../platform/http/route-parts";
 
 type Document = Record<string, unknown>;
@@ -29,7 +32,8 @@ const pageRoute = createRoute({
   path: "/docs",
   operationId: "getApiReference",
   tags: ["Reference"],
-  summary: "Human-readable API reference generated from this document (public, no authentication)",
+  summary:
+    "Interactive API reference of this document: search, request builder, code samples (public, no authentication)",
   security: NO_AUTH,
   responses: {
     200: {
@@ -41,10 +45,10 @@ const pageRoute = createRoute({
 });
 
 /**
- * GET /v1/open/openapi.json and /v1/open/docs. Public (no credentials): the API description is not secret
- * and tools fetch it without keys. `generate(serverUrl)` builds the document of the whole public API (the
- * caller mounts these routes into it); it runs once per isolate and server URL, as the routes do not
- * change while the Worker runs.
+ * GET /v1/open/openapi.json and /v1/open/docs (Scalar's reference over the document: openapi/reference-page.ts).
+ * Public (no credentials): the API description is not secret and tools fetch it without keys.
+ * `generate(serverUrl)` builds the document of the whole public API (the caller mounts these routes into it);
+ * it runs once per isolate and server URL, as the routes do not change while the Worker runs.
  */
 export function referenceRoutes(generate: (serverUrl: string) => Document) {
   const cache = new Map<string, { doc: Document; html?: string }>();
@@ -57,8 +61,20 @@ export function referenceRoutes(generate: (serverUrl: string) => Document) {
     .openapi(documentRoute, (c) => c.json(documentFor(publicBaseUrl(c)).doc, 200))
     .openapi(pageRoute, (c) => {
       const entry = documentFor(publicBaseUrl(c));
-      entry.html ??= renderReferenceHtml(entry.doc);
-      c.header("Content-Security-Policy", "default-src 'none'; style-src 'unsafe-inline'");
+      entry.html ??= referencePageHtml(entry.doc, "/v1/open/openapi.json");
+      c.header("Content-Security-Policy", REFERENCE_PAGE_CSP);
+      c.header("X-Content-Type-Options", "nosniff");
+      c.header("Referrer-Policy", "same-origin");
       return c.html(entry.html, 200);
     });
+}
+
+/** /reference/*: the reference page's two scripts, files of static/reference/ (not operations of the API). */
+export const referenceAssetRoutes = new Hono<AppEnv>();
+for (const path of REFERENCE_SCRIPTS) {
+  referenceAssetRoutes.get(path.slice("/reference".length), async (c) => {
+    const res = await staticAsset(c);
+    res.headers.set("X-Content-Type-Options", "nosniff");
+    return res;
+  });
 }

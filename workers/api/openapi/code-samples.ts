@@ -7,11 +7,15 @@ const isJson = (v: unknown): v is Json => typeof v === "object" && v !== null;
 /** Single-quoted for a POSIX shell. */
 const shellQuote = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
 
+/** The security schemes an operation names (none for the public reference routes). */
+const schemesOf = (op: Json) =>
+  Array.isArray(op.security) ? op.security.flatMap((s) => (isJson(s) ? Object.keys(s) : [])) : [];
+
 /** The curl command of one operation, with the variables `npm run admin -- create-app` prints. */
 function curl(serverUrl: string, method: string, path: string, op: Json, ex: OperationExample): string {
   const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => ex.path?.[name] ?? `<${name}>`);
   const url = `${serverUrl}${filled}${ex.query ? `?${ex.query}` : ""}`;
-  const schemes = Array.isArray(op.security) ? op.security.flatMap((s) => (isJson(s) ? Object.keys(s) : [])) : [];
+  const schemes = schemesOf(op);
   const lines = [`curl -s${method === "get" ? "" : ` -X ${method.toUpperCase()}`} "${url}"`];
   if (schemes.includes("AppId")) lines.push('-H "X-App-ID: $AVATAR_VIDEO_APP_ID"');
   if (schemes.includes("ApiKey")) lines.push('-H "X-API-Key: $AVATAR_VIDEO_API_KEY"');
@@ -19,13 +23,20 @@ function curl(serverUrl: string, method: string, path: string, op: Json, ex: Ope
   return lines.join(" \\\n  ");
 }
 
-const sdk = (ex: OperationExample) =>
-  `import { AvatarVideo } from "@avatar-video/client";\nconst av = new AvatarVideo({ baseUrl, appId, apiKey });\n${ex.sdk}`;
+/** The SDKs read the same variables as the curl samples (AVATAR_VIDEO_BASE_URL, _APP_ID, _API_KEY). */
+const node = (op: Json, ex: OperationExample) =>
+  schemesOf(op).length === 0
+    ? ex.node
+    : `import { AvatarVideo } from "@avatar-video/client";\n\nconst av = new AvatarVideo(); // reads AVATAR_VIDEO_BASE_URL, _APP_ID, _API_KEY\n${ex.node}`;
+const python = (op: Json, ex: OperationExample) =>
+  schemesOf(op).length === 0
+    ? ex.python
+    : `from avatar_video import AvatarVideo\n\nav = AvatarVideo()  # reads AVATAR_VIDEO_BASE_URL, _APP_ID, _API_KEY\n${ex.python}`;
 
 /**
  * Adds the examples to a generated document: `example` on the JSON request body and on the 2xx response,
- * and `x-codeSamples` (curl, SDK; the Redoc/Scalar convention) on the operation. An operation without an
- * example is an error: every public operation teaches by example.
+ * and `x-codeSamples` (curl, the Node and the Python SDK; the Redoc/Scalar convention) on the operation.
+ * An operation without an example is an error: every public operation teaches by example.
  */
 export function withExamples(doc: Json, examples: Record<string, OperationExample>): Json {
   const serverUrl = String((Array.isArray(doc.servers) && isJson(doc.servers[0]) && doc.servers[0].url) || "");
@@ -42,7 +53,8 @@ export function withExamples(doc: Json, examples: Record<string, OperationExampl
       for (const media of Object.values(content)) if (isJson(media)) media.example = ex.response;
       op["x-codeSamples"] = [
         { lang: "Shell", label: "curl", source: curl(serverUrl, method, path, op, ex) },
-        { lang: "JavaScript", label: "SDK (@avatar-video/client)", source: sdk(ex) },
+        { lang: "JavaScript", label: "Node SDK", source: node(op, ex) },
+        { lang: "Python", label: "Python SDK", source: python(op, ex) },
       ];
     }
   }

@@ -135,6 +135,7 @@ function useZodSchemas(operation: Json, route: RouteConfig) {
   }
 }
 
+const LICENSE = { name: "MIT", identifier: "MIT" };
 const registered = new WeakSet<object>();
 
 export function generateDocument(
@@ -148,7 +149,8 @@ export function generateDocument(
   }
   const { openapi, ...generated } = api.getOpenAPI31Document({
     openapi: "3.1.0",
-    info: { title: info.title, version: info.version, description: info.description },
+    // The repository's licence (LICENSE), which the document and the SDKs generated from it are under.
+    info: { title: info.title, version: info.version, description: info.description, license: LICENSE },
     servers: [{ url: serverUrl }],
     tags: info.tags,
   });

@@ -1,7 +1,7 @@
 /**
- * Examples of the public API, one entry per operationId: what a caller sends and gets back, plus the SDK line
- * that does it. withExamples() puts them into the generated document (request and 200 examples, and
- * `x-codeSamples` with curl and the SDK, which the reference page shows). test/worker/openapi-examples.test.ts
+ * Examples of the public API, one entry per operationId: what a caller sends and gets back, plus the Node and
+ * Python SDK lines that do it. withExamples() puts them into the generated document (request and 200 examples,
+ * and `x-codeSamples` in curl, Node and Python, which the reference page shows). test/worker/openapi-examples.test.ts
  * parses every example with the route's own zod schema, so an example cannot drift from the contract.
  */
 
@@ -13,8 +13,10 @@ export interface OperationExample {
   query?: string;
   request?: Json;
   response: unknown;
-  /** The SDK statement (after `const av = new AvatarVideo({ baseUrl, appId, apiKey })`). */
-  sdk: string;
+  /** The Node SDK's statements (after `const av = new AvatarVideo()`, @avatar-video/client). */
+  node: string;
+  /** The Python SDK's statements (after `av = AvatarVideo()`, clients/python). */
+  python: string;
 }
 
 const AVATAR_ID = "5b0f6c1e-8f4e-4c36-9d4a-2f1e7a0b9c11";
@@ -26,7 +28,7 @@ const DONE = "2026-11-20T09:30:41.000Z";
 const avatar = {
   id: AVATAR_ID,
   name: "Ada",
-  coverUrl: `https://api.example.com/v1/media/avatars/${AVATAR_ID}/cover.jpg?sig=…`,
+  coverUrl: `https://api.example.com/v1/media/avatars/${AVATAR_ID}/cover.jpg?exp=1795000900&sig=3q2-7wAAAAA`,
   createdAt: DONE,
   updatedAt: DONE,
 };
@@ -56,7 +58,9 @@ export const OPEN_API_EXAMPLES: Record<string, OperationExample> = {
   createAvatar: {
     request: { imageUrl: "https://media.example.com/portraits/ada.jpg", name: "Ada" },
     response: { jobId: AVATAR_JOB_ID, status: "queued" },
-    sdk: 'const { jobId } = await av.avatars.create({ imageUrl: "https://media.example.com/portraits/ada.jpg", name: "Ada" });\nconst job = await av.waitForAvatar(jobId);',
+    node: 'const { jobId } = await av.avatars.create({ imageUrl: "https://media.example.com/portraits/ada.jpg", name: "Ada" });\nconst job = await av.waitForAvatar(jobId);',
+    python:
+      'created = av.avatars.create(image_url="https://media.example.com/portraits/ada.jpg", name="Ada")\njob = av.wait_for_avatar(created.job_id)',
   },
   checkAvatarImage: {
     request: { imageUrl: "https://media.example.com/portraits/ada.jpg" },
@@ -74,27 +78,32 @@ export const OPEN_API_EXAMPLES: Record<string, OperationExample> = {
         rollDeg: 1,
       },
     },
-    sdk: 'const check = await av.avatars.check({ imageUrl: "https://media.example.com/portraits/ada.jpg" });',
+    node: 'const check = await av.avatars.check({ imageUrl: "https://media.example.com/portraits/ada.jpg" });',
+    python: 'check = av.avatars.check("https://media.example.com/portraits/ada.jpg")',
   },
   listAvatars: {
     query: "pagination.pageSize=20",
     response: { avatars: [avatar], pagination: page },
-    sdk: "for await (const avatar of av.avatars.list({ pageSize: 20 })) console.log(avatar.name);",
+    node: "for await (const avatar of av.avatars.list({ pageSize: 20 })) console.log(avatar.name);",
+    python: "for avatar in av.avatars.list(page_size=20):\n    print(avatar.name)",
   },
   getAvatar: {
     path: { avatarId: AVATAR_ID },
     response: { avatar },
-    sdk: `const avatar = await av.avatars.get("${AVATAR_ID}");`,
+    node: `const avatar = await av.avatars.get("${AVATAR_ID}");`,
+    python: `avatar = av.avatars.get("${AVATAR_ID}")`,
   },
   listAvatarJobs: {
     query: "statuses=succeeded&pagination.pageSize=20",
     response: { jobs: [avatarJob], pagination: page },
-    sdk: 'for await (const job of av.avatarJobs.list({ statuses: ["succeeded"] })) console.log(job.avatarId);',
+    node: 'for await (const job of av.avatarJobs.list({ statuses: ["succeeded"] })) console.log(job.avatarId);',
+    python: 'for job in av.avatar_jobs.list(statuses=["succeeded"]):\n    print(job.avatar_id)',
   },
   getAvatarJob: {
     path: { jobId: AVATAR_JOB_ID },
     response: { job: avatarJob },
-    sdk: `const job = await av.avatarJobs.get("${AVATAR_JOB_ID}");`,
+    node: `const job = await av.avatarJobs.get("${AVATAR_JOB_ID}");`,
+    python: `job = av.avatar_jobs.get("${AVATAR_JOB_ID}")`,
   },
   createVideo: {
     request: {
@@ -115,33 +124,40 @@ export const OPEN_API_EXAMPLES: Record<string, OperationExample> = {
       },
     },
     response: { jobId: VIDEO_JOB_ID, status: "queued", createdAt: AT },
-    sdk: `const { jobId } = await av.videos.create({ avatarId: "${AVATAR_ID}", audioUrl: "https://media.example.com/audio/welcome.mp3" });\nconst detail = await av.waitForVideo(jobId); // detail.videoUrl: the MP4`,
+    node: `const { jobId } = await av.videos.create({ avatarId: "${AVATAR_ID}", audioUrl: "https://media.example.com/audio/welcome.mp3" });\nconst detail = await av.waitForVideo(jobId); // detail.videoUrl: the MP4`,
+    python: `video = av.videos.create(avatar_id="${AVATAR_ID}", audio_url="https://media.example.com/audio/welcome.mp3")\ndetail = av.wait_for_video(video.job_id)  # detail.video_url: the MP4`,
   },
   getVideoJob: {
     path: { jobId: VIDEO_JOB_ID },
     response: {
       job: videoJob,
-      videoUrl: `https://api.example.com/v1/media/videos/${VIDEO_JOB_ID}.mp4?exp=1795000900&sig=…`,
+      videoUrl: `https://api.example.com/v1/media/videos/${VIDEO_JOB_ID}.mp4?exp=1795000900&sig=Yp9cT0l2c2lnbmF0dXJl`,
       videoUrlExpiresAt: "2026-11-20T09:45:41.000Z",
     },
-    sdk: `const { job, videoUrl } = await av.videos.get("${VIDEO_JOB_ID}");`,
+    node: `const { job, videoUrl } = await av.videos.get("${VIDEO_JOB_ID}");`,
+    python: `detail = av.videos.get("${VIDEO_JOB_ID}")  # detail.job, detail.video_url`,
   },
   listVideoJobs: {
     query: "statuses=succeeded&pagination.pageSize=20",
     response: { jobs: [videoJob], pagination: page },
-    sdk: 'for await (const job of av.videos.list({ statuses: ["succeeded"] })) console.log(job.id, job.status);',
+    node: 'for await (const job of av.videos.list({ statuses: ["succeeded"] })) console.log(job.id, job.status);',
+    python: 'for job in av.videos.list(statuses=["succeeded"]):\n    print(job.id, job.status)',
   },
   createSessionToken: {
     request: { expireAt: 1795000000 },
     response: { sessionToken: "eyJhbGciOiJFZERTQSIsInR5cCI6IkpXVCJ9.eyJleHAiOjE3OTUwMDAwMDB9.c2lnbmF0dXJl" },
-    sdk: 'const { data } = await av.api.POST("/v1/console/session-tokens", { body: { expireAt: Math.floor(Date.now() / 1000) + 3600 } });',
+    node: "const { sessionToken } = await av.sessionTokens.create({ ttlSeconds: 3600 }); // for the page, never the key",
+    python: "token = av.session_tokens.create(ttl=3600)  # token.session_token goes to the page",
   },
   getOpenApiDocument: {
     response: { openapi: "3.1.0", info: { title: "Avatar and Video Open API", version: "1.0.0" }, paths: {} },
-    sdk: 'const doc = await (await fetch("https://api.example.com/v1/open/openapi.json")).json();',
+    node: 'const doc = await (await fetch("https://api.example.com/v1/open/openapi.json")).json();',
+    python:
+      'import json\nfrom urllib.request import urlopen\n\ndoc = json.load(urlopen("https://api.example.com/v1/open/openapi.json"))',
   },
   getApiReference: {
     response: '<!doctype html><html lang="en">…</html>',
-    sdk: "// A page for people: open /v1/open/docs in a browser.",
+    node: "// A page for people: open /v1/open/docs in a browser.",
+    python: "# A page for people: open /v1/open/docs in a browser.",
   },
 };
