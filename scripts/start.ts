@@ -1,7 +1,8 @@
-// Starts the local stack in the foreground and prints one ready line (base URL + admin token), then where the
-// demo media are (a portrait and a voice for the README's first calls; this machine only).
+// Starts the local stack in the foreground and prints one ready line (base URL + admin token), then which
+// ffmpeg renders and where the demo media are (a portrait and a voice for the README's first calls; this machine only).
 import { allowlistWithDemo, DEMO_MEDIA_PORT, startDemoMedia } from "./lib/demo-media";
 import { ensureDevVars } from "./lib/dev-vars";
+import { rendererFfmpeg } from "./lib/renderer-ffmpeg";
 import { startStack } from "./lib/stack";
 
 const port = Number(process.env.PORT ?? 8787);
@@ -22,8 +23,10 @@ const stack = await startStack({
 console.log(
   `Ready: ${stack.baseUrl}/v1/open (API reference ${stack.baseUrl}/v1/open/docs) — admin token ${vars.ADMIN_TOKEN}`,
 );
+console.log(await rendererFfmpeg(stack.rendererUrl));
 console.log(`Demo media: ${demo.origin}/portrait.jpg and ${demo.origin}/voice.wav`);
-for (const signal of ["SIGINT", "SIGTERM"] as const) {
+// SIGHUP too (the terminal closed): the renderer and wrangler run in process groups of their own.
+for (const signal of ["SIGINT", "SIGTERM", "SIGHUP"] as const) {
   process.on(signal, async () => {
     demo.server.close();
     await stack.stop();

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from "node:child_process";
 import { createInterface } from "node:readline";
+import { stripVTControlCharacters } from "node:util";
 import type { DevVars } from "./dev-vars";
 import { supervise } from "./supervisor";
 
@@ -44,18 +45,37 @@ export interface Stack {
 
 const root = new URL("../..", import.meta.url).pathname;
 
-function run(
-  cmd: string,
-  args: string[],
-  env: NodeJS.ProcessEnv,
-  quiet: boolean,
-  onLine?: (line: string) => void,
-): ChildProcess {
+/**
+ * Where a child's stdout goes: nowhere (tests), the terminal, a line reader (the renderer's JSON lines for
+ * benchmarks), or the terminal without the launcher's own request lines (wrangler; stderr too). stderr is shown.
+ */
+type Output = "quiet" | "terminal" | "filtered" | ((line: string) => void);
+
+function run(cmd: string, args: string[], env: NodeJS.ProcessEnv, output: Output): ChildProcess {
+  const filtered = output === "filtered";
+  const stdout = typeof output === "function" || filtered ? "pipe" : output === "quiet" ? "ignore" : "inherit";
+  const stderr = filtered ? "pipe" : "inherit";
   // Own process group, so stop() ends the whole tree (wrangler spawns workerd).
-  const stdout = onLine ? "pipe" : quiet ? "ignore" : "inherit";
-  const child = spawn(cmd, args, { cwd: root, env, detached: true, stdio: ["ignore", stdout, "inherit"] });
-  if (onLine && child.stdout) createInterface({ input: child.stdout }).on("line", onLine);
+  const child = spawn(cmd, args, { cwd: root, env, detached: true, stdio: ["ignore", stdout, stderr] });
+  if (typeof output === "function" && child.stdout) createInterface({ input: child.stdout }).on("line", output);
+  if (filtered) showWithoutLauncherLines(child);
   return child;
+}
+
+/** wrangler logs every request; the launcher's own (its start-up wait, the sweep every 30 s) are not worth a line. */
+const LAUNCHER_REQUEST = / GET \/(__scheduled|health\/live)[? ]/;
+
+/** Shows wrangler's output (stdout and stderr) without the launcher's request lines. */
+function showWithoutLauncherLines(child: ChildProcess) {
+  for (const [input, output] of [
+    [child.stdout, process.stdout],
+    [child.stderr, process.stderr],
+  ] as const) {
+    if (!input) continue;
+    createInterface({ input }).on("line", (line) => {
+      if (!LAUNCHER_REQUEST.test(stripVTControlCharacters(line))) output.write(`${line}\n`);
+    });
+  }
 }
 
 async function waitForHttp(url: string, timeoutMs: number) {
@@ -87,11 +107,14 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
   // No network here or in CI: skip miniflare's fetch of the Request.cf template (it logs ENOTFOUND otherwise).
   // wrangler's local observability recorder writes every event (each WebSocket message) to SQLite: ~30 % of the
   // local runtime's CPU under motion load and no part of the service (docs/motion.md); X_LOCAL_OBSERVABILITY=true keeps it.
+  // WRANGLER_REGISTRY_PATH empty: no dev registry (the machine-wide list of `wrangler dev` sessions). Nothing here
+  // binds to another session, and each session that starts or stops elsewhere would print the bindings table again.
   const env = {
     ...process.env,
     WRANGLER_SEND_METRICS: "false",
     NO_UPDATE_NOTIFIER: "1",
     CLOUDFLARE_CF_FETCH_ENABLED: "false",
+    WRANGLER_REGISTRY_PATH: "",
     X_LOCAL_OBSERVABILITY: process.env.X_LOCAL_OBSERVABILITY ?? "false",
   };
 
@@ -125,7 +148,12 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
     return supervise({
       name: instances > 1 ? `renderer-${i}` : "renderer",
       spawn: () =>
-        run(process.execPath, ["--import", "tsx", "container/src/server.ts"], rendererEnv, quiet, opts.onRendererLog),
+        run(
+          process.execPath,
+          ["--import", "tsx", "container/src/server.ts"],
+          rendererEnv,
+          opts.onRendererLog ?? (quiet ? "quiet" : "terminal"),
+        ),
       log: opts.onSupervisorLog ?? (quiet ? undefined : (line) => console.error(line)),
     });
   });
@@ -157,8 +185,9 @@ export async function startStack(opts: StackOptions): Promise<Stack> {
       `PUBLIC_BASE_URL:${baseUrl}`,
       ...Object.entries(opts.workerVars ?? {}).flatMap(([k, v]) => ["--var", `${k}:${v}`]),
     ],
-    env,
-    quiet,
+    // Piped when shown (to drop the launcher's request lines), so colours are asked for when this terminal has them.
+    quiet ? env : { ...env, FORCE_COLOR: process.stdout.isTTY ? "1" : "0" },
+    quiet ? "quiet" : "filtered",
   );
 
   const stop = async () => {
