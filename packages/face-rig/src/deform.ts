@@ -5,6 +5,7 @@ import type { FaceModel } from "./face-model";
 import { FACE_POINTS } from "./face-model";
 import { smoothstep } from "@avatar-video/motion-model";
 import { moveLids } from "./eyelids";
+import { expressionShape, mouthShift, type ExpressionWeights } from "./expression";
 
 export interface FacePose {
   /** Jaw/lip opening 0..1. */
@@ -30,6 +31,8 @@ export interface FacePose {
   roll: number;
   tx: number;
   ty: number;
+  /** The expression drawn on the face (expression.ts); absent or all 0: the photo's own. */
+  expression?: ExpressionWeights;
 }
 
 export const NEUTRAL_POSE: FacePose = {
@@ -75,8 +78,11 @@ export function deform(m: FaceModel, pose: FacePose, out: Float32Array): Float32
   const spread = pose.spread;
   const round = pose.round;
   const tuck = Math.min(1, Math.max(0, pose.tuck)) * (1 - press);
-  // A smiling photo's corners come in and down while speaking (relaxed smile), back in the pauses.
-  const relax = Math.min(1, Math.max(0, pose.relax)) * m.mouth.smile;
+  const x = expressionShape(pose.expression);
+  // A smiling photo's corners come in and down while speaking (relaxed smile), back in the pauses; a happy
+  // or serious expression holds them where it puts them.
+  let relax = Math.min(1, Math.max(0, pose.relax)) * m.mouth.smile;
+  if (x) relax *= 1 - x.holdSmile;
   // Lips apart at rest (a smile showing its teeth) purse further in: the corners cover the side teeth.
   const parted = smoothstep(0.1, 0.4, mv[14] - mv[13]);
   const horiz = 0.1 * spread - (0.26 + PURSE_IN * parted) * round - 0.35 * relax;
@@ -89,6 +95,8 @@ export function deform(m: FaceModel, pose: FacePose, out: Float32Array): Float32
     const sides = smoothstep(0.2, 0.75, Math.abs(u));
     const purse = round * (1 - press) * (ROUND_CLOSE_MIDDLE + (ROUND_CLOSE_SIDES - ROUND_CLOSE_MIDDLE) * sides);
     let dv = restCloseV[i] * (press + purse) + tuckV[i] * tuck;
+    // An expression may close a parted photo mouth at rest, all the way; speech opens it from there.
+    if (x && x.closeLips > 0) dv += (m.fullCloseV[i] - restCloseV[i] * (press + purse)) * x.closeLips;
     const role = lipRole[i];
     // Jaw.
     let jw = jawW[i];
@@ -114,6 +122,11 @@ export function deform(m: FaceModel, pose: FacePose, out: Float32Array): Float32
       du += horiz * g * h * hw;
       dv += 0.4 * relax * g * g * h * hw;
     }
+    if (x) {
+      const [eu, ev] = mouthShift(x, u, v, m.mouth.smile);
+      du += eu * hw;
+      dv += ev * hw;
+    }
     if (du !== 0 || dv !== 0) {
       out[i * 2] += du * ex0 + dv * ey0;
       out[i * 2 + 1] += du * ex1 + dv * ey1;
@@ -135,7 +148,7 @@ export function deform(m: FaceModel, pose: FacePose, out: Float32Array): Float32
   const blinks = [pose.blinkR, pose.blinkL];
   for (let e = 0; e < 2; e++) {
     const c = Math.min(1, blinks[e]);
-    if (c > 0) moveLids(m.eyes[e], c, out);
+    if (c > 0 || x) moveLids(m.eyes[e], Math.max(0, c), out, x?.lids);
   }
 
   // --- brows ---------------------------------------------------------------------------------------
@@ -144,6 +157,7 @@ export function deform(m: FaceModel, pose: FacePose, out: Float32Array): Float32
     for (const i of m.brows) out[i * 2 + 1] -= lift;
     for (const eye of m.eyes) for (const i of eye.upper2) out[i * 2 + 1] -= lift * 0.35;
   }
+  if (x) moveBrows(m, x.browUp, x.browInnerUp, x.browIn, out);
 
   // --- head ----------------------------------------------------------------------------------------
   const { headW, z } = m;
@@ -175,4 +189,26 @@ export function deform(m: FaceModel, pose: FacePose, out: Float32Array): Float32
     }
   }
   return out;
+}
+
+/**
+ * An expression's brows: up by `up` (× interocular), the inner ends by a further `innerUp` and in towards the
+ * nose by `inward`, carrying the skin around them (brow-field.ts); lid row 2 below follows a third of the way
+ * (as with the emphasis brow raise).
+ */
+function moveBrows(m: FaceModel, up: number, innerUp: number, inward: number, out: Float32Array): void {
+  const io = m.interocular;
+  const f = m.browField;
+  for (let k = 0; k < f.idx.length; k++) {
+    const i = f.idx[k];
+    const q = f.inner[k];
+    const w = f.weight[k] * io;
+    out[i * 2] += inward * q * w * f.inward[k * 2];
+    out[i * 2 + 1] += inward * q * w * f.inward[k * 2 + 1] - (up + innerUp * q) * w;
+  }
+  for (const row of f.lidRows)
+    row.forEach((i, k) => {
+      const q = k / (row.length - 1); // the row runs from the outer corner to the inner one
+      out[i * 2 + 1] -= 0.35 * (up + innerUp * q) * io;
+    });
 }

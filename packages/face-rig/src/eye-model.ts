@@ -19,6 +19,14 @@ export interface EyeModel {
   rise: Float32Array;
   edge: Float32Array;
   keep: Float32Array;
+  /**
+   * For a held lid shape (an expression, eyelids.ts `LidShape`): per mover, the opening (lm − um, px) of its
+   * column; for linear movers the share of the upper lid's movement they follow (> 0) or, negated, of the
+   * lower lid's (< 0); for opening movers the lower rim band [lm − low, lm] that rides with the lower lid.
+   */
+  open: Float32Array;
+  follow: Float32Array;
+  low: Float32Array;
   /** FaceMesh rows of this eye (outer corner first), for callers that look at the lids. */
   upper0: number[];
   lower0: number[];

@@ -147,6 +147,8 @@ export function buildEyeMesh(
       b,
       um,
       lm,
+      // The lower lid's rim (from a little above the detected lid line down to the margin), for a held shape.
+      lowRim: Math.min(lm - l0 + EDGE_BAND * len, 0.3 * (lm - um)),
       lashTop,
       rise,
       meet,
@@ -159,9 +161,16 @@ export function buildEyeMesh(
     };
   };
   type Col = ReturnType<typeof column>;
+  /** Where s lies between the skin's fixed line (0) and the lashes (1). */
+  const skinX = (c: Col, s: number) => Math.min(1, Math.max(0, (s - c.fix) / Math.max(1e-3, c.lashTop - c.fix)));
   const stretch = (c: Col, s: number) => {
-    const x = Math.min(1, Math.max(0, (s - c.fix) / Math.max(1e-3, c.lashTop - c.fix)));
+    const x = skinX(c, s);
     return c.travel * x * (1 + SKIN_BIAS * (1 - x));
+  };
+  /** Share of the lid edge's movement the lid skin at s follows (stretch ÷ travel). */
+  const skinShare = (c: Col, s: number) => {
+    const x = skinX(c, s);
+    return x * (1 + SKIN_BIAS * (1 - x));
   };
 
   // Movers: parallel arrays filled as we go.
@@ -175,8 +184,14 @@ export function buildEyeMesh(
   const rise: number[] = [];
   const edge: number[] = [];
   const keep: number[] = [];
-  const addLinear = (i: number, d: number) => {
+  const open: number[] = [];
+  const follow: number[] = [];
+  const low: number[] = [];
+  /** A linear mover: `d` px at closure; it follows `share` of the upper lid (or, negated, of the lower). */
+  const addLinear = (i: number, d: number, c: Col, share: number) => {
+    // Points a blink does not move (by less than 1e-4 px) are left out; a held shape moves them as little.
     if (Math.abs(d) < 1e-4) return;
+    open.push(c.lm - c.um), follow.push(share), low.push(0);
     idx.push(i),
       lin.push(d),
       clamped.push(0),
@@ -189,6 +204,7 @@ export function buildEyeMesh(
       keep.push(0);
   };
   const addClamped = (i: number, s: number, c: Col) => {
+    open.push(c.lm - c.um), follow.push(0), low.push(c.lowRim);
     idx.push(i),
       lin.push(0),
       clamped.push(1),
@@ -235,17 +251,23 @@ export function buildEyeMesh(
       const c = column(t);
       const s = rowS(r, c);
       [base[vi * 2], base[vi * 2 + 1]] = toXY(t, s);
-      if (r === 0) addLinear(vi, stretch(c, s));
-      else if (r === 1) addLinear(vi, c.travel);
+      if (r === 0) addLinear(vi, stretch(c, s), c, skinShare(c, s));
+      else if (r === 1) addLinear(vi, c.travel, c, 1);
       else if (r <= 3 + OPEN_ROWS) addClamped(vi, s, c);
-      else addLinear(vi, -c.rise * 0.5);
+      else addLinear(vi, -c.rise * 0.5, c, -0.5);
     }
   }
   // FaceMesh rows outside the grid follow the lid skin's stretch; the unused interior ones follow the lids.
   // (The end edges' own vertices stay put, like the end columns on them.)
-  for (const i of g.upper1.slice(1, -1)) addLinear(i, stretch(column(T(i)), S(i)));
+  for (const i of g.upper1.slice(1, -1)) {
+    const c = column(T(i));
+    addLinear(i, stretch(c, S(i)), c, skinShare(c, S(i)));
+  }
   // Row 2 hangs from the brow by thin triangles: it follows by half, so none of them turns over.
-  for (const i of g.upper2) addLinear(i, 0.5 * stretch(column(T(i)), S(i)));
+  for (const i of g.upper2) {
+    const c = column(T(i));
+    addLinear(i, 0.5 * stretch(c, S(i)), c, 0.5 * skinShare(c, S(i)));
+  }
   for (const i of [...g.upper0, ...g.lower0]) addClamped(i, S(i), column(T(i)));
   // Depth of the inner grid points from the eye's landmarks; triangles of the grid and its two seams.
   const interior = Array.from({ length: ROWS }, (_, r) =>
@@ -268,6 +290,9 @@ export function buildEyeMesh(
     rise: Float32Array.from(rise),
     edge: Float32Array.from(edge),
     keep: Float32Array.from(keep),
+    open: Float32Array.from(open),
+    follow: Float32Array.from(follow),
+    low: Float32Array.from(low),
     upper0: [...g.upper0],
     lower0: [...g.lower0],
     upper2: [...g.upper2],

@@ -80,8 +80,23 @@ export function buildEyeMeshes(base: Float32Array, z: Float32Array, first: numbe
   };
 }
 
-/** Move the lids of one eye for closure amount c (0 open … 1 closed) into `out`. */
-export function moveLids(eye: EyeModel, c: number, out: Float32Array): void {
+/**
+ * A held lid shape (an expression), in shares of each column's opening: `upper` > 0 lowers the upper lid
+ * (narrower), < 0 raises it (wider); `lower` > 0 raises the lower lid, < 0 lowers it. A lid that comes down
+ * over the eye covers it (the rows it passes are swallowed, as in a blink); one that moves off the eye
+ * stretches the opening between them.
+ */
+export interface LidShape {
+  upper: number;
+  lower: number;
+}
+
+/** Move the lids of one eye for closure amount c (0 open … 1 closed), from a held shape, into `out`. */
+export function moveLids(eye: EyeModel, c: number, out: Float32Array, shape?: LidShape): void {
+  if (shape && (shape.upper !== 0 || shape.lower !== 0)) {
+    moveShapedLids(eye, c, out, shape);
+    return;
+  }
   const { nx, ny, idx, lin, clamped, rest, um, meet, lm, rise, edge, keep } = eye;
   for (let k = 0; k < idx.length; k++) {
     let d: number;
@@ -92,6 +107,51 @@ export function moveLids(eye: EyeModel, c: number, out: Float32Array): void {
     out[i * 2] += d * nx;
     out[i * 2 + 1] += d * ny;
   }
+}
+
+/**
+ * The lids set to a shape first (up / lo: the upper and lower lid's movement in px, positive downwards), then
+ * the blink from there: it closes on the lower lid's new line.
+ */
+function moveShapedLids(eye: EyeModel, c: number, out: Float32Array, shape: LidShape): void {
+  const { nx, ny, idx, lin, clamped, rest, um, meet, lm, rise, edge, keep, open, follow, low } = eye;
+  for (let k = 0; k < idx.length; k++) {
+    const up = shape.upper * open[k];
+    const lo = -shape.lower * open[k];
+    let d: number;
+    if (clamped[k]) {
+      const s = shapedRest(rest[k], um[k], lm[k], edge[k], low[k], up, lo);
+      d = openingMove(s, um[k] + up, meet[k] + lo, lm[k] + lo, rise[k], edge[k], keep[k], c) - rest[k];
+    } else {
+      // Lid skin and lashes follow the upper lid (over the blink, towards the lower lid's line); the skin
+      // under the eye follows the lower lid.
+      const f = follow[k];
+      d = lin[k] * c + (f > 0 ? f * (up * (1 - c) + lo * c) : -f * lo);
+    }
+    if (d === 0) continue;
+    const i = idx[k];
+    out[i * 2] += d * nx;
+    out[i * 2 + 1] += d * ny;
+  }
+}
+
+/**
+ * Where a point of the opening band at rest s sits with the lids moved by up / lo: the upper lid's edge band
+ * [um, um + edge] and the lower rim [lm − low, lm] ride with their lids; the eye between is stretched where a
+ * lid moves off it and covered (pressed onto the lid's edge) where a lid comes over it.
+ */
+function shapedRest(s: number, um: number, lm: number, edge: number, low: number, up: number, lo: number): number {
+  const a0 = um + edge;
+  const b0 = lm - low;
+  if (s <= a0) return s + up;
+  if (s >= b0) return s + lo;
+  let top = a0 + up;
+  let bottom = b0 + lo;
+  if (top > bottom) top = bottom = (top + bottom) / 2;
+  const a1 = a0 + Math.min(up, 0);
+  const b1 = b0 + Math.max(lo, 0);
+  const stretched = b0 - a0 > 1e-3 ? a1 + ((s - a0) * (b1 - a1)) / (b0 - a0) : s;
+  return Math.min(Math.max(stretched, top), bottom);
 }
 
 /**

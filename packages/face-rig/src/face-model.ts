@@ -17,6 +17,7 @@ import {
   type FaceAxes,
 } from "./anchor-rings";
 import { buildEyeMeshes, EYE_GRID_VERTICES, type EyeModel } from "./eyelids";
+import { type BrowField, buildBrowField } from "./brow-field";
 import { repairMisplacedEye } from "./eye-symmetry";
 import {
   FACE_POINTS,
@@ -27,7 +28,14 @@ import {
   SILHOUETTE,
   TRI468,
 } from "./facemesh-topology";
-import { buildMouthRig, faceJawWeights, restClosingOffsets, smileLift, tuckOffsets } from "./mouth-rig";
+import {
+  buildMouthRig,
+  faceJawWeights,
+  heldClosingOffsets,
+  restClosingOffsets,
+  smileLift,
+  tuckOffsets,
+} from "./mouth-rig";
 
 export { FACE_POINTS };
 export type { EyeModel };
@@ -65,6 +73,8 @@ export interface FaceModel {
   innerRow: Uint8Array;
   /** Closing offsets per vertex (dy in canvas px along the mouth's down axis) that seal a photo's parted lips (M/B/P). */
   restCloseV: Float32Array;
+  /** The same, closing a parted photo mouth all the way (an expression's closed mouth). */
+  fullCloseV: Float32Array;
   /** F/V offsets per vertex (dy in canvas px along the mouth's down axis at tuck = 1). */
   tuckV: Float32Array;
   mouth: {
@@ -81,6 +91,8 @@ export interface FaceModel {
   };
   eyes: [EyeModel, EyeModel];
   brows: number[];
+  /** The brows and the skin around them that an expression moves (expression.ts). */
+  browField: BrowField;
   /** Interocular distance in canvas px. */
   interocular: number;
   /** Face centre and pivot (neck) for head rotation. */
@@ -132,6 +144,7 @@ export function buildFaceModel(rig: AvatarRig, place: Placement): FaceModel {
     lipRole: mouth.lipRole,
     innerRow: mouth.innerRow,
     restCloseV: restClosingOffsets(mouth, count),
+    fullCloseV: heldClosingOffsets(mouth, count),
     tuckV: tuckOffsets(mouth, count),
     mouth: {
       ...mouth.frame,
@@ -141,6 +154,7 @@ export function buildFaceModel(rig: AvatarRig, place: Placement): FaceModel {
     },
     eyes: eyeMeshes.eyes,
     brows: [...RIGHT_EYEBROW, ...LEFT_EYEBROW],
+    browField: buildBrowField(base, eyeMeshes.eyes),
     interocular: Math.hypot(X(263) - X(33), Y(263) - Y(33)),
     center: [axes.cx, axes.cy],
     // The pivot sits on the neck, below the chin.

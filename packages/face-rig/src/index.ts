@@ -4,6 +4,8 @@
  * and a live Avatar move alike.
  */
 export { deform, NEUTRAL_POSE, type FacePose } from "./deform";
+export { expressionShape, type ExpressionShape, type ExpressionWeights } from "./expression";
+export type { LidShape } from "./eyelids";
 export { buildFaceModel, FACE_POINTS, type FaceModel, type Placement } from "./face-model";
 export { mouthColors, type MouthColors } from "./mouth-colors";
 export { photoMouthColors, type Pixels } from "./photo-colors";

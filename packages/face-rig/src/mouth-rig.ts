@@ -191,3 +191,33 @@ export function restClosingOffsets(rig: MouthRig, count: number): Float32Array {
   follow(LIPS_LOWER_SEMI_OUTER, LIPS_LOWER_INNER, 0.4);
   return restCloseV;
 }
+
+/** Shares of the inner row's closing that the lip rows further out follow in a held closed mouth. */
+const HELD_FOLLOW = [0.95, 0.85, 0.65];
+
+/**
+ * Offsets (as restClosingOffsets) that close a parted photo mouth all the way and hold it closed (an
+ * expression): the lips move nearly whole — a lip stretched over a broad smile's gap shows streaks — and
+ * the skin beyond them takes up the stretch.
+ */
+export function heldClosingOffsets(rig: MouthRig, count: number): Float32Array {
+  const { mv } = rig;
+  const hw = rig.frame.halfWidth;
+  const out = new Float32Array(count);
+  const rows = [
+    [LIPS_UPPER_INNER, LIPS_UPPER_SEMI_INNER, LIPS_UPPER_SEMI_OUTER, LIPS_UPPER_OUTER],
+    [LIPS_LOWER_INNER, LIPS_LOWER_SEMI_INNER, LIPS_LOWER_SEMI_OUTER, LIPS_LOWER_OUTER],
+  ];
+  for (let k = 1; k < LIPS_UPPER_INNER.length - 1; k++) {
+    const gap = Math.max(0, (mv[LIPS_LOWER_INNER[k]] - mv[LIPS_UPPER_INNER[k]]) * hw);
+    rows.forEach((lip, side) => {
+      const close = side === 0 ? gap / 2 : -gap / 2;
+      out[lip[0][k]] = close;
+      for (let depth = 1; depth < lip.length; depth++) {
+        const o = lip[depth][k];
+        if (o !== lip[0][k]) out[o] = close * HELD_FOLLOW[depth - 1];
+      }
+    });
+  }
+  return out;
+}

@@ -1,0 +1,97 @@
+/**
+ * Expressions drawn by moving the face's own mesh (packages/face-rig/src/expression.ts, brow-field.ts,
+ * eyelids.ts; docs/performance.md): each moves its landmarks the right way on a test portrait, speech still
+ * moves the mouth on top, a blink still closes the eye, and no expression leaves the photo's face moved.
+ */
+import { describe, expect, it, beforeAll } from "vitest";
+import { buildFaceModel, deform, type FaceModel, type FacePose, NEUTRAL_POSE } from "@avatar-video/face-rig";
+import { NO_EXPRESSION } from "@avatar-video/motion-model";
+import { testAvatar } from "./helpers/media-avatar";
+
+let m: FaceModel;
+beforeAll(async () => {
+  const a = await testAvatar("single-phone");
+  m = buildFaceModel(a.rig, {
+    scaleX: 1,
+    scaleY: 1,
+    offsetX: 0,
+    offsetY: 0,
+    clip: { x0: 0, y0: 0, x1: 4000, y1: 4000 },
+  });
+});
+
+const at = (pose: Partial<FacePose>) => deform(m, { ...NEUTRAL_POSE, ...pose }, new Float32Array(m.count * 2));
+const express = (name: keyof typeof NO_EXPRESSION, k = 0.6, pose: Partial<FacePose> = {}) =>
+  at({ ...pose, expression: { ...NO_EXPRESSION, [name]: k } });
+
+/** What the quality script reads from a video, on mesh positions: mouth corners, brows, eye openings. */
+function read(xy: Float32Array) {
+  const Y = (i: number) => xy[i * 2 + 1];
+  const io = Math.hypot(m.base[263 * 2] - m.base[33 * 2], m.base[263 * 2 + 1] - m.base[33 * 2 + 1]);
+  const mouthW = Math.hypot(m.base[291 * 2] - m.base[61 * 2], m.base[291 * 2 + 1] - m.base[61 * 2 + 1]);
+  const centre = (Y(13) + Y(14)) / 2;
+  return {
+    /** Corners above the lips' middle, × mouth width (up = positive). */
+    corners: (centre - (Y(61) + Y(291)) / 2) / mouthW,
+    /** Brows above the eyes' upper lids, × interocular. */
+    brows: ((Y(159) - Y(105)) / 2 + (Y(386) - Y(334)) / 2) / io,
+    /** Inner brow ends above the outer ones, × interocular. */
+    innerBrows: (Y(70) - Y(107) + (Y(300) - Y(336))) / 2 / io,
+    /** Eye openings (upper to lower lid), × interocular. */
+    eyes: (Y(145) - Y(159) + (Y(374) - Y(386))) / 2 / io,
+  };
+}
+
+describe("expressions on the mesh", () => {
+  it("no expression (absent or all 0) is the photo's own face, bit for bit", () => {
+    expect(at({ expression: { ...NO_EXPRESSION } })).toEqual(at({}));
+    expect(at({ open: 0.5, blinkL: 0.3, expression: NO_EXPRESSION })).toEqual(at({ open: 0.5, blinkL: 0.3 }));
+  });
+
+  it("each expression moves its landmarks the right way by a visible margin", () => {
+    const n = read(at({}));
+    const happy = read(express("happy"));
+    const serious = read(express("serious"));
+    const surprised = read(express("surprised"));
+    const sad = read(express("sad"));
+    expect(happy.corners - n.corners).toBeGreaterThan(0.02); // corners up ≥ 2 % of the mouth width
+    expect(happy.eyes - n.eyes).toBeLessThan(-0.003); // the eyes narrow a little
+    expect(serious.corners - n.corners).toBeLessThan(-0.02); // this photo smiles: its corners come down
+    expect(serious.brows - n.brows).toBeLessThan(-0.01);
+    expect(surprised.brows - n.brows).toBeGreaterThan(0.03); // brows up ≥ 3 % of the eye distance
+    expect(surprised.eyes - n.eyes).toBeGreaterThan(0.005);
+    expect(sad.corners - n.corners).toBeLessThan(-0.02);
+    expect(sad.innerBrows - n.innerBrows).toBeGreaterThan(0.02);
+  });
+
+  it("grows with intensity and blends smoothly between expressions", () => {
+    const n = read(at({})).corners;
+    const lift = [0.2, 0.4, 0.6, 0.8, 1].map((k) => read(express("happy", k)).corners - n);
+    for (let i = 1; i < lift.length; i++) expect(lift[i]).toBeGreaterThan(lift[i - 1]);
+    const half = read(at({ expression: { ...NO_EXPRESSION, happy: 0.3, sad: 0.3 } })).corners - n;
+    expect(half).toBeGreaterThan(read(express("sad")).corners - n);
+    expect(half).toBeLessThan(read(express("happy")).corners - n);
+  });
+
+  it("speech still opens the mouth on top, and a blink still closes the eye", () => {
+    const rest = express("serious", 1);
+    const word = express("serious", 1, { open: 0.8 });
+    expect(word[14 * 2 + 1] - rest[14 * 2 + 1]).toBeGreaterThan(0.3 * m.mouth.halfWidth);
+    for (const name of ["happy", "surprised", "sad"] as const) {
+      const shut = express(name, 1, { blinkR: 1, blinkL: 1 });
+      // The lids meet: upper and lower lid middles within a pixel.
+      expect(Math.abs(shut[159 * 2 + 1] - shut[145 * 2 + 1]), name).toBeLessThan(1.5);
+    }
+  });
+
+  it("moves nothing far from the face: the outline and the anchor rings stay", () => {
+    for (const name of ["happy", "serious", "surprised", "sad"] as const) {
+      const xy = express(name, 1);
+      for (const i of [10, 152, 234, 454]) {
+        expect(Math.abs(xy[i * 2] - m.base[i * 2]), `${name} ${i}`).toBeLessThan(0.5);
+        expect(Math.abs(xy[i * 2 + 1] - m.base[i * 2 + 1]), `${name} ${i}`).toBeLessThan(0.5);
+      }
+      for (let i = 468; i < 468 + 40; i++) expect(xy[i * 2]).toBe(m.base[i * 2]);
+    }
+  });
+});
