@@ -1,7 +1,8 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { createAccount } from "./helpers/accounts";
-import { ConsoleClient, signedIn } from "./helpers/console";
+import { ADDRESS_FREE_FAILURES } from "../../workers/console/sign-in-throttle";
+import { ConsoleClient, PASSWORD, signedIn } from "./helpers/console";
 import { type Envelope, insertAvatar, insertVideoJob } from "./open-fixtures";
 
 const XSS = `<img src=x onerror=alert(1)>"'&`;
@@ -125,46 +126,85 @@ describe("console escaping", () => {
 });
 
 describe("console sign-in throttling", () => {
-  it("10 failures per email in 15 minutes, then 429 even with the right password", async () => {
+  const tryOnce = async (email: string, password: string, ip: string) => {
+    const c = new ConsoleClient();
+    await c.page("/console/sign-in");
+    return c.fetch("/console/sign-in", { form: { email, password }, headers: { "CF-Connecting-IP": ip } });
+  };
+
+  it("no targeted lockout: failures for an email from other addresses never refuse the right password", async () => {
     const a = await createAccount();
     const { email } = await signedIn(a.accountId);
-    const tryOnce = async (password: string, ip: string) => {
-      const c = new ConsoleClient();
-      await c.page("/console/sign-in");
-      return c.fetch("/console/sign-in", { form: { email, password }, headers: { "CF-Connecting-IP": ip } });
-    };
-    for (let i = 0; i < 10; i++) expect((await tryOnce("wrong password!!", `203.0.113.${i}`)).status).toBe(401);
-    const blocked = await tryOnce("correct horse battery staple", "203.0.113.99");
+    for (let i = 0; i < 12; i++) expect((await tryOnce(email, "wrong password!!", `203.0.113.${i}`)).status).toBe(401);
+    // The person, from an address that has not been failing, gets in.
+    expect((await tryOnce(email, PASSWORD, "198.51.100.7")).status).toBe(303);
+    // The addresses that were guessing at this email are refused, the right password included.
+    const blocked = await tryOnce(email, PASSWORD, "203.0.113.3");
     expect(blocked.status).toBe(429);
     expect(Number(blocked.headers.get("Retry-After"))).toBeGreaterThan(0);
     expect(await blocked.text()).toContain("Too many sign-in attempts");
   });
 
-  it("10 failures per client address, whatever the emails (unknown ones included)", async () => {
+  it("a failing address backs off, whatever the emails (unknown ones included); others are unaffected", async () => {
+    const a = await createAccount();
+    const { email } = await signedIn(a.accountId);
     const ip = "192.0.2.77";
-    const tryOnce = async (email: string) => {
-      const c = new ConsoleClient();
-      await c.page("/console/sign-in");
-      return c.fetch("/console/sign-in", {
-        form: { email, password: "wrong password!!" },
-        headers: { "CF-Connecting-IP": ip },
+    for (let i = 0; i < ADDRESS_FREE_FAILURES; i++)
+      expect((await tryOnce(`nobody${i}@example.com`, "wrong password!!", ip)).status).toBe(401);
+    const refused = await tryOnce(email, PASSWORD, ip);
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThanOrEqual(1);
+    expect((await tryOnce(email, PASSWORD, "192.0.2.78")).status).toBe(303);
+  });
+
+  it("the backoff doubles with each failure of the address and stops at 15 minutes", async () => {
+    const address = env.SIGN_IN_THROTTLE.getByName(`address:test-${crypto.randomUUID()}`);
+    let now = 1_000_000;
+    const waits: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const r = await address.attemptFromAddress(now);
+      expect(r.ok, `failure ${i + 1}`).toBe(true);
+      const next = await address.attemptFromAddress(now);
+      if (next.ok) {
+        await address.forgive(next.attemptId); // taken back: only the first counted
+        waits.push(0);
+      } else {
+        waits.push(next.retryAfterSeconds);
+        now += next.retryAfterSeconds * 1000;
+      }
+    }
+    expect(waits.slice(0, 8)).toEqual([0, 0, 0, 0, 1, 2, 4, 8]);
+    expect(Math.max(...waits)).toBe(900);
+    expect(waits.at(-1)).toBe(900);
+  });
+
+  it("the password form follows the same rule: others' failures for the email do not refuse the person", async () => {
+    const a = await createAccount();
+    const { client, email } = await signedIn(a.accountId);
+    for (let i = 0; i < 12; i++) await tryOnce(email, "wrong password!!", `203.0.113.${100 + i}`);
+    await client.page("/console/password");
+    const changed = await client.fetch("/console/password", {
+      form: { current: PASSWORD, password: "a new passphrase here", confirm: "a new passphrase here" },
+      headers: { "CF-Connecting-IP": "198.51.100.9" },
+    });
+    expect(changed.status).toBe(303);
+    // Guessing the current password backs off the guessing address.
+    const other = (await signedIn(a.accountId)).client;
+    await other.page("/console/password");
+    const guess = () =>
+      other.fetch("/console/password", {
+        form: { current: "not it at all", password: "x".repeat(16), confirm: "x".repeat(16) },
+        headers: { "CF-Connecting-IP": "198.51.100.10" },
       });
-    };
-    for (let i = 0; i < 10; i++) expect((await tryOnce(`nobody${i}@example.com`)).status).toBe(401);
-    expect((await tryOnce("someone-else@example.com")).status).toBe(429);
+    for (let i = 0; i < ADDRESS_FREE_FAILURES; i++) expect((await guess()).status).toBe(401);
+    const refused = await guess();
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get("Retry-After"))).toBeGreaterThan(0);
   });
 
   it("a successful sign-in does not count as a failure", async () => {
     const a = await createAccount();
     const { email } = await signedIn(a.accountId);
-    for (let i = 0; i < 12; i++) {
-      const c = new ConsoleClient();
-      await c.page("/console/sign-in");
-      const res = await c.fetch("/console/sign-in", {
-        form: { email, password: "correct horse battery staple" },
-        headers: { "CF-Connecting-IP": `198.18.0.${i}` },
-      });
-      expect(res.status).toBe(303);
-    }
+    for (let i = 0; i < 12; i++) expect((await tryOnce(email, PASSWORD, "198.18.0.1")).status).toBe(303);
   });
 });

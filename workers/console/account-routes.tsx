@@ -47,9 +47,12 @@ export const accountRoutes = new Hono<ConsoleEnv>()
     const form = await c.req.parseBody();
     const page = (text: string, status: 400 | 401 | 429) =>
       c.html(<PasswordPage {...pageChrome(c)} flash={errorFlash(text)} />, status);
-    // Guessing the current password is throttled like signing in.
+    // Guessing the current password is throttled like signing in (per failing address, never per person).
     const gate = await enterSignIn(c.env, user.email, clientAddress(c.req));
-    if (!gate.ok) return page("Too many attempts. Try again later.", 429);
+    if (!gate.ok) {
+      c.header("Retry-After", String(gate.retryAfterSeconds));
+      return page("Too many attempts. Try again later.", 429);
+    }
     if (!(await verifyPassword(field(form, "current"), user.passwordHash)))
       return page("Current password is incorrect.", 401);
     await gate.forgive();

@@ -2,8 +2,9 @@ import { sha256Hex } from "../platform/crypto/digest";
 import type { Env } from "../platform/env";
 
 /**
- * Per-email and per-client-address sign-in throttle (10 failures per 15 minutes each), held by SignInThrottle
- * objects named for the hashed key (sign-in-throttle.ts). Unknown emails are throttled exactly like known ones.
+ * The sign-in throttle as the console uses it (sign-in and the password-change form): one attempt is counted
+ * by the client address's SignInThrottle object (exponential backoff per failing address) and by the email's
+ * (refuses only addresses that have been failing for that email). sign-in-throttle.ts holds the rule.
  */
 export interface SignInGate {
   ok: boolean;
@@ -17,9 +18,11 @@ export const clientAddress = (headers: { header(name: string): string | undefine
   headers.header("CF-Connecting-IP") ?? "unknown";
 
 export async function enterSignIn(env: Env, email: string, address: string, now = Date.now()): Promise<SignInGate> {
-  const names = [`email:${await sha256Hex(email)}`, `address:${await sha256Hex(address)}`];
-  const stubs = names.map((n) => env.SIGN_IN_THROTTLE.getByName(n));
-  const results = await Promise.all(stubs.map((s) => s.attempt(now)));
+  const addressHash = await sha256Hex(address);
+  const byAddress = env.SIGN_IN_THROTTLE.getByName(`address:${addressHash}`);
+  const byEmail = env.SIGN_IN_THROTTLE.getByName(`email:${await sha256Hex(email)}`);
+  const results = await Promise.all([byAddress.attemptFromAddress(now), byEmail.attemptForEmail(addressHash, now)]);
+  const stubs = [byAddress, byEmail];
   const taken = results.flatMap((r, i) => (r.ok ? [{ stub: stubs[i]!, id: r.attemptId }] : []));
   const forgive = async () => {
     await Promise.all(taken.map((t) => t.stub.forgive(t.id)));
