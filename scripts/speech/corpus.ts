@@ -165,8 +165,7 @@ function degrade(pcm: Float32Array, rng: Rng): void {
 function features(pcm: Float32Array): Float32Array {
   const analyze = makeFrameAnalyzer();
   const n = Math.ceil(pcm.length / HOP);
-  const sampleAt = (idx: number) => (idx >= 0 && idx < pcm.length ? pcm[idx] : 0);
-  const feats = Array.from({ length: n }, (_, i) => analyze(sampleAt, i * HOP + HOP / 2));
+  const feats = Array.from({ length: n }, (_, i) => analyze(pcm, 0, i * HOP + HOP / 2));
   const { ref } = speakerLevels(Float32Array.from(feats, (f) => f.db));
   const out = new Float32Array(n * RAW_VALUES);
   feats.forEach((f, i) => {

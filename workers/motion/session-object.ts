@@ -1,10 +1,14 @@
-import { MotionStream, type MotionFrame } from "@avatar-video/motion-model";
+import { MotionStream, type MotionFrame, useVisemeKernel } from "@avatar-video/motion-model";
+import visemeDense from "@avatar-video/motion-model/viseme-dense.wasm";
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../platform/env";
 import type { MotionLimits } from "../accounts/motion/motion-connections";
 import { rememberCoolDown } from "../accounts/motion/cool-down-memory";
 import { advanceAudioClock, advanceCover, FLOOD_COOL_DOWN_MS, nextIdleAt, pacingViolation } from "./pacing";
 import { CLOSE, judgeMessage, MOTION_PROTOCOL, type Phase } from "./protocol";
+
+// Workers compile no code at run time: the viseme classifier's wasm kernel comes as a module (viseme-kernel.ts).
+useVisemeKernel(visemeDense);
 
 /** What the upgrade route decided, handed to the connection's object in this header (internal only). */
 export const SETUP_HEADER = "X-Motion-Setup";

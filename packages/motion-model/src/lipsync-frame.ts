@@ -74,34 +74,39 @@ export interface FrameFeatures {
 }
 
 /**
- * Features of the frame centred at `center` of `pcm` (mono 16 kHz; samples outside [0, length) read as 0).
- * `sampleAt(idx)` lets a streaming caller serve the samples from a ring buffer.
+ * Features of the frame centred at sample number `center` (mono 16 kHz). `samples` holds sample numbers
+ * `start` on (a stream keeps only the recent ones); any sample not held, or before 0, reads as 0.
  */
-export function makeFrameAnalyzer(): (sampleAt: (idx: number) => number, center: number) => FrameFeatures {
+export function makeFrameAnalyzer(): (samples: Float32Array, start: number, center: number) => FrameFeatures {
   const hamming = new Float64Array(NFFT);
   for (let i = 0; i < NFFT; i++) hamming[i] = 0.54 - 0.46 * Math.cos((2 * Math.PI * i) / (NFFT - 1));
   const re = new Float64Array(NFFT);
   const im = new Float64Array(NFFT);
   const pw = new Float64Array(NFFT / 2);
+  const frame = new Float64Array(NFFT); // the samples the FFT reads (the loudness window lies inside)
   const filters = melFilters(NFFT, ANALYSIS_RATE);
   const bandSum = (a: number, b: number) => {
     let acc = 0;
     for (let k = bin(a); k < bin(b); k++) acc += pw[k];
     return acc;
   };
-  return (sampleAt, center) => {
+  return (samples, start, center) => {
+    const f0 = Math.round(center - NFFT / 2);
+    for (let k = 0; k < NFFT; k++) {
+      const j = f0 + k - start;
+      frame[k] = f0 + k >= 0 && j >= 0 && j < samples.length ? samples[j] : 0;
+    }
     let sum = 0;
-    const s0 = Math.round(center - WIN / 2);
+    const s0 = Math.round(center - WIN / 2) - f0;
     for (let k = 0; k < WIN; k++) {
-      const x = sampleAt(s0 + k);
+      const x = frame[s0 + k];
       sum += x * x;
     }
     const rms = Math.sqrt(sum / WIN);
     const db = rms > 1e-6 ? 20 * Math.log10(rms) : -120;
     if (db < -75) return { db, low: 0, mid: 0, hi: 0, vhi: 0, mel: new Float32Array(MEL_BANDS).fill(-120) };
-    const f0 = Math.round(center - NFFT / 2);
     for (let k = 0; k < NFFT; k++) {
-      re[k] = sampleAt(f0 + k) * hamming[k];
+      re[k] = frame[k] * hamming[k];
       im[k] = 0;
     }
     fft(re, im);

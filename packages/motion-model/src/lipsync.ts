@@ -116,10 +116,9 @@ export function analyzeLipSync(pcm: Float32Array, opts: LipSyncOptions = {}): Li
   const hi = new Float32Array(n); // 1700–3500 Hz share: F2/F3 high (EE, IH) → spread lips
   const vhi = new Float32Array(n); // 4–8 kHz share of 80–8000 Hz: fricatives, sibilants
   const analyze = makeFrameAnalyzer();
-  const sampleAt = (idx: number) => (idx >= 0 && idx < pcm.length ? pcm[idx] : 0);
   const feats: FrameFeatures[] = new Array(n);
   for (let i = 0; i < n; i++) {
-    const f = (feats[i] = analyze(sampleAt, i * HOP + HOP / 2));
+    const f = (feats[i] = analyze(pcm, 0, i * HOP + HOP / 2));
     db[i] = f.db;
     low[i] = f.low;
     mid[i] = f.mid;

@@ -36,9 +36,8 @@ export class PcmWindow {
     this.length = Math.max(0, Math.min(this.length, end - this.start));
   }
 
-  /** Sample number `idx`, 0 outside what is held (before the start of audio, or not yet received). */
-  readonly sampleAt = (idx: number): number => {
-    const k = idx - this.start;
-    return idx >= 0 && k >= 0 && k < this.length ? this.pcm[k] : 0;
-  };
+  /** The samples held (sample number `start + k` at index k); a view, valid until the next append. */
+  get held(): Float32Array {
+    return this.pcm.subarray(0, this.length);
+  }
 }

@@ -11,7 +11,8 @@
 import { loudness, mouthTarget, type FrameFeatures, type MouthTargets } from "./lipsync-frame";
 import { smoothstep } from "./smoothstep";
 import { INPUTS, stackContext } from "./viseme-input";
-import { decodeLayer, makeClassifier } from "./viseme-net";
+import { makeVisemeClassifier } from "./viseme-kernel";
+import { decodeLayer } from "./viseme-net";
 import { VISEME_LAYERS } from "./viseme-weights";
 import { VISEMES, type Viseme } from "./visemes";
 
@@ -40,7 +41,7 @@ let layers: ReturnType<typeof decodeLayer>[] | undefined;
  */
 export function makeMouthTargets() {
   layers ??= VISEME_LAYERS.map(decodeLayer);
-  const classify = makeClassifier(layers);
+  const classify = makeVisemeClassifier(layers);
   const input = new Float32Array(INPUTS);
   const seal = makeHold();
   const tuck = makeHold();

@@ -223,7 +223,7 @@ export class MotionStream {
   private analyzeNext(): void {
     const i = this.analyzed;
     const k = i % RING;
-    const f = this.analyze(this.pcm.sampleAt, i * HOP + HOP / 2);
+    const f = this.analyze(this.pcm.held, this.pcm.start, i * HOP + HOP / 2);
     const lv = this.levels.update(f.db);
     this.feat[k] = f;
     this.values[k] = frameValues(f, lv.ref);
