@@ -48,8 +48,9 @@ step docs tsx scripts/check-docs.ts
 step format biome format .
 # worker-configuration.d.ts (the Worker's Env) must match wrangler.toml and .dev.vars.example.
 step worker-types npm run --silent types:worker -- --check
-# No import cycles anywhere; the Worker's wings meet only through their public.ts (.dependency-cruiser.cjs).
-step import-rules depcruise --config .dependency-cruiser.cjs workers container/src packages client/src scripts
+# No import cycles anywhere (tests included); the Worker's wings meet only through their public.ts
+# (.dependency-cruiser.cjs).
+step import-rules depcruise --config .dependency-cruiser.cjs workers container/src packages client/src scripts test
 # A deploy names its public origin (PUBLIC_BASE_URL); without one the check must fail (issue 24, point 8).
 step deploy-check env PUBLIC_BASE_URL=https://avatar-video.example.com bash scripts/deploy-check.sh
 step deploy-check-needs-base-url bash -c '! out=$(PUBLIC_BASE_URL= bash scripts/deploy-check.sh 2>&1) && grep -q "PUBLIC_BASE_URL would ship as \"\"" <<<"$out"'
