@@ -78,7 +78,7 @@ async function main(): Promise<void> {
   const renderer = createRenderer(config, { engines, log });
   await renderer.listen();
   // Load the face models in the background so the first Avatar job does not pay for it.
-  if (process.env.WARM_MODELS !== "0") {
+  if (config.warmModels) {
     engines.warm?.().then(
       () => log.info("face_models_warm"),
       (err) => log.warn("face_model_warmup_failed", { error: err }),

@@ -427,6 +427,15 @@ describe("configuration", () => {
     expect(c.concurrency).toEqual({ video: 1, avatar: 2, queued: 8 });
     expect(() => loadConfig({})).toThrow(/RENDERER_TOKEN/);
     expect(() => loadConfig({ RENDERER_TOKEN, HEARTBEAT_MS: "20000" })).toThrow(/HEARTBEAT_MS/);
-    expect(() => loadConfig({ RENDERER_TOKEN, SOURCE_ALLOWLIST: "127.0.0.1" })).toThrow(/host:port/);
+    expect(() => loadConfig({ RENDERER_TOKEN, SOURCE_ALLOWLIST: "127.0.0.1" })).toThrow(
+      /^invalid configuration: SOURCE_ALLOWLIST entry "127.0.0.1" must be host:port$/,
+    );
+    expect(() => loadConfig({ RENDERER_TOKEN, WARM_MODELS: "yes" })).toThrow(/WARM_MODELS must be "0" or "1"/);
+    // Blank is unset: the default.
+    expect(loadConfig({ RENDERER_TOKEN, PORT: " ", MAX_QUEUED_JOBS: "" })).toMatchObject({
+      port: 8790,
+      concurrency: { queued: 8 },
+      warmModels: true,
+    });
   });
 });

@@ -110,6 +110,31 @@ async function dispatch(p: Proc, body: unknown): Promise<number> {
 }
 
 describe("renderer process", () => {
+  it("a bad variable stops it at start: exit 2, one line naming the variable, nothing listening", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", "container/src/server.ts"], {
+      cwd: root,
+      env: { ...process.env, RENDERER_TOKEN, PORT: "0", MAX_QUEUED_JOBS: "many", HEARTBEAT_MS: "20000" },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    child.stdout!.on("data", (d: Buffer) => void (out += d.toString()));
+    const code = await new Promise<number | null>((r) => child.once("exit", r));
+    expect(code).toBe(2);
+    const lines = out
+      .trim()
+      .split("\n")
+      .map((l) => JSON.parse(l));
+    expect(lines).toEqual([
+      expect.objectContaining({
+        event: "invalid_configuration",
+        level: "error",
+        error:
+          'invalid configuration: MAX_QUEUED_JOBS must be an integer ≥ 0 (got "many"); ' +
+          'HEARTBEAT_MS must be an integer from 10 to 10000 (got "20000")',
+      }),
+    ]);
+  });
+
   it("SIGTERM: stops accepting, aborts the job in flight without reporting it, exits 0", async () => {
     const p = await startProcess({ WORK_DIR: workDir, HEARTBEAT_MS: "100" });
     procs.push(p);

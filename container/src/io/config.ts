@@ -4,9 +4,11 @@
  */
 import os from "node:os";
 import path from "node:path";
-import { type Allowlist, parseAllowlist } from "@avatar-video/contract";
+import { type Allowlist, intVar, parseAllowlist, parseVars } from "@avatar-video/contract";
+import { z } from "zod";
 
 const MiB = 1024 * 1024;
+const REQUIRED_TOKEN = "is required (at least 16 characters)";
 
 export interface RendererConfig {
   /** Listening port: 8790 locally, 8080 in the Docker image (the Container's defaultPort). */
@@ -62,56 +64,86 @@ export interface RendererConfig {
   };
   /** On SIGTERM: how long running jobs get to unwind after being aborted before the process exits. */
   shutdownGraceMs: number;
+  /** Load the face models at start-up, so the first Avatar job does not pay for it (`WARM_MODELS=0`: no). */
+  warmModels: boolean;
 }
 
-function int(env: NodeJS.ProcessEnv, name: string, dflt: number, min = 0): number {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === "") return dflt;
-  const n = Number(raw);
-  if (!Number.isFinite(n) || !Number.isInteger(n) || n < min) {
-    throw new Error(`${name} must be an integer ≥ ${min} (got "${raw}")`);
-  }
-  return n;
-}
+/**
+ * The variables, one schema (unset or blank: the default). A bad value stops the process at start with a
+ * message naming the variable (server.ts).
+ */
+const RendererVars = z.object({
+  PORT: intVar(0).default(8790),
+  HOST: z.string().default("0.0.0.0"),
+  RENDERER_TOKEN: z.string({ error: REQUIRED_TOKEN }).min(16, REQUIRED_TOKEN),
+  SOURCE_ALLOWLIST: z
+    .string()
+    .optional()
+    .transform((raw, ctx) => {
+      try {
+        return parseAllowlist(raw);
+      } catch (err) {
+        ctx.addIssue({ code: "custom", message: (err as Error).message });
+        return z.NEVER;
+      }
+    }),
+  WORK_DIR: z.string().default(() => path.join(os.tmpdir(), "avatar-renderer")),
+  MAX_CONCURRENT_VIDEO_JOBS: intVar(1).default(1),
+  MAX_CONCURRENT_AVATAR_JOBS: intVar(1).default(2),
+  MAX_QUEUED_JOBS: intVar(0).default(8),
+  // At most 10 s: the Worker expects a beat every 10 s.
+  HEARTBEAT_MS: intVar(10, 10_000).default(5_000),
+  CALLBACK_TIMEOUT_MS: intVar(1).default(15_000),
+  OBJECT_IDLE_TIMEOUT_MS: intVar(1).default(60_000),
+  CALLBACK_RETRIES: intVar(0).default(6),
+  CALLBACK_BACKOFF_MS: intVar(1).default(500),
+  CALLBACK_BACKOFF_MAX_MS: intVar(1).default(8_000),
+  AVATAR_FIRST_BYTE_MS: intVar(1).default(3_000),
+  AVATAR_TRANSFER_DEADLINE_MS: intVar(1).default(10_000),
+  TRANSFER_DEADLINE_MS: intVar(1).default(5 * 60_000),
+  MEDIA_FIRST_BYTE_MS: intVar(1).default(60_000),
+  PREPARATION_WINDOW_MS: intVar(1).default(30 * 60_000),
+  MAX_AUDIO_BYTES: intVar(1).default(500 * MiB),
+  MAX_BACKGROUND_BYTES: intVar(1).default(50 * MiB),
+  SHUTDOWN_GRACE_MS: intVar(0).default(10_000),
+  WARM_MODELS: z.enum(["0", "1"], { error: 'must be "0" or "1"' }).default("1"),
+});
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): RendererConfig {
-  const token = env.RENDERER_TOKEN ?? "";
-  if (token.length < 16) throw new Error("RENDERER_TOKEN is required (at least 16 characters)");
-  const heartbeatMs = int(env, "HEARTBEAT_MS", 5_000, 10);
-  if (heartbeatMs > 10_000)
-    throw new Error("HEARTBEAT_MS must be at most 10000 (the Worker expects a beat every 10 s)");
+  const v = parseVars(RendererVars, env);
   return {
-    port: int(env, "PORT", 8790),
-    host: env.HOST || "0.0.0.0",
-    token,
-    allowlist: parseAllowlist(env.SOURCE_ALLOWLIST),
-    workDir: env.WORK_DIR || path.join(os.tmpdir(), "avatar-renderer"),
+    port: v.PORT,
+    host: v.HOST,
+    token: v.RENDERER_TOKEN,
+    allowlist: v.SOURCE_ALLOWLIST,
+    workDir: v.WORK_DIR,
     concurrency: {
-      video: int(env, "MAX_CONCURRENT_VIDEO_JOBS", 1, 1),
-      avatar: int(env, "MAX_CONCURRENT_AVATAR_JOBS", 2, 1),
-      queued: int(env, "MAX_QUEUED_JOBS", 8, 0),
+      video: v.MAX_CONCURRENT_VIDEO_JOBS,
+      avatar: v.MAX_CONCURRENT_AVATAR_JOBS,
+      queued: v.MAX_QUEUED_JOBS,
     },
-    heartbeatMs,
+    heartbeatMs: v.HEARTBEAT_MS,
     link: {
-      requestTimeoutMs: int(env, "CALLBACK_TIMEOUT_MS", 15_000, 1),
-      objectIdleTimeoutMs: int(env, "OBJECT_IDLE_TIMEOUT_MS", 60_000, 1),
-      retries: int(env, "CALLBACK_RETRIES", 6, 0),
-      backoffMs: int(env, "CALLBACK_BACKOFF_MS", 500, 1),
-      backoffMaxMs: int(env, "CALLBACK_BACKOFF_MAX_MS", 8_000, 1),
+      requestTimeoutMs: v.CALLBACK_TIMEOUT_MS,
+      objectIdleTimeoutMs: v.OBJECT_IDLE_TIMEOUT_MS,
+      retries: v.CALLBACK_RETRIES,
+      backoffMs: v.CALLBACK_BACKOFF_MS,
+      backoffMaxMs: v.CALLBACK_BACKOFF_MAX_MS,
     },
     avatar: {
-      firstByteMs: int(env, "AVATAR_FIRST_BYTE_MS", 3_000, 1),
-      transferDeadlineMs: int(env, "AVATAR_TRANSFER_DEADLINE_MS", 10_000, 1),
+      firstByteMs: v.AVATAR_FIRST_BYTE_MS,
+      transferDeadlineMs: v.AVATAR_TRANSFER_DEADLINE_MS,
       maxImageBytes: 5 * MiB,
     },
     media: {
-      transferDeadlineMs: int(env, "TRANSFER_DEADLINE_MS", 5 * 60_000, 1),
-      firstByteMs: int(env, "MEDIA_FIRST_BYTE_MS", 60_000, 1),
-      preparationWindowMs: int(env, "PREPARATION_WINDOW_MS", 30 * 60_000, 1),
-      maxAudioBytes: int(env, "MAX_AUDIO_BYTES", 500 * MiB, 1),
-      maxBackgroundBytes: int(env, "MAX_BACKGROUND_BYTES", 50 * MiB, 1),
+      transferDeadlineMs: v.TRANSFER_DEADLINE_MS,
+      firstByteMs: v.MEDIA_FIRST_BYTE_MS,
+      preparationWindowMs: v.PREPARATION_WINDOW_MS,
+      maxAudioBytes: v.MAX_AUDIO_BYTES,
+      maxBackgroundBytes: v.MAX_BACKGROUND_BYTES,
       maxObjectBytes: 64 * MiB,
     },
-    shutdownGraceMs: int(env, "SHUTDOWN_GRACE_MS", 10_000, 0),
+    shutdownGraceMs: v.SHUTDOWN_GRACE_MS,
+    warmModels: v.WARM_MODELS === "1",
   };
 }

@@ -3,6 +3,7 @@
 export * from "./address-policy";
 export * from "./avatar-reasons";
 export * from "./dispatch";
+export * from "./env-vars";
 export * from "./job-events";
 export * from "./job-failures";
 export * from "./matte-format";
