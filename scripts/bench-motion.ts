@@ -326,7 +326,9 @@ async function requestCosts() {
       headers: { "X-API-Key": app["X-API-Key"] },
       body: { expireAt: Math.floor(Date.now() / 1000) + 300 },
     });
-  await each("GET /health/live (any request's floor)", 200, () => fetch(`${base}/health/live`).then((r) => r.arrayBuffer()));
+  await each("GET /health/live (any request's floor)", 200, () =>
+    fetch(`${base}/health/live`).then((r) => r.arrayBuffer()),
+  );
   await each("token mint", 200, mint);
   await each("token request with an unknown key (401)", 200, () =>
     fetch(`${base}/v1/console/session-tokens`, {
