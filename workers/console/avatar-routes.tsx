@@ -36,13 +36,12 @@ async function renderAvatars(
     avatarJobPage(c.env, account.id, c.req.query()),
   ]);
   const base = publicBaseUrl(asAppContext(c));
-  const preview = { accountId: account.id, use: "preview" } as const;
   return c.html(
     <AvatarsPage
       {...pageChrome(c)}
       flash={flash}
       block={avatarCreationBlock(account)}
-      avatars={rows.map((avatar) => ({ avatar, coverUrl: avatarCoverUrl(c.env, base, avatar, preview) }))}
+      avatars={rows.map((avatar) => ({ avatar, coverUrl: avatarCoverUrl(c.env, base, avatar) }))}
       jobs={jobs}
       olderHref={olderHref}
       name={name}
@@ -58,17 +57,16 @@ async function renderAvatar(c: Context<ConsoleEnv>, avatarId: string, flash: Fla
   // Avatars made before mattes have none until their first video that needs one.
   const matteKey = avatarKeys(avatar.id).matte;
   const hasMatte = (await c.env.MEDIA.head(matteKey)) !== null;
-  const preview = { accountId: account.id, use: "preview" } as const;
   return c.html(
     <AvatarPage
       {...pageChrome(c)}
       flash={flash}
       avatar={avatar}
-      coverUrl={avatarCoverUrl(c.env, base, avatar, preview)}
-      backgroundUrl={avatarBackgroundUrl(c.env, base, avatar, preview)}
+      coverUrl={avatarCoverUrl(c.env, base, avatar)}
+      backgroundUrl={avatarBackgroundUrl(c.env, base, avatar)}
       cutout={{
-        portraitUrl: avatarMediaUrl(c.env, base, avatar.portraitKey, preview),
-        ...(hasMatte ? { matteUrl: avatarMediaUrl(c.env, base, matteKey, preview) } : {}),
+        portraitUrl: avatarMediaUrl(c.env, base, avatar.portraitKey),
+        ...(hasMatte ? { matteUrl: avatarMediaUrl(c.env, base, matteKey) } : {}),
       }}
     />,
     status,

@@ -4,7 +4,9 @@ import { consoleUploads, type ConsoleUpload } from "../platform/db/schema";
 import type { Env } from "../platform/env";
 import { backgroundBaseUrl } from "../platform/http/base-url";
 import { invalid, notFound } from "../platform/http/errors";
+import { sha256Hex } from "../platform/crypto/digest";
 import { sign, verify } from "../platform/crypto/hmac";
+import { isIssuedUuid } from "../platform/http/uuid";
 
 /**
  * Files uploaded in the console (portraits, audio) live in R2 under `console-uploads/{accountId}/{id}/…`
@@ -90,13 +92,11 @@ export async function discardUpload(env: Env, upload: Pick<ConsoleUpload, "id" |
 
 /** SHA-256 (hex) of an uploaded file: what a retry fingerprint sees instead of the upload's own URL. */
 export async function contentHash(bytes: ArrayBuffer): Promise<string> {
-  return [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))]
-    .map((b) => b.toString(16).padStart(2, "0"))
-    .join("");
+  return sha256Hex(bytes);
 }
 
 export async function findUpload(env: Env, accountId: string, id: string): Promise<ConsoleUpload> {
-  const row = /^[0-9a-f-]{36}$/.test(id)
+  const row = isIssuedUuid(id)
     ? await drizzle(env.DB)
         .select()
         .from(consoleUploads)

@@ -5,6 +5,7 @@ import { canUseAvatar, admissionError, limiterFor, rememberCoolDown, rememberedC
 import { accounts, apps, avatars } from "../platform/db/schema";
 import type { Env } from "../platform/env";
 import { apiError, forbidden, invalid, notFound } from "../platform/http/errors";
+import { isUuid } from "../platform/http/uuid";
 import { avatarCoverUrl } from "../platform/storage/links";
 import { regionOf } from "../platform/session-token/issue";
 import { SessionTokenError, verifySessionToken } from "../platform/session-token/verify";
@@ -13,7 +14,6 @@ import { MOTION_PROTOCOL } from "./protocol";
 import { signedRigUrl } from "./rig-links";
 import type { SessionSetup } from "./session-object";
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 const TOKEN_PREFIX = "token.";
 
 const tokenRefused = (message: string) => apiError("unauthorized", message);
@@ -75,7 +75,7 @@ export async function admitConnection(env: Env, request: Request, baseUrl: strin
   }
   const avatarId = new URL(request.url).searchParams.get("avatarId") ?? "";
   if (!avatarId) throw invalid("avatarId is required");
-  if (!UUID.test(avatarId)) throw invalid("avatarId must be a UUID");
+  if (!isUuid(avatarId)) throw invalid("avatarId must be a UUID");
 
   const db = drizzle(env.DB);
   const row = await db
@@ -113,8 +113,8 @@ export async function admitConnection(env: Env, request: Request, baseUrl: strin
     modelVersion,
     avatar: {
       id,
-      coverUrl: avatarCoverUrl(env, baseUrl, avatar, { accountId: claims.acct, use: "preview" }),
-      rigUrl: signedRigUrl(env, baseUrl, id, "rig.json", claims.acct),
+      coverUrl: avatarCoverUrl(env, baseUrl, avatar),
+      rigUrl: await signedRigUrl(env, baseUrl, id, "rig.json"),
     },
     limits: admission.limits,
     subprotocol,

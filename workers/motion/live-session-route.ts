@@ -66,11 +66,7 @@ export const liveSessionRoute = motionApp().openapi(route, async (c) => {
     {
       sessionToken,
       expireAt,
-      avatars: rows.map((a) => ({
-        id: a.id,
-        name: a.name,
-        coverUrl: avatarCoverUrl(c.env, base, a, { accountId: account.id, use: "preview" }),
-      })),
+      avatars: rows.map((a) => ({ id: a.id, name: a.name, coverUrl: avatarCoverUrl(c.env, base, a) })),
     },
     200,
   );

@@ -1,32 +1,34 @@
 import type { Env } from "../platform/env";
-import { checkLink, type LinkQuery, signedLinkQuery } from "../platform/storage/links";
+import { sign, verify } from "../platform/crypto/hmac";
 
 /**
  * Signed links to an Avatar's rig, portrait and matte for live clients (GET /v1/motion/avatars/{id}/{rig.json|
- * portrait.png|matte.png}?acct=&exp=&sig=). They name the account the connection belongs to and expire with
- * the link lifetime below; the purpose label keeps them from being valid for anything else.
+ * portrait.png|matte.png}?exp=&sig=). They expire with the link lifetime below; the purpose label keeps them
+ * from being valid for anything else.
  */
 export const RIG_LINK_TTL_SECONDS = 60 * 60;
 export const RIG_FILES = ["rig.json", "portrait.png", "matte.png"] as const;
 export type RigFile = (typeof RIG_FILES)[number];
-type LinkEnv = Pick<Env, "SIGNING_SECRET" | "LINK_SIGNING_KEYS">;
 
-const message = (avatarId: string, file: RigFile, accountId: string, exp: number) =>
-  `motion-rig-v2\nGET\n${avatarId}\n${file}\n${accountId}\n${exp}`;
+const message = (avatarId: string, file: RigFile, exp: number) => `motion-rig-v1\nGET\n${avatarId}\n${file}\n${exp}`;
 
-export function signedRigUrl(
-  env: LinkEnv,
+export async function signedRigUrl(
+  env: Pick<Env, "SIGNING_SECRET">,
   baseUrl: string,
   avatarId: string,
   file: RigFile,
-  accountId: string,
   nowMs = Date.now(),
-): string {
+): Promise<string> {
   const exp = Math.floor(nowMs / 1000) + RIG_LINK_TTL_SECONDS;
-  const query = signedLinkQuery(env, accountId, exp, message(avatarId, file, accountId, exp));
-  return `${baseUrl}/v1/motion/avatars/${avatarId}/${file}?${query}`;
+  return `${baseUrl}/v1/motion/avatars/${avatarId}/${file}?exp=${exp}&sig=${await sign(env.SIGNING_SECRET, message(avatarId, file, exp))}`;
 }
 
-/** Signature and expiry, before any read. */
-export const checkRigLink = (env: LinkEnv, avatarId: string, file: RigFile, q: LinkQuery, nowMs = Date.now()) =>
-  checkLink(env, q, (acct, exp) => message(avatarId, file, acct, exp), nowMs);
+export function verifyRigLink(
+  env: Pick<Env, "SIGNING_SECRET">,
+  avatarId: string,
+  file: RigFile,
+  exp: number,
+  sig: string | undefined,
+) {
+  return verify(env.SIGNING_SECRET, message(avatarId, file, exp), sig);
+}

@@ -6,18 +6,14 @@ import { jsonBody, openApiApp } from "../../platform/http/openapi-app";
 import { jsonInput } from "../../platform/http/validation";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
 import { okJson } from "../../platform/http/route-parts";
+import { UUID_PATTERN } from "../../platform/http/uuid";
 
 const AvatarAccess = z.strictObject({
   public: bool("public").optional(),
   allowAccountIds: z
-    .array(
-      z
-        .string({ error: "must be a UUID" })
-        .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, "must be a UUID"),
-      {
-        error: "allowAccountIds must be an array of UUIDs",
-      },
-    )
+    .array(z.string({ error: "must be a UUID" }).regex(UUID_PATTERN, "must be a UUID"), {
+      error: "allowAccountIds must be an array of UUIDs",
+    })
     .max(1000, "allowAccountIds must have at most 1000 entries")
     .optional(),
 });

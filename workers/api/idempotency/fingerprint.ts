@@ -1,5 +1,6 @@
 import { normalizeVideoSettings, type VideoSettings, type VideoSettingsInput } from "../schemas/video-settings";
 import type { z } from "zod";
+import { sha256Hex } from "../../platform/crypto/digest";
 
 /** The input a video retry key stands for, after normalization (defaults filled in, colour lower-cased). */
 export interface NormalizedVideoInput {
@@ -41,9 +42,5 @@ export function canonicalJson(value: unknown): string {
 
 /** SHA-256 (hex) of the canonical JSON: what "same normalized input" means for a retry. */
 export async function videoFingerprint(input: NormalizedVideoInput): Promise<string> {
-  const digest = await crypto.subtle.digest(
-    "SHA-256",
-    new TextEncoder().encode(`video-input-v1\n${canonicalJson(input)}`),
-  );
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+  return sha256Hex(`video-input-v1\n${canonicalJson(input)}`);
 }

@@ -23,22 +23,17 @@ export const Avatar = z
 export const AvatarDetail = z.object({ avatar: Avatar }).meta({ id: "AvatarDetail" });
 export const AvatarList = z.object({ avatars: z.array(Avatar), pagination: Pagination }).meta({ id: "AvatarList" });
 
-/**
- * Public view of an Avatar: absolute links only, never storage keys; no background → field omitted. The links
- * are signed afresh on every read for the reading account (`readerAccountId`), valid at least 24 h.
- */
+/** Public view of an Avatar: absolute links only, never storage keys; no background → field omitted. */
 export function serializeAvatar(
-  env: Pick<Env, "SIGNING_SECRET" | "LINK_SIGNING_KEYS">,
+  env: Pick<Env, "SIGNING_SECRET">,
   baseUrl: string,
   avatar: AvatarRow,
-  readerAccountId: string,
 ): z.infer<typeof Avatar> {
-  const to = { accountId: readerAccountId, use: "api" } as const;
-  const backgroundImageUrl = avatarBackgroundUrl(env, baseUrl, avatar, to);
+  const backgroundImageUrl = avatarBackgroundUrl(env, baseUrl, avatar);
   return {
     id: avatar.id,
     name: avatar.name,
-    coverUrl: avatarCoverUrl(env, baseUrl, avatar, to),
+    coverUrl: avatarCoverUrl(env, baseUrl, avatar),
     ...(backgroundImageUrl ? { backgroundImageUrl } : {}),
     createdAt: iso(avatar.createdAt),
     updatedAt: iso(avatar.updatedAt),

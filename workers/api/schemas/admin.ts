@@ -1,6 +1,7 @@
-/** Request fields shared by the admin routes (workers/api/admin/): account fields, limits patches, ID params. */
+/** Request fields shared by the admin routes (workers/routes/admin/*): account fields, limits patches, ID params. */
 import { z } from "zod";
 import { AvatarLimitsSchema, VideoLimitsSchema } from "../../accounts/public";
+import { UUID_PATTERN } from "../../platform/http/uuid";
 
 /** Type errors name the field; an absent required field says "is required". */
 export const typeError = (field: string, rule: string) => ({
@@ -9,7 +10,7 @@ export const typeError = (field: string, rule: string) => ({
 const uuid = (field: string) =>
   z
     .string(typeError(field, "must be a UUID"))
-    .regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, `${field} must be a UUID`);
+    .regex(UUID_PATTERN, `${field} must be a UUID`);
 export const bool = (field: string) => z.boolean(typeError(field, "must be a boolean"));
 
 /** Upper bound for an account's Avatar Creation balance (keeps the arithmetic far from float precision). */

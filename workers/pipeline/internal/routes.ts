@@ -3,6 +3,7 @@ import { Hono, type Context } from "hono";
 import type { AppEnv } from "../../platform/env";
 import { apiError, conflict, forbidden, invalid, notFound, unauthorized } from "../../platform/http/errors";
 import { readJsonBody } from "../../platform/http/validation";
+import { isUuid } from "../../platform/http/uuid";
 import { avatarIdForJob } from "../jobs/avatar-id";
 import { handleJobEvent } from "../jobs/events";
 import { loadJob, type AnyJob } from "../jobs/store";
@@ -16,12 +17,11 @@ import { MAX_REQUEST_BYTES, abortUpload, completeUpload, createUpload, uploadPar
  */
 export const internalRoutes = new Hono<AppEnv>();
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 const MiB = 1024 * 1024;
 
 function jobAndAttempt(jobId: string | undefined, attempt: string | undefined) {
   const id = (jobId ?? "").toLowerCase();
-  if (!UUID.test(id)) throw invalid("job must be a UUID");
+  if (!isUuid(id)) throw invalid("job must be a UUID");
   if (!/^[1-9]\d{0,5}$/.test(attempt ?? "")) throw invalid("attempt must be a positive integer");
   return { jobId: id, attempt: Number(attempt) };
 }
@@ -134,7 +134,7 @@ const maxBytesOf = (key: string) => MAX_PUT_BYTES[extOf(key)] ?? 32 * MiB;
 
 /**
  * PUT /internal/objects/{key}?job=…&attempt=N — a run stores its outputs (Content-Length required, streamed
- * to R2); at most 100 MiB per request: larger objects go up as a multipart upload (multipart.ts).
+ * to R2); at most 100 MiB per request: larger objects go up as a multipart upload (internal-multipart.ts).
  * With ?uploadId=…&partNumber=N: one part of a multipart upload.
  */
 internalRoutes.put("/objects/*", async (c) => {

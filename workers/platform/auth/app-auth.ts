@@ -7,9 +7,7 @@ import type { AppEnv } from "../env";
 import { unauthorized } from "../http/errors";
 import { credentialField } from "./credentials";
 import { safeEqualHex, sha256Hex } from "../crypto/digest";
-
-/** App IDs as we issue them (crypto.randomUUID: lowercase). Byte-exact: no case folding, no trimming. */
-const APP_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
+import { isIssuedUuid } from "../http/uuid";
 
 /**
  * /v1/open authentication: X-App-ID + X-API-Key must be an existing, unrevoked App whose key hash matches
@@ -19,7 +17,8 @@ const APP_ID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}
  */
 export const appAuth = createMiddleware<AppEnv>(async (c, next) => {
   const appId = credentialField(c.req.header("X-App-ID"));
-  if (!appId || !APP_ID_RE.test(appId)) throw unauthorized();
+  // App IDs as we issue them, byte-exact: no case folding, no trimming.
+  if (!appId || !isIssuedUuid(appId)) throw unauthorized();
   // Hash before looking anything up so a missing App costs the same work as a wrong key.
   const keyHash = await apiKeyHash(c);
   if (!keyHash) throw unauthorized();

@@ -1,9 +1,11 @@
+import { toBase64Url } from "./base64url";
+import { toHex } from "./hex";
+
 const encoder = new TextEncoder();
 
-/** SHA-256 of a UTF-8 string as lowercase hex (how API keys are stored at rest). */
-export async function sha256Hex(value: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", encoder.encode(value));
-  return [...new Uint8Array(digest)].map((b) => b.toString(16).padStart(2, "0")).join("");
+/** SHA-256 of a UTF-8 string or of bytes as lowercase hex (how API keys are stored at rest). */
+export async function sha256Hex(value: string | ArrayBuffer): Promise<string> {
+  return toHex(await crypto.subtle.digest("SHA-256", typeof value === "string" ? encoder.encode(value) : value));
 }
 
 /**
@@ -28,12 +30,5 @@ export function safeEqualHex(a: string, b: string): boolean {
 
 /** A new API key: "avk_" + 32 random bytes in base64url (256 bits of entropy). */
 export function newApiKey(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  const b64 = btoa(String.fromCharCode(...bytes))
-    .replace(/\+/g, "-")
-    .replace(/\//g, "_")
-    .replace(/=+$/, "");
-  return `avk_${b64}`;
+  return `avk_${toBase64Url(crypto.getRandomValues(new Uint8Array(32)))}`;
 }
-
-export const UUID_RE = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
