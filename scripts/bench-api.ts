@@ -1,7 +1,7 @@
 /**
  * API benchmark (not a test): drives a running local server and prints p50/p99 latency and throughput of
  *   GET /v1/open/video-jobs/{jobId}, GET /v1/open/video-jobs, POST /v1/open/videos
- * each as a ratio to a trivial route (GET /health) measured on the same server in the same run.
+ * each as a ratio to a trivial route (GET /health/live) measured on the same server in the same run.
  *
  *   npm run bench:api [-- --requests 400 --concurrency 8 --posts 100 --avatar-id UUID]
  *
@@ -157,7 +157,7 @@ async function settle(accounts: Account[]): Promise<number> {
 async function main() {
   assertLoopback(BASE_URL);
   const token = adminToken();
-  const health = await fetch(`${BASE_URL}/health`).catch(() => null);
+  const health = await fetch(`${BASE_URL}/health/live`).catch(() => null);
   if (!health?.ok) throw new Error(`no server at ${BASE_URL} (start it with \`npm start\`)`);
 
   // Fresh accounts per scenario so each fits the per-account limits.
@@ -197,9 +197,9 @@ async function main() {
   const seeded = [...detailAccounts, ...listAccounts];
   const waits: number[] = [await settle(seeded)];
   // Warm-up of every path (not measured; on the trivial route so no read budget is used).
-  await run("warm-up", 50, () => get(`${BASE_URL}/health`));
+  await run("warm-up", 50, () => get(`${BASE_URL}/health/live`));
 
-  const trivial = await run("GET /health (trivial)", REQUESTS, () => get(`${BASE_URL}/health`));
+  const trivial = await run("GET /health/live (trivial)", REQUESTS, () => get(`${BASE_URL}/health/live`));
   waits.push(await settle(seeded));
   const detail = await run("GET /video-jobs/{jobId}", REQUESTS, (i) => {
     const acct = detailAccounts[i % detailAccounts.length]!;
@@ -211,7 +211,7 @@ async function main() {
     return get(`${BASE_URL}/v1/open/video-jobs?pagination.pageSize=20`, acct.headers);
   });
   waits.push(await settle(seeded));
-  const trivialPost = await run("GET /health (trivial, for POST)", POSTS, () => get(`${BASE_URL}/health`));
+  const trivialPost = await run("GET /health/live (trivial, for POST)", POSTS, () => get(`${BASE_URL}/health/live`));
   const createOn = (accts: Account[]) => (i: number) => {
     const acct = accts[i % accts.length]!;
     return {
@@ -234,7 +234,7 @@ async function main() {
   );
   const createBusy = await run("POST /videos (pipeline busy)", POSTS, createOn(busyPostingAccounts));
   waits.push(await settle(busyPostingAccounts));
-  const trivialAfter = await run("GET /health (trivial, again)", REQUESTS, () => get(`${BASE_URL}/health`));
+  const trivialAfter = await run("GET /health/live (trivial, again)", REQUESTS, () => get(`${BASE_URL}/health/live`));
 
   const fmt = (n: number, d = 2) => n.toFixed(d).padStart(9);
   const base = stats(trivial);

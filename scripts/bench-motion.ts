@@ -17,7 +17,7 @@
  * its own account (scripts/lib/motion-flooder.ts); each level then runs `--rounds` times without and with it,
  * side by side, and the honest clients' p99 per round is printed for both, with the count of honest latencies
  * over 4 ms and which of the flooder's events each followed. `--flood-controls` adds its two controls to each
- * round (its token mints alone; token requests with an unknown key; GET /health at that rate; the flooder against
+ * round (its token mints alone; token requests with an unknown key; GET /health/live at that rate; the flooder against
  * a stand-in server: its own CPU alone); `--request-costs`
  * first prints the stack's CPU per request of the flooder's kinds. Prints figures; asserts nothing. Run it
  * with `nice`.
@@ -326,7 +326,9 @@ async function requestCosts() {
       headers: { "X-API-Key": app["X-API-Key"] },
       body: { expireAt: Math.floor(Date.now() / 1000) + 300 },
     });
-  await each("GET /health (any request's floor)", 200, () => fetch(`${base}/health`).then((r) => r.arrayBuffer()));
+  await each("GET /health/live (any request's floor)", 200, () =>
+    fetch(`${base}/health/live`).then((r) => r.arrayBuffer()),
+  );
   await each("token mint", 200, mint);
   await each("token request with an unknown key (401)", 200, () =>
     fetch(`${base}/v1/console/session-tokens`, {
@@ -384,7 +386,7 @@ for (const n of flooderApp ? levels : []) {
   console.log(
     `${n} honest connections, p99 per round (ms): without flooder ${show(p99s.get(`${n} alone`))}; with flooder ${show(p99s.get(`${n} flood`))}` +
       (args["flood-controls"]
-        ? `; with its token mints only ${show(p99s.get(`${n} mints`))}; with token requests of an unknown key ${show(p99s.get(`${n} unknown-key`))}; with GET /health at that rate ${show(p99s.get(`${n} health`))}; with the flooder against a stub ${show(p99s.get(`${n} stub`))}`
+        ? `; with its token mints only ${show(p99s.get(`${n} mints`))}; with token requests of an unknown key ${show(p99s.get(`${n} unknown-key`))}; with GET /health/live at that rate ${show(p99s.get(`${n} health`))}; with the flooder against a stub ${show(p99s.get(`${n} stub`))}`
         : ""),
   );
 }

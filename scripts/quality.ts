@@ -3,7 +3,7 @@
  *
  *   npm run quality -- <video.mp4> [more.mp4 …] --voice <voice.wav> [--json out.json]
  *
- * Every frame is run through two face meshes: Human's FaceMesh (container/src/face/analyze.ts) for the face
+ * Every frame is run through two face meshes: Human's FaceMesh (container/src/analysis/face/analyze.ts) for the face
  * box and the alignment, and MediaPipe Face Mesh with refined lips and eyes (quality/refined-mesh.ts) for the
  * inner-lip gap, which Human's unrefined mesh misreads on some faces; blinks are read on both meshes' eyes.
  * The clean voice is located inside the MP4's soundtrack by cross-correlating loudness envelopes, then per

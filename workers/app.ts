@@ -16,7 +16,7 @@ app.use("*", requestId);
 // D1, R2, the queue binding and the renderers (api/health.ts); /health/live touches none of them.
 app.route("/health", healthRoutes);
 
-app.route("/", publicApi); // /v1/open and /v1/console (routes/public-api.ts), with the OpenAPI document
+app.route("/", publicApi); // /v1/open and /v1/console (api/public-api.ts), with the OpenAPI document
 app.route("/v1/admin", adminRoutes);
 app.route("/v1/media", mediaRoutes);
 app.route("/internal", internalRoutes);

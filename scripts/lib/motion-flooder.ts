@@ -14,7 +14,7 @@ import WebSocket, { WebSocketServer } from "ws";
  * Controls tell the flood's parts apart (--flood-controls):
  * - "mints": only the flooder's token requests, at its retry rate: API traffic, no motion connection at all;
  * - "unknown-key": token requests with a key no App has, at that rate: the key lookup (one D1 read), then 401;
- * - "health": `GET /health` at that rate: any request's floor, none of the service's code;
+ * - "health": `GET /health/live` at that rate: any request's floor, none of the service's code;
  * - "stub": the same flooder against a stand-in service on its own thread (a dummy token, 429 for 10 s after a
  *   flood close, 1008 at the second audio message): the client's own CPU (plus the stand-in's), no service work.
  */
@@ -145,7 +145,7 @@ async function flood(o: FloodOptions, stopped: Promise<void>): Promise<FloodRepo
     report.attempts++;
     report.events.push({ t: wall(), kind: o.mode === "health" ? "health" : "mint" });
     let token: string | undefined;
-    if (o.mode === "health") await (await fetch(`${o.base}/health`)).arrayBuffer();
+    if (o.mode === "health") await (await fetch(`${o.base}/health/live`)).arrayBuffer();
     else token = await mint(o);
     const ws =
       token && o.mode !== "mints"

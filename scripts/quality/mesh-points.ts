@@ -1,6 +1,6 @@
 /**
- * Both face meshes' lip and eye points on 2× crops of a portrait (docs/animation.md "Lips and eyes from the
- * refined mesh"): Human's FaceMesh (the rig of version 1) in red (upper inner lip, upper lids) and blue
+ * Both face meshes' lip and eye points on 2× crops of a portrait (docs/phonetic-mouth.md "Lips and eyes from
+ * the refined mesh"): Human's FaceMesh (the rig of version 1) in red (upper inner lip, upper lids) and blue
  * (lower), the refining attention mesh (version 2) in yellow and cyan. Both run on the portrait as Avatar
  * creation does (≤ 512 px). Inputs are the sample set's (scripts/quality/samples.ts).
  *

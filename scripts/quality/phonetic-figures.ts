@@ -1,5 +1,5 @@
 /**
- * Figures of scripts/quality/phonetic.ts: how well a class of words is told from another by one number
+ * Figures of scripts/quality-phonetic.ts: how well a class of words is told from another by one number
  * (ROC AUC), and how much of a signal's modulation lies in the syllable band.
  */
 import { fft } from "../../packages/motion-model/src/lipsync-frame";

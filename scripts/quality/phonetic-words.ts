@@ -1,5 +1,5 @@
 /**
- * Words of known content for measuring mouth shapes (scripts/quality/phonetic.ts). None of them is in the
+ * Words of known content for measuring mouth shapes (scripts/quality-phonetic.ts). None of them is in the
  * training text of the viseme classifier (scripts/speech/corpus.ts checks it).
  */
 

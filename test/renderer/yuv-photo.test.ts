@@ -1,5 +1,5 @@
 /**
- * One RGB → yuv420p conversion (face-rig's yuv420FromPixels) for the renderer's canvas (video/yuv.ts) and the
+ * One RGB → yuv420p conversion (face-rig's yuv420FromPixels) for the renderer's canvas (container/src/paint/yuv.ts) and the
  * live client's portrait (RGBA in the browser), so the mouth style and the photo's own teeth sampled from it
  * are the same figures (docs/motion.md, "The same mouth as the video").
  */

@@ -82,7 +82,7 @@ describe("console: the person on any background", () => {
     expect(html).not.toContain(`/console/videos/${ids[1]}/file?format=webm`);
     const webm = await client.fetch(`/console/videos/${ids[0]}/file?format=webm`);
     expect(webm.status).toBe(302);
-    expect(webm.headers.get("location")).toMatch(new RegExp(`/v1/media/videos/${ids[0]}\\.webm\\?exp=`));
+    expect(webm.headers.get("location")).toMatch(new RegExp(`/v1/media/videos/${ids[0]}\\.webm\\?acct=[0-9a-f-]+&exp=`));
     expect((await client.fetch(`/console/videos/${ids[1]}/file?format=webm`)).status).toBe(404);
   });
 
@@ -96,9 +96,15 @@ describe("console: the person on any background", () => {
     expect(before).toContain("The cut-out is made with this Avatar&#39;s first video");
     await env.MEDIA.put(avatarKeys(avatarId).matte, new Uint8Array([137, 80, 78, 71]));
     const after = (await client.page(`/console/avatars/${avatarId}`)).html;
-    expect(after).toMatch(
-      /<mask id="person"[^>]*><image href="[^"]*\/v1\/media\/avatars\/[0-9a-f-]+\/matte\.png\?sig=/,
-    );
+    const href =
+      /<mask id="person"[^>]*><image href="([^"]*\/v1\/media\/avatars\/[0-9a-f-]+\/matte\.png\?acct=[^"]+)"/.exec(
+        after,
+      )?.[1];
+    expect(href).toBeDefined();
+    // A console preview link lasts at most an hour.
+    const exp = Number(new URL(href!.replaceAll("&amp;", "&")).searchParams.get("exp"));
+    expect(exp - Date.now() / 1000).toBeLessThanOrEqual(3600);
+    expect(exp - Date.now() / 1000).toBeGreaterThan(3000);
     expect(after).toContain('mask="url(#person)"');
   });
 });

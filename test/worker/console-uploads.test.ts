@@ -126,7 +126,9 @@ describe("console backgrounds", () => {
         }
       ).avatar;
     const withBg = await read();
-    expect(withBg.backgroundImageUrl).toMatch(/\/v1\/media\/avatars\/[0-9a-f-]{36}\/background-[0-9a-f]{8}\.png\?sig=/);
+    expect(withBg.backgroundImageUrl).toMatch(
+      /\/v1\/media\/avatars\/[0-9a-f-]{36}\/background-[0-9a-f]{8}\.png\?acct=[0-9a-f-]{36}&exp=\d+&sig=/,
+    );
     expect((await client.fetch(`/console/avatars/${avatarId}/background/remove`, { form: {} })).status).toBe(303);
     expect((await read()).backgroundImageUrl).toBeUndefined();
   });

@@ -1,4 +1,4 @@
-import { env, SELF } from "cloudflare:test";
+import { createExecutionContext, env, SELF, waitOnExecutionContext } from "cloudflare:test";
 import { AwsV4Signer } from "aws4fetch";
 import { describe, expect, it } from "vitest";
 import type { VideoJob } from "../../workers/platform/db/schema";
@@ -7,11 +7,17 @@ import { ApiError } from "../../workers/platform/http/errors";
 import { sign, signSync, verify } from "../../workers/platform/crypto/hmac";
 import { avatarKeys, videoKey } from "../../workers/platform/storage/keys";
 import {
+  AVATAR_LINK_API_MIN_SECONDS,
+  AVATAR_LINK_PREVIEW_MAX_SECONDS,
   avatarBackgroundUrl,
   avatarCoverUrl,
+  avatarLinkExpiry,
+  checkAvatarMediaLink,
   VIDEO_LINK_TTL_MS,
   videoDownloadLink,
 } from "../../workers/platform/storage/links";
+import { app } from "../../workers/app";
+import { adminFetch, openFetch, patchAccount } from "./helpers/accounts";
 import { createAccount, createVideoJob, insertAvatar } from "./pipeline-helpers";
 
 const BASE = "https://api.example.test";
@@ -54,37 +60,155 @@ describe("hmac", () => {
   });
 });
 
-describe("Avatar cover and background links", () => {
-  it("cover: absolute, header-free, bound to the Avatar; tampering is 403", async () => {
+describe("Avatar media links", () => {
+  const forAccount = (accountId: string, use: "api" | "preview" = "api", now?: number) => ({ accountId, use, now });
+  /** The Worker with D1 and R2 that fail on any use: proves a refusal read neither. */
+  const withoutReads = async (url: string) => {
+    const explode = () => {
+      throw new Error("D1 or R2 was read");
+    };
+    const trap = new Proxy({}, { get: explode }) as never;
+    const ctx = createExecutionContext();
+    const res = await app.fetch(new Request(url), { ...env, DB: trap, MEDIA: trap }, ctx);
+    await waitOnExecutionContext(ctx);
+    return res;
+  };
+
+  it("cover: absolute, header-free, bound to the Avatar, the account and an expiry; tampering is 403", async () => {
     const acct = await createAccount();
     const avatarId = await insertAvatar(acct.accountId);
-    const url = avatarCoverUrl(env, "http://x", { id: avatarId, coverKey: avatarKeys(avatarId).cover });
-    expect(url).toMatch(new RegExp(`^http://x/v1/media/avatars/${avatarId}/cover\\.jpg\\?sig=[A-Za-z0-9_-]{43}$`));
+    const url = avatarCoverUrl(
+      env,
+      "http://x",
+      { id: avatarId, coverKey: avatarKeys(avatarId).cover },
+      forAccount(acct.accountId),
+    );
+    expect(url).toMatch(
+      new RegExp(
+        `^http://x/v1/media/avatars/${avatarId}/cover\\.jpg\\?acct=${acct.accountId}&exp=\\d+&sig=s0\\.[A-Za-z0-9_-]{43}$`,
+      ),
+    );
     const ok = await SELF.fetch(url);
     expect(ok.status).toBe(200);
     expect(new Uint8Array(await ok.arrayBuffer())).toEqual(new Uint8Array([255, 216, 255, 224]));
 
     const other = await insertAvatar(acct.accountId);
-    const stolen = url.replace(avatarId, other);
-    expect((await SELF.fetch(stolen)).status).toBe(403);
-    const tampered = url.slice(0, -1) + (url.endsWith("A") ? "B" : "A");
-    const res = await SELF.fetch(tampered);
+    const otherAccount = await createAccount();
+    const exp = new URL(url).searchParams.get("exp")!;
+    for (const bad of [
+      url.replace(avatarId, other),
+      url.slice(0, -1) + (url.endsWith("A") ? "B" : "A"),
+      url.replace(`exp=${exp}`, `exp=${Number(exp) + 3600}`),
+      url.replace(`acct=${acct.accountId}`, `acct=${otherAccount.accountId}`),
+      url.replace("sig=s0.", "sig=k9."), // a key id the Worker does not hold
+      url.split("?")[0]!,
+      // The cover's signature does not open the Avatar's other objects (portrait, rig).
+      url.replace("cover.jpg", "portrait.png"),
+    ]) {
+      const res = await withoutReads(bad);
+      expect(res.status, bad).toBe(403);
+      expect(((await res.json()) as { error: { code: string } }).error.code).toBe("forbidden");
+    }
+  });
+
+  it("an expired link is 403 before any storage or D1 read", async () => {
+    const acct = await createAccount();
+    const avatarId = await insertAvatar(acct.accountId);
+    const dayAgo = Date.now() - 26 * 60 * 60 * 1000;
+    const old = avatarCoverUrl(
+      env,
+      "http://x",
+      { id: avatarId, coverKey: "" },
+      forAccount(acct.accountId, "api", dayAgo),
+    );
+    const res = await withoutReads(old);
     expect(res.status).toBe(403);
-    expect(((await res.json()) as { error: { code: string } }).error.code).toBe("forbidden");
-    expect((await SELF.fetch(url.split("?")[0])).status).toBe(403);
-    // The cover's signature does not open the Avatar's other objects (portrait, rig).
-    expect((await SELF.fetch(url.replace("cover.jpg", "portrait.png"))).status).toBe(403);
+    expect(((await res.json()) as { error: { message: string } }).error.message).toMatch(/expired/);
+    const preview = avatarCoverUrl(
+      env,
+      "http://x",
+      { id: avatarId, coverKey: "" },
+      forAccount(acct.accountId, "preview", Date.now() - 61 * 60 * 1000),
+    );
+    expect((await withoutReads(preview)).status).toBe(403);
+  });
+
+  it("lifetimes: an API read's links last at least 24 h, console previews at most 1 h", async () => {
+    const now = Date.now();
+    for (const t of [now, now + 1234, now + 59 * 60_000]) {
+      const api = avatarLinkExpiry("api", t) - t / 1000;
+      expect(api).toBeGreaterThanOrEqual(AVATAR_LINK_API_MIN_SECONDS - 1);
+      expect(api).toBeLessThanOrEqual(AVATAR_LINK_API_MIN_SECONDS + 3600);
+      const preview = avatarLinkExpiry("preview", t) - t / 1000;
+      expect(preview).toBeLessThanOrEqual(AVATAR_LINK_PREVIEW_MAX_SECONDS);
+      expect(preview).toBeGreaterThan(AVATAR_LINK_PREVIEW_MAX_SECONDS - 301);
+    }
+  });
+
+  it("a deactivated account's links stop working; so do a grantee's once the grant is revoked", async () => {
+    const owner = await createAccount();
+    const grantee = await createAccount();
+    const avatarId = await insertAvatar(owner.accountId);
+    const own = avatarCoverUrl(env, "http://x", { id: avatarId, coverKey: "" }, forAccount(owner.accountId));
+    const theirs = avatarCoverUrl(env, "http://x", { id: avatarId, coverKey: "" }, forAccount(grantee.accountId));
+    expect((await SELF.fetch(theirs)).status).toBe(403); // never granted
+    const access = (allowAccountIds: string[]) =>
+      adminFetch(`/avatars/${avatarId}/access`, { method: "PUT", body: { allowAccountIds } });
+    expect((await access([grantee.accountId])).status).toBe(200);
+    expect((await SELF.fetch(theirs)).status).toBe(200);
+    expect((await access([])).status).toBe(200);
+    const revoked = await SELF.fetch(theirs);
+    expect(revoked.status).toBe(403);
+    expect(((await revoked.json()) as { error: { message: string } }).error.message).toMatch(/lost access/);
+
+    expect((await SELF.fetch(own)).status).toBe(200);
+    await patchAccount(owner.accountId, { active: false });
+    expect((await SELF.fetch(own)).status).toBe(403);
+  });
+
+  it("GET /avatars/{id} signs afresh for the reader: coverUrl valid for at least 24 h", async () => {
+    const acct = await createAccount();
+    const avatarId = await insertAvatar(acct.accountId);
+    const res = await openFetch(`/avatars/${avatarId}`, { headers: acct.headers });
+    const { avatar } = (await res.json()) as { avatar: { coverUrl: string } };
+    const url = new URL(avatar.coverUrl);
+    expect(url.searchParams.get("acct")).toBe(acct.accountId);
+    expect(Number(url.searchParams.get("exp")) - Date.now() / 1000).toBeGreaterThanOrEqual(24 * 3600 - 5);
+    expect((await SELF.fetch(avatar.coverUrl)).status).toBe(200);
   });
 
   it("background: absent when the Avatar has none; a working link when it has one", async () => {
     const acct = await createAccount();
     const avatarId = await insertAvatar(acct.accountId, { background: true });
-    expect(avatarBackgroundUrl(env, BASE, { id: avatarId, backgroundKey: null })).toBeUndefined();
-    const url = avatarBackgroundUrl(env, "http://x", {
-      id: avatarId,
-      backgroundKey: `avatars/${avatarId}/background.png`,
-    })!;
+    expect(
+      avatarBackgroundUrl(env, BASE, { id: avatarId, backgroundKey: null }, forAccount(acct.accountId)),
+    ).toBeUndefined();
+    const url = avatarBackgroundUrl(
+      env,
+      "http://x",
+      { id: avatarId, backgroundKey: `avatars/${avatarId}/background.png` },
+      forAccount(acct.accountId),
+    )!;
     expect((await SELF.fetch(url)).status).toBe(200);
+  });
+
+  it("key rotation: a new first key signs; links of a listed older key still open; a retired key's do not", async () => {
+    const acct = await createAccount();
+    const avatarId = await insertAvatar(acct.accountId);
+    const avatar = { id: avatarId, coverKey: "" };
+    const oldKey = { ...env, LINK_SIGNING_KEYS: `k1:${"a".repeat(32)}` };
+    const both = { ...env, LINK_SIGNING_KEYS: `k2:${"b".repeat(32)},k1:${"a".repeat(32)}` };
+    const newOnly = { ...env, LINK_SIGNING_KEYS: `k2:${"b".repeat(32)}` };
+    const issued = avatarCoverUrl(oldKey, "http://x", avatar, forAccount(acct.accountId));
+    const fresh = avatarCoverUrl(both, "http://x", avatar, forAccount(acct.accountId));
+    expect(new URL(issued).searchParams.get("sig")).toMatch(/^k1\./);
+    expect(new URL(fresh).searchParams.get("sig")).toMatch(/^k2\./);
+    const query = (u: string) => Object.fromEntries(new URL(u).searchParams);
+    const key = avatarKeys(avatarId).cover;
+    expect((await checkAvatarMediaLink(both, key, query(issued))).ok).toBe(true);
+    expect((await checkAvatarMediaLink(both, key, query(fresh))).ok).toBe(true);
+    expect((await checkAvatarMediaLink(newOnly, key, query(issued))).ok).toBe(false);
+    expect((await checkAvatarMediaLink(newOnly, key, query(fresh))).ok).toBe(true);
   });
 });
 
@@ -98,12 +222,11 @@ describe("video download links", () => {
     const url = new URL(link.url);
     expect(`${url.origin}${url.pathname}`).toBe(`${BASE}/v1/media/videos/${job.id}.mp4`);
     expect(url.searchParams.get("exp")).toBe(String(expSec));
+    expect(url.searchParams.get("acct")).toBe(job.accountId);
+    const [keyId, mac] = url.searchParams.get("sig")!.split(".");
+    expect(keyId).toBe("s0");
     expect(
-      await verify(
-        env.SIGNING_SECRET,
-        `video-v1\nGET\n${videoKey(job.id)}\n${job.accountId}\n${expSec}`,
-        url.searchParams.get("sig"),
-      ),
+      await verify(env.SIGNING_SECRET, `video-v1\nGET\n${videoKey(job.id)}\n${job.accountId}\n${expSec}`, mac),
     ).toBe(true);
   });
 
@@ -145,7 +268,6 @@ describe("video download links", () => {
     )
       .bind(videoKey(jobId), Date.now(), jobId)
       .run();
-    const { openFetch } = await import("./helpers/accounts");
     const res = await openFetch(`/video-jobs/${jobId}`, { headers: acct.headers });
     expect(res.status).toBe(503);
     expect(((await res.json()) as { error: { code: string } }).error.code).toBe("service_unavailable");

@@ -123,6 +123,36 @@ describe("live timing under jitter", () => {
       );
     expect(lateness(4000, 4500)).toBeLessThan(lateness(200, 1000) + 20);
   }, 15_000);
+
+  it("a busy thread adds no idle frames: a tick that comes more than a frame late leaves the decision to the next", async () => {
+    const c = await connect();
+    const audio = pcm16(2, RATE);
+    const t0 = Date.now();
+    let sent = 0;
+    const send = (upToMs: number) => {
+      const end = Math.min(audio.length, (RATE / 1000) * upToMs * 2);
+      if (end > sent) c.ws.send(audio.slice(sent, end));
+      sent = end;
+    };
+    for (let ms = 20; ms <= 1000; ms += 20) {
+      await sleep(Math.max(0, t0 + ms - Date.now()));
+      send(ms);
+    }
+    // This thread (the session object's too) is busy for 400 ms: the idle frames that came due meanwhile are
+    // late, while the audio recorded in that time is about to be delivered.
+    while (Date.now() < t0 + 1400) {
+      // busy
+    }
+    send(1400);
+    for (let ms = 1420; ms <= 2000; ms += 20) {
+      await sleep(Math.max(0, t0 + ms - Date.now()));
+      send(ms);
+    }
+    c.ws.send(JSON.stringify({ type: "stop" }));
+    expect((await c.closed).code).toBe(1000);
+    expect(c.arrivals.filter((a) => a.frame.idle)).toEqual([]);
+    expect(c.arrivals.map((a) => a.frame.audioMs)).toEqual(Array.from({ length: 50 }, (_, n) => n * 40));
+  }, 15_000);
 });
 
 describe("the flood rule forgives lateness, not floods", () => {

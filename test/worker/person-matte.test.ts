@@ -180,7 +180,7 @@ describe("alphaVideoUrl", () => {
     const expiresAt = new Date(Date.now() + 5 * 60_000);
     const id = await succeeded(acct.accountId, avatarId, true, true, expiresAt);
     const body = await json<Detail>(await openFetch(`/video-jobs/${id}`, { headers: acct.headers }));
-    expect(body.alphaVideoUrl).toMatch(/\/v1\/media\/videos\/[0-9a-f-]+\.webm\?exp=\d+&sig=/);
+    expect(body.alphaVideoUrl).toMatch(/\/v1\/media\/videos\/[0-9a-f-]+\.webm\?acct=[0-9a-f-]+&exp=\d+&sig=/);
     expect(body.alphaVideoUrlExpiresAt).toBe(body.videoUrlExpiresAt);
     expect(Date.parse(body.alphaVideoUrlExpiresAt!)).toBeLessThanOrEqual(expiresAt.getTime());
     const download = await SELF.fetch(body.alphaVideoUrl!);
@@ -236,17 +236,19 @@ describe("live clients", () => {
   it("the rig carries a signed matteUrl once the Avatar has a matte; the link serves the PNG, cross-origin", async () => {
     const acct = await createAccount();
     const avatarId = await readyAvatar(acct.accountId);
-    const rigUrl = await signedRigUrl(env, "http://x", avatarId, "rig.json");
+    const rigUrl = signedRigUrl(env, "http://x", avatarId, "rig.json", acct.accountId);
     expect(await (await SELF.fetch(rigUrl)).json()).not.toHaveProperty("matteUrl");
     await expectError(
-      await SELF.fetch(await signedRigUrl(env, "http://x", avatarId, "matte.png")),
+      await SELF.fetch(signedRigUrl(env, "http://x", avatarId, "matte.png", acct.accountId)),
       404,
       "not_found",
       "has no matte yet",
     );
     await env.MEDIA.put(avatarKeys(avatarId).matte, new Uint8Array([137, 80, 78, 71, 1]));
     const rig = (await (await SELF.fetch(rigUrl)).json()) as { matteUrl?: string };
-    expect(rig.matteUrl).toMatch(new RegExp(`/v1/motion/avatars/${avatarId}/matte\\.png\\?exp=\\d+&sig=`));
+    expect(rig.matteUrl).toMatch(
+      new RegExp(`/v1/motion/avatars/${avatarId}/matte\\.png\\?acct=[0-9a-f-]+&exp=\\d+&sig=`),
+    );
     const matte = await SELF.fetch(rig.matteUrl!);
     expect(matte.status).toBe(200);
     expect(matte.headers.get("content-type")).toBe("image/png");

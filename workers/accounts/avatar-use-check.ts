@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
-import { avatarGrants, avatars } from "../platform/db/schema";
+import { accounts, avatarGrants, avatars } from "../platform/db/schema";
 
 /**
  * May `accountId` render videos with `avatarId`? Yes when the account owns it, it is public, or an operator
@@ -19,4 +19,24 @@ export async function canUseAvatar(
     .get();
   if (!row) return "not_found";
   return row.accountId === accountId || row.isPublic || row.granted ? "ok" : "forbidden";
+}
+
+/**
+ * May a media link issued to `accountId` still show `avatarId`'s images? Only while the account is active and
+ * still may use the Avatar (a revoked grant or a deactivated account closes every link issued to it).
+ */
+export async function canSeeAvatarMedia(db: D1Database, accountId: string, avatarId: string): Promise<boolean> {
+  const row = await drizzle(db)
+    .select({
+      active: accounts.active,
+      owner: avatars.accountId,
+      isPublic: avatars.isPublic,
+      granted: avatarGrants.accountId,
+    })
+    .from(accounts)
+    .innerJoin(avatars, eq(avatars.id, avatarId))
+    .leftJoin(avatarGrants, and(eq(avatarGrants.avatarId, avatars.id), eq(avatarGrants.accountId, accountId)))
+    .where(eq(accounts.id, accountId))
+    .get();
+  return !!row?.active && (row.owner === accountId || row.isPublic || !!row.granted);
 }

@@ -6,7 +6,7 @@
  */
 export { admissionError } from "./admission";
 export type { Balance } from "./avatar-units";
-export { canUseAvatar } from "./avatar-use-check";
+export { canSeeAvatarMedia, canUseAvatar } from "./avatar-use-check";
 export { MAX_OPEN_UPLOADS } from "./console-uploads";
 export { limiterFor } from "./limiter-client";
 export {

@@ -1,56 +1,71 @@
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { Hono } from "hono";
+import { canSeeAvatarMedia } from "../accounts/public";
 import { videoJobs } from "../platform/db/schema";
 import type { AppEnv } from "../platform/env";
 import { forbidden, notFound } from "../platform/http/errors";
-import { isOutputAvailable, verifyAvatarMediaSignature, verifyVideoLinkSignature } from "../platform/storage/links";
+import { checkAvatarMediaLink, checkVideoLink, isOutputAvailable, type LinkCheck } from "../platform/storage/links";
 import { serveObject } from "../platform/storage/serve";
 import { alphaVideoKey, videoKey } from "../platform/storage/keys";
 
 /**
  * Signed media, fetched without App headers (spec: "Download it without the App authentication headers").
- * The signature is the credential; nothing here trusts the caller otherwise.
+ * The link is the credential: its signature and expiry are checked before any storage or D1 read, then
+ * that the account it was issued to may still see the file.
  */
 export const mediaRoutes = new Hono<AppEnv>();
 
-const invalidLink = () =>
-  forbidden("The download link is invalid: its signature does not match. Request a fresh link.");
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
-/** GET /v1/media/videos/{jobId}.mp4|.webm?exp=<epoch s>&sig=… — a video (or alpha video) link from GET /video-jobs/{jobId}. */
+/** 403 for a link that is not ours or has expired; nothing has been read yet. */
+function refuseLink(check: Exclude<LinkCheck, { ok: true }>, what: "download" | "image"): never {
+  if (check.expired)
+    throw forbidden(
+      what === "download"
+        ? "The download link has expired. Read the job again for a fresh link."
+        : "The image link has expired. Read the Avatar again for a fresh link.",
+    );
+  throw forbidden(`The ${what} link is invalid: its signature does not match. Request a fresh link.`);
+}
+
+/** GET /v1/media/videos/{jobId}.mp4|.webm?acct&exp&sig — a video (or alpha video) link from GET /video-jobs/{jobId}. */
 mediaRoutes.get("/videos/:file", async (c) => {
   const [, jobId = "", ext] = /^(.+)\.(mp4|webm)$/.exec(c.req.param("file")) ?? [];
-  const exp = c.req.query("exp") ?? "";
-  const sig = c.req.query("sig");
-  if (!UUID.test(jobId) || !/^\d{1,12}$/.test(exp) || !sig) throw invalidLink();
-  const job = await drizzle(c.env.DB).select().from(videoJobs).where(eq(videoJobs.id, jobId)).get();
   const key = ext === "webm" ? alphaVideoKey(jobId) : videoKey(jobId);
-  if (!job || !(await verifyVideoLinkSignature(c.env, key, job.accountId, Number(exp), sig))) throw invalidLink();
-  const now = Date.now();
-  const remaining = Number(exp) - Math.floor(now / 1000);
-  if (remaining <= 0) throw forbidden("The download link has expired. Read the job again for a fresh link.");
-  if (!isOutputAvailable(job, now) || (ext === "webm" ? !job.settings.alpha : job.outputKey !== key)) {
+  const check = UUID.test(jobId)
+    ? await checkVideoLink(c.env, key, c.req.query())
+    : ({ ok: false, expired: false } as const);
+  if (!check.ok) refuseLink(check, "download");
+  const job = await drizzle(c.env.DB).select().from(videoJobs).where(eq(videoJobs.id, jobId)).get();
+  if (!job || job.accountId !== check.accountId) refuseLink({ ok: false, expired: false }, "download");
+  if (!isOutputAvailable(job, Date.now()) || (ext === "webm" ? !job.settings.alpha : job.outputKey !== key)) {
     throw notFound("The video is no longer available: its retention period is over.");
   }
   return serveObject(c, key, {
     contentType: ext === "webm" ? "video/webm" : "video/mp4",
-    cacheControl: `private, max-age=${remaining}`,
+    cacheControl: `private, max-age=${check.remainingSeconds}`,
     disposition: `inline; filename="${jobId}.${ext}"`,
     notFoundMessage: "The video is not available right now. Read the job again for a fresh link.",
   });
 });
 
-/** GET /v1/media/avatars/{avatarId}/{file}?sig=… — cover and background images (long-lived signature, no expiry). */
+/**
+ * GET /v1/media/avatars/{avatarId}/{file}?acct&exp&sig — cover, background, portrait and matte images, for the
+ * account named in the link while it is active and may use the Avatar.
+ */
 mediaRoutes.get("/avatars/:avatarId/:file", async (c) => {
   const { avatarId, file } = c.req.param();
   const key = `avatars/${avatarId}/${file}`;
-  if (
-    !UUID.test(avatarId) ||
-    !/^[A-Za-z0-9_-]+\.[a-z0-9]+$/.test(file) ||
-    !(await verifyAvatarMediaSignature(c.env, key, c.req.query("sig")))
-  ) {
-    throw forbidden("The image link is invalid: its signature does not match.");
-  }
-  return serveObject(c, key, { cacheControl: "private, max-age=3600", notFoundMessage: "The image does not exist." });
+  const wellFormed = UUID.test(avatarId) && /^[A-Za-z0-9_-]+\.[a-z0-9]+$/.test(file);
+  const check = wellFormed
+    ? await checkAvatarMediaLink(c.env, key, c.req.query())
+    : ({ ok: false, expired: false } as const);
+  if (!check.ok) refuseLink(check, "image");
+  if (!(await canSeeAvatarMedia(c.env.DB, check.accountId, avatarId)))
+    throw forbidden("The image link no longer opens this Avatar: the account is inactive or lost access to it.");
+  return serveObject(c, key, {
+    cacheControl: `private, max-age=${Math.min(3600, check.remainingSeconds)}`,
+    notFoundMessage: "The image does not exist.",
+  });
 });

@@ -36,12 +36,13 @@ async function renderAvatars(
     avatarJobPage(c.env, account.id, c.req.query()),
   ]);
   const base = publicBaseUrl(asAppContext(c));
+  const preview = { accountId: account.id, use: "preview" } as const;
   return c.html(
     <AvatarsPage
       {...pageChrome(c)}
       flash={flash}
       block={avatarCreationBlock(account)}
-      avatars={rows.map((avatar) => ({ avatar, coverUrl: avatarCoverUrl(c.env, base, avatar) }))}
+      avatars={rows.map((avatar) => ({ avatar, coverUrl: avatarCoverUrl(c.env, base, avatar, preview) }))}
       jobs={jobs}
       olderHref={olderHref}
       name={name}
@@ -57,16 +58,17 @@ async function renderAvatar(c: Context<ConsoleEnv>, avatarId: string, flash: Fla
   // Avatars made before mattes have none until their first video that needs one.
   const matteKey = avatarKeys(avatar.id).matte;
   const hasMatte = (await c.env.MEDIA.head(matteKey)) !== null;
+  const preview = { accountId: account.id, use: "preview" } as const;
   return c.html(
     <AvatarPage
       {...pageChrome(c)}
       flash={flash}
       avatar={avatar}
-      coverUrl={avatarCoverUrl(c.env, base, avatar)}
-      backgroundUrl={avatarBackgroundUrl(c.env, base, avatar)}
+      coverUrl={avatarCoverUrl(c.env, base, avatar, preview)}
+      backgroundUrl={avatarBackgroundUrl(c.env, base, avatar, preview)}
       cutout={{
-        portraitUrl: avatarMediaUrl(c.env, base, avatar.portraitKey),
-        ...(hasMatte ? { matteUrl: avatarMediaUrl(c.env, base, matteKey) } : {}),
+        portraitUrl: avatarMediaUrl(c.env, base, avatar.portraitKey, preview),
+        ...(hasMatte ? { matteUrl: avatarMediaUrl(c.env, base, matteKey, preview) } : {}),
       }}
     />,
     status,

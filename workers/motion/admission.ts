@@ -113,8 +113,8 @@ export async function admitConnection(env: Env, request: Request, baseUrl: strin
     modelVersion,
     avatar: {
       id,
-      coverUrl: avatarCoverUrl(env, baseUrl, avatar),
-      rigUrl: await signedRigUrl(env, baseUrl, id, "rig.json"),
+      coverUrl: avatarCoverUrl(env, baseUrl, avatar, { accountId: claims.acct, use: "preview" }),
+      rigUrl: signedRigUrl(env, baseUrl, id, "rig.json", claims.acct),
     },
     limits: admission.limits,
     subprotocol,

@@ -66,7 +66,11 @@ export const liveSessionRoute = motionApp().openapi(route, async (c) => {
     {
       sessionToken,
       expireAt,
-      avatars: rows.map((a) => ({ id: a.id, name: a.name, coverUrl: avatarCoverUrl(c.env, base, a) })),
+      avatars: rows.map((a) => ({
+        id: a.id,
+        name: a.name,
+        coverUrl: avatarCoverUrl(c.env, base, a, { accountId: account.id, use: "preview" }),
+      })),
     },
     200,
   );

@@ -6,7 +6,8 @@ import { forbidden, notFound } from "../platform/http/errors";
 import { publicBaseUrl } from "../platform/http/base-url";
 import { errorResponses, motionApp } from "./openapi-app";
 import { avatarKeys } from "../platform/storage/keys";
-import { RIG_FILES, signedRigUrl, verifyRigLink } from "./rig-links";
+import { canSeeAvatarMedia } from "../accounts/public";
+import { checkRigLink, RIG_FILES, signedRigUrl } from "./rig-links";
 
 const route = createRoute({
   method: "get",
@@ -15,13 +16,13 @@ const route = createRoute({
     "An Avatar's rig (JSON, with a signed portraitUrl, and matteUrl once the Avatar has a person matte), portrait or matte (PNG) for live clients; signed link from the ready message",
   request: {
     params: z.object({ avatarId: z.uuid(), file: z.enum(RIG_FILES) }),
-    query: z.object({ exp: z.string().regex(/^\d{1,12}$/), sig: z.string().min(1) }),
+    query: z.object({ acct: z.uuid(), exp: z.string().regex(/^\d{1,12}$/), sig: z.string().min(1) }),
   },
   responses: {
     200: { description: "The rig (application/json), the portrait or the matte (image/png)" },
     ...errorResponses({
       400: "invalid_request",
-      403: "forbidden: bad or expired signature",
+      403: "forbidden: bad or expired signature, or the account may no longer use the Avatar",
       404: "not_found: the Avatar is gone",
     }),
   },
@@ -32,11 +33,16 @@ const CORS = { "Access-Control-Allow-Origin": "*", "Cross-Origin-Resource-Policy
 
 export const rigRoute = motionApp().openapi(route, async (c) => {
   const { avatarId, file } = c.req.valid("param");
-  const { exp, sig } = c.req.valid("query");
-  if (!(await verifyRigLink(c.env, avatarId, file, Number(exp), sig)))
-    throw forbidden("The rig link is invalid: its signature does not match.");
-  const remaining = Number(exp) - Math.floor(Date.now() / 1000);
-  if (remaining <= 0) throw forbidden("The rig link has expired: open a new connection for a fresh one.");
+  const check = await checkRigLink(c.env, avatarId, file, c.req.valid("query"));
+  if (!check.ok)
+    throw forbidden(
+      check.expired
+        ? "The rig link has expired: open a new connection for a fresh one."
+        : "The rig link is invalid: its signature does not match.",
+    );
+  const { accountId, remainingSeconds: remaining } = check;
+  if (!(await canSeeAvatarMedia(c.env.DB, accountId, avatarId)))
+    throw forbidden("The rig link no longer opens this Avatar: the account is inactive or lost access to it.");
   const avatar = await drizzle(c.env.DB).select().from(avatars).where(eq(avatars.id, avatarId)).get();
   const key = {
     "rig.json": avatar?.rigKey,
@@ -56,9 +62,9 @@ export const rigRoute = motionApp().openapi(route, async (c) => {
   const base = publicBaseUrl(c);
   // The matte (a transparent canvas needs it) exists once the Avatar was made with one or a video made it.
   const [portraitUrl, matteUrl] = await Promise.all([
-    signedRigUrl(c.env, base, avatarId, "portrait.png"),
+    signedRigUrl(c.env, base, avatarId, "portrait.png", accountId),
     c.env.MEDIA.head(avatarKeys(avatarId).matte).then((head) =>
-      head ? signedRigUrl(c.env, base, avatarId, "matte.png") : undefined,
+      head ? signedRigUrl(c.env, base, avatarId, "matte.png", accountId) : undefined,
     ),
   ]);
   return c.json({ ...rig, portraitUrl, ...(matteUrl ? { matteUrl } : {}) }, 200, headers);

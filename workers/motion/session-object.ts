@@ -40,6 +40,8 @@ interface Live {
   /** Analysis of earlier audio still running in slices (analyse); later audio waits for it. */
   work?: Promise<void>;
   timer: ReturnType<typeof setTimeout> | undefined;
+  /** When the timer is due: a tick much later than that finds the thread behind. */
+  timerDue: number;
   closed: boolean;
 }
 
@@ -83,6 +85,7 @@ export class MotionSession extends DurableObject<Env> {
       cover: now,
       lastIdleAt: undefined,
       timer: undefined,
+      timerDue: now,
       closed: false,
     };
     this.schedule();
@@ -191,13 +194,14 @@ export class MotionSession extends DurableObject<Env> {
         this.end(CLOSE.policy, `idle timeout: no message for ${idleSeconds} s`);
         return;
       }
-      if (live.phase === "streaming" && !live.work) {
-        // The audio received no longer covers real time: idle frames at 25 fps, taking no audio time, so
-        // audio that comes late is analysed as if it had come on time (catching up, not shifting).
-        for (let at = nextIdleAt(live.cover, live.lastIdleAt, FRAME_MS); at <= now; at += FRAME_MS) {
-          live.lastIdleAt = at;
-          this.send([live.stream!.idle()]);
-        }
+      const idleAt = nextIdleAt(live.cover, live.lastIdleAt, FRAME_MS);
+      // A tick more than a frame late means this thread is behind: the audio may be waiting in its queue, and
+      // idle frames would only add work; the next tick, after the queue, decides.
+      if (live.phase === "streaming" && !live.work && idleAt <= now && now - live.timerDue <= FRAME_MS) {
+        // The audio received no longer covers real time: an idle frame (25 fps, slots missed are skipped),
+        // taking no audio time, so audio that comes late is analysed as if it had come on time.
+        live.lastIdleAt = idleAt + FRAME_MS <= now ? now : idleAt;
+        this.send([live.stream!.idle()]);
       }
       this.schedule();
     } catch (err) {
@@ -216,7 +220,9 @@ export class MotionSession extends DurableObject<Env> {
     let due = Math.min(live.openedAt + sessionSeconds * 1000, live.lastClientAt + idleSeconds * 1000);
     if (live.phase === "streaming") due = Math.min(due, nextIdleAt(live.cover, live.lastIdleAt, FRAME_MS));
     clearTimeout(live.timer);
-    live.timer = setTimeout(() => this.tick(), Math.max(1, due - Date.now()));
+    const now = Date.now();
+    live.timerDue = Math.max(now + 1, due);
+    live.timer = setTimeout(() => this.tick(), live.timerDue - now);
   }
 
   private send(frames: MotionFrame[]): void {

@@ -5,8 +5,9 @@
  */
 export type Env = Omit<Cloudflare.Env, LocalOnly> & Partial<Pick<Cloudflare.Env, LocalOnly>>;
 
-/** Absent in production (.dev.vars.example says why): wrangler types cannot mark a name optional. */
+/** Absent in production or optional (.dev.vars.example says why): wrangler types cannot mark a name optional. */
 type LocalOnly =
+  | "LINK_SIGNING_KEYS"
   | "RENDERER_URL"
   | "SOURCE_ALLOWLIST"
   | "ENVIRONMENT"

@@ -1,7 +1,7 @@
 /**
  * Rect helpers of the piecewise-affine warp. The renderer warps directly in YUV 4:2:0 (luma at full,
  * chroma at half resolution, vertex coordinates × 0.5), so no per-frame colour conversion is needed; the
- * per-pixel warp itself is the WebAssembly kernel in video/wasm/ (warp.as.ts, loaded by warp-kernel.ts).
+ * per-pixel warp itself is the WebAssembly kernel in wasm/ (warp.as.ts, loaded by warp-kernel.ts).
  */
 
 import type { Rect } from "@avatar-video/face-rig";

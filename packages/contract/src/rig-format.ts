@@ -8,7 +8,7 @@ import { z } from "zod";
 export interface AvatarRig {
   /**
    * 1: the landmarks are Human's FaceMesh (lips and eyes not refined); 2: the lip and eye contours and the
-   * irises come from MediaPipe's refining attention mesh (container/src/face/human.ts). Same 478 points,
+   * irises come from MediaPipe's refining attention mesh (container/src/analysis/face/human.ts). Same 478 points,
    * same use: a version 1 rig renders as it always did.
    */
   version: 1 | 2;

@@ -1,5 +1,5 @@
 /**
- * The synthesised mouth interior, one pixel at a time: what the renderer (container/src/animate/
+ * The synthesised mouth interior, one pixel at a time: what the renderer (container/src/paint/
  * mouth-interior.ts, into yuv420p frames) and the live client (packages/motion-client, into an RGBA
  * overlay) both draw into the inner-lip opening after the warp — dark throat, lip-shadow colour along the
  * lips' inner edge, upper teeth hanging from the upper lip (one shaded tooth at a time, darker gaps,

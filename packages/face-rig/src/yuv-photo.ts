@@ -1,6 +1,6 @@
 /**
  * The still photo as a yuv420p frame (BT.709 limited range, chroma = average of each 2×2 block), the form
- * the mouth painting reads it in: the renderer converts its canvas once (container/src/video/yuv.ts), the
+ * the mouth painting reads it in: the renderer converts its canvas once (container/src/paint/yuv.ts), the
  * live client its portrait (yuv420FromPixels, the same arithmetic), so both sample the same values.
  */
 import type { Pixels } from "./photo-colors";

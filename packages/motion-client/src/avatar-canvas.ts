@@ -219,7 +219,7 @@ export class AvatarCanvas {
     this.useTextured(this.quadPos, this.quadUv);
     gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4);
     // 2. The face mesh, then the opening between the inner lips (the photo's own mouth, stretched), warped
-    //    in the renderer's order (video/paint-band.ts): where closed lips squeeze the opening, it is on top.
+    //    in the renderer's order (paint/paint-band.ts): where closed lips squeeze the opening, it is on top.
     this.useTextured(this.posBuf, this.uvBuf);
     gl.bindBuffer(gl.ARRAY_BUFFER, this.posBuf);
     gl.bufferSubData(gl.ARRAY_BUFFER, 0, this.xy as Float32Array<ArrayBuffer>);

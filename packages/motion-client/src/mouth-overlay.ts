@@ -1,6 +1,6 @@
 /**
  * The mouth interior of the live canvas, painted by the renderer's own code: face-rig's measureOpening /
- * paintRect / shade (the renderer writes the same shading into its yuv420p frames, container/src/animate/
+ * paintRect / shade (the renderer writes the same shading into its yuv420p frames, container/src/paint/
  * mouth-interior.ts) with the photo's mouth style measured on the portrait as the renderer measures it on
  * its canvas (mouthStyle on the portrait's yuv420p form). Each frame gives an RGBA patch — colour with the
  * photo's grain, alpha = the interior's coverage — that avatar-canvas.ts blends over the warped face.

@@ -18,7 +18,7 @@ import { reconcileAccountRoute } from "./reconcile-account";
 import { revokeAppRoute } from "./revoke-app";
 import { setAvatarAccessRoute } from "./set-avatar-access";
 
-/** Operator admin API (docs/admin-api.md), one file per route in routes/admin/. Every route: Authorization: Bearer ADMIN_TOKEN. */
+/** Operator admin API (docs/admin-api.md), one file per route in this folder. Every route: Authorization: Bearer ADMIN_TOKEN. */
 export const adminRoutes = openApiApp();
 
 adminRoutes.use("*", adminAuth, limitBody);

@@ -36,5 +36,5 @@ export const getAvatarRoute = openApiApp().openapi(route, async (c) => {
     .get();
   // Another account's Avatar is indistinguishable from a missing one.
   if (!avatar) throw notFound(`Avatar ${avatarId} was not found`);
-  return c.json({ avatar: serializeAvatar(c.env, publicBaseUrl(c), avatar) }, 200);
+  return c.json({ avatar: serializeAvatar(c.env, publicBaseUrl(c), avatar, account.id) }, 200);
 });

@@ -46,7 +46,7 @@ export const listAvatarsRoute = openApiApp().openapi(route, async (c) => {
   const page = await finishPage(c.env.SIGNING_SECRET, req, rows, total?.n ?? 0);
   const baseUrl = publicBaseUrl(c);
   return c.json(
-    { avatars: page.items.map((a) => serializeAvatar(c.env, baseUrl, a)), pagination: page.pagination },
+    { avatars: page.items.map((a) => serializeAvatar(c.env, baseUrl, a, account.id)), pagination: page.pagination },
     200,
   );
 });

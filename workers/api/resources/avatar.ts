@@ -23,17 +23,22 @@ export const Avatar = z
 export const AvatarDetail = z.object({ avatar: Avatar }).meta({ id: "AvatarDetail" });
 export const AvatarList = z.object({ avatars: z.array(Avatar), pagination: Pagination }).meta({ id: "AvatarList" });
 
-/** Public view of an Avatar: absolute links only, never storage keys; no background → field omitted. */
+/**
+ * Public view of an Avatar: absolute links only, never storage keys; no background → field omitted. The links
+ * are signed afresh on every read for the reading account (`readerAccountId`), valid at least 24 h.
+ */
 export function serializeAvatar(
-  env: Pick<Env, "SIGNING_SECRET">,
+  env: Pick<Env, "SIGNING_SECRET" | "LINK_SIGNING_KEYS">,
   baseUrl: string,
   avatar: AvatarRow,
+  readerAccountId: string,
 ): z.infer<typeof Avatar> {
-  const backgroundImageUrl = avatarBackgroundUrl(env, baseUrl, avatar);
+  const to = { accountId: readerAccountId, use: "api" } as const;
+  const backgroundImageUrl = avatarBackgroundUrl(env, baseUrl, avatar, to);
   return {
     id: avatar.id,
     name: avatar.name,
-    coverUrl: avatarCoverUrl(env, baseUrl, avatar),
+    coverUrl: avatarCoverUrl(env, baseUrl, avatar, to),
     ...(backgroundImageUrl ? { backgroundImageUrl } : {}),
     createdAt: iso(avatar.createdAt),
     updatedAt: iso(avatar.updatedAt),

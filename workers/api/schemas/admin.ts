@@ -1,4 +1,4 @@
-/** Request fields shared by the admin routes (workers/routes/admin/*): account fields, limits patches, ID params. */
+/** Request fields shared by the admin routes (workers/api/admin/): account fields, limits patches, ID params. */
 import { z } from "zod";
 import { AvatarLimitsSchema, VideoLimitsSchema } from "../../accounts/public";
 import { UUID_PATTERN } from "../../platform/http/uuid";

@@ -23,7 +23,7 @@ const route = createRoute({
   responses: { 200: okJson("The token", SessionTokenResponse), ...errors(400, 401, 429, 500) },
 });
 
-/** POST /v1/console/session-tokens: X-API-Key only (the console host of a region). Token logic: workers/session-token/. */
+/** POST /v1/console/session-tokens: X-API-Key only (the console host of a region). Token logic: workers/platform/session-token/. */
 export const createSessionTokenRoute = openApiApp().openapi(route, async (c) => {
   const { expireAt, modelVersion } = c.req.valid("json");
   const now = Date.now();

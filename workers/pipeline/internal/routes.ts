@@ -134,7 +134,7 @@ const maxBytesOf = (key: string) => MAX_PUT_BYTES[extOf(key)] ?? 32 * MiB;
 
 /**
  * PUT /internal/objects/{key}?job=…&attempt=N — a run stores its outputs (Content-Length required, streamed
- * to R2); at most 100 MiB per request: larger objects go up as a multipart upload (internal-multipart.ts).
+ * to R2); at most 100 MiB per request: larger objects go up as a multipart upload (multipart.ts).
  * With ?uploadId=…&partNumber=N: one part of a multipart upload.
  */
 internalRoutes.put("/objects/*", async (c) => {

@@ -12,7 +12,7 @@ const CONTAINER_TIMEOUT_MS = 40_000;
 type RendererEnv = Pick<Env, "RENDERER" | "RENDERER_URL" | "RENDERER_TOKEN" | "RENDERER_INSTANCES">;
 
 /**
- * The renderer's synchronous pre-flight check (POST /checks, Bearer RENDERER_TOKEN; container/src/checks/).
+ * The renderer's synchronous pre-flight check (POST /checks, Bearer RENDERER_TOKEN; container/src/avatar/preflight.ts).
  * Same two adapters as dispatch (client.ts): RENDERER_URL, else the RENDERER Container binding (any
  * instance: a check holds no state). Resolves with the renderer's JSON answer; throws RendererUnavailable
  * when there is no usable answer.
