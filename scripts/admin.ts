@@ -287,7 +287,7 @@ const COMMANDS: Record<string, Command> = {
       const leases = answer.leases as Lease[];
       const busy = new Set(leases.filter((l) => l.kind === "video").map((l) => l.instance)).size;
       process.stdout.write(
-        `${answer.instances} instances, ${busy} rendering; one account holds at most ${answer.accountCap} while others wait\n`,
+        `${answer.instances} instances, ${busy} rendering; while others wait one account holds at most ${answer.accountCap} and ${answer.reserve} stay for first renders\n`,
       );
       const held = leases.map((l) => [String(l.instance), l.kind, l.jobId, l.accountId, shortDuration(l.heldSeconds)]);
       process.stdout.write(table(["INSTANCE", "KIND", "JOB", "ACCOUNT", "HELD"], held));

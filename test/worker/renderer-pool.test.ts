@@ -104,6 +104,7 @@ describe("RendererPool Durable Object", () => {
     expect(view).toMatchObject({
       instances: config.instances,
       accountCap: config.accountCap,
+      reserve: 0,
       accounts: [
         { accountId: "b", running: 0, waiting: 2, oldestWaitSeconds: expect.any(Number) },
         { accountId: "a", running: config.instances, waiting: 1 },
@@ -116,10 +117,14 @@ describe("RendererPool Durable Object", () => {
     expect(view.leases[0]).toMatchObject({ instance: 0, kind: "video", jobId: "a-0", accountId: "a" });
   });
 
-  it("reads its cap from RENDERER_ACCOUNT_SHARE: ceil(instances × share), half by default", () => {
-    expect(rendererPoolConfig({ RENDERER_INSTANCES: "8", RENDERER_ACCOUNT_SHARE: "0.5" })).toEqual(cfg(8, 4));
-    expect(rendererPoolConfig({ RENDERER_INSTANCES: "5", RENDERER_ACCOUNT_SHARE: "0.25" })).toEqual(cfg(5, 2));
-    expect(rendererPoolConfig({ RENDERER_INSTANCES: "7", RENDERER_ACCOUNT_SHARE: "nonsense" })).toEqual(cfg(7, 4));
-    expect(rendererPoolConfig({ RENDERER_INSTANCES: "3", RENDERER_ACCOUNT_SHARE: "1.5" })).toEqual(cfg(3, 2));
+  it("reads its cap from RENDERER_ACCOUNT_SHARE (ceil(instances × share), half by default) and sizes the reserve", () => {
+    const config = (RENDERER_INSTANCES: string, RENDERER_ACCOUNT_SHARE: string) =>
+      rendererPoolConfig({ RENDERER_INSTANCES, RENDERER_ACCOUNT_SHARE });
+    expect(config("8", "0.5")).toEqual({ instances: 8, accountCap: 4, reserve: 0 });
+    expect(config("5", "0.25")).toEqual({ instances: 5, accountCap: 2, reserve: 0 });
+    expect(config("7", "nonsense")).toEqual({ instances: 7, accountCap: 4, reserve: 0 });
+    expect(config("3", "1.5")).toEqual({ instances: 3, accountCap: 2, reserve: 0 });
+    // One instance in fifty stays for first renders while several accounts wait.
+    expect(config("120", "0.5")).toEqual({ instances: 120, accountCap: 60, reserve: 2 });
   });
 });

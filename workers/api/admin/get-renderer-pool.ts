@@ -11,6 +11,8 @@ const RendererPool = z.object({
   instances: z.number().int(),
   /** Instances one account may hold while other accounts wait (alone it may use all). */
   accountCap: z.number().int(),
+  /** Free instances kept, while several accounts wait, for accounts with nothing running. */
+  reserve: z.number().int(),
   leases: z.array(
     z.object({
       instance: z.number().int(),
@@ -58,6 +60,7 @@ export const getRendererPoolRoute = openApiApp().openapi(route, async (c) => {
       now: new Date(now).toISOString(),
       instances: view.instances,
       accountCap: view.accountCap,
+      reserve: view.reserve,
       leases: view.leases.map(({ heldMs, ...l }) => ({ ...l, heldSeconds: seconds(heldMs) ?? 0 })),
       accounts: view.accounts.map(({ oldestWaitMs, ...a }) => ({ ...a, oldestWaitSeconds: seconds(oldestWaitMs) })),
       waiting: view.waiting,

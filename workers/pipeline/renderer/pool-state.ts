@@ -12,8 +12,10 @@
  * - Waiting is per account, first come first served within it. A free instance goes to the waiting account
  *   with the fewest renders running, ties in turn (round robin): an account with 200 renders waiting does
  *   not delay another account's first render, which takes the next instance that frees.
- * - Cap: while another account waits, an account running `accountCap` renders gets no further instance;
- *   alone in the line it may use them all.
+ * - While another account waits: an account running `accountCap` renders gets no further instance, and an
+ *   account already rendering leaves the last `reserve` free instances to accounts with nothing running
+ *   (their first render then starts at once instead of waiting for an instance to free). Alone in the line,
+ *   an account may use every instance.
  */
 import { createPoolTables, type PoolSql, type SqlRow, type SqlValue } from "./pool-schema";
 
@@ -25,11 +27,28 @@ export interface JobRef {
 export interface RunRequest extends JobRef {
   accountId: string;
 }
-/** How many instances there are, and how many one account may hold while others wait. */
+/** How many instances there are; how many one account may hold, and how many stay for first renders, while others wait. */
 export interface PoolConfig {
   instances: number;
   accountCap: number;
+  /** Default 0. */
+  reserve?: number;
 }
+/**
+ * Instances kept, while renders of several accounts wait, for accounts with nothing running: one in fifty
+ * (none below 50 instances, where one would be more than 2 % of the capacity).
+ */
+export const FIRST_RENDER_RESERVE = 1 / 50;
+
+/** The cap is ceil(instances × accountShare), at least 1. */
+export function poolConfig(instances: number, accountShare: number): Required<PoolConfig> {
+  return {
+    instances,
+    accountCap: Math.max(1, Math.ceil(instances * accountShare)),
+    reserve: Math.floor(instances * FIRST_RENDER_RESERVE),
+  };
+}
+
 /**
  * An instance for the run, with how long it had been idle (null: never used here); or, waiting, how many
  * renders of the same account are ahead of it (counted up to AHEAD_COUNTED for a render already waiting).
@@ -176,13 +195,17 @@ export class PoolState {
         "SELECT account_id, running FROM pool_accounts WHERE waiting > 0 ORDER BY running, turn LIMIT 2",
       );
       if (!next.length) break;
-      // The fewest-running account is at the cap and another waits: so is every other waiting account.
-      if (Number(next[0].running) >= config.accountCap && next.length > 1) break;
+      // next[0] runs the fewest: when it is at the cap, or already rendering, so is every waiting account.
+      const running = Number(next[0].running);
+      const others = next.length > 1;
+      if (others && running >= config.accountCap) break;
       const free = this.row<FreeInstance>(
         "SELECT instance, runs, last_busy FROM pool_instances WHERE renders = 0 AND instance < ? ORDER BY runs, last_busy DESC, instance LIMIT 1",
         config.instances,
       );
       if (!free) break;
+      const reserve = config.reserve ?? 0;
+      if (others && running > 0 && reserve > 0 && this.freeInstances(config.instances, reserve) <= reserve) break;
       const accountId = String(next[0].account_id);
       const head = this.row<{ job_id: string }>(
         "DELETE FROM pool_waiters WHERE seq = (SELECT seq FROM pool_waiters WHERE account_id = ? ORDER BY seq LIMIT 1) RETURNING job_id",
@@ -268,6 +291,16 @@ export class PoolState {
   private addInstances(n: number) {
     const top = this.row<{ top: number | null }>("SELECT max(instance) AS top FROM pool_instances");
     for (let i = (top?.top ?? -1) + 1; i < n; i++) this.sql.exec("INSERT INTO pool_instances (instance) VALUES (?)", i);
+  }
+
+  /** Free instances, counted up to reserve + 1 (enough to know whether any is beyond the reserve). */
+  private freeInstances(instances: number, reserve: number): number {
+    const free = this.row<{ n: number }>(
+      "SELECT count(*) AS n FROM (SELECT 1 FROM pool_instances WHERE renders = 0 AND +instance < ? LIMIT ?)",
+      instances,
+      reserve + 1,
+    );
+    return Number(free?.n);
   }
 
   private nextTurn(): number {

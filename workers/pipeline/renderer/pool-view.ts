@@ -8,6 +8,8 @@ const ACCOUNTS_SHOWN = 100;
 export interface PoolView {
   instances: number;
   accountCap: number;
+  /** Free instances kept for accounts with nothing running while others wait. */
+  reserve: number;
   leases: { instance: number; kind: RunKind; jobId: string; accountId: string; heldMs: number }[];
   /** Renders running and waiting per account, with its oldest wait, for the ACCOUNTS_SHOWN longest lines. */
   accounts: { accountId: string; running: number; waiting: number; oldestWaitMs: number | null }[];
@@ -46,6 +48,7 @@ export function poolView(sql: PoolSql, config: PoolConfig, now: number): PoolVie
   return {
     instances: config.instances,
     accountCap: config.accountCap,
+    reserve: config.reserve ?? 0,
     leases,
     accounts,
     waiting: Number(totals.waiting),

@@ -1,6 +1,6 @@
 import { classifyAddress, isIpLiteralHost } from "@avatar-video/contract";
 import type { Env } from "../../platform/env";
-import type { PoolConfig } from "./pool-state";
+import { type PoolConfig, poolConfig } from "./pool-state";
 
 /**
  * Where jobs may be dispatched. RENDERER_URL on a loopback or private address is a local-stack value
@@ -20,12 +20,10 @@ export function rendererInstances(env: Pick<Env, "RENDERER_INSTANCES">): number 
 /** The share of the instances one account may hold while other accounts wait (RENDERER_ACCOUNT_SHARE, 0 < share ≤ 1). */
 export const DEFAULT_ACCOUNT_SHARE = 0.5;
 
-/** Instances, and the cap per account while others wait: ceil(instances × share), at least 1. */
+/** Instances, the cap per account and the first-render reserve (pool-state.ts poolConfig). */
 export function rendererPoolConfig(env: Pick<Env, "RENDERER_INSTANCES" | "RENDERER_ACCOUNT_SHARE">): PoolConfig {
-  const instances = rendererInstances(env);
   const share = Number(env.RENDERER_ACCOUNT_SHARE);
-  const used = share > 0 && share <= 1 ? share : DEFAULT_ACCOUNT_SHARE;
-  return { instances, accountCap: Math.max(1, Math.ceil(instances * used)) };
+  return poolConfig(rendererInstances(env), share > 0 && share <= 1 ? share : DEFAULT_ACCOUNT_SHARE);
 }
 
 export const isDevelopment = (env: Pick<Env, "ENVIRONMENT">): boolean => env.ENVIRONMENT === "development";
