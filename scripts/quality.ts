@@ -1,33 +1,8 @@
-/**
- * Talking-head quality, measured on the rendered MP4 itself (not on the renderer's curves):
- *
- *   npm run quality -- <video.mp4> [more.mp4 …] --voice <voice.wav> [--json out.json]
- *
- * Every frame is run through two face meshes: Human's FaceMesh (container/src/analysis/face/analyze.ts) for the face
- * box and the alignment, and MediaPipe Face Mesh with refined lips and eyes (quality/refined-mesh.ts) for the
- * inner-lip gap, which Human's unrefined mesh misreads on some faces; blinks are read on both meshes' eyes.
- * The clean voice is located inside the MP4's soundtrack by cross-correlating loudness envelopes, then per
- * video it prints (definitions in docs/animation.md):
- *  - gain: mean inner-lip gap in speech frames minus the mean in silent frames (eye-corner-distance units)
- *  - corr: Pearson correlation of the gap with the voice loudness (dB re its 95th percentile, clipped at −40)
- *  - rest: share of silent frames (no voice within ±0.3 s) whose gap is within 0.02 of frame 0 (the photo)
- *  - blinks/min: dips of any eye, as read by either mesh, below a fraction of its own rolling median (perEyeBlinkEvents), and the
- *    mean blink length (ms either eye stays below 80 % of its own rolling median, per counted blink)
- *  - ssim: mean SSIM of the face outside the mouth-and-jaw ellipse against frame 0, after aligning each
- *    frame to frame 0 with a similarity transform (stable landmarks, refined on the pixels; head sway is
- *    not a defect; QUALITY_LANDMARK_ALIGN=1 skips the refinement, for comparison with older figures)
- *  - lag: frame shift (−5…5) maximising the gap/loudness correlation (positive = mouth after the sound)
- *  - open: 90th percentile over speech frames of the gap's rise over frame 0 (the widest openings: loud
- *    open vowels), eye-corner units; closed: share of speech frames whose gap is within 0.02 of frame 0
- *    (lips at rest or sealed between syllables); p20/p90: the rise's 20th over its 90th percentile in speech
- *  - lost: frames where either detector finds no face (or Human a face of implausible size)
- *  - gain·unrefined, blinks·unrefined: the same read from Human's unrefined FaceMesh alone (the figures before 2026-11-26)
- */
-import { spawn } from "node:child_process";
+
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { analyzeFaces } from "../container/src/analysis/public";
-import { ffmpegPath, ffprobePath, run } from "../container/src/media/public";
+import { ffmpegPath, run } from "../container/src/media/public";
 import { SILHOUETTE } from "@avatar-video/face-rig";
 import {
   alignOffset,
@@ -41,6 +16,7 @@ import {
   similarity,
 } from "./quality/metrics";
 import { RefinedMesh } from "./quality/refined-mesh";
+import { videoFrames, videoInfo } from "./quality/video-frames";
 import { refineSimilarity } from "./quality/register";
 
 const RATE = 16_000;
@@ -54,39 +30,6 @@ async function decodePcm(path: string): Promise<Float32Array> {
   );
   if (r.code !== 0) throw new Error(`cannot decode audio of ${path}: ${r.stderr}`);
   return new Float32Array(r.stdout.buffer.slice(r.stdout.byteOffset, r.stdout.byteOffset + r.stdout.byteLength));
-}
-
-async function videoInfo(path: string): Promise<{ width: number; height: number; fps: number }> {
-  const r = await run(ffprobePath(), [
-    "-v",
-    "error",
-    "-select_streams",
-    "v:0",
-    "-show_entries",
-    "stream=width,height,r_frame_rate",
-    "-of",
-    "json",
-    path,
-  ]);
-  const s = JSON.parse(r.stdout.toString()).streams[0];
-  const [a, b] = String(s.r_frame_rate).split("/").map(Number);
-  return { width: s.width, height: s.height, fps: a / (b || 1) };
-}
-
-/** RGB frames of a video, one at a time (the decoder is paused while a frame is analysed). */
-async function* frames(path: string, W: number, H: number): AsyncGenerator<Buffer> {
-  const child = spawn(ffmpegPath(), ["-v", "error", "-i", path, "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"], {
-    stdio: ["ignore", "pipe", "ignore"],
-  });
-  const size = W * H * 3;
-  let buf: Buffer = Buffer.alloc(0);
-  for await (const chunk of child.stdout) {
-    buf = buf.length ? Buffer.concat([buf, chunk as Buffer]) : (chunk as Buffer);
-    while (buf.length >= size) {
-      yield Buffer.from(buf.subarray(0, size));
-      buf = buf.subarray(size);
-    }
-  }
 }
 
 const dist = (m: number[][], a: number, b: number) => Math.hypot(m[a][0] - m[b][0], m[a][1] - m[b][1]);
@@ -136,7 +79,7 @@ async function measure(video: string, voice: Float32Array, refinedMesh: RefinedM
         iod: number;
       }
     | undefined;
-  for await (const rgb of frames(video, W, H)) {
+  for await (const rgb of videoFrames(video, W, H)) {
     const faces = await analyzeFaces({ data: rgb, width: W, height: H });
     const q = await refinedMesh.detect(rgb, W, H);
     const f = faces[0];

@@ -27,17 +27,22 @@ const express = (name: keyof typeof NO_EXPRESSION, k = 0.6, pose: Partial<FacePo
 /** What the quality script reads from a video, on mesh positions: mouth corners, brows, eye openings. */
 function read(xy: Float32Array) {
   const Y = (i: number) => xy[i * 2 + 1];
-  const io = Math.hypot(m.base[263 * 2] - m.base[33 * 2], m.base[263 * 2 + 1] - m.base[33 * 2 + 1]);
+  // The eye distance: between the eyes' centres (as scripts/quality/face-reading.ts reads it).
+  const B = (i: number, k: number) => m.base[i * 2 + k];
+  const io = Math.hypot(
+    (B(263, 0) + B(362, 0) - B(33, 0) - B(133, 0)) / 2,
+    (B(263, 1) + B(362, 1) - B(33, 1) - B(133, 1)) / 2,
+  );
   const mouthW = Math.hypot(m.base[291 * 2] - m.base[61 * 2], m.base[291 * 2 + 1] - m.base[61 * 2 + 1]);
   const centre = (Y(13) + Y(14)) / 2;
   return {
     /** Corners above the lips' middle, × mouth width (up = positive). */
     corners: (centre - (Y(61) + Y(291)) / 2) / mouthW,
-    /** Brows above the eyes' upper lids, × interocular. */
+    /** Brows above the eyes' upper lids, × the eye distance. */
     brows: ((Y(159) - Y(105)) / 2 + (Y(386) - Y(334)) / 2) / io,
-    /** Inner brow ends above the outer ones, × interocular. */
+    /** Inner brow ends above the outer ones, × the eye distance. */
     innerBrows: (Y(70) - Y(107) + (Y(300) - Y(336))) / 2 / io,
-    /** Eye openings (upper to lower lid), × interocular. */
+    /** Eye openings (upper to lower lid), × the eye distance. */
     eyes: (Y(145) - Y(159) + (Y(374) - Y(386))) / 2 / io,
   };
 }

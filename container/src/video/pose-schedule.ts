@@ -1,15 +1,18 @@
 /**
  * The face pose of every output frame: mouth from the lip track (leading the sound slightly), blinks and
- * head motion from a seed, transition gestures from the timeline. Everything is decided before the frame
+ * head motion from a seed, transition gestures from the timeline, the caller's performance (expression
+ * timeline on the audio's axis, head motion, emphasis, blink rate). Everything is decided before the frame
  * loop so a frame's pose depends only on its index.
  */
-import type { AvatarRig } from "@avatar-video/contract";
+import { PERFORMANCE_DEFAULTS, type AvatarRig, type Performance } from "@avatar-video/contract";
 import {
   blinkAmount,
-  blinkSchedule,
+  blinkStarts,
   BLINK,
   makeHeadMotion,
+  PerformanceTrack,
   sampleTrack,
+  type ExpressionWeights,
   type LipTrack,
 } from "@avatar-video/motion-model";
 import type { FacePose } from "@avatar-video/face-rig";
@@ -31,25 +34,34 @@ export interface PoseScheduleOptions {
   interocular: number;
   headMotion: boolean;
   blinks: boolean;
+  /** The caller's direction (default: the animation before it existed). */
+  performance?: Performance;
 }
 
 export function makePoseSchedule(o: PoseScheduleOptions): PoseSchedule {
   const tl = o.timeline;
-  const blinkStarts = o.blinks
-    ? blinkSchedule(tl.durationSeconds, o.seed).filter(
+  const performance = o.performance ?? PERFORMANCE_DEFAULTS;
+  const starts = o.blinks
+    ? blinkStarts(tl.durationSeconds, performance.blinksPerMinute, o.seed).filter(
         (b) =>
           b > BLINK_EDGE_SECONDS && b + BLINK.close + BLINK.hold + BLINK.open < tl.durationSeconds - BLINK_EDGE_SECONDS,
       )
     : [];
   const head = makeHeadMotion(o.seed, o.interocular);
+  const track = new PerformanceTrack(performance);
   return {
     poseAt(frame: number): FacePose {
       const time = frame / tl.fps;
       const amount = o.headMotion ? motionAmount(tl, time) : 0;
       const mouth = sampleTrack(o.track, time - tl.speechStart + LIP_LEAD_SECONDS);
+      // Cues are on the audio's time axis; the first and last frames show the photograph as it is.
+      const { expression, style } = track.at(time - tl.speechStart);
+      // Transition gestures are head motion too: none for a still head, as they were for a livelier one.
+      const gestureGain = Math.min(1, style.head);
       const gesture = o.headMotion ? transitionGesture(tl, time) : NO_GESTURE;
-      const headPose = o.headMotion ? head(time, mouth.energy, mouth.emphasis, amount) : undefined;
-      const blink = o.blinks && !gesture.holdBlink ? blinkAmount(blinkStarts, time) : 0;
+      const headPose = o.headMotion ? head(time, mouth.energy, mouth.emphasis, amount, style) : undefined;
+      const blink = o.blinks && !gesture.holdBlink ? blinkAmount(starts, time) : 0;
+      const drawn = scaled(expression, motionAmount(tl, time));
       return {
         open: mouth.open,
         spread: mouth.spread,
@@ -61,13 +73,20 @@ export function makePoseSchedule(o: PoseScheduleOptions): PoseSchedule {
         blinkL: blink,
         brow: Math.min(1, (headPose?.brow ?? 0) + gesture.brow * amount),
         yaw: headPose?.yaw ?? 0,
-        pitch: (headPose?.pitch ?? 0) + gesture.pitch * amount,
+        pitch: (headPose?.pitch ?? 0) + gesture.pitch * amount * gestureGain,
         roll: headPose?.roll ?? 0,
         tx: headPose?.tx ?? 0,
-        ty: (headPose?.ty ?? 0) + gesture.ty * o.interocular * amount,
+        ty: (headPose?.ty ?? 0) + gesture.ty * o.interocular * amount * gestureGain,
+        ...(drawn ? { expression: drawn } : {}),
       };
     },
   };
+}
+
+/** The weights times `k`, or undefined when nothing shows (the photo's own face, the pose as before). */
+function scaled(w: ExpressionWeights, k: number): ExpressionWeights | undefined {
+  if (!(k > 0) || !(w.happy > 0 || w.serious > 0 || w.surprised > 0 || w.sad > 0)) return undefined;
+  return { happy: w.happy * k, serious: w.serious * k, surprised: w.surprised * k, sad: w.sad * k };
 }
 
 /** Default seed: the same portrait and audio length always animate the same way. */
@@ -96,6 +115,10 @@ export function samePose(a: FacePose, b: FacePose): boolean {
     a.pitch === b.pitch &&
     a.roll === b.roll &&
     a.tx === b.tx &&
-    a.ty === b.ty
+    a.ty === b.ty &&
+    a.expression?.happy === b.expression?.happy &&
+    a.expression?.serious === b.expression?.serious &&
+    a.expression?.surprised === b.expression?.surprised &&
+    a.expression?.sad === b.expression?.sad
   );
 }

@@ -5,6 +5,7 @@
  */
 export { readPeakRss } from "./peak-memory";
 export { staticFrames } from "./person-scene";
+export { makePoseSchedule, type PoseSchedule } from "./pose-schedule";
 export type { RenderInput, RenderSettings } from "./render-input";
 export { RENDER_STAGES, renderVideo } from "./render";
 export { FPS, LIP_LEAD_SECONDS, OPENING_SECONDS, makeTimeline } from "./timeline";

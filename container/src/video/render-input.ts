@@ -2,7 +2,7 @@
  * What renderVideo is asked to do (portrait, rig, audio, canvas settings, switches) and the checks that
  * reject a request before any work starts.
  */
-import type { AvatarRig } from "@avatar-video/contract";
+import type { AvatarRig, Performance } from "@avatar-video/contract";
 import { JobFailure } from "../rules/public";
 import type { CanvasSettings } from "../paint/public";
 
@@ -13,6 +13,8 @@ export interface RenderSettings extends CanvasSettings {
   replaceBackground?: boolean;
   /** Also the WebM with alpha of the person alone. */
   alpha?: boolean;
+  /** How the Avatar performs (expression, head motion, emphasis, blinks); absent: the defaults. */
+  performance?: Performance;
 }
 
 export interface RenderInput {

@@ -161,6 +161,7 @@ function scheduleAnimation(input: RenderInput, audio: AnalysedAudio, scene: Scen
     interocular: scene.model.interocular,
     headMotion: input.animation?.headMotion !== false,
     blinks: input.animation?.blinks !== false,
+    performance: input.settings.performance,
   });
 }
 

@@ -1,0 +1,262 @@
+/**
+ * The performance controls, measured on rendered videos (docs/performance.md, "Measured"):
+ *
+ *   npm run quality:performance -- [--out DIR] [--portraits phone,medium,teeth,glasses] [--only expressions,head,blinks]
+ *                                  [--intensity 0.6] [--size 512] [--no-emotion] [--json FILE]
+ *
+ *  - expressions: per portrait, the same speech rendered at neutral and at each expression; Human's FaceMesh
+ *    reads the mouth corners against the lips' middle, the brows over the eyes, the inner brows against the
+ *    outer ones and the eye opening on every 3rd frame (medians; blinks left out), and its emotion model the
+ *    probabilities on every 6th. Printed: each expression's change against neutral, and whether it clears
+ *    its margin (MARGINS, the goals in the docs).
+ *  - head: the phone portrait at headMotion 0, 1, 2, 3: the yaw and pitch SD the face model reads.
+ *  - blinks: 60 s at 10 and 30 blinks a minute and at the default: the blinks per minute read from the eyes.
+ * Renders use the renderer's own code (container/src/video), seed 1234, speech-like audio with pauses.
+ */
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import {
+  DRAWN_EXPRESSIONS,
+  type DrawnExpression,
+  PERFORMANCE_DEFAULTS,
+  type Performance,
+} from "@avatar-video/contract";
+import { renderVideo } from "../container/src/video/public";
+import { encodeAudio, speechLike, synthSpeech } from "../test/renderer/helpers/media-audio";
+import { type Emotions, type FaceReading, readEmotion, readFace } from "./quality/face-reading";
+import { sampleAvatar, samplePortraits } from "./quality/sample-portraits";
+import { videoFrames, videoInfo } from "./quality/video-frames";
+
+const { values } = parseArgs({
+  options: {
+    out: { type: "string", default: "quality-out/performance" },
+    portraits: { type: "string", default: "phone,medium,teeth,glasses" },
+    only: { type: "string", default: "expressions,head,blinks" },
+    intensity: { type: "string", default: "0.6" },
+    size: { type: "string", default: "512" },
+    "no-emotion": { type: "boolean", default: false },
+    json: { type: "string" },
+  },
+});
+const OUT = resolve(values.out!);
+const INPUTS = join(OUT, "inputs");
+mkdirSync(INPUTS, { recursive: true });
+const SIZE = Number(values.size);
+const INTENSITY = Number(values.intensity);
+const parts = new Set(values.only!.split(","));
+const SEED = 1234;
+
+type Figures = Omit<FaceReading, "yaw" | "pitch">;
+/**
+ * Goals per expression at intensity 0.6 against neutral (docs/performance.md): corners × mouth width, brows and
+ * eyes × the eye corners' distance; `smiling`: only on a photo that smiles (serious levels its corners).
+ */
+const MARGINS: Record<DrawnExpression, Array<{ key: keyof Figures; min?: number; max?: number; smiling?: true }>> = {
+  happy: [
+    { key: "corners", min: 0.02 },
+    { key: "eyes", max: -0.002 },
+  ],
+  serious: [
+    { key: "corners", max: -0.01, smiling: true },
+    { key: "brows", max: -0.005 },
+  ],
+  surprised: [
+    { key: "brows", min: 0.03 },
+    { key: "eyes", min: 0.003 },
+  ],
+  sad: [
+    { key: "corners", max: -0.015 },
+    { key: "innerBrows", min: 0.015 },
+  ],
+};
+/** The emotion whose probability the expression should raise (serious: the photo's smile should fade). */
+const EMOTION_OF: Record<DrawnExpression, { label: keyof Emotions; sign: 1 | -1 }> = {
+  happy: { label: "happy", sign: 1 },
+  serious: { label: "happy", sign: -1 },
+  surprised: { label: "surprise", sign: 1 },
+  sad: { label: "sad", sign: 1 },
+};
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  return s.length ? s[s.length >> 1] : NaN;
+};
+const sd = (xs: number[]) => {
+  const m = xs.reduce((a, b) => a + b, 0) / (xs.length || 1);
+  return Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length || 1));
+};
+const pct = (x: number) => `${x >= 0 ? "+" : ""}${(100 * x).toFixed(1)}%`;
+
+async function speech(seconds: number): Promise<string> {
+  const path = join(INPUTS, `speech-${seconds}s.wav`);
+  await encodeAudio(synthSpeech(speechLike(seconds, 5), 24_000), 24_000, path, "wav");
+  return path;
+}
+
+async function render(
+  name: string,
+  avatar: { png: Buffer; rig: unknown },
+  audio: string,
+  size: number,
+  p?: Performance,
+) {
+  const workDir = join(OUT, name);
+  mkdirSync(workDir, { recursive: true });
+  const r = await renderVideo({
+    portraitPng: avatar.png,
+    rig: avatar.rig as never,
+    audioPath: audio,
+    settings: {
+      width: size,
+      height: size,
+      fit: "crop",
+      backgroundColor: "#000000",
+      backgroundFit: "cover",
+      leadInSeconds: 0,
+      leadOutSeconds: 0,
+      ...(p ? { performance: p } : {}),
+    },
+    workDir,
+    seed: SEED,
+  });
+  return r.mp4Path as string;
+}
+
+/** Face readings of every `every`-th frame (undefined where no face was found). */
+async function readVideo(path: string, every: number): Promise<Array<FaceReading | undefined>> {
+  const { width, height } = await videoInfo(path);
+  const out: Array<FaceReading | undefined> = [];
+  for await (const rgb of videoFrames(path, width, height, every)) out.push(await readFace(rgb, width, height));
+  return out;
+}
+
+async function readEmotions(path: string, every: number): Promise<Emotions | undefined> {
+  const { width, height } = await videoInfo(path);
+  const all: Emotions[] = [];
+  for await (const rgb of videoFrames(path, width, height, every)) {
+    const e = await readEmotion(rgb, width, height);
+    if (e) all.push(e);
+  }
+  if (!all.length) return undefined;
+  return Object.fromEntries(
+    Object.keys(all[0]).map((k) => [k, all.reduce((a, e) => a + e[k as keyof Emotions], 0) / all.length]),
+  ) as Emotions;
+}
+
+/** Medians of the landmark figures over the frames read; eye openings of blinking frames left out. */
+function figures(rs: Array<FaceReading | undefined>): Figures {
+  const ok = rs.filter((r): r is FaceReading => r !== undefined);
+  const open = median(ok.map((r) => r.eyes));
+  return {
+    corners: median(ok.map((r) => r.corners)),
+    brows: median(ok.map((r) => r.brows)),
+    innerBrows: median(ok.map((r) => r.innerBrows)),
+    eyes: median(ok.filter((r) => r.eyes > 0.6 * open).map((r) => r.eyes)),
+  };
+}
+
+const report: Record<string, unknown> = {};
+const images = await samplePortraits(INPUTS);
+
+if (parts.has("expressions")) {
+  const audio = await speech(8);
+  const rows: string[] = [];
+  let failures = 0;
+  for (const name of values.portraits!.split(",")) {
+    const avatar = await sampleAvatar(INPUTS, name, images[name]);
+    const neutralPath = await render(`${name}-neutral`, avatar, audio, SIZE);
+    const neutral = figures(await readVideo(neutralPath, 3));
+    const neutralEmotion = values["no-emotion"] ? undefined : await readEmotions(neutralPath, 6);
+    // A photo that smiles: its corners read above the lips' middle by more than 1 % of the mouth width.
+    const smiles = neutral.corners > 0.01;
+    report[name] = { neutral, neutralEmotion, smiles };
+    for (const expression of DRAWN_EXPRESSIONS) {
+      const p = { ...PERFORMANCE_DEFAULTS, timeline: [], expression, intensity: INTENSITY };
+      const path = await render(`${name}-${expression}`, avatar, audio, SIZE, p);
+      const f = figures(await readVideo(path, 3));
+      const d = {
+        corners: f.corners - neutral.corners,
+        brows: f.brows - neutral.brows,
+        innerBrows: f.innerBrows - neutral.innerBrows,
+        eyes: f.eyes - neutral.eyes,
+      };
+      const verdicts = MARGINS[expression]
+        .filter((m) => !m.smiling || smiles)
+        .map((m) => {
+          const v = d[m.key];
+          const ok = (m.min === undefined || v >= m.min) && (m.max === undefined || v <= m.max);
+          if (!ok) failures++;
+          return `${m.key} ${pct(v)} ${ok ? "ok" : `MISSES ${m.min !== undefined ? `≥ ${pct(m.min)}` : `≤ ${pct(m.max!)}`}`}`;
+        });
+      let emotion = "";
+      if (neutralEmotion) {
+        const e = await readEmotions(path, 6);
+        const { label, sign } = EMOTION_OF[expression];
+        const shift = e ? (e[label] - neutralEmotion[label]) * sign : NaN;
+        emotion = ` · emotion ${sign < 0 ? "−" : ""}${label} ${pct(shift)}${shift > 0 ? "" : " (no shift)"}`;
+        report[`${name}-${expression}-emotion`] = e;
+      }
+      report[`${name}-${expression}`] = d;
+      rows.push(
+        `${name.padEnd(8)} ${expression.padEnd(10)} corners ${pct(d.corners)}  brows ${pct(d.brows)}  inner ${pct(d.innerBrows)}  eyes ${pct(d.eyes)}  | ${verdicts.join(", ")}${emotion}`,
+      );
+      console.log(rows[rows.length - 1]);
+    }
+  }
+  console.log(`\nexpressions at intensity ${INTENSITY} against neutral: ${failures} margin(s) missed`);
+}
+
+if (parts.has("head")) {
+  const audio = await speech(12);
+  const avatar = await sampleAvatar(INPUTS, "phone", images.phone);
+  const sds: Record<number, { yaw: number; pitch: number }> = {};
+  for (const headMotion of [0, 1, 2, 3]) {
+    const p = { ...PERFORMANCE_DEFAULTS, timeline: [], headMotion };
+    const path = await render(`head-${headMotion}`, avatar, audio, SIZE, headMotion === 1 ? undefined : p);
+    const ok = (await readVideo(path, 2)).filter((r): r is FaceReading => r !== undefined);
+    sds[headMotion] = { yaw: sd(ok.map((r) => r.yaw)), pitch: sd(ok.map((r) => r.pitch)) };
+    console.log(
+      `headMotion ${headMotion}: yaw SD ${sds[headMotion].yaw.toFixed(2)}°, pitch SD ${sds[headMotion].pitch.toFixed(2)}°` +
+        (headMotion
+          ? ` (${(sds[headMotion].yaw / sds[1].yaw).toFixed(2)}× / ${(sds[headMotion].pitch / sds[1].pitch).toFixed(2)}× of 1)`
+          : ""),
+    );
+  }
+  report.head = sds;
+}
+
+if (parts.has("blinks")) {
+  const audio = await speech(60);
+  const avatar = await sampleAvatar(INPUTS, "phone", images.phone);
+  for (const rate of [10, PERFORMANCE_DEFAULTS.blinksPerMinute, 30]) {
+    const p = { ...PERFORMANCE_DEFAULTS, timeline: [], blinksPerMinute: rate };
+    const isDefault = rate === PERFORMANCE_DEFAULTS.blinksPerMinute;
+    const path = await render(`blinks-${rate}`, avatar, audio, 320, isDefault ? undefined : p);
+    const { fps } = await videoInfo(path);
+    const eyes = (await readVideo(path, 2)).map((r) => r?.eyes ?? NaN);
+    const blinks = countBlinks(eyes);
+    const minutes = (eyes.length * 2) / fps / 60;
+    const perMinute = blinks / minutes;
+    const off = perMinute / rate - 1;
+    console.log(
+      `blinksPerMinute ${rate}${isDefault ? " (default)" : ""}: ${perMinute.toFixed(1)} read over ${(minutes * 60).toFixed(0)} s (${pct(off)})${isDefault || Math.abs(off) <= 0.2 ? "" : " MISSES ±20 %"}`,
+    );
+    report[`blinks-${rate}`] = perMinute;
+  }
+}
+
+/** Blinks: runs where the eyes' opening falls under half of its median (its own rhythm between blinks). */
+function countBlinks(eyes: number[]): number {
+  const open = median(eyes.filter(Number.isFinite));
+  let n = 0;
+  let closed = false;
+  for (const e of eyes) {
+    const shut = Number.isFinite(e) && e < 0.5 * open;
+    if (shut && !closed) n++;
+    closed = shut;
+  }
+  return n;
+}
+
+if (values.json) writeFileSync(values.json, JSON.stringify(report, null, 2));
