@@ -55,8 +55,9 @@ step import-rules depcruise --config .dependency-cruiser.cjs workers container/s
 step deploy-check env PUBLIC_BASE_URL=https://avatar-video.example.com bash scripts/deploy-check.sh
 step deploy-check-needs-base-url bash -c '! out=$(PUBLIC_BASE_URL= bash scripts/deploy-check.sh 2>&1) && grep -q "PUBLIC_BASE_URL would ship as \"\"" <<<"$out"'
 
+# One vitest project per suite (vitest.config.ts), one after the other: each prints its own line.
 for suite in workers renderer client scripts e2e e2e-scale; do
-  step "$suite-tests" vitest run -c "vitest.${suite}.config.ts" --reporter=dot --reporter=json \
+  step "$suite-tests" vitest run --project "$suite" --reporter=dot --reporter=json \
     --outputFile.json="$logs/${suite}.json" --silent=passed-only "$@"
   tsx scripts/lib/summarize-tests.ts "$logs/${suite}.json" | sed "s/^/  ${suite}: /"
 done

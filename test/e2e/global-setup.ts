@@ -23,7 +23,7 @@ declare module "vitest" {
 
 export default (project: TestProject) => startE2eStack(project, 1);
 
-/** The stack of an e2e suite; vitest.e2e-scale.config.ts runs its own with three renderer instances. */
+/** The stack of an e2e suite; the e2e-scale project runs its own with three renderer instances. */
 export async function startE2eStack(project: TestProject, rendererInstances: number) {
   const state = `.local/e2e-state-${BASE}`;
   const mediaDir = `.local/e2e-media-${BASE}`;

@@ -1,7 +1,7 @@
 /**
  * The renderer's output on fixture renders, frame by frame, against committed hashes: no change to what a
  * viewer sees passes unseen. A change made on purpose (a new mouth, a speed lever that moves pixels) updates
- * the hashes in the same commit: `UPDATE_FRAME_HASHES=1 npx vitest run -c vitest.renderer.config.ts
+ * the hashes in the same commit: `UPDATE_FRAME_HASHES=1 npx vitest run --project renderer
  * test/renderer/frame-hashes.test.ts`, and the commit says why and what was looked at.
  *
  * Each hash covers the decoded frames (ffmpeg's framemd5 of every frame, as the renderer's ffmpeg decodes its

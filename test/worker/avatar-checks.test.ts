@@ -1,7 +1,7 @@
 /**
  * POST /v1/open/avatar-checks: the Avatar pre-flight check. Same auth, access, URL rules and envelope as
  * POST /avatars; no job, no unit, no Avatar; counted in the Avatar per-minute window only. The renderer
- * is the suite's stub (vitest.workers.config.ts); the real check runs in the renderer and e2e tests.
+ * is the suite's stub (vitest.config.ts); the real check runs in the renderer and e2e tests.
  */
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";

@@ -122,7 +122,7 @@ describe("PUBLIC_BASE_URL outside development", () => {
 });
 
 describe("the test env's renderer", () => {
-  it("is the stub of vitest.workers.config.ts: dispatches get its 'busy' answer, nothing goes to the network", async () => {
+  it("is the stub of vitest.config.ts: dispatches get its 'busy' answer, nothing goes to the network", async () => {
     const payload = { jobId: crypto.randomUUID(), kind: "video", attempt: 1 } as unknown as RendererPayload;
     await expect(dispatchToRenderer(env, payload, 0)).rejects.toThrow(
       "renderer answered 503: busy: the Worker test suite runs no renderer",

@@ -68,7 +68,7 @@ export const jobRow = (kind: JobKind, id: string) =>
 
 /**
  * POST /avatars. The test env's own queue consumer also receives the message and dispatches it to the stub
- * renderer of vitest.workers.config.ts, which answers "busy": wait until it has given the job back to the
+ * renderer of vitest.config.ts, which answers "busy": wait until it has given the job back to the
  * queue so the test controls what happens next.
  */
 export async function createAvatarJob(acct: TestAccount, body: Record<string, unknown> = {}): Promise<string> {

@@ -1,7 +1,8 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
-// Worker integration tests inside workerd: real local D1, Durable Objects, Queues and R2 (Miniflare).
+// Every test suite, one vitest project each: `npx vitest run --project <name> [file]` (scripts/test.sh runs them
+// one after the other). Suites never share settings, so no project extends the root.
 
 const STUB_RENDERER_HOST = "stub-renderer.test";
 
@@ -40,7 +41,8 @@ export default {
 const isLateQueueWork = (error: { name?: string; message?: string }) =>
   error.name === "EnvironmentTeardownError" && (error.message ?? "").startsWith("[vitest-worker]: Closing rpc while");
 
-export default defineConfig(async () => {
+// Worker integration tests inside workerd: real local D1, Durable Objects, Queues and R2 (Miniflare).
+async function workersProject() {
   const migrations = await readD1Migrations("./migrations");
   return {
     plugins: [
@@ -56,7 +58,7 @@ export default defineConfig(async () => {
             ENVIRONMENT: "development",
             SOURCE_ALLOWLIST: "",
             // The test env's own queue consumer dispatches every job the API creates. No renderer runs in this
-            // suite: RENDERER_URL names the stub below (never a real address, never a local stack that may be
+            // suite: RENDERER_URL names the stub above (never a real address, never a local stack that may be
             // running). Pipeline tests drive the consumer themselves with a fake renderer (pipeline-helpers.ts).
             RENDERER_URL: `http://${STUB_RENDERER_HOST}`,
             // Test-only Ed25519 key pair (generated for the test suite, signs nothing real).
@@ -69,6 +71,7 @@ export default defineConfig(async () => {
       }),
     ],
     test: {
+      name: "workers",
       include: ["test/worker/**/*.test.ts"],
       setupFiles: ["./test/worker/setup.ts"],
       // The Worker's own queue consumer keeps dispatching the jobs a file created (to the stub renderer) after
@@ -77,4 +80,73 @@ export default defineConfig(async () => {
       onUnhandledError: (error: { name?: string; message?: string }) => !isLateQueueWork(error),
     },
   };
-});
+}
+
+export default defineConfig(async () => ({
+  test: {
+    projects: [
+      await workersProject(),
+      {
+        // Plain Node tests of the renderer (container/) and of the packages (packages/*/test): fetcher, image
+        // rules, face analysis, lip-sync, encoding, the face rig and the motion model.
+        test: {
+          name: "renderer",
+          include: ["test/renderer/**/*.test.ts", "packages/*/test/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 60_000,
+          hookTimeout: 120_000,
+          pool: "forks",
+        },
+      },
+      {
+        // Plain Node tests of the SDK and CLI (client/) against scripted local servers, and of the packed tarball.
+        test: {
+          name: "client",
+          include: ["test/client/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+          pool: "forks",
+        },
+      },
+      {
+        // Plain Node tests of the operator scripts (scripts/): Cloudflare setup against a fake wrangler.
+        test: {
+          name: "scripts",
+          include: ["test/scripts/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 60_000,
+          pool: "forks",
+        },
+      },
+      {
+        // End-to-end tests over real HTTP: the global setup starts the whole local stack (wrangler dev + renderer)
+        // on its own ports and state directory, plus a local media server that the stack's allowlist admits.
+        test: {
+          name: "e2e",
+          include: ["test/e2e/**/*.test.ts"],
+          // Needs three renderer instances: its own stack (the e2e-scale project).
+          exclude: ["test/e2e/renderer-scale.test.ts"],
+          environment: "node",
+          globalSetup: ["./test/e2e/global-setup.ts"],
+          testTimeout: 180_000,
+          hookTimeout: 240_000,
+          fileParallelism: false,
+        },
+      },
+      {
+        // The renderer pool over real HTTP: the e2e stack with three renderer processes as three instances
+        // (test/e2e/global-setup-scale.ts). Its own project, so every other e2e test keeps its one-renderer stack.
+        test: {
+          name: "e2e-scale",
+          include: ["test/e2e/renderer-scale.test.ts"],
+          environment: "node",
+          globalSetup: ["./test/e2e/global-setup-scale.ts"],
+          testTimeout: 300_000,
+          hookTimeout: 240_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+}));
