@@ -2,8 +2,9 @@
  * Bundles the browser library (packages/motion-client, as its package build does: packages/motion-client/
  * scripts/bundle.ts) into one minified ES module and stores it as a string in workers/motion/generated/
  * motion-client.ts, which the Worker serves at /console/live/motion-client.js and /v1/motion/motion-client.js.
- * The bundle is committed so `wrangler deploy` needs no extra build step; a renderer test fails when it is
- * stale (the client bundles @avatar-video/face-rig, the renderer's deformation). `--check` only reports staleness.
+ * The bundle is committed so `wrangler deploy` needs no extra build step; packages/motion-client/test/
+ * served-bundle.test.ts fails when it is stale (the client bundles @avatar-video/face-rig, the renderer's
+ * deformation). `--check` only reports staleness.
  */
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";

@@ -1,7 +1,7 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { checkUrlSyntax, classifyAddress, hostPortKey, isPublicAddress, parseAllowlist } from "@avatar-video/contract";
-import { NON_PUBLIC } from "./helpers/fetch-samples";
+import { NON_PUBLIC } from "../../../test/renderer/helpers/fetch-samples";
 
 const PUBLIC = [
   "8.8.8.8",
@@ -159,13 +159,13 @@ describe("allowlist", () => {
 
 describe("Worker compatibility", () => {
   it("address-policy.ts imports nothing from Node", () => {
-    const src = readFileSync(new URL("../../packages/contract/src/address-policy.ts", import.meta.url), "utf8");
+    const src = readFileSync(new URL("../src/address-policy.ts", import.meta.url), "utf8");
     expect(src).not.toMatch(/from\s+["']node:|require\(|from\s+["'](fs|net|dns|http|https|os|path)["']/);
     expect([...src.matchAll(/from\s+["']([^"']+)["']/g)].map((m) => m[1])).toEqual(["ipaddr.js"]);
   });
 
   it("the shared contract package imports nothing from Node, the Worker or the renderer", () => {
-    const dir = new URL("../../packages/contract/src/", import.meta.url);
+    const dir = new URL("../src/", import.meta.url);
     for (const file of readdirSync(dir)) {
       const src = readFileSync(new URL(file, dir), "utf8");
       expect(src, file).not.toMatch(/from\s+["']node:|require\(|from\s+["'](fs|net|dns|http|https|os|path)["']/);

@@ -6,7 +6,7 @@
 import { describe, expect, it, beforeAll } from "vitest";
 import { buildFaceModel, deform, type FaceModel, type FacePose, NEUTRAL_POSE } from "@avatar-video/face-rig";
 import { NO_EXPRESSION } from "@avatar-video/motion-model";
-import { testAvatar } from "./helpers/media-avatar";
+import { testAvatar } from "../../../test/renderer/helpers/media-avatar";
 
 let m: FaceModel;
 beforeAll(async () => {

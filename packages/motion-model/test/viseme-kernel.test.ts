@@ -5,13 +5,13 @@
  */
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { makeFrameAnalyzer } from "../../packages/motion-model/src/lipsync-frame";
-import { VISEME_DENSE_WASM } from "../../packages/motion-model/src/viseme-dense-wasm";
-import { frameValues, INPUTS, stackContext } from "../../packages/motion-model/src/viseme-input";
-import { makeVisemeClassifier, visemeKernel } from "../../packages/motion-model/src/viseme-kernel";
-import { decodeLayer, makeClassifier } from "../../packages/motion-model/src/viseme-net";
-import { VISEME_LAYERS } from "../../packages/motion-model/src/viseme-weights";
-import { speechLike, synthSpeech } from "./helpers/media-audio";
+import { makeFrameAnalyzer } from "../src/lipsync-frame";
+import { VISEME_DENSE_WASM } from "../src/viseme-dense-wasm";
+import { frameValues, INPUTS, stackContext } from "../src/viseme-input";
+import { makeVisemeClassifier, visemeKernel } from "../src/viseme-kernel";
+import { decodeLayer, makeClassifier } from "../src/viseme-net";
+import { VISEME_LAYERS } from "../src/viseme-weights";
+import { speechLike, synthSpeech } from "../../../test/renderer/helpers/media-audio";
 
 describe("viseme classifier kernel", () => {
   it("gives the JS forward pass's probabilities exactly, frame by frame, on 20 s of speech", () => {
@@ -36,7 +36,7 @@ describe("viseme classifier kernel", () => {
   });
 
   it("Node compiles the bytes of the module the Worker imports", () => {
-    const file = readFileSync(new URL("../../packages/motion-model/wasm/viseme-dense.wasm", import.meta.url));
+    const file = readFileSync(new URL("../wasm/viseme-dense.wasm", import.meta.url));
     expect(Buffer.from(VISEME_DENSE_WASM, "base64").equals(file)).toBe(true);
   });
 });

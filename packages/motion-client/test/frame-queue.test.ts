@@ -5,8 +5,8 @@
  */
 import { MotionStream } from "@avatar-video/motion-model";
 import { describe, expect, it } from "vitest";
-import { FrameQueue } from "../../packages/motion-client/src/frame-queue";
-import type { MotionMessage } from "../../packages/motion-client/src/types";
+import { FrameQueue } from "../src/frame-queue";
+import type { MotionMessage } from "../src/types";
 
 const stream = new MotionStream(16_000);
 /** A frame of audio at `audioMs`, or an idle frame standing there (the values do not matter here). */
