@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { workerConfig } from "./platform/config";
 import type { AppEnv } from "./platform/env";
 import { ApiError, errorResponse, internalError } from "./platform/http/errors";
 import { requestId } from "./platform/http/request-id";
@@ -12,6 +13,11 @@ import { liveRoutes, motionRoutes } from "./motion/public";
 export const app = new Hono<AppEnv>();
 
 app.use("*", requestId);
+// The settings, read once per env object: a bad one answers 500 and logs which (platform/config.ts).
+app.use("*", async (c, next) => {
+  workerConfig(c.env);
+  await next();
+});
 
 // D1, R2, the queue binding and the renderers (api/health.ts); /health/live touches none of them.
 app.route("/health", healthRoutes);

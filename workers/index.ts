@@ -4,6 +4,7 @@ import { MotionSession } from "./motion/session-object";
 import { consumeDeadLetters, consumeJobs, isDeadLetterQueue, type JobMessage, runSweep } from "./pipeline/public";
 import { RendererContainer } from "./pipeline/renderer/container";
 import { RendererPool } from "./pipeline/renderer/pool-object";
+import { workerConfig } from "./platform/config";
 import type { Env } from "./platform/env";
 import { AccountLimiter } from "./accounts/account-limiter";
 import { logEvent } from "./platform/logging/log-event";
@@ -16,10 +17,14 @@ export { AccountLimiter, MotionSession, RendererContainer, RendererPool, SignInT
 export default {
   fetch: app.fetch,
   // By queue name: the jobs queue, or its dead-letter queue (every environment names it "<queue>-dlq").
-  queue: async (batch: MessageBatch<JobMessage>, env: Env, ctx: ExecutionContext) =>
-    isDeadLetterQueue(batch.queue) ? consumeDeadLetters(batch) : consumeJobs(batch, env, ctx),
+  // A bad setting (platform/config.ts) fails the batch and the cron run before any work.
+  queue: async (batch: MessageBatch<JobMessage>, env: Env, ctx: ExecutionContext) => {
+    workerConfig(env);
+    return isDeadLetterQueue(batch.queue) ? consumeDeadLetters(batch) : consumeJobs(batch, env, ctx);
+  },
   // Every minute: the job pipeline's sweep, and the console's upload retention beside it.
   scheduled: (controller: ScheduledController, env: Env, ctx: ExecutionContext) => {
+    workerConfig(env);
     ctx.waitUntil(runSweep(env, controller.scheduledTime));
     ctx.waitUntil(
       sweepConsoleUploads(env, controller.scheduledTime).then(

@@ -1,9 +1,12 @@
-import { env } from "cloudflare:test";
+import { createExecutionContext, createMessageBatch, env } from "cloudflare:test";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Env } from "../../workers/platform/env";
+import worker from "../../workers/index";
+import { workerConfig } from "../../workers/platform/config";
 import { logEvent } from "../../workers/platform/logging/log-event";
 import { dispatchToRenderer, RendererUnavailable } from "../../workers/pipeline/renderer/client";
 import type { RendererPayload } from "../../workers/pipeline/renderer/payload";
+import type { JobMessage } from "../../workers/pipeline/public";
 import { isDevelopment, rendererUrlRefusal } from "../../workers/pipeline/renderer/renderer-target";
 import { runSweep } from "../../workers/pipeline/queue/sweep";
 import { backgroundBaseUrl } from "../../workers/platform/http/base-url";
@@ -146,5 +149,52 @@ describe("logEvent", () => {
       ["warn", { event: "dispatch_unavailable", level: "warn", jobId: "j", error: "renderer answered 503" }],
       ["error", { event: "sweep_step_failed", level: "error", error: "boom" }],
     ]);
+  });
+});
+
+describe("settings (platform/config.ts)", () => {
+  it("are read once per env object; unset or blank takes the default", () => {
+    expect(workerConfig({})).toEqual({ REGION: "us-west", RENDERER_INSTANCES: 4, RENDERER_ACCOUNT_SHARE: 0.5 });
+    const vars = {
+      REGION: "cn-beijing",
+      RENDERER_INSTANCES: " ",
+      RENDERER_ACCOUNT_SHARE: "0.25",
+      STALL_AFTER_SECONDS: "10",
+    };
+    expect(workerConfig(vars)).toEqual({
+      REGION: "cn-beijing",
+      RENDERER_INSTANCES: 4,
+      RENDERER_ACCOUNT_SHARE: 0.25,
+      STALL_AFTER_SECONDS: 10,
+    });
+    expect(workerConfig(vars)).toBe(workerConfig(vars));
+    expect(workerConfig(env)).toEqual({ REGION: "us-west", RENDERER_INSTANCES: 8, RENDERER_ACCOUNT_SHARE: 0.5 });
+  });
+
+  it("a bad value is one error naming every bad variable", () => {
+    expect(() => workerConfig({ REGION: "mars", RENDERER_INSTANCES: "eight" })).toThrow(
+      'invalid configuration: REGION must be one of us-west, ap-northeast, cn-beijing; RENDERER_INSTANCES must be an integer ≥ 1 (got "eight")',
+    );
+  });
+
+  it("a Worker with a bad setting answers 500 and logs the variable; its queue and cron handlers refuse before any work", async () => {
+    const errors: string[] = [];
+    vi.spyOn(console, "error").mockImplementation((line: string) => void errors.push(line));
+    const bad = { ...env, RENDERER_INSTANCES: "0" } as Env;
+    const message = 'invalid configuration: RENDERER_INSTANCES must be an integer ≥ 1 (got "0")';
+    const res = await worker.fetch(new Request("http://x/health/live"), bad, createExecutionContext());
+    expect(res.status).toBe(500);
+    expect(errors.map((l) => JSON.parse(l))).toEqual([
+      expect.objectContaining({
+        event: "request_failed",
+        level: "error",
+        path: "/health/live",
+        error: `Error: ${message}`,
+      }),
+    ]);
+    const batch = createMessageBatch<JobMessage>("avatar-video-jobs", []);
+    await expect(worker.queue(batch, bad, createExecutionContext())).rejects.toThrow(message);
+    const controller = { scheduledTime: Date.now(), cron: "* * * * *", noRetry() {} } as ScheduledController;
+    expect(() => worker.scheduled(controller, bad, createExecutionContext())).toThrow(message);
   });
 });

@@ -6,7 +6,7 @@ import { avatarIdForJob } from "../../workers/pipeline/jobs/avatar-id";
 import { jobToken } from "../../workers/pipeline/jobs/tokens";
 import { enqueueJob } from "../../workers/pipeline/queue/enqueue";
 import { consumeJobs } from "../../workers/pipeline/queue/consumer";
-import { dispatchRetryDelaySeconds, MAX_ATTEMPTS } from "../../workers/pipeline/jobs/constants";
+import { dispatchRetryDelaySeconds, MAX_ATTEMPTS, staleHeartbeatMs } from "../../workers/pipeline/jobs/constants";
 import type { JobMessage } from "../../workers/pipeline/queue/messages";
 import type { AvatarPayload, VideoPayload } from "../../workers/pipeline/renderer/payload";
 import { avatarKeys, videoKey } from "../../workers/platform/storage/keys";
@@ -324,7 +324,7 @@ describe("consumer: waiting for a renderer (issue 8)", () => {
     expect(renderer.dispatches.map((d) => d.payload.attempt)).toEqual([1]);
   });
 
-  it("STALL_AFTER_SECONDS sets the stall threshold (5–60 s); anything else keeps 30 s", async () => {
+  it("STALL_AFTER_SECONDS sets the stall threshold (5–60 s); unset keeps 30 s; anything else is refused by name", async () => {
     const acct = await createAccount();
     const jobId = await createAvatarJob(acct);
     const renderer = fakeRenderer();
@@ -332,10 +332,16 @@ describe("consumer: waiting for a renderer (issue 8)", () => {
     await env.DB.prepare("update avatar_jobs set heartbeat_at = ? where id = ?")
       .bind(Date.now() - 12_000, jobId)
       .run();
-    // 12 s of silence: a live run for the default threshold (and for out-of-range settings)...
-    for (const setting of [undefined, "4", "61", "ten"]) {
+    // 12 s of silence: a live run for the default threshold...
+    for (const setting of [undefined, ""]) {
       await consume({ ...renderer.env, STALL_AFTER_SECONDS: setting }, [{ kind: "avatar", jobId }], 2);
       expect(renderer.dispatches).toHaveLength(1);
+    }
+    // (an out-of-range setting is a configuration error, not a silent 30 s)...
+    for (const setting of ["4", "61", "ten"]) {
+      expect(() => staleHeartbeatMs({ STALL_AFTER_SECONDS: setting })).toThrow(
+        `invalid configuration: STALL_AFTER_SECONDS must be an integer from 5 to 60 (got "${setting}")`,
+      );
     }
     // ...a stalled one when tests shorten it to 10 s.
     await consume({ ...renderer.env, STALL_AFTER_SECONDS: "10" }, [{ kind: "avatar", jobId }], 2);

@@ -122,8 +122,13 @@ describe("RendererPool Durable Object", () => {
       rendererPoolConfig({ RENDERER_INSTANCES, RENDERER_ACCOUNT_SHARE });
     expect(config("8", "0.5")).toEqual({ instances: 8, accountCap: 4, reserve: 0 });
     expect(config("5", "0.25")).toEqual({ instances: 5, accountCap: 2, reserve: 0 });
-    expect(config("7", "nonsense")).toEqual({ instances: 7, accountCap: 4, reserve: 0 });
-    expect(config("3", "1.5")).toEqual({ instances: 3, accountCap: 2, reserve: 0 });
+    expect(config("7", "")).toEqual({ instances: 7, accountCap: 4, reserve: 0 });
+    // Any other value is a configuration error naming the variable (platform/config.ts).
+    expect(() => config("7", "nonsense")).toThrow(
+      'invalid configuration: RENDERER_ACCOUNT_SHARE must be a number above 0 and at most 1 (got "nonsense")',
+    );
+    expect(() => config("3", "1.5")).toThrow(/RENDERER_ACCOUNT_SHARE must be .* \(got "1.5"\)/);
+    expect(() => config("0", "0.5")).toThrow(/RENDERER_INSTANCES must be an integer ≥ 1 \(got "0"\)/);
     // One instance in fifty stays for first renders while several accounts wait.
     expect(config("120", "0.5")).toEqual({ instances: 120, accountCap: 60, reserve: 2 });
   });

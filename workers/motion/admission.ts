@@ -7,7 +7,7 @@ import type { Env } from "../platform/env";
 import { apiError, forbidden, invalid, notFound } from "../platform/http/errors";
 import { isUuid } from "../platform/http/uuid";
 import { avatarCoverUrl } from "../platform/storage/links";
-import { regionOf } from "../platform/session-token/issue";
+import { workerConfig } from "../platform/config";
 import { SessionTokenError, verifySessionToken } from "../platform/session-token/verify";
 import type { SessionClaims } from "../platform/session-token/claims";
 import { MOTION_PROTOCOL } from "./protocol";
@@ -59,7 +59,7 @@ async function verifiedClaims(env: Env, token: string | undefined): Promise<Sess
 export async function admitConnection(env: Env, request: Request, baseUrl: string): Promise<SessionSetup> {
   const { token, subprotocol } = readOffer(request);
   const claims = await verifiedClaims(env, token);
-  const region = regionOf(env.REGION);
+  const region = workerConfig(env).REGION;
   if (claims.region !== region)
     throw tokenRefused(
       `The session token was issued for region ${claims.region}; this is ${region}. Connect to the motion service of ${claims.region}.`,

@@ -7,7 +7,8 @@ import { avatars } from "../platform/db/schema";
 import { publicBaseUrl } from "../platform/http/base-url";
 import { limitBody } from "../platform/http/body-limit";
 import { readRateLimit } from "../accounts/public";
-import { issueSessionToken, regionOf } from "../platform/session-token/issue";
+import { issueSessionToken } from "../platform/session-token/issue";
+import { workerConfig } from "../platform/config";
 import { avatarCoverUrl } from "../platform/storage/links";
 import { errorResponses, motionApp } from "./openapi-app";
 
@@ -50,7 +51,7 @@ export const liveSessionRoute = motionApp().openapi(route, async (c) => {
   const sessionToken = await issueSessionToken(c.env.SESSION_TOKEN_PRIVATE_KEY, {
     appId,
     accountId: account.id,
-    region: regionOf(c.env.REGION),
+    region: workerConfig(c.env).REGION,
     expireAt,
     now,
   });

@@ -7,7 +7,8 @@ import { jsonBody, openApiApp } from "../../platform/http/openapi-app";
 import { jsonInput } from "../../platform/http/validation";
 import { API_KEY_AUTH, errors, okJson } from "../../platform/http/route-parts";
 import { SESSION_TOKEN_MAX_SECONDS, SessionTokenRequest, SessionTokenResponse } from "../schemas/session-token";
-import { issueSessionToken, regionOf } from "../../platform/session-token/issue";
+import { issueSessionToken } from "../../platform/session-token/issue";
+import { workerConfig } from "../../platform/config";
 
 const route = createRoute({
   method: "post",
@@ -36,7 +37,7 @@ export const createSessionTokenRoute = openApiApp().openapi(route, async (c) => 
   const sessionToken = await issueSessionToken(c.env.SESSION_TOKEN_PRIVATE_KEY, {
     appId,
     accountId: account.id,
-    region: regionOf(c.env.REGION),
+    region: workerConfig(c.env).REGION,
     expireAt,
     modelVersion,
     now,

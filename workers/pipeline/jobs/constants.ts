@@ -1,14 +1,17 @@
 /** Pipeline timings (docs/pipeline.md). */
+import { workerConfig } from "../../platform/config";
+import type { Env } from "../../platform/env";
 
 /** The renderer beats every 5 s (at most 10 s); a processing job silent for 30 s (several missed beats) is stalled. */
 export const STALE_HEARTBEAT_MS = 30_000;
 /**
- * The stall threshold in use: `STALL_AFTER_SECONDS` (an integer 5–60, for tests that kill renderers) or
- * STALE_HEARTBEAT_MS. Never above 60 s: a job silent for a minute is always dispatched again.
+ * The stall threshold in use: `STALL_AFTER_SECONDS` (an integer 5–60, for tests that kill renderers; another
+ * value is a configuration error, platform/config.ts) or STALE_HEARTBEAT_MS. Never above 60 s: a job silent
+ * for a minute is always dispatched again.
  */
-export function staleHeartbeatMs(env: { STALL_AFTER_SECONDS?: string }): number {
-  const s = Number(env.STALL_AFTER_SECONDS);
-  return Number.isInteger(s) && s >= 5 && s <= 60 ? s * 1000 : STALE_HEARTBEAT_MS;
+export function staleHeartbeatMs(env: Pick<Env, "STALL_AFTER_SECONDS">): number {
+  const seconds = workerConfig(env).STALL_AFTER_SECONDS;
+  return seconds === undefined ? STALE_HEARTBEAT_MS : seconds * 1000;
 }
 /**
  * Renderer runs per job (dispatches the renderer accepted); a stall after the last one fails the job.

@@ -1,4 +1,5 @@
 import { classifyAddress, isIpLiteralHost } from "@avatar-video/contract";
+import { workerConfig } from "../../platform/config";
 import type { Env } from "../../platform/env";
 import { type PoolConfig, poolConfig } from "./pool-state";
 
@@ -9,21 +10,16 @@ import { type PoolConfig, poolConfig } from "./pool-state";
  * (ENVIRONMENT=development, set by .dev.vars and the local stack, never by wrangler.toml) may use one.
  */
 
-/** The configured ceiling of renderer instances (wrangler.toml RENDERER_INSTANCES, equal to the containers' max_instances). */
-export const DEFAULT_RENDERER_INSTANCES = 4;
+/** The configured ceiling of renderer instances (RENDERER_INSTANCES, equal to the containers' max_instances). */
+export const rendererInstances = (env: Pick<Env, "RENDERER_INSTANCES">): number => workerConfig(env).RENDERER_INSTANCES;
 
-export function rendererInstances(env: Pick<Env, "RENDERER_INSTANCES">): number {
-  const n = Number(env.RENDERER_INSTANCES);
-  return Number.isInteger(n) && n >= 1 ? n : DEFAULT_RENDERER_INSTANCES;
-}
-
-/** The share of the instances one account may hold while other accounts wait (RENDERER_ACCOUNT_SHARE, 0 < share ≤ 1). */
-export const DEFAULT_ACCOUNT_SHARE = 0.5;
-
-/** Instances, the cap per account and the first-render reserve (pool-state.ts poolConfig). */
+/**
+ * Instances, the cap per account (RENDERER_ACCOUNT_SHARE of them while other accounts wait) and the
+ * first-render reserve (pool-state.ts poolConfig).
+ */
 export function rendererPoolConfig(env: Pick<Env, "RENDERER_INSTANCES" | "RENDERER_ACCOUNT_SHARE">): PoolConfig {
-  const share = Number(env.RENDERER_ACCOUNT_SHARE);
-  return poolConfig(rendererInstances(env), share > 0 && share <= 1 ? share : DEFAULT_ACCOUNT_SHARE);
+  const config = workerConfig(env);
+  return poolConfig(config.RENDERER_INSTANCES, config.RENDERER_ACCOUNT_SHARE);
 }
 
 export const isDevelopment = (env: Pick<Env, "ENVIRONMENT">): boolean => env.ENVIRONMENT === "development";

@@ -1,12 +1,6 @@
 import { SignJWT } from "jose";
-import { REGIONS, SESSION_TOKEN_ISSUER, type Region, type SessionClaims } from "./claims";
+import { SESSION_TOKEN_ISSUER, type Region, type SessionClaims } from "./claims";
 import { privateKeyFrom } from "./keys";
-
-export function regionOf(value: string | undefined): Region {
-  const region = (value || "us-west") as Region;
-  if (!REGIONS.includes(region)) throw new Error(`REGION must be one of ${REGIONS.join(", ")}`);
-  return region;
-}
 
 export interface IssueInput {
   appId: string;
