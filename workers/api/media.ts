@@ -5,6 +5,7 @@ import { canSeeAvatarMedia } from "../accounts/public";
 import { videoJobs } from "../platform/db/schema";
 import type { AppEnv } from "../platform/env";
 import { forbidden, notFound } from "../platform/http/errors";
+import { isIssuedUuid } from "../platform/http/uuid";
 import { checkAvatarMediaLink, checkVideoLink, isOutputAvailable, type LinkCheck } from "../platform/storage/links";
 import { serveObject } from "../platform/storage/serve";
 import { alphaVideoKey, videoKey } from "../platform/storage/keys";
@@ -15,8 +16,6 @@ import { alphaVideoKey, videoKey } from "../platform/storage/keys";
  * that the account it was issued to may still see the file.
  */
 export const mediaRoutes = new Hono<AppEnv>();
-
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
 
 /** 403 for a link that is not ours or has expired; nothing has been read yet. */
 function refuseLink(check: Exclude<LinkCheck, { ok: true }>, what: "download" | "image"): never {
@@ -33,7 +32,7 @@ function refuseLink(check: Exclude<LinkCheck, { ok: true }>, what: "download" | 
 mediaRoutes.get("/videos/:file", async (c) => {
   const [, jobId = "", ext] = /^(.+)\.(mp4|webm)$/.exec(c.req.param("file")) ?? [];
   const key = ext === "webm" ? alphaVideoKey(jobId) : videoKey(jobId);
-  const check = UUID.test(jobId)
+  const check = isIssuedUuid(jobId)
     ? await checkVideoLink(c.env, key, c.req.query())
     : ({ ok: false, expired: false } as const);
   if (!check.ok) refuseLink(check, "download");
@@ -57,7 +56,7 @@ mediaRoutes.get("/videos/:file", async (c) => {
 mediaRoutes.get("/avatars/:avatarId/:file", async (c) => {
   const { avatarId, file } = c.req.param();
   const key = `avatars/${avatarId}/${file}`;
-  const wellFormed = UUID.test(avatarId) && /^[A-Za-z0-9_-]+\.[a-z0-9]+$/.test(file);
+  const wellFormed = isIssuedUuid(avatarId) && /^[A-Za-z0-9_-]+\.[a-z0-9]+$/.test(file);
   const check = wellFormed
     ? await checkAvatarMediaLink(c.env, key, c.req.query())
     : ({ ok: false, expired: false } as const);

@@ -1,6 +1,7 @@
 import type { Env } from "../env";
 import type { Avatar, VideoJob } from "../db/schema";
 import { apiError } from "../http/errors";
+import { isIssuedUuid } from "../http/uuid";
 import { signLink, verifyLink } from "./link-keys";
 import { avatarKeys } from "./keys";
 import { presignGet, s3PresignConfigured } from "./s3-presign";
@@ -87,8 +88,6 @@ export interface LinkQuery {
 }
 export type LinkCheck = { ok: true; accountId: string; remainingSeconds: number } | { ok: false; expired: boolean };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/;
-
 /** Signature, then expiry, of any link signed over (account, expiry): no storage or D1 read happens before this. */
 export async function checkLink(
   env: LinkEnv,
@@ -96,7 +95,7 @@ export async function checkLink(
   message: (accountId: string, expSec: number) => string,
   nowMs: number,
 ): Promise<LinkCheck> {
-  if (!q.acct || !UUID.test(q.acct) || !q.exp || !/^\d{1,12}$/.test(q.exp)) return { ok: false, expired: false };
+  if (!q.acct || !isIssuedUuid(q.acct) || !q.exp || !/^\d{1,12}$/.test(q.exp)) return { ok: false, expired: false };
   if (!(await verifyLink(env, message(q.acct, Number(q.exp)), q.sig))) return { ok: false, expired: false };
   const remainingSeconds = Number(q.exp) - Math.floor(nowMs / 1000);
   return remainingSeconds > 0 ? { ok: true, accountId: q.acct, remainingSeconds } : { ok: false, expired: true };
