@@ -35,7 +35,7 @@ const VIDEO_CEILINGS = {
 };
 const FLAGS = ["active", "openApiAccess", "avatarCreationEnabled", "videoAccess", "videoCreationEnabled"] as const;
 /** Options written `--opt VALUE` as well as `--opt=VALUE`. */
-const TAKES_VALUE = new Set(["name", "units", "base-url", "token", "email", "limit"]);
+const TAKES_VALUE = new Set(["name", "units", "base-url", "token", "email", "limit", "role"]);
 
 const id = (name: string, description: string): ArgsDef => ({
   [name]: { type: "positional", description, required: false, valueHint: name },
@@ -229,13 +229,74 @@ const COMMANDS: Record<string, Command> = {
     args: {
       ...id("ACCOUNT_ID", "Account"),
       email: { type: "string", description: "The person's email", required: true },
+      role: {
+        type: "string",
+        description: "owner or member (default: the account's first person owner, later ones member)",
+        valueHint: "owner|member",
+      },
     },
     async run({ positional, options }, cfg) {
       const email = need(options.get("email") as string | undefined, "--email");
+      const role = options.get("role");
       const created = await call(cfg, "POST", `/accounts/${need(positional[0], "ACCOUNT_ID")}/console-invites`, {
         email,
+        ...(typeof role === "string" ? { role } : {}),
       });
       process.stdout.write(`${created.url}\n`); // one line: the link (valid 24 h, works once)
+    },
+  },
+  "list-users": {
+    description: "List an account's console people (id, email, role) and pending invites",
+    args: id("ACCOUNT_ID", "Account"),
+    run: async ({ positional }, cfg) =>
+      print(await call(cfg, "GET", `/accounts/${need(positional[0], "ACCOUNT_ID")}/console-users`)),
+  },
+  "remove-user": {
+    description: "Remove a console person (by USER_ID, or ACCOUNT_ID --email): sessions end at once, invites revoked",
+    args: {
+      ...id("ID", "USER_ID, or ACCOUNT_ID with --email"),
+      email: { type: "string", description: "The person's email (ID is then the account)" },
+    },
+    async run({ positional, options }, cfg) {
+      const userId = await personId(cfg, need(positional[0], "ID"), options.get("email"));
+      print(await call(cfg, "DELETE", `/console-users/${userId}`));
+    },
+  },
+  "end-sessions": {
+    description: "Sign a console person out everywhere (by USER_ID, or ACCOUNT_ID --email); the password stays",
+    args: {
+      ...id("ID", "USER_ID, or ACCOUNT_ID with --email"),
+      email: { type: "string", description: "The person's email (ID is then the account)" },
+    },
+    async run({ positional, options }, cfg) {
+      const userId = await personId(cfg, need(positional[0], "ID"), options.get("email"));
+      print(await call(cfg, "DELETE", `/console-users/${userId}/sessions`));
+    },
+  },
+  "set-role": {
+    description: "Make a console person owner or member (by USER_ID, or ACCOUNT_ID --email)",
+    args: {
+      ...id("ID", "USER_ID, or ACCOUNT_ID with --email"),
+      email: { type: "string", description: "The person's email (ID is then the account)" },
+      role: { type: "string", description: "owner or member", required: true, valueHint: "owner|member" },
+    },
+    async run({ positional, options }, cfg) {
+      const userId = await personId(cfg, need(positional[0], "ID"), options.get("email"));
+      print(
+        await call(cfg, "PATCH", `/console-users/${userId}`, { role: need(options.get("role") as string, "--role") }),
+      );
+    },
+  },
+  "revoke-invites": {
+    description: "Revoke an account's pending console invites (all, or --email's)",
+    args: {
+      ...id("ACCOUNT_ID", "Account"),
+      email: { type: "string", description: "Only this email's invites" },
+    },
+    async run({ positional, options }, cfg) {
+      const email = options.get("email");
+      const query = typeof email === "string" ? `?email=${encodeURIComponent(email)}` : "";
+      print(await call(cfg, "DELETE", `/accounts/${need(positional[0], "ACCOUNT_ID")}/console-invites${query}`));
     },
   },
   jobs: {
@@ -304,6 +365,17 @@ const COMMANDS: Record<string, Command> = {
     },
   },
 };
+
+/** A person's id: ID itself, or (with --email) the id of that email's person in account ID. */
+async function personId(cfg: Connection, id: string, email: string | boolean | undefined): Promise<string> {
+  if (typeof email !== "string") return id;
+  const { people } = (await call(cfg, "GET", `/accounts/${id}/console-users`)) as {
+    people: { id: string; email: string }[];
+  };
+  const person = people.find((p) => p.email === email.trim().toLowerCase());
+  if (!person) throw new Error(`No person with email ${email} in account ${id}.`);
+  return person.id;
+}
 
 const common: ArgsDef = {
   "base-url": {

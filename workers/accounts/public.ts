@@ -23,7 +23,17 @@ export {
   rememberKeyAccount,
 } from "./motion/cool-down-memory";
 export type { MotionLimits } from "./motion/motion-connections";
-export { createInvite, findUserByEmail } from "./people";
+export {
+  createInvite,
+  endSessionsOf,
+  findPerson,
+  findUserByEmail,
+  listPeople,
+  parseRole,
+  removePerson,
+  revokeInvites,
+  setRole,
+} from "./people";
 export type { ReadDecision } from "./reads/read-bucket";
 export { readRateLimit, readRateLimitHeaders } from "./reads/read-limit";
 export { reconcileAccount } from "./reconcile/reconcile";

@@ -10,6 +10,7 @@ import { setKeyFlash, takeKeyFlash } from "./key-flash";
 import { errorFlash, field, noticeFrom } from "./notices";
 import { AppsPage, type AppsPageProps } from "./pages/apps";
 import type { Flash } from "./pages/layout";
+import { assertOwner } from "./roles";
 
 async function renderApps(
   c: Context<ConsoleEnv>,
@@ -48,6 +49,7 @@ export const appRoutes = new Hono<ConsoleEnv>()
     return renderApps(c, noticeFrom(c.req.query("notice")));
   })
   .post("/apps", async (c) => {
+    assertOwner(c);
     const name = field(await c.req.parseBody(), "name").trim();
     if (name.length > 128) return renderApps(c, errorFlash("Name must be at most 128 characters"), undefined, 400);
     const id = crypto.randomUUID();
@@ -66,6 +68,7 @@ export const appRoutes = new Hono<ConsoleEnv>()
     return c.redirect("/console/apps", 303);
   })
   .post("/apps/:appId/rotate", async (c) => {
+    assertOwner(c);
     const app = await ownActiveApp(c, c.req.param("appId"));
     const apiKey = newApiKey();
     await drizzle(c.env.DB)
@@ -81,6 +84,7 @@ export const appRoutes = new Hono<ConsoleEnv>()
     return c.redirect("/console/apps", 303);
   })
   .post("/apps/:appId/disable", async (c) => {
+    assertOwner(c);
     const app = await ownActiveApp(c, c.req.param("appId"));
     await drizzle(c.env.DB).update(apps).set({ revokedAt: new Date() }).where(eq(apps.id, app.id));
     return c.redirect("/console/apps?notice=app-disabled", 303);

@@ -24,5 +24,5 @@ export const asAppContext = (c: import("hono").Context<ConsoleEnv>) => c as unkn
 /** What every signed-in page's frame shows: the CSRF token for its forms, who is signed in, which account. */
 export function pageChrome(c: import("hono").Context<ConsoleEnv>) {
   const { user, account } = c.get("session");
-  return { csrf: c.get("csrfToken"), email: user.email, accountName: account.name };
+  return { csrf: c.get("csrfToken"), email: user.email, accountName: account.name, role: user.role };
 }

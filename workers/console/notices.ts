@@ -9,6 +9,8 @@ const NOTICES: Record<string, string> = {
   "video-created": "Video job created. Its stage updates below.",
   "app-disabled": "App disabled: its key no longer works.",
   "password-changed": "Password changed. Your other sessions were signed out.",
+  "person-removed": "Person removed: they were signed out and can no longer sign in.",
+  "invite-revoked": "Invite revoked: its link no longer works.",
 };
 
 export function noticeFrom(key: string | undefined): Flash | null {

@@ -52,13 +52,22 @@ export async function acceptInvite(
   if (existing) {
     if (existing.accountId !== claimed.accountId) return null;
     await setPassword(env, existing.id, passwordHash, now);
-    return { ...existing, passwordHash };
+    const role = claimed.role ?? existing.role;
+    if (role !== existing.role) await db.update(consoleUsers).set({ role }).where(eq(consoleUsers.id, existing.id));
+    return { ...existing, passwordHash, role };
   }
+  // The account's first person is its owner, whatever the invite says.
+  const anyone = await db
+    .select({ id: consoleUsers.id })
+    .from(consoleUsers)
+    .where(eq(consoleUsers.accountId, claimed.accountId))
+    .get();
   const user: ConsoleUser = {
     id: crypto.randomUUID(),
     accountId: claimed.accountId,
     email: claimed.email,
     passwordHash,
+    role: anyone ? (claimed.role ?? "member") : "owner",
     createdAt: new Date(now),
     passwordChangedAt: new Date(now),
   };

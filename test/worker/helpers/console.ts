@@ -56,8 +56,8 @@ export class ConsoleClient {
   }
 }
 
-export async function invite(accountId: string, email: string): Promise<string> {
-  const res = await adminFetch(`/accounts/${accountId}/console-invites`, { body: { email } });
+export async function invite(accountId: string, email: string, role?: "owner" | "member"): Promise<string> {
+  const res = await adminFetch(`/accounts/${accountId}/console-invites`, { body: role ? { email, role } : { email } });
   if (res.status !== 201) throw new Error(`invite: ${res.status} ${await res.text()}`);
   const { url } = (await res.json()) as { url: string };
   return new URL(url).pathname;
@@ -65,14 +65,18 @@ export async function invite(accountId: string, email: string): Promise<string> 
 
 export const PASSWORD = "correct horse battery staple";
 
-/** Invite + set password: a signed-in person of the account. */
+/**
+ * Invite + set password: a signed-in person of the account (the account's first person is its owner, later
+ * ones members unless `role` says otherwise).
+ */
 export async function signedIn(
   accountId: string,
   email = `p${crypto.randomUUID().slice(0, 8)}@example.com`,
   origin?: string,
+  role?: "owner" | "member",
 ) {
   const client = new ConsoleClient(origin);
-  const path = await invite(accountId, email);
+  const path = await invite(accountId, email, role);
   await client.page(path);
   const res = await client.fetch(path, { form: { password: PASSWORD, confirm: PASSWORD } });
   if (res.status !== 303) throw new Error(`set password: ${res.status} ${await res.text()}`);

@@ -4,6 +4,7 @@ import { jsonBody, openApiApp } from "../../platform/http/openapi-app";
 import { jsonInput } from "../../platform/http/validation";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
 import { createInvite } from "../../accounts/public";
+import { RoleField } from "./people-parts";
 
 const route = createRoute({
   method: "post",
@@ -11,11 +12,12 @@ const route = createRoute({
   operationId: "adminCreateConsoleInvite",
   tags: ADMIN_TAG,
   security: ADMIN_AUTH,
-  summary: "Invite a person into an account's web console (one-time link, valid 24 h)",
+  summary:
+    "Invite a person into an account's web console (one-time link, valid 24 h) with a role (omitted: the first person is owner, later ones members, an existing person keeps theirs)",
   middleware: [jsonInput()] as const,
   request: {
     params: z.object({ accountId: z.uuid() }),
-    body: jsonBody(z.object({ email: z.string().min(3).max(254) }).strict()),
+    body: jsonBody(z.object({ email: z.string().min(3).max(254), role: RoleField.optional() }).strict()),
   },
   responses: {
     201: {
@@ -23,7 +25,12 @@ const route = createRoute({
       content: {
         "application/json": {
           schema: z.object({
-            invite: z.object({ accountId: z.string(), email: z.string(), expiresAt: z.string() }),
+            invite: z.object({
+              accountId: z.string(),
+              email: z.string(),
+              role: RoleField.nullable(),
+              expiresAt: z.string(),
+            }),
             url: z.string(),
           }),
         },
@@ -36,10 +43,19 @@ const route = createRoute({
 /** POST /v1/admin/accounts/{accountId}/console-invites (mounted inside adminRoutes: admin token required). */
 export const createConsoleInviteRoute = openApiApp().openapi(route, async (c) => {
   const { accountId } = c.req.valid("param");
-  const invite = await createInvite(c.env, accountId, c.req.valid("json").email);
+  const { email, role } = c.req.valid("json");
+  const invite = await createInvite(c.env, accountId, email, role ?? null);
   const url = `${publicBaseUrl(c)}/console/invite/${invite.token}`;
   return c.json(
-    { invite: { accountId: invite.accountId, email: invite.email, expiresAt: invite.expiresAt.toISOString() }, url },
+    {
+      invite: {
+        accountId: invite.accountId,
+        email: invite.email,
+        role: invite.role,
+        expiresAt: invite.expiresAt.toISOString(),
+      },
+      url,
+    },
     201,
   );
 });

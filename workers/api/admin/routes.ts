@@ -7,16 +7,21 @@ import { generateDocument, OpenApiDocument } from "../openapi/document";
 import { createAccountRoute } from "./create-account";
 import { createAppRoute } from "./create-app";
 import { createConsoleInviteRoute } from "./create-console-invite";
+import { endConsoleSessionsRoute } from "./end-console-sessions";
 import { getAccountRoute } from "./get-account";
 import { getRendererPoolRoute } from "./get-renderer-pool";
 import { grantAvatarUnitsRoute } from "./grant-avatar-units";
 import { listActiveJobsRoute } from "./list-active-jobs";
 import { listAppsRoute } from "./list-apps";
+import { listConsoleUsersRoute } from "./list-console-users";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
 import { patchAccountRoute } from "./patch-account";
 import { reconcileAccountRoute } from "./reconcile-account";
+import { removeConsoleUserRoute } from "./remove-console-user";
 import { revokeAppRoute } from "./revoke-app";
+import { revokeConsoleInvitesRoute } from "./revoke-console-invites";
 import { setAvatarAccessRoute } from "./set-avatar-access";
+import { setConsoleRoleRoute } from "./set-console-role";
 
 /** Operator admin API (docs/admin-api.md), one file per route in this folder. Every route: Authorization: Bearer ADMIN_TOKEN. */
 export const adminRoutes = openApiApp();
@@ -37,7 +42,12 @@ adminRoutes
   .route("/", listAppsRoute)
   .route("/", revokeAppRoute)
   .route("/", setAvatarAccessRoute)
-  .route("/", createConsoleInviteRoute) // web console invites (docs/console.md)
+  .route("/", createConsoleInviteRoute) // web console invites and people (docs/console.md)
+  .route("/", revokeConsoleInvitesRoute)
+  .route("/", listConsoleUsersRoute)
+  .route("/", setConsoleRoleRoute)
+  .route("/", removeConsoleUserRoute)
+  .route("/", endConsoleSessionsRoute)
   .route("/", listActiveJobsRoute) // GET /jobs/active: what the pipeline is working on
   .route("/", getRendererPoolRoute); // GET /renderer-pool: instances, leases, the line per account
 

@@ -1,4 +1,4 @@
-import type { App } from "../../platform/db/schema";
+import type { App, PersonRole } from "../../platform/db/schema";
 import { when } from "./format";
 import { CsrfField, type Flash, Page } from "./layout";
 
@@ -6,6 +6,7 @@ export interface AppsPageProps {
   csrf: string;
   email: string;
   accountName: string;
+  role?: PersonRole;
   flash?: Flash | null;
   apps: App[];
   /** Shown once, right after Create App or Rotate key; never stored, never shown again. */
@@ -40,6 +41,27 @@ function Secret(props: { appId: string; apiKey: string; appName: string }) {
   );
 }
 
+/** Create an App: owners only (the page leaves it out for members). */
+function CreateApp(props: { csrf: string }) {
+  return (
+    <section class="panel">
+      <h2>Create an App</h2>
+      <p class="hint">
+        An App is a pair of App ID and API key for the Open API. Every App of the account shares its Avatars, jobs and
+        limits.
+      </p>
+      <form method="post" action="/console/apps">
+        <CsrfField token={props.csrf} />
+        <label for="appName">Name</label>
+        <input id="appName" name="name" type="text" maxlength={128} placeholder="Optional" />
+        <div>
+          <button type="submit">Create App</button>
+        </div>
+      </form>
+    </section>
+  );
+}
+
 export function AppsPage(props: AppsPageProps) {
   return (
     <Page
@@ -48,26 +70,16 @@ export function AppsPage(props: AppsPageProps) {
       csrf={props.csrf}
       email={props.email}
       accountName={props.accountName}
+      role={props.role}
       flash={props.flash}
     >
       {props.secret ? <Secret {...props.secret} /> : null}
-      <section class="panel">
-        <h2>Create an App</h2>
-        <p class="hint">
-          An App is a pair of App ID and API key for the Open API. Every App of the account shares its Avatars, jobs and
-          limits.
-        </p>
-        <form method="post" action="/console/apps">
-          <CsrfField token={props.csrf} />
-          <label for="appName">Name</label>
-          <input id="appName" name="name" type="text" maxlength={128} placeholder="Optional" />
-          <div>
-            <button type="submit">Create App</button>
-          </div>
-        </form>
-      </section>
+      {props.role === "owner" ? <CreateApp csrf={props.csrf} /> : null}
       <section class="panel">
         <h2>Your Apps</h2>
+        {props.role === "owner" ? null : (
+          <p class="hint">Only an owner of the account can create Apps and rotate or disable their keys.</p>
+        )}
         {props.apps.length === 0 ? <p class="hint">No Apps yet.</p> : null}
         {props.apps.length > 0 ? (
           <div class="table-wrap">
@@ -98,7 +110,7 @@ export function AppsPage(props: AppsPageProps) {
                       )}
                     </td>
                     <td>
-                      {app.revokedAt ? null : (
+                      {app.revokedAt || props.role !== "owner" ? null : (
                         <div class="row-actions">
                           <form
                             method="post"

@@ -1,3 +1,4 @@
+import type { PersonRole } from "../../platform/db/schema";
 import { PASSWORD_MIN_LENGTH } from "../password";
 import { CardPage, CsrfField, type Flash, Page } from "./layout";
 
@@ -80,7 +81,13 @@ export function InviteInvalidPage(props: { csrf: string }) {
   );
 }
 
-export function PasswordPage(props: { csrf: string; email: string; accountName: string; flash?: Flash | null }) {
+export function PasswordPage(props: {
+  csrf: string;
+  email: string;
+  accountName: string;
+  role?: PersonRole;
+  flash?: Flash | null;
+}) {
   return (
     <Page
       title="Password"
@@ -88,6 +95,7 @@ export function PasswordPage(props: { csrf: string; email: string; accountName: 
       csrf={props.csrf}
       email={props.email}
       accountName={props.accountName}
+      role={props.role}
       flash={props.flash}
     >
       <p>Changing your password signs you out everywhere else.</p>

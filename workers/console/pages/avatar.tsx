@@ -1,4 +1,4 @@
-import type { Avatar } from "../../platform/db/schema";
+import type { Avatar, PersonRole } from "../../platform/db/schema";
 import { when } from "./format";
 import { CsrfField, type Flash, Page } from "./layout";
 
@@ -6,6 +6,7 @@ export interface AvatarPageProps {
   csrf: string;
   email: string;
   accountName: string;
+  role?: PersonRole;
   flash?: Flash | null;
   avatar: Avatar;
   coverUrl: string;
@@ -77,6 +78,7 @@ export function AvatarPage(props: AvatarPageProps) {
       csrf={props.csrf}
       email={props.email}
       accountName={props.accountName}
+      role={props.role}
       flash={props.flash}
     >
       <p>

@@ -1,4 +1,4 @@
-import type { Avatar, AvatarJob } from "../../platform/db/schema";
+import type { Avatar, AvatarJob, PersonRole } from "../../platform/db/schema";
 import { AVATAR_FAILURE_ACTIONS } from "../failure-help";
 import { when } from "./format";
 import { JobList } from "./job-list";
@@ -8,6 +8,7 @@ export interface AvatarsPageProps {
   csrf: string;
   email: string;
   accountName: string;
+  role?: PersonRole;
   flash?: Flash | null;
   /** Why creation is paused (the create button is then disabled), or null. */
   block: string | null;
@@ -46,6 +47,7 @@ export function AvatarsPage(props: AvatarsPageProps) {
       csrf={props.csrf}
       email={props.email}
       accountName={props.accountName}
+      role={props.role}
       flash={props.flash}
     >
       <section class="panel">

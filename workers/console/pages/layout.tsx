@@ -1,13 +1,16 @@
 import type { Child } from "hono/jsx";
 import { raw } from "hono/html";
+import type { PersonRole } from "../../platform/db/schema";
 import { CSRF_FIELD } from "../csrf";
 
-export type NavKey = "avatars" | "videos" | "apps" | "usage" | "password";
+export type NavKey = "avatars" | "videos" | "apps" | "people" | "usage" | "password";
 
-const NAV: { key: NavKey | "live"; href: string; label: string }[] = [
+/** `ownerOnly`: hidden from members (the server refuses them too, 403). */
+const NAV: { key: NavKey | "live"; href: string; label: string; ownerOnly?: boolean }[] = [
   { key: "avatars", href: "/console/avatars", label: "Avatars" },
   { key: "videos", href: "/console/videos", label: "Videos" },
   { key: "apps", href: "/console/apps", label: "Apps" },
+  { key: "people", href: "/console/people", label: "People", ownerOnly: true },
   { key: "usage", href: "/console/usage", label: "Usage" },
   { key: "live", href: "/console/live", label: "Live" },
   { key: "password", href: "/console/password", label: "Password" },
@@ -58,9 +61,12 @@ export function Page(props: {
   nav: NavKey;
   email: string;
   accountName: string;
+  /** The signed-in person's role: a member's navigation leaves out what only owners may do. */
+  role?: PersonRole;
   flash?: Flash | null;
   children: Child;
 }) {
+  const nav = NAV.filter((n) => !n.ownerOnly || props.role === "owner");
   return (
     <Document title={props.title} csrf={props.csrf}>
       <header class="top">
@@ -72,7 +78,7 @@ export function Page(props: {
         </div>
         <nav aria-label="Console">
           <ul>
-            {NAV.map((n) => (
+            {nav.map((n) => (
               <li>
                 <a href={n.href} aria-current={n.key === props.nav ? "page" : undefined}>
                   {n.label}

@@ -1,4 +1,4 @@
-import type { Account } from "../../platform/db/schema";
+import type { Account, PersonRole } from "../../platform/db/schema";
 import type { Flash } from "./layout";
 import { Page } from "./layout";
 
@@ -25,6 +25,7 @@ export function UsagePage(props: {
   csrf: string;
   email: string;
   accountName: string;
+  role?: PersonRole;
   flash?: Flash | null;
   account: Account;
   figures: UsageFigures;
@@ -41,6 +42,7 @@ export function UsagePage(props: {
       csrf={props.csrf}
       email={props.email}
       accountName={props.accountName}
+      role={props.role}
       flash={props.flash}
     >
       <div class="figures">

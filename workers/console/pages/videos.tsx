@@ -1,6 +1,6 @@
 import { BACKGROUND_FITS, DIMENSION, FITS, LEAD_SECONDS } from "@avatar-video/contract";
 import type { Child } from "hono/jsx";
-import type { Avatar, VideoJob } from "../../platform/db/schema";
+import type { Avatar, PersonRole, VideoJob } from "../../platform/db/schema";
 import { VIDEO_FAILURE_ACTIONS } from "../failure-help";
 import { AUDIO_TYPES } from "../uploads";
 import { when } from "./format";
@@ -12,6 +12,7 @@ export interface VideosPageProps {
   csrf: string;
   email: string;
   accountName: string;
+  role?: PersonRole;
   flash?: Flash | null;
   /** Video reads unavailable (no video access): the page shows only this. */
   readBlock: string | null;
@@ -234,6 +235,7 @@ export function VideosPage(props: VideosPageProps) {
       csrf={props.csrf}
       email={props.email}
       accountName={props.accountName}
+      role={props.role}
       flash={props.flash}
     >
       {props.readBlock ? (

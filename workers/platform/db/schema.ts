@@ -188,6 +188,9 @@ export const jobUploads = sqliteTable(
 
 // ---- Web console (docs/console.md) ----------------------------------------------------------------------
 
+export const PERSON_ROLES = ["owner", "member"] as const;
+export type PersonRole = (typeof PERSON_ROLES)[number];
+
 /** A person of an account who signs in to the web console. One account per email. */
 export const consoleUsers = sqliteTable(
   "console_users",
@@ -200,6 +203,8 @@ export const consoleUsers = sqliteTable(
     email: text("email").notNull(),
     /** `pbkdf2-sha256$<iterations>$<salt b64url>$<hash b64url>`; null until the invite is accepted. */
     passwordHash: text("password_hash"),
+    /** `owner` manages Apps, keys, people and invites; `member` works with Avatars, videos and usage (migration 0006). */
+    role: text("role", { enum: PERSON_ROLES }).notNull().default("member"),
     createdAt: timestamp("created_at").notNull(),
     passwordChangedAt: timestamp("password_changed_at"),
   },
@@ -231,6 +236,8 @@ export const consoleInvites = sqliteTable(
       .notNull()
       .references(() => accounts.id),
     email: text("email").notNull(),
+    /** The role the invite gives; null: the account's first person becomes owner, a new one member, an existing one keeps theirs. */
+    role: text("role", { enum: PERSON_ROLES }),
     createdAt: timestamp("created_at").notNull(),
     expiresAt: timestamp("expires_at").notNull(),
     usedAt: timestamp("used_at"),
