@@ -4,6 +4,7 @@
  * follows a daily peak, and the largest accounts submitting in batches of 50–2,000 at once. Seeded: the same
  * spec gives the same day.
  */
+import { prng } from "@avatar-video/motion-model";
 
 export interface DemandSpec {
   instances: number;
@@ -37,18 +38,6 @@ const ZIPF_EXPONENT = 1.1;
 const BATCH = { min: 50, max: 2000 };
 const PEAK_AT = 14 / 24;
 
-/** mulberry32: small, fast, seeded. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const logUniform = (rand: () => number, min: number, max: number) => min * (max / min) ** rand();
 
 /** One render's instance time: audio length over the realtime factor of its size. */
@@ -59,7 +48,7 @@ export function renderMs(rand: () => number): number {
 }
 
 export function syntheticDay(spec: DemandSpec): Render[] {
-  const rand = random(spec.seed);
+  const rand = prng(spec.seed);
   const dayMs = spec.hours * 3_600_000;
   // Accounts by Zipf weight: cumulative table, binary search.
   const cumulative: number[] = [];

@@ -3,8 +3,8 @@
  * workers/pipeline/renderer/pool-state.ts, over Node's SQLite) and the previous snapshot design
  * (snapshot-pool.ts). Also the cost of a grant at a given line length, the same for both.
  */
+import { prng } from "@avatar-video/motion-model";
 import { type PoolConfig, PoolState } from "../../../workers/pipeline/renderer/pool-state";
-import { random } from "./demand";
 import { nodePoolSql } from "./node-sql";
 import type { PoolUnderTest } from "./simulate";
 import { type PoolStart, SnapshotTooLarge, snapshotPool } from "./snapshot-pool";
@@ -53,7 +53,7 @@ export interface GrantCost {
  * render joins the line (so the line keeps its length). Cost per grant over those cycles only.
  */
 export function grantCost(design: Design, config: PoolConfig, waiting: number, cycles: number): GrantCost {
-  const rand = random(waiting);
+  const rand = prng(waiting);
   const accountOf = () => `acct-${Math.floor(1000 ** rand()) - 1}`; // heavy-tailed: low numbers dominate
   const start: PoolStart = {
     running: Array.from({ length: config.instances }, (_, i) => ({
