@@ -142,6 +142,17 @@ export async function waitForJob<P extends `/avatar-jobs/${string}` | `/video-jo
   }
 }
 
+/** A fresh account and an Avatar made from `portrait` by the whole pipeline (its job must succeed). */
+export async function accountWithAvatar(name: string, portrait: Buffer) {
+  const account = await createAccount(3);
+  const job = await api(account, "/avatars", { imageUrl: publish(name, portrait) });
+  if (job.status !== 200) throw new Error(`POST /avatars: ${job.status} ${JSON.stringify(job.body)}`);
+  const { job: done } = await waitForJob(account, `/avatar-jobs/${job.body.jobId}`);
+  if (done.status !== "succeeded" || !done.avatarId)
+    throw new Error(`Avatar job ${done.status}: ${done.error?.message}`);
+  return { account, avatarId: done.avatarId };
+}
+
 export async function control(name: "restart-renderer" | "kill-renderer" | "pause-renderer" | "sweep") {
   await fetch(`${mediaUrl}/control/${name}`, { method: "POST" });
 }

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AvatarVideo } from "../../client/src/index.js";
 import { fixture } from "../fixtures/portraits/derive";
 import { encodeAudio, speechLike, synthSpeech } from "../renderer/helpers/media-audio";
-import { api, baseUrl, createAccount, publish, waitForJob } from "./helpers";
+import { accountWithAvatar, baseUrl } from "./helpers";
 
 /** What the embedding page exposes to the test. */
 interface EmbedHandle {
@@ -102,11 +102,7 @@ afterAll(async () => {
 
 describe("a live Avatar embedded on another origin", () => {
   it("loads motion-client from the service, connects with a token the backend minted, and draws the Avatar speaking", async () => {
-    const account = await createAccount(3);
-    const job = await api(account, "/avatars", { imageUrl: publish("embed-portrait.jpg", fixture("single-camera")) });
-    expect(job.status, JSON.stringify(job.body)).toBe(200);
-    const done = await waitForJob(account, `/avatar-jobs/${job.body.jobId}`);
-    expect(done.job.status).toBe("succeeded");
+    const { account, avatarId } = await accountWithAvatar("embed-portrait.jpg", fixture("single-camera"));
 
     // The site's backend: the SDK with the App's credentials mints a token for one connection.
     const av = new AvatarVideo({
@@ -130,7 +126,7 @@ describe("a live Avatar embedded on another origin", () => {
     await page.waitForFunction(() => typeof window.startLive === "function");
     expect(new URL(page.url()).origin).not.toBe(service.origin);
 
-    await page.evaluate(([token, avatarId]) => window.startLive(token!, avatarId!), [sessionToken, done.job.avatarId]);
+    await page.evaluate(([token, avatarId]) => window.startLive(token!, avatarId!), [sessionToken, avatarId]);
     await page.waitForFunction(() => window.live?.avatar && window.live.framesReceived > 10, undefined, {
       timeout: 20_000,
     });

@@ -27,7 +27,7 @@ import {
   tileSheet,
   yuvRgb,
 } from "../../scripts/quality/live-compare";
-import { api, baseUrl, createAccount, publish, waitForJob } from "./helpers";
+import { accountWithAvatar, api, baseUrl, createAccount, publish, waitForJob } from "./helpers";
 
 /** What the live page exposes as `window.__live()` (its LiveAvatar, packages/motion-client): the parts read here. */
 interface LivePageHandle {
@@ -111,13 +111,8 @@ interface Sample {
 
 describe("/console/live in Chromium", () => {
   it("the Avatar speaks with the microphone: the mouth moves with speech and stays still in silence", async () => {
-    const account = await createAccount(3);
-    const job = await api(account, "/avatars", { imageUrl: publish("live-portrait.jpg", fixture("single-camera")) });
-    expect(job.status, JSON.stringify(job.body)).toBe(200);
-    const done = await waitForJob(account, `/avatar-jobs/${job.body.jobId}`);
-    expect(done.job.status).toBe("succeeded");
-
-    const { page, problems } = await talk(account, done.job.avatarId!);
+    const { account, avatarId } = await accountWithAvatar("live-portrait.jpg", fixture("single-camera"));
+    const { page, problems } = await talk(account, avatarId);
 
     // Sample the canvas for two loops of the file (speech, silence, speech, silence).
     const samples: Sample[] & { widest?: number; restShot?: boolean } = [];
