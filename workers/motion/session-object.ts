@@ -109,7 +109,7 @@ export class MotionSession extends DurableObject<Env> {
           return this.end(verdict.code, verdict.reason);
         case "start": {
           live.phase = "streaming";
-          live.stream = new MotionStream(verdict.sampleRate, seedOf(live.setup.connectionId));
+          live.stream = new MotionStream(verdict.sampleRate, seedOf(live.setup.connectionId), verdict.performance);
           live.sampleRate = verdict.sampleRate;
           live.cover = now;
           const { avatar, modelVersion } = live.setup;
@@ -127,6 +127,9 @@ export class MotionSession extends DurableObject<Env> {
           live.lastIdleAt = undefined; // the armed timer finds the stream covered and re-arms itself
           return await this.analyse(live, verdict.bytes);
         }
+        case "perform":
+          live.stream!.perform(verdict.change);
+          return;
         case "stop": {
           live.phase = "stopped";
           await live.work;

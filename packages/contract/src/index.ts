@@ -9,5 +9,6 @@ export * from "./job-failures";
 export * from "./matte-format";
 export * from "./media-rules";
 export * from "./performance";
+export * from "./performance-input";
 export * from "./rig-format";
 export * from "./video-settings";

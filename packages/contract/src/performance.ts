@@ -68,7 +68,7 @@ export const PERFORMANCE_DEFAULTS = {
 } as const satisfies Performance;
 
 /** What a caller may leave out: every field of the performance, a cue's intensity. */
-export interface PerformanceInput {
+export interface PerformanceFields {
   expression?: Expression;
   intensity?: number;
   timeline?: { atSeconds: number; expression: Expression; intensity?: number }[];
@@ -82,7 +82,7 @@ export interface PerformanceInput {
  * `neutral` (the photo's own expression) has no intensity of its own (stored as the default). Undefined when
  * the result changes nothing, so an omitted performance and the explicit defaults are the same input.
  */
-export function normalizePerformance(input: PerformanceInput | undefined): Performance | undefined {
+export function normalizePerformance(input: PerformanceFields | undefined): Performance | undefined {
   const given = Object.fromEntries(Object.entries(input ?? {}).filter(([, v]) => v !== undefined));
   const p = { ...PERFORMANCE_DEFAULTS, ...given } as Performance;
   const pose = (expression: Expression, intensity: number) =>

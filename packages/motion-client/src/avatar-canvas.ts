@@ -31,12 +31,13 @@ export const poseOf = (m: MotionMessage | undefined): FacePose => ({
   relax: m?.smileRelax ?? 0,
   blinkR: m?.blink ?? 0,
   blinkL: m?.blink ?? 0,
-  brow: 0,
+  brow: m?.brow ?? 0,
   yaw: m?.head.yaw ?? 0,
   pitch: m?.head.pitch ?? 0,
   roll: m?.head.roll ?? 0,
   tx: 0,
   ty: 0,
+  ...(m?.expression ? { expression: m.expression } : {}),
 });
 
 function compile(gl: WebGLRenderingContext, vs: string, fs: string): WebGLProgram {

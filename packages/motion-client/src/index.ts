@@ -3,6 +3,7 @@
  *
  *   const live = await LiveAvatar.connect({ serviceUrl: "https://…", token, avatarId, canvas });
  *   await live.startMicrophone();        // or: await live.playFile(file)
+ *   live.perform({ expression: "happy" }); // eased in over 0.3 s, as a cue (docs/performance.md)
  *   live.stop();                          // sends {"type":"stop"}: the last frames, then "end"
  *
  * The session token travels as the subprotocol `token.<jwt>` next to `motion.v1` (browsers cannot set
@@ -13,6 +14,8 @@
 import { createCapture, type Capture } from "./audio-capture";
 import { AvatarCanvas } from "./avatar-canvas";
 import { FrameQueue } from "./frame-queue";
+import type { PerformanceFields } from "@avatar-video/contract";
+import type { PerformChange } from "@avatar-video/motion-model";
 import type { ClientStatus, MotionMessage, ReadyMessage, ServiceMessage } from "./types";
 
 export type { ClientStatus, EndMessage, LiveRig, MotionMessage, ReadyMessage, ServiceMessage } from "./types";
@@ -37,6 +40,8 @@ export interface ConnectOptions {
    * portrait with its own backdrop). Needs the Avatar's person matte; without one the status is an error.
    */
   transparent?: boolean;
+  /** How the Avatar performs from the start (docs/performance.md); `perform` changes it later. */
+  performance?: PerformanceFields;
 }
 
 export class LiveAvatar {
@@ -137,6 +142,13 @@ export class LiveAvatar {
     void this.release();
   }
 
+  /** Changes expression, intensity, head motion, emphasis or blinks from now on (eased in over 0.3 s). */
+  perform(change: PerformChange): void {
+    // Before the audio starts the service takes no `perform`: the change goes with `start` instead.
+    if (!this.capture) this.options.performance = { ...this.options.performance, ...change };
+    else if (this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify({ type: "perform", ...change }));
+  }
+
   /** Closes the connection at once. */
   close(): void {
     cancelAnimationFrame(this.raf);
@@ -150,7 +162,14 @@ export class LiveAvatar {
       if (this.ws.readyState === WebSocket.OPEN) this.ws.send(pcm);
     });
     this.capture = capture;
-    this.ws.send(JSON.stringify({ type: "start", sampleRate: capture.context.sampleRate }));
+    const { performance } = this.options;
+    this.ws.send(
+      JSON.stringify({
+        type: "start",
+        sampleRate: capture.context.sampleRate,
+        ...(performance ? { performance } : {}),
+      }),
+    );
     this.status({ state: "streaming" });
     return capture;
   }

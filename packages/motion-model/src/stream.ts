@@ -5,8 +5,9 @@
  * needs the future differs: the speaker level is estimated from the past (levels.ts) and plosive closures
  * are detected within the look-ahead. While no audio arrives, `idle` frames fill in without taking audio time.
  */
+import { PERFORMANCE_DEFAULTS, type Performance } from "@avatar-video/contract";
 import { BlinkBlocks } from "./blink-blocks";
-import { makeHeadMotion } from "./life";
+import { type HeadMotion, makeHeadMotion } from "./life";
 import { CausalLevels } from "./levels";
 import {
   ANALYSIS_RATE,
@@ -23,6 +24,7 @@ import {
   type FrameFeatures,
 } from "./lipsync-frame";
 import { PcmWindow } from "./pcm-window";
+import { type Direction, type ExpressionWeights, PerformanceTrack } from "./performance-track";
 import { makeMouthTargets } from "./phonetic-mouth";
 import { StreamResampler } from "./resample";
 import { smoothstep } from "./smoothstep";
@@ -56,6 +58,15 @@ export interface MotionFrame {
   smileRelax: number;
   blink: number;
   head: { yaw: number; pitch: number; roll: number };
+  /** Brow raise 0..1 on stressed syllables (emphasis); present when above 0. */
+  brow?: number;
+  /** The expression drawn on the face (performance-track.ts); present while one shows. */
+  expression?: ExpressionWeights;
+}
+
+/** A live change of the performance (the `perform` message): what it leaves out stays as it is. */
+export interface PerformChange extends Direction {
+  blinksPerMinute?: number;
 }
 
 const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
@@ -69,6 +80,7 @@ export class MotionStream {
   private readonly targets = makeMouthTargets();
   private readonly head: ReturnType<typeof makeHeadMotion>;
   private readonly blinks: BlinkBlocks;
+  private readonly performance: PerformanceTrack;
   private readonly pcm = new PcmWindow(); // at 16 kHz
   private inputSamples = 0; // at the input rate
   private oddByte: number | undefined;
@@ -100,10 +112,20 @@ export class MotionStream {
   constructor(
     readonly sampleRate: number,
     readonly seed = 1,
+    performance: Performance = PERFORMANCE_DEFAULTS,
   ) {
     this.resampler = new StreamResampler(sampleRate, ANALYSIS_RATE);
     this.head = makeHeadMotion(seed, 1);
-    this.blinks = new BlinkBlocks(seed);
+    this.blinks = new BlinkBlocks(seed, performance.blinksPerMinute);
+    // Cues of a live timeline are on the stream's own time (`t` of the frames).
+    this.performance = new PerformanceTrack(performance);
+  }
+
+  /** From the next frame on, ease towards `change` (as a cue does); a blink rate takes over at once. */
+  perform(change: PerformChange): void {
+    const t = this.frames / MOTION_FPS;
+    this.performance.change(t, change);
+    if (change.blinksPerMinute !== undefined) this.blinks.setRate(t, change.blinksPerMinute);
   }
 
   /** Frames emitted so far, idle frames included. */
@@ -155,7 +177,8 @@ export class MotionStream {
     const n = this.frames;
     const t = n / MOTION_FPS;
     this.idleFrames++;
-    const h = this.head(t, 0, 0, smoothstep(0, 0.5, t));
+    const p = this.performance.at(t);
+    const h = this.head(t, 0, 0, smoothstep(0, 0.5, t), p.style);
     return {
       frame: n,
       t: r4(t),
@@ -169,6 +192,7 @@ export class MotionStream {
       smileRelax: 0,
       blink: r4(this.blinks.at(t)),
       head: { yaw: r4(h.yaw), pitch: r4(h.pitch), roll: r4(h.roll) },
+      ...performed(h, p.expression, t),
     };
   }
 
@@ -309,7 +333,8 @@ export class MotionStream {
     const frame = n + this.idleFrames;
     const life = frame / MOTION_FPS;
     // Motion eases in from the still portrait over the first half second, as a rendered video does.
-    const h = this.head(life, s("energy"), s("emphasis"), smoothstep(0, 0.5, life));
+    const p = this.performance.at(life);
+    const h = this.head(life, s("energy"), s("emphasis"), smoothstep(0, 0.5, life), p.style);
     return {
       frame,
       t: r4(life),
@@ -322,6 +347,21 @@ export class MotionStream {
       smileRelax: r4(s("relax")),
       blink: r4(this.blinks.at(life)),
       head: { yaw: r4(h.yaw), pitch: r4(h.pitch), roll: r4(h.roll) },
+      ...performed(h, p.expression, life),
     };
   }
+}
+
+/** A frame's brow raise and expression, each only when it shows; both ease in with the motion. */
+function performed(h: HeadMotion, w: ExpressionWeights, life: number): Pick<MotionFrame, "brow" | "expression"> {
+  const k = smoothstep(0, 0.5, life);
+  const brow = r4(h.brow);
+  const expression = {
+    happy: r4(w.happy * k),
+    serious: r4(w.serious * k),
+    surprised: r4(w.surprised * k),
+    sad: r4(w.sad * k),
+  };
+  const shows = expression.happy > 0 || expression.serious > 0 || expression.surprised > 0 || expression.sad > 0;
+  return { ...(brow > 0 ? { brow } : {}), ...(shows ? { expression } : {}) };
 }

@@ -1,5 +1,4 @@
 import { z } from "zod";
-import { PerformanceInput } from "./performance";
 import {
   DIMENSION,
   FITS,
@@ -7,6 +6,7 @@ import {
   LEAD_SECONDS,
   MAX_PIXEL_AREA,
   normalizePerformance,
+  PerformanceInput,
   VIDEO_DEFAULTS,
   VIDEO_SWITCHES,
   type VideoSettings,

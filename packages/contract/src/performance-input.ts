@@ -1,3 +1,8 @@
+/**
+ * The performance as a caller writes it — `video.performance` of POST /videos (with its OpenAPI
+ * description) and the live protocol's `start.performance` and `perform` — every field optional, the
+ * messages naming the rule (the caller's validator prefixes the field's path).
+ */
 import { z } from "zod";
 import {
   CUE_EASE_SECONDS,
@@ -6,7 +11,7 @@ import {
   MAX_TIMELINE_CUES,
   PERFORMANCE_DEFAULTS,
   PERFORMANCE_RANGES,
-} from "@avatar-video/contract";
+} from "./performance";
 
 type Ranged = keyof typeof PERFORMANCE_RANGES;
 
@@ -68,7 +73,7 @@ const timeline = z
     description: `Up to ${MAX_TIMELINE_CUES} expression changes, sorted by atSeconds and at least ${CUE_EASE_SECONDS} s apart`,
   });
 
-/** `video.performance`: every field optional; omitted or all defaults = the animation without this control. */
+/** The performance: every field optional; omitted or all defaults = the animation without this control. */
 export const PerformanceInput = z
   .strictObject(
     {
@@ -109,3 +114,6 @@ export const PerformanceInput = z
     description:
       "How the Avatar performs: its expression (changing on a timeline), head motion, emphasis and blinks. Omitted, or every field at its default, is the same input as before this field existed.",
   });
+
+/** A live `perform` message's fields: the performance without a timeline (each message is a cue, now). */
+export const PerformChange = PerformanceInput.omit({ timeline: true });
