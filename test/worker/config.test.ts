@@ -2,12 +2,12 @@ import { createExecutionContext, createMessageBatch, env } from "cloudflare:test
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { Env } from "../../workers/platform/env";
 import worker from "../../workers/index";
-import { workerConfig } from "../../workers/platform/config";
+import { isDevelopment, workerConfig } from "../../workers/platform/config";
 import { logEvent } from "../../workers/platform/logging/log-event";
 import { dispatchToRenderer, RendererUnavailable } from "../../workers/pipeline/renderer/client";
 import type { RendererPayload } from "../../workers/pipeline/renderer/payload";
 import type { JobMessage } from "../../workers/pipeline/public";
-import { isDevelopment, rendererUrlRefusal } from "../../workers/pipeline/renderer/renderer-target";
+import { rendererUrlRefusal } from "../../workers/pipeline/renderer/renderer-target";
 import { runSweep } from "../../workers/pipeline/queue/sweep";
 import { backgroundBaseUrl } from "../../workers/platform/http/base-url";
 import { consume, createAvatarJob, fakeRenderer } from "./pipeline-helpers";

@@ -23,6 +23,12 @@ const WorkerVars = z.object({
 export type WorkerConfig = z.output<typeof WorkerVars>;
 type ConfigVars = keyof WorkerConfig;
 
+/**
+ * Only ENVIRONMENT=development (.dev.vars, the local stack, the tests; never wrangler.toml) makes a
+ * development Worker; unset or any other value is production.
+ */
+export const isDevelopment = (env: Pick<Env, "ENVIRONMENT">): boolean => env.ENVIRONMENT === "development";
+
 const parsed = new WeakMap<object, WorkerConfig>();
 
 export function workerConfig(env: Partial<Pick<Env, ConfigVars>>): WorkerConfig {

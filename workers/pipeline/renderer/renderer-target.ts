@@ -1,5 +1,5 @@
 import { classifyAddress, isIpLiteralHost } from "@avatar-video/contract";
-import { workerConfig } from "../../platform/config";
+import { isDevelopment, workerConfig } from "../../platform/config";
 import type { Env } from "../../platform/env";
 import { type PoolConfig, poolConfig } from "./pool-state";
 
@@ -21,8 +21,6 @@ export function rendererPoolConfig(env: Pick<Env, "RENDERER_INSTANCES" | "RENDER
   const config = workerConfig(env);
   return poolConfig(config.RENDERER_INSTANCES, config.RENDERER_ACCOUNT_SHARE);
 }
-
-export const isDevelopment = (env: Pick<Env, "ENVIRONMENT">): boolean => env.ENVIRONMENT === "development";
 
 /** RENDERER_URL may list several renderers (comma-separated: the local stack's instances); instance i uses the i-th, cyclically. */
 export const rendererUrls = (value: string): string[] =>

@@ -1,4 +1,5 @@
 import type { Context } from "hono";
+import { isDevelopment } from "../config";
 import type { AppEnv, Env } from "../env";
 
 /** Fallback for work that runs outside a request (queue consumer, sweep) in development only. */
@@ -19,7 +20,7 @@ type BaseUrlEnv = Pick<Env, "PUBLIC_BASE_URL" | "ENVIRONMENT">;
  * the renderer loopback callbacks that never arrive, so the queue consumer and the sweep refuse to run.
  */
 export function backgroundBaseUrlProblem(env: BaseUrlEnv): string | null {
-  if (env.PUBLIC_BASE_URL?.trim() || env.ENVIRONMENT === "development") return null;
+  if (env.PUBLIC_BASE_URL?.trim() || isDevelopment(env)) return null;
   return "PUBLIC_BASE_URL is empty: outside development renderer callbacks, object and upload links are built from it; set it in wrangler.toml [vars] (or wrangler deploy --var PUBLIC_BASE_URL:https://…)";
 }
 
