@@ -82,13 +82,33 @@ export interface EncoderOptions {
   format?: "mp4" | "webm-alpha";
   /** The MP4's video codec arguments (default VIDEO_CODEC_ARGS); bench-render's lossless reference. */
   videoArgs?: string[];
+  /** A segment of a split render: the MP4 without audio (segment-join.ts adds the one audio track). */
+  videoOnly?: boolean;
   signal?: AbortSignal;
 }
 
-export function encoderArgs(o: EncoderOptions): string[] {
+/** What places the audio on the output's timeline: where it starts, its channels (segment-join.ts too). */
+export type AudioPlacement = Pick<EncoderOptions, "audioPath" | "channels" | "audioStart">;
+
+/**
+ * The audio's input (as input number `index`) and the filter graph that ends in `[aout]`: silence up to
+ * the speech start (sample-accurate), the source resampled, padded after it (the output's `-t` ends it).
+ */
+export function audioGraph(o: AudioPlacement, index: number): string[] {
   const cl = o.channels >= 2 ? "stereo" : "mono";
   const pad = Math.max(1, Math.round(o.audioStart * AUDIO_RATE));
   const fmt = `aformat=sample_fmts=fltp:sample_rates=${AUDIO_RATE}:channel_layouts=${cl}`;
+  if (!o.audioPath) return ["-filter_complex", `anullsrc=r=${AUDIO_RATE}:cl=${cl},${fmt}[aout]`];
+  return [
+    ...audioInput(o.audioPath),
+    "-filter_complex",
+    `anullsrc=r=${AUDIO_RATE}:cl=${cl},atrim=end_sample=${pad},${fmt}[pre];` +
+      `[${index}:a:0]aresample=${AUDIO_RATE},${fmt}[src];` +
+      `[pre][src]concat=n=2:v=0:a=1,apad[aout]`,
+  ];
+}
+
+export function encoderArgs(o: EncoderOptions): string[] {
   const webm = o.format === "webm-alpha";
   const args = [
     "-hide_banner",
@@ -107,28 +127,18 @@ export function encoderArgs(o: EncoderOptions): string[] {
     "-i",
     "pipe:0",
   ];
-  if (o.audioPath) {
-    args.push(...audioInput(o.audioPath));
-    args.push(
-      "-filter_complex",
-      `anullsrc=r=${AUDIO_RATE}:cl=${cl},atrim=end_sample=${pad},${fmt}[pre];` +
-        `[1:a:0]aresample=${AUDIO_RATE},${fmt}[src];` +
-        `[pre][src]concat=n=2:v=0:a=1,apad[aout]`,
-    );
-  } else {
-    args.push("-filter_complex", `anullsrc=r=${AUDIO_RATE}:cl=${cl},${fmt}[aout]`);
-  }
+  const audio = !o.videoOnly;
+  if (audio) args.push(...audioGraph(o, 1));
   args.push(
     "-map",
     "0:v:0",
-    "-map",
-    "[aout]",
+    ...(audio ? ["-map", "[aout]"] : []),
     ...(webm ? ALPHA_VIDEO_CODEC_ARGS : (o.videoArgs ?? VIDEO_CODEC_ARGS)),
     "-r",
     String(o.fps),
     "-vsync",
     "cfr",
-    ...(webm ? ALPHA_AUDIO_CODEC_ARGS : AUDIO_CODEC_ARGS),
+    ...(audio ? (webm ? ALPHA_AUDIO_CODEC_ARGS : AUDIO_CODEC_ARGS) : ["-an"]),
     "-t",
     o.durationSeconds.toFixed(6),
     ...(webm ? ["-f", "webm", o.outPath] : ["-movflags", "+faststart", "-f", "mp4", o.outPath]),

@@ -2,7 +2,9 @@
  * The frame loop: each frame's pose is deformed and painted into the next free pooled buffer, which is
  * handed to the encoder; a frame whose pose did not change re-sends the previous buffer without any work.
  * A buffer is painted again only once ffmpeg has consumed it — both ffmpegs when the person layer also
- * goes to the alpha video.
+ * goes to the alpha video. A segment of a split render paints its own frames only: the first is always
+ * painted (a pose is a function of the frame's time alone, pose-schedule.ts), so its pixels are the ones
+ * the whole render paints there.
  */
 import { deform, type FacePose, type FaceModel } from "@avatar-video/face-rig";
 import type { FrameEncoder } from "../media/public";
@@ -17,8 +19,14 @@ export interface FrameLoopResult {
   waitMs: number;
 }
 
+/** Frames [start, end) of the timeline. */
+export interface FrameRange {
+  start: number;
+  end: number;
+}
+
 export async function paintAndEncodeFrames(
-  frames: number,
+  frames: FrameRange,
   poses: PoseSchedule,
   model: FaceModel,
   painter: FramePainter,
@@ -34,7 +42,7 @@ export async function paintAndEncodeFrames(
   let previousBuffer = -1;
   let renderedFrames = 0;
   let waitMs = 0;
-  for (let frame = 0; frame < frames; frame++) {
+  for (let frame = frames.start; frame < frames.end; frame++) {
     if (signal?.aborted) throw signal.reason ?? new Error("aborted");
     if (encoder.error || alphaEncoder?.error) break;
     const pose = poses.poseAt(frame);

@@ -7,5 +7,6 @@ export { readPeakRss } from "./peak-memory";
 export { staticFrames } from "./person-scene";
 export { makePoseSchedule, type PoseSchedule } from "./pose-schedule";
 export type { RenderInput, RenderSettings } from "./render-input";
-export { RENDER_STAGES, renderVideo } from "./render";
-export { FPS, LIP_LEAD_SECONDS, OPENING_SECONDS, makeTimeline } from "./timeline";
+export { RENDER_STAGES, renderVideo, type RenderResult } from "./render";
+export { SPLIT_DEFAULTS, joinVideo, planSegments, type JoinInput, type SplitRule } from "./segments";
+export { FPS, LIP_LEAD_SECONDS, OPENING_SECONDS, makeTimeline, type Timeline } from "./timeline";

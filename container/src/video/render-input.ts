@@ -41,6 +41,11 @@ export interface RenderInput {
   animation?: { headMotion?: boolean; blinks?: boolean };
   /** Painting threads including the caller (default: one per core but one, at least 1, at most 4). */
   threads?: number;
+  /**
+   * A segment of a split render (segments.ts): frames [start, end) of the timeline into an MP4 without
+   * audio. Absent: the whole video.
+   */
+  segment?: { start: number; end: number };
   /** Benches only: the MP4's video codec arguments (default media/encoder.ts VIDEO_CODEC_ARGS). */
   videoArgs?: string[];
 }

@@ -16,7 +16,7 @@ import { analyzeAudioFile } from "../analysis/public";
 import { probeAudio, tooLong, MAX_AUDIO_SECONDS, type AudioInfo, FrameEncoder, throwIfAborted } from "../media/public";
 import { buildFaceModel, type FaceModel, photoMouthColors } from "@avatar-video/face-rig";
 import { JobFailure } from "../rules/public";
-import { paintAndEncodeFrames } from "./frame-loop";
+import { type FrameRange, paintAndEncodeFrames } from "./frame-loop";
 import { FramePainter } from "../paint/public";
 import { PeakMemory } from "./peak-memory";
 import { defaultAnimationSeed, makePoseSchedule, type PoseSchedule } from "./pose-schedule";
@@ -27,12 +27,16 @@ import { staticFrames } from "./person-scene";
 export type { RenderInput, RenderSettings } from "./render-input";
 
 export interface RenderResult {
+  /** The MP4; of a segment (`input.segment`): its frames alone, without audio (join.ts adds it). */
   mp4Path: string;
   /** `<workDir>/video.webm`, the person alone with alpha, when `settings.alpha`. */
   webmPath?: string;
   durationSeconds: number;
+  /** Frames in mp4Path (a segment's own). */
   frames: number;
   fps: number;
+  /** The whole timeline (a segment's plan and join check against it). */
+  timeline: Timeline;
   /** Milliseconds per step: probe, analysis (decode included), compose, render (frame loop incl. encoding), encodeTail, total. */
   timings: Record<string, number>;
   /** Peak resident memory in bytes (node process, ffmpeg child). */
@@ -57,14 +61,17 @@ export async function renderVideo(input: RenderInput): Promise<RenderResult> {
   const scene = await composeScene(input, audio, clock);
   const poses = scheduleAnimation(input, audio, scene);
   input.onStage?.("rendering");
-  const mp4Path = join(input.workDir, "video.mp4");
+  const range = frameRange(input, scene.timeline);
+  const mp4Path = join(input.workDir, input.segment ? `segment-${range.start}.mp4` : "video.mp4");
   const webmPath = input.settings.alpha ? join(input.workDir, "video.webm") : undefined;
-  const encoder = startEncoder(input, audio.info, scene.timeline, mp4Path);
-  const alphaEncoder = webmPath ? startEncoder(input, audio.info, scene.timeline, webmPath, "webm-alpha") : undefined;
+  const encoder = startEncoder(input, audio.info, scene.timeline, range, mp4Path);
+  const alphaEncoder = webmPath
+    ? startEncoder(input, audio.info, scene.timeline, range, webmPath, "webm-alpha")
+    : undefined;
   let renderedFrames: number;
   try {
     const loop = await paintAndEncodeFrames(
-      scene.timeline.frames,
+      range,
       poses,
       scene.model,
       scene.painter,
@@ -95,9 +102,10 @@ export async function renderVideo(input: RenderInput): Promise<RenderResult> {
   return {
     mp4Path,
     ...(webmPath ? { webmPath } : {}),
-    durationSeconds: tl.durationSeconds,
-    frames: tl.frames,
+    durationSeconds: (range.end - range.start) / tl.fps,
+    frames: range.end - range.start,
     fps: tl.fps,
+    timeline: tl,
     timings: clock.timings,
     memory: { nodePeakRss: memory.nodePeakRss, ffmpegPeakRss: memory.ffmpegPeakRss },
     renderedFrames,
@@ -165,23 +173,36 @@ function scheduleAnimation(input: RenderInput, audio: AnalysedAudio, scene: Scen
   });
 }
 
+/** The whole timeline, or the segment asked for (within it; a segment never carries the alpha video). */
+function frameRange(input: RenderInput, tl: Timeline): FrameRange {
+  const s = input.segment;
+  if (!s) return { start: 0, end: tl.frames };
+  if (input.settings.alpha) throw new JobFailure("renderer_rejected", "A render with the alpha video is not split.");
+  if (!(Number.isInteger(s.start) && Number.isInteger(s.end) && s.start >= 0 && s.start < s.end && s.end <= tl.frames))
+    throw new JobFailure("renderer_rejected", `Segment [${s.start}, ${s.end}) is not within the ${tl.frames} frames.`);
+  return s;
+}
+
 function startEncoder(
   input: RenderInput,
   info: AudioInfo,
   tl: Timeline,
+  range: FrameRange,
   outPath: string,
   format?: "webm-alpha",
 ): FrameEncoder {
+  const frames = range.end - range.start;
   return new FrameEncoder({
     format,
     width: input.settings.width,
     height: input.settings.height,
     fps: tl.fps,
-    frames: tl.frames,
+    frames,
     audioPath: input.audioPath,
+    videoOnly: !!input.segment,
     channels: info.channels >= 2 ? 2 : 1,
     audioStart: tl.speechStart,
-    durationSeconds: tl.durationSeconds,
+    durationSeconds: frames / tl.fps,
     outPath,
     signal: input.signal,
     videoArgs: input.videoArgs,

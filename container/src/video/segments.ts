@@ -1,0 +1,66 @@
+/**
+ * Split renders: a video whose audio is longer than a threshold renders as segments, frames [start, end)
+ * of one timeline, each on an instance of its own (render.ts with `input.segment`), then joined without
+ * encoding its frames again (media/segment-join.ts). Nothing carries from one frame to the next (a pose is
+ * a function of the frame's time, pose-schedule.ts; the painter restores what it drew), so a segment's
+ * frames are the whole render's, and each segment's encoder starts with an IDR frame.
+ */
+import { probeAudio, joinSegments, JoinError } from "../media/public";
+import { JobFailure } from "../rules/public";
+import type { FrameRange } from "./frame-loop";
+import type { Timeline } from "./timeline";
+
+export interface SplitRule {
+  /** Audio longer than this is split. */
+  thresholdSeconds: number;
+  /** At most this many segments (the instances that may render at once). */
+  maxSegments: number;
+}
+
+/** Issue 34's rule: audio over 2 minutes is split, one segment per 2 minutes, at most 8 (the instances). */
+export const SPLIT_DEFAULTS: SplitRule = { thresholdSeconds: 120, maxSegments: 8 };
+
+/**
+ * The segments of a timeline: one (the whole) at or under the threshold, else ceil(audio / threshold)
+ * capped by maxSegments, of as equal frame counts as whole frames allow.
+ */
+export function planSegments(tl: Pick<Timeline, "frames" | "audioSeconds">, rule = SPLIT_DEFAULTS): FrameRange[] {
+  const wanted = tl.audioSeconds > rule.thresholdSeconds ? Math.ceil(tl.audioSeconds / rule.thresholdSeconds) : 1;
+  const count = Math.max(1, Math.min(wanted, Math.floor(rule.maxSegments), tl.frames));
+  return Array.from({ length: count }, (_, k) => ({
+    start: Math.round((tl.frames * k) / count),
+    end: Math.round((tl.frames * (k + 1)) / count),
+  }));
+}
+
+export interface JoinInput {
+  /** The segments' MP4s in timeline order. */
+  segments: string[];
+  audioPath: string;
+  timeline: Pick<Timeline, "frames" | "fps" | "speechStart" | "durationSeconds">;
+  workDir: string;
+  signal?: AbortSignal;
+}
+
+/** The one MP4 of a split render: `<workDir>/video.mp4`, checked to hold every frame of the timeline. */
+export async function joinVideo(input: JoinInput): Promise<{ mp4Path: string; frames: number }> {
+  const info = await probeAudio(input.audioPath, input.signal);
+  const mp4Path = `${input.workDir}/video.mp4`;
+  await joinSegments({
+    segments: input.segments,
+    audioPath: input.audioPath,
+    channels: info.channels >= 2 ? 2 : 1,
+    audioStart: input.timeline.speechStart,
+    frames: input.timeline.frames,
+    durationSeconds: input.timeline.durationSeconds,
+    workDir: input.workDir,
+    outPath: mp4Path,
+    signal: input.signal,
+  }).catch((err) => {
+    if (input.signal?.aborted) throw input.signal.reason ?? err;
+    if (err instanceof JoinError)
+      throw new JobFailure("render_failed", "The video segments could not be joined.", { detail: err.message });
+    throw err;
+  });
+  return { mp4Path, frames: input.timeline.frames };
+}

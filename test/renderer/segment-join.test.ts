@@ -1,0 +1,172 @@
+/**
+ * Split renders (issue 34 point 3): a video rendered as segments on several instances and joined without
+ * encoding again is the video one instance renders. Losslessly encoded, every decoded frame of the joined
+ * file equals the single render's (no repeated or missing frame at a seam, the animation continuous); with
+ * the production encoder, the frame count, duration and the audio track (packet for packet) are the single
+ * render's and the frames match it closely everywhere.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ffmpegPath, ffprobePath, run } from "../../container/src/media/public";
+import {
+  type RenderInput,
+  type RenderResult,
+  joinVideo,
+  planSegments,
+  renderVideo,
+} from "../../container/src/video/public";
+import { encodeAudio, speechLike, synthSpeech } from "./helpers/media-audio";
+import { SMALL_SQUARE, type TestAvatar, testAvatar } from "./helpers/media-avatar";
+
+/** x264 lossless: decoded frames are the painted frames, bit for bit. */
+const LOSSLESS = ["-c:v", "libx264", "-preset", "ultrafast", "-qp", "0", "-pix_fmt", "yuv420p"];
+
+let dir: string;
+let avatar: TestAvatar;
+let audioPath: string;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), "segment-join-"));
+  avatar = await testAvatar("single-phone");
+  audioPath = join(dir, "speech.wav");
+  await encodeAudio(synthSpeech(speechLike(3, 5), 24_000), 24_000, audioPath, "wav");
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+function input(extra: Partial<RenderInput> = {}): RenderInput {
+  return {
+    portraitPng: avatar.portraitPng,
+    rig: avatar.rig,
+    audioPath,
+    settings: { ...SMALL_SQUARE, leadInSeconds: 0.2, leadOutSeconds: 0.1 },
+    workDir: mkdtempSync(join(dir, "job-")),
+    seed: 99,
+    threads: 1,
+    ...extra,
+  };
+}
+
+/** Render the segments the plan gives (each in its own scratch dir, as on its own instance) and join them. */
+async function splitRender(whole: RenderResult, videoArgs?: string[]): Promise<{ mp4: string; seams: number[] }> {
+  const plan = planSegments(whole.timeline, { thresholdSeconds: 1, maxSegments: 3 });
+  const parts = await Promise.all(plan.map((segment) => renderVideo(input({ segment, videoArgs }))));
+  parts.forEach((p, k) => expect(p.frames).toBe(plan[k].end - plan[k].start));
+  const workDir = mkdtempSync(join(dir, "join-"));
+  const joined = await joinVideo({
+    segments: parts.map((p) => p.mp4Path),
+    audioPath,
+    timeline: whole.timeline,
+    workDir,
+  });
+  return { mp4: joined.mp4Path, seams: plan.slice(1).map((s) => s.start) };
+}
+
+/** ffmpeg's MD5 of every decoded frame (or audio packet, copied) of one stream. */
+async function md5s(path: string, stream: "v" | "a"): Promise<string[]> {
+  const codec = stream === "a" ? ["-c", "copy"] : [];
+  const r = await run(ffmpegPath(), [
+    "-v",
+    "error",
+    "-i",
+    path,
+    "-map",
+    `0:${stream}`,
+    ...codec,
+    "-f",
+    "framemd5",
+    "-",
+  ]);
+  expect(r.code).toBe(0);
+  return r.stdout
+    .toString("utf8")
+    .split("\n")
+    .filter((l) => l && !l.startsWith("#"))
+    .map((l) => l.split(",").at(-1)!.trim());
+}
+
+async function streamInfo(path: string) {
+  const r = await run(ffprobePath(), [
+    "-v",
+    "error",
+    "-show_entries",
+    "format=duration:stream=codec_type,nb_frames",
+    "-of",
+    "json",
+    path,
+  ]);
+  return JSON.parse(r.stdout.toString("utf8")) as {
+    format: { duration: string };
+    streams: { codec_type: string; nb_frames: string }[];
+  };
+}
+
+/** Per-frame PSNR (dB, luma and chroma) of b against a. */
+async function psnrs(a: string, b: string): Promise<number[]> {
+  const stats = join(dir, `psnr-${Math.random().toString(36).slice(2)}.txt`);
+  const r = await run(ffmpegPath(), [
+    "-v",
+    "error",
+    "-i",
+    a,
+    "-i",
+    b,
+    "-lavfi",
+    `[0:v][1:v]psnr=stats_file=${stats}`,
+    "-f",
+    "null",
+    "-",
+  ]);
+  expect(r.code).toBe(0);
+  const { readFile } = await import("node:fs/promises");
+  return (await readFile(stats, "utf8"))
+    .trim()
+    .split("\n")
+    .map((l) => {
+      const v = /psnr_avg:(\S+)/.exec(l)![1];
+      return v === "inf" ? Number.POSITIVE_INFINITY : Number(v);
+    });
+}
+
+describe("planSegments", () => {
+  it("leaves audio at or under the threshold whole, and splits longer audio into contiguous ranges", () => {
+    expect(planSegments({ frames: 3025, audioSeconds: 120 })).toEqual([{ start: 0, end: 3025 }]);
+    const plan = planSegments({ frames: 9025, audioSeconds: 360 }, { thresholdSeconds: 120, maxSegments: 8 });
+    expect(plan).toEqual([
+      { start: 0, end: 3008 },
+      { start: 3008, end: 6017 },
+      { start: 6017, end: 9025 },
+    ]);
+    const capped = planSegments({ frames: 90_025, audioSeconds: 3600 }, { thresholdSeconds: 120, maxSegments: 8 });
+    expect(capped).toHaveLength(8);
+    capped.forEach((s, k) => expect(s.start).toBe(k ? capped[k - 1].end : 0));
+    expect(capped.at(-1)!.end).toBe(90_025);
+  });
+});
+
+describe("a render split in three and joined", () => {
+  it("losslessly: every frame equals the single render's (no repeated or missing frame at a seam)", async () => {
+    const whole = await renderVideo(input({ videoArgs: LOSSLESS }));
+    const { mp4 } = await splitRender(whole, LOSSLESS);
+    const [single, joined] = await Promise.all([md5s(whole.mp4Path, "v"), md5s(mp4, "v")]);
+    expect(single).toHaveLength(whole.timeline.frames);
+    expect(joined).toEqual(single);
+  }, 120_000);
+
+  it("with the production encoder: frames, duration and audio are the single render's", async () => {
+    const whole = await renderVideo(input());
+    const { mp4, seams } = await splitRender(whole);
+    const [a, b] = await Promise.all([streamInfo(whole.mp4Path), streamInfo(mp4)]);
+    expect(b.streams.map((s) => [s.codec_type, s.nb_frames])).toEqual(
+      a.streams.map((s) => [s.codec_type, s.nb_frames]),
+    );
+    expect(Number(b.format.duration)).toBeCloseTo(Number(a.format.duration), 3);
+    // One audio track encoded once over the whole timeline: the same packets as the single render's.
+    expect(await md5s(mp4, "a")).toEqual(await md5s(whole.mp4Path, "a"));
+    // Encoded apart, the frames differ only by the encoder's rounding; at a seam no more than elsewhere.
+    const psnr = await psnrs(whole.mp4Path, mp4);
+    expect(psnr).toHaveLength(whole.timeline.frames);
+    expect(Math.min(...psnr)).toBeGreaterThan(40);
+    for (const seam of seams) expect(Math.min(psnr[seam - 1], psnr[seam])).toBeGreaterThan(40);
+  }, 120_000);
+});
