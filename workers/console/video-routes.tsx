@@ -72,6 +72,11 @@ function asApiBody(form: Record<string, unknown>, audioUrl: string) {
       // A ticked checkbox is sent ("on"), an unticked one is not: unticked is the omitted default.
       replaceBackground: f("replaceBackground") ? true : undefined,
       alpha: f("alpha") ? true : undefined,
+      performance: {
+        expression: f("expression") || undefined,
+        intensity: num(f("intensity")),
+        headMotion: num(f("headMotion")),
+      },
     },
   };
 }

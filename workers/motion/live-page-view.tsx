@@ -1,8 +1,10 @@
+import { EXPRESSIONS, PERFORMANCE_DEFAULTS } from "@avatar-video/contract";
 import { html } from "hono/html";
 
 /**
  * The /console/live page: enter an App ID + API key (sent only to this server, which mints a one-connection
- * session token), pick an Avatar, talk into the microphone or play a file, and watch the Avatar speak. Its
+ * session token), pick an Avatar and how it performs, talk into the microphone or play a file, and watch the
+ * Avatar speak. Its
  * script and style sheet are static assets (assets/live.ts, assets/live.css): no inline code, so the page
  * has the console's strict CSP.
  */
@@ -40,6 +42,35 @@ function LivePage() {
               <input id="transparent" type="checkbox" disabled /> Transparent background (the person alone over the
               page)
             </label>
+            <fieldset id="performance" disabled>
+              <legend>Performance (changes while live, eased in)</legend>
+              <label for="expression">Expression</label>
+              <select id="expression">
+                {EXPRESSIONS.map((v) => (
+                  <option value={v} selected={v === PERFORMANCE_DEFAULTS.expression}>
+                    {v}
+                  </option>
+                ))}
+              </select>
+              <label for="intensity">Intensity</label>
+              <input
+                id="intensity"
+                type="range"
+                min="0"
+                max="1"
+                step="0.05"
+                value={String(PERFORMANCE_DEFAULTS.intensity)}
+              />
+              <label for="headMotion">Head motion (0 still, 1 calm, 3 lively)</label>
+              <input
+                id="headMotion"
+                type="range"
+                min="0"
+                max="3"
+                step="0.25"
+                value={String(PERFORMANCE_DEFAULTS.headMotion)}
+              />
+            </fieldset>
             <div class="row">
               <button id="mic" type="button" disabled>
                 Talk into the microphone

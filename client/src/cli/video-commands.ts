@@ -1,8 +1,12 @@
+import type { components } from "../openapi.js";
 import type { VideoJob } from "../resources/types.js";
+import { type Args, UsageError } from "./args.js";
 import type { Command } from "./command.js";
 import { jobFailed, listCommand, POLL_FLAG, showCommand, STATUS_FLAG, withProgress } from "./command.js";
 import { download } from "./download.js";
 import { byteProgress } from "./progress.js";
+
+type VideoSettings = components["schemas"]["VideoSettings"];
 
 const render: Command = {
   summary: "Render a video of an Avatar speaking an audio URL and download the MP4 (progress on stderr)",
@@ -13,6 +17,8 @@ const render: Command = {
     width: { value: "px", description: "Video width, even, 64 to 1920 (default 1024)" },
     height: { value: "px", description: "Video height, even, 64 to 1920 (default 1024)" },
     background: { value: "url", description: "Public URL of a PNG, JPEG or WebP background" },
+    expression: { value: "name", description: "neutral (the photo's own), happy, serious, surprised or sad" },
+    "head-motion": { value: "0-3", description: "Head movement: 0 still, 1 calm (default), 3 a lively presenter" },
     name: { value: "name", description: "Job name, 1 to 128 characters" },
     "request-id": {
       value: "uuid",
@@ -23,7 +29,9 @@ const render: Command = {
   async run(context) {
     const { av, args, out } = context;
     const [width, height] = [args.integer("width"), args.integer("height")];
-    const video = width === undefined && height === undefined ? undefined : { width, height };
+    const performance = performanceOf(args);
+    const video =
+      width === undefined && height === undefined && !performance ? undefined : { width, height, performance };
     const body = {
       avatarId: args.string("avatar")!,
       audioUrl: args.string("audio")!,
@@ -49,6 +57,16 @@ const render: Command = {
     return 0;
   },
 };
+
+/** `--expression` and `--head-motion` as video.performance (the service checks the values). */
+function performanceOf(args: Args): NonNullable<VideoSettings["performance"]> | undefined {
+  const expression = args.string("expression") as NonNullable<VideoSettings["performance"]>["expression"];
+  const text = args.string("head-motion");
+  if (text !== undefined && !/^\d+(\.\d+)?$/.test(text))
+    throw new UsageError("--head-motion takes a number from 0 to 3");
+  const headMotion = text === undefined ? undefined : Number(text);
+  return expression === undefined && headMotion === undefined ? undefined : { expression, headMotion };
+}
 
 export const videoCommands: Record<string, Command> = {
   render,

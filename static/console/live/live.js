@@ -9,6 +9,17 @@ var mic = $("mic");
 var stop = $("stop");
 var file = $("file");
 var transparent = $("transparent");
+var performanceControls = $("performance");
+var expression = $("expression");
+var intensity = $("intensity");
+var headMotion = $("headMotion");
+var chosenPerformance = () => ({
+  expression: expression.value,
+  intensity: Number(intensity.value),
+  headMotion: Number(headMotion.value)
+});
+for (const control of [expression, intensity, headMotion])
+  control.addEventListener("change", () => live?.perform(chosenPerformance()));
 var status = (text, error = false) => {
   statusLine.textContent = text;
   statusLine.className = error ? "error" : "";
@@ -37,7 +48,7 @@ $("credentials").addEventListener("submit", async (e) => {
     for (const a of avatars) avatarSelect.append(new Option(`${a.name} \xB7 ${a.id.slice(0, 8)}`, a.id));
     if (!avatars.length) avatarSelect.append(new Option("No Avatars in this account yet", ""));
     const ok = avatars.length > 0;
-    for (const control of [avatarSelect, mic, file, transparent]) control.disabled = !ok;
+    for (const control of [avatarSelect, mic, file, transparent, performanceControls]) control.disabled = !ok;
     status(ok ? "Pick an Avatar, then talk or play a file." : "This account has no Avatars yet.");
   } catch (err) {
     failed(err);
@@ -55,6 +66,7 @@ async function connect() {
     avatarId: avatarSelect.value,
     canvas,
     transparent: transparent.checked,
+    performance: chosenPerformance(),
     onStatus: (s) => {
       if (s.state === "closed") {
         status(s.code === 1e3 ? "Done." : `Closed: ${s.code} ${s.reason}`, s.code !== 1e3);

@@ -1,4 +1,12 @@
-import { BACKGROUND_FITS, DIMENSION, FITS, LEAD_SECONDS } from "@avatar-video/contract";
+import {
+  BACKGROUND_FITS,
+  DIMENSION,
+  EXPRESSIONS,
+  FITS,
+  LEAD_SECONDS,
+  PERFORMANCE_DEFAULTS,
+  PERFORMANCE_RANGES,
+} from "@avatar-video/contract";
 import type { Child } from "hono/jsx";
 import type { Avatar, PersonRole, VideoJob } from "../../platform/db/schema";
 import { VIDEO_FAILURE_ACTIONS } from "../failure-help";
@@ -161,6 +169,41 @@ function CreateForm(props: VideosPageProps) {
               step="any"
               value={String(d.leadOutSeconds)}
               required
+            />
+          </Field>
+          <Field
+            id="expression"
+            label="Expression"
+            hint="neutral is the photo's own; the others are drawn on its face while it speaks."
+          >
+            <select id="expression" name="expression">
+              {EXPRESSIONS.map((v) => (
+                <option value={v} selected={v === PERFORMANCE_DEFAULTS.expression}>
+                  {v}
+                </option>
+              ))}
+            </select>
+          </Field>
+          <Field id="intensity" label="Intensity" hint="How strongly the expression shows, 0 to 1.">
+            <input
+              id="intensity"
+              name="intensity"
+              type="number"
+              min={PERFORMANCE_RANGES.intensity.min}
+              max={PERFORMANCE_RANGES.intensity.max}
+              step="0.05"
+              value={String(PERFORMANCE_DEFAULTS.intensity)}
+            />
+          </Field>
+          <Field id="headMotion" label="Head motion" hint="0 still, 1 a calm speaker, 3 a lively presenter.">
+            <input
+              id="headMotion"
+              name="headMotion"
+              type="number"
+              min={PERFORMANCE_RANGES.headMotion.min}
+              max={PERFORMANCE_RANGES.headMotion.max}
+              step="0.5"
+              value={String(PERFORMANCE_DEFAULTS.headMotion)}
             />
           </Field>
           <Switch

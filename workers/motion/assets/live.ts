@@ -4,6 +4,7 @@
  * talk into the microphone or play a file, and watch the Avatar speak. motion-client is not bundled in: the
  * build points its import at /console/live/motion-client.js, the module the Worker serves (live-page.ts).
  */
+import type { Expression } from "@avatar-video/contract";
 import { LiveAvatar } from "@avatar-video/motion-client";
 
 /** What POST /console/live/session answers (live-session-route.ts): the fields read here. */
@@ -20,6 +21,19 @@ const mic = $<HTMLButtonElement>("mic");
 const stop = $<HTMLButtonElement>("stop");
 const file = $<HTMLInputElement>("file");
 const transparent = $<HTMLInputElement>("transparent");
+const performanceControls = $<HTMLFieldSetElement>("performance");
+const expression = $<HTMLSelectElement>("expression");
+const intensity = $<HTMLInputElement>("intensity");
+const headMotion = $<HTMLInputElement>("headMotion");
+
+/** The performance the controls show (sent with start, and as a `perform` message whenever one changes). */
+const chosenPerformance = () => ({
+  expression: expression.value as Expression,
+  intensity: Number(intensity.value),
+  headMotion: Number(headMotion.value),
+});
+for (const control of [expression, intensity, headMotion])
+  control.addEventListener("change", () => live?.perform(chosenPerformance()));
 
 const status = (text: string, error = false) => {
   statusLine.textContent = text;
@@ -52,7 +66,7 @@ $<HTMLFormElement>("credentials").addEventListener("submit", async (e) => {
     for (const a of avatars) avatarSelect.append(new Option(`${a.name} · ${a.id.slice(0, 8)}`, a.id));
     if (!avatars.length) avatarSelect.append(new Option("No Avatars in this account yet", ""));
     const ok = avatars.length > 0;
-    for (const control of [avatarSelect, mic, file, transparent]) control.disabled = !ok;
+    for (const control of [avatarSelect, mic, file, transparent, performanceControls]) control.disabled = !ok;
     status(ok ? "Pick an Avatar, then talk or play a file." : "This account has no Avatars yet.");
   } catch (err) {
     failed(err);
@@ -71,6 +85,7 @@ async function connect(): Promise<LiveAvatar> {
     avatarId: avatarSelect.value,
     canvas,
     transparent: transparent.checked,
+    performance: chosenPerformance(),
     onStatus: (s) => {
       if (s.state === "closed") {
         status(s.code === 1000 ? "Done." : `Closed: ${s.code} ${s.reason}`, s.code !== 1000);
