@@ -16,6 +16,7 @@ import {
   joinVideo,
   planSegments,
   renderVideo,
+  videoAudioTrack,
 } from "../../container/src/video/public";
 import { encodeAudio, speechLike, synthSpeech } from "./helpers/media-audio";
 import { SMALL_SQUARE, type TestAvatar, testAvatar } from "./helpers/media-avatar";
@@ -50,12 +51,15 @@ function input(extra: Partial<RenderInput> = {}): RenderInput {
 /** Render the segments the plan gives (each in its own scratch dir, as on its own instance) and join them. */
 async function splitRender(whole: RenderResult, videoArgs?: string[]): Promise<{ mp4: string; seams: number[] }> {
   const plan = planSegments(whole.timeline, { thresholdSeconds: 1, maxSegments: 3 });
-  const parts = await Promise.all(plan.map((segment) => renderVideo(input({ segment, videoArgs }))));
-  parts.forEach((p, k) => expect(p.frames).toBe(plan[k].end - plan[k].start));
   const workDir = mkdtempSync(join(dir, "join-"));
+  const [audioTrack, ...parts] = await Promise.all([
+    videoAudioTrack({ audioPath, timeline: whole.timeline, workDir }),
+    ...plan.map((segment) => renderVideo(input({ segment, videoArgs }))),
+  ]);
+  parts.forEach((p, k) => expect(p.frames).toBe(plan[k].end - plan[k].start));
   const joined = await joinVideo({
+    audioTrack,
     segments: parts.map((p) => p.mp4Path),
-    audioPath,
     timeline: whole.timeline,
     workDir,
   });

@@ -4,7 +4,7 @@
  */
 export { MAX_AUDIO_SECONDS, decodeMono, decodeMonoArgs, probeAudio, tooLong, type AudioInfo } from "./audio-probe";
 export { BT709, FrameEncoder, VIDEO_CODEC_ARGS, encoderArgs } from "./encoder";
-export { JoinError, joinSegments, videoPackets } from "./segment-join";
+export { JoinError, encodeAudioTrack, joinSegments, videoPackets } from "./segment-join";
 export {
   MIN_SYSTEM_MAJOR,
   chooseFfmpeg,

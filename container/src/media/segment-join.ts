@@ -1,7 +1,8 @@
 /**
  * The join of a split render: the segments' video streams concatenated as they are (ffmpeg's concat
- * demuxer, `-c copy`: no frame is decoded or encoded again) and the one audio track encoded once over the
- * whole timeline, exactly as the single-instance encoder places it (encoder.ts audioGraph). Each segment
+ * demuxer, `-c copy`: no frame is decoded or encoded again) and muxed with the one audio track, encoded
+ * once over the whole timeline exactly as the single-instance encoder places it (encoder.ts audioGraph;
+ * the same AAC packets) while the segments render, so the join itself only copies. Each segment
  * is an MP4 of its own frames only, encoded with the same settings and starting with an IDR frame
  * (x264's GOPs are closed), so the joined stream decodes frame for frame as its segments do.
  */
@@ -10,9 +11,26 @@ import { join } from "node:path";
 import { AUDIO_CODEC_ARGS, type AudioPlacement, audioGraph } from "./encoder";
 import { ffprobePath, ffmpegPath, run } from "./ffmpeg";
 
-export interface JoinOptions extends AudioPlacement {
+export interface AudioTrackOptions extends AudioPlacement {
+  durationSeconds: number;
+  /** An .m4a. */
+  outPath: string;
+  signal?: AbortSignal;
+}
+
+/** The video's whole audio track, alone (AAC in MP4), as renderVideo's encoder would encode it. */
+export async function encodeAudioTrack(o: AudioTrackOptions): Promise<void> {
+  const args = ["-hide_banner", "-nostdin", "-loglevel", "error", "-y", ...audioGraph(o, 0)];
+  args.push("-map", "[aout]", ...AUDIO_CODEC_ARGS, "-t", o.durationSeconds.toFixed(6), "-f", "mp4", o.outPath);
+  const r = await run(ffmpegPath(), args, { signal: o.signal });
+  if (r.code !== 0) throw new JoinError(`ffmpeg audio exit ${r.code} ${r.signal ?? ""}: ${r.stderr.slice(-2000)}`);
+}
+
+export interface JoinOptions {
   /** The segments' MP4s in timeline order (absolute paths, files this process wrote). */
   segments: string[];
+  /** encodeAudioTrack's output. */
+  audioTrack: string;
   /** Video frames the joined file must hold (the timeline's). */
   frames: number;
   durationSeconds: number;
@@ -41,14 +59,16 @@ export async function joinSegments(o: JoinOptions): Promise<void> {
     "file",
     "-i",
     list,
-    ...audioGraph(o, 1),
+    "-protocol_whitelist",
+    "file",
+    "-i",
+    o.audioTrack,
     "-map",
     "0:v:0",
     "-map",
-    "[aout]",
-    "-c:v",
+    "1:a:0",
+    "-c",
     "copy",
-    ...AUDIO_CODEC_ARGS,
     "-t",
     o.durationSeconds.toFixed(6),
     "-movflags",

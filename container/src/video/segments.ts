@@ -5,7 +5,7 @@
  * a function of the frame's time, pose-schedule.ts; the painter restores what it drew), so a segment's
  * frames are the whole render's, and each segment's encoder starts with an IDR frame.
  */
-import { probeAudio, joinSegments, JoinError } from "../media/public";
+import { encodeAudioTrack, JoinError, joinSegments, probeAudio } from "../media/public";
 import { JobFailure } from "../rules/public";
 import type { FrameRange } from "./frame-loop";
 import type { Timeline } from "./timeline";
@@ -33,34 +33,59 @@ export function planSegments(tl: Pick<Timeline, "frames" | "audioSeconds">, rule
   }));
 }
 
+type JoinTimeline = Pick<Timeline, "frames" | "speechStart" | "durationSeconds">;
+
+/**
+ * The video's one audio track (`<workDir>/audio.m4a`): encoded while the segments render, so the join
+ * only copies.
+ */
+export async function videoAudioTrack(input: {
+  audioPath: string;
+  timeline: JoinTimeline;
+  workDir: string;
+  signal?: AbortSignal;
+}): Promise<string> {
+  const info = await probeAudio(input.audioPath, input.signal);
+  const outPath = `${input.workDir}/audio.m4a`;
+  await encodeAudioTrack({
+    audioPath: input.audioPath,
+    channels: info.channels >= 2 ? 2 : 1,
+    audioStart: input.timeline.speechStart,
+    durationSeconds: input.timeline.durationSeconds,
+    outPath,
+    signal: input.signal,
+  }).catch(joinFailure(input.signal));
+  return outPath;
+}
+
 export interface JoinInput {
   /** The segments' MP4s in timeline order. */
   segments: string[];
-  audioPath: string;
-  timeline: Pick<Timeline, "frames" | "fps" | "speechStart" | "durationSeconds">;
+  /** videoAudioTrack's file. */
+  audioTrack: string;
+  timeline: JoinTimeline;
   workDir: string;
   signal?: AbortSignal;
 }
 
 /** The one MP4 of a split render: `<workDir>/video.mp4`, checked to hold every frame of the timeline. */
 export async function joinVideo(input: JoinInput): Promise<{ mp4Path: string; frames: number }> {
-  const info = await probeAudio(input.audioPath, input.signal);
   const mp4Path = `${input.workDir}/video.mp4`;
   await joinSegments({
     segments: input.segments,
-    audioPath: input.audioPath,
-    channels: info.channels >= 2 ? 2 : 1,
-    audioStart: input.timeline.speechStart,
+    audioTrack: input.audioTrack,
     frames: input.timeline.frames,
     durationSeconds: input.timeline.durationSeconds,
     workDir: input.workDir,
     outPath: mp4Path,
     signal: input.signal,
-  }).catch((err) => {
-    if (input.signal?.aborted) throw input.signal.reason ?? err;
-    if (err instanceof JoinError)
-      throw new JobFailure("render_failed", "The video segments could not be joined.", { detail: err.message });
-    throw err;
-  });
+  }).catch(joinFailure(input.signal));
   return { mp4Path, frames: input.timeline.frames };
 }
+
+const joinFailure = (signal?: AbortSignal) => (err: unknown) => {
+  if (signal?.aborted) throw signal.reason ?? err;
+  if (err instanceof JoinError)
+    throw new JobFailure("render_failed", "The video segments could not be joined.", { detail: err.message });
+  throw err;
+};
