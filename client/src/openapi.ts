@@ -161,7 +161,7 @@ export interface paths {
         put?: never;
         /**
          * Issue a short-lived session token for a motion service connection
-         * @description Authenticated with X-API-Key only. The token is a compact JWS signed with Ed25519 (EdDSA) carrying the account, App, region, model version and expiry; motion services verify it offline with the published public key. While a live connection of the account is held off for sending audio faster than real time (docs/motion.md), its keys get 429 with Retry-After.
+         * @description Authenticated with X-API-Key only. The token is a compact JWS signed with Ed25519 (EdDSA) carrying the account, App, region, model version and expiry; motion services verify it offline with the published public key. The account needs Open API access (else 403). At most 60 tokens per minute per account (429 with Retry-After). While a live connection of the account is held off for sending audio faster than real time (docs/motion.md), its keys get 429 with Retry-After. Failed keys are metered per client address: past 20 a minute the address gets 429 before its keys are looked up.
          */
         post: operations["createSessionToken"];
         delete?: never;
@@ -1253,6 +1253,7 @@ export interface operations {
             };
             400: components["responses"]["E400"];
             401: components["responses"]["E401"];
+            403: components["responses"]["E403"];
             429: components["responses"]["E429"];
             500: components["responses"]["E500"];
         };

@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { avatars } from "../platform/db/schema";
+import { meteredRefusal, refuseMeteredAddress } from "../platform/auth/failure-meter";
 import { forbidden, notFound } from "../platform/http/errors";
 import { publicBaseUrl } from "../platform/http/base-url";
 import { errorResponses, motionApp } from "./openapi-app";
@@ -32,14 +33,13 @@ const route = createRoute({
 const CORS = { "Access-Control-Allow-Origin": "*", "Cross-Origin-Resource-Policy": "cross-origin" };
 
 export const rigRoute = motionApp().openapi(route, async (c) => {
+  refuseMeteredAddress(c);
   const { avatarId, file } = c.req.valid("param");
   const check = await checkRigLink(c.env, avatarId, file, c.req.valid("query"));
   if (!check.ok)
-    throw forbidden(
-      check.expired
-        ? "The rig link has expired: open a new connection for a fresh one."
-        : "The rig link is invalid: its signature does not match.",
-    );
+    throw check.expired
+      ? forbidden("The rig link has expired: open a new connection for a fresh one.")
+      : await meteredRefusal(c, forbidden("The rig link is invalid: its signature does not match."));
   const { accountId, remainingSeconds: remaining } = check;
   if (!(await canSeeAvatarMedia(c.env.DB, accountId, avatarId)))
     throw forbidden("The rig link no longer opens this Avatar: the account is inactive or lost access to it.");

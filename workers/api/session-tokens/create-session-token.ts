@@ -2,7 +2,8 @@ import { createRoute } from "@hono/zod-openapi";
 import { apiKeyAuth } from "../../platform/auth/app-auth";
 import { floodCoolDown } from "./flood-cool-down";
 import { limitBody } from "../../platform/http/body-limit";
-import { invalid } from "../../platform/http/errors";
+import { OPEN_API_ACCESS_MESSAGE } from "../../platform/auth/access";
+import { apiError, forbidden, invalid } from "../../platform/http/errors";
 import { jsonBody, openApiApp } from "../../platform/http/openapi-app";
 import { jsonInput } from "../../platform/http/validation";
 import { API_KEY_AUTH, errors, okJson } from "../../platform/http/route-parts";
@@ -17,11 +18,11 @@ const route = createRoute({
   tags: ["Session tokens"],
   summary: "Issue a short-lived session token for a motion service connection",
   description:
-    "Authenticated with X-API-Key only. The token is a compact JWS signed with Ed25519 (EdDSA) carrying the account, App, region, model version and expiry; motion services verify it offline with the published public key. While a live connection of the account is held off for sending audio faster than real time (docs/motion.md), its keys get 429 with Retry-After.",
+    "Authenticated with X-API-Key only. The token is a compact JWS signed with Ed25519 (EdDSA) carrying the account, App, region, model version and expiry; motion services verify it offline with the published public key. The account needs Open API access (else 403). At most 60 tokens per minute per account (429 with Retry-After). While a live connection of the account is held off for sending audio faster than real time (docs/motion.md), its keys get 429 with Retry-After. Failed keys are metered per client address: past 20 a minute the address gets 429 before its keys are looked up.",
   security: API_KEY_AUTH,
   middleware: [floodCoolDown, apiKeyAuth, limitBody, jsonInput()] as const,
   request: { body: jsonBody(SessionTokenRequest) },
-  responses: { 200: okJson("The token", SessionTokenResponse), ...errors(400, 401, 429, 500) },
+  responses: { 200: okJson("The token", SessionTokenResponse), ...errors(400, 401, 403, 429, 500) },
 });
 
 /** POST /v1/console/session-tokens: X-API-Key only (the console host of a region). Token logic: workers/platform/session-token/. */
@@ -34,6 +35,12 @@ export const createSessionTokenRoute = openApiApp().openapi(route, async (c) => 
     throw invalid(`expireAt must be earlier than now plus 24 hours (${nowSeconds + SESSION_TOKEN_MAX_SECONDS})`);
   }
   const { appId, account } = c.get("caller");
+  if (!account.openApiAccess) throw forbidden(OPEN_API_ACCESS_MESSAGE);
+  const { success } = await c.env.SESSION_TOKEN_RATE.limit({ key: account.id });
+  if (!success)
+    throw apiError("rate_limit_exceeded", "At most 60 session tokens per minute per account; retry later.", {
+      headers: { "Retry-After": "60" },
+    });
   const sessionToken = await issueSessionToken(c.env.SESSION_TOKEN_PRIVATE_KEY, {
     appId,
     accountId: account.id,

@@ -4,6 +4,7 @@ import type { AppEnv } from "../env";
 import { unauthorized } from "../http/errors";
 import { bearerCredential } from "./credentials";
 import { safeEqual } from "../crypto/digest";
+import { meteredRefusal, refuseMeteredAddress } from "./failure-meter";
 
 /**
  * Does the request carry `Authorization: Bearer <ADMIN_TOKEN>`? Compared byte-exact in constant time (only
@@ -19,6 +20,7 @@ export async function hasAdminToken(c: Context<AppEnv>): Promise<boolean> {
 
 /** Every /v1/admin route: the admin token, else the same 401 in the envelope. */
 export const adminAuth = createMiddleware<AppEnv>(async (c, next) => {
-  if (!(await hasAdminToken(c))) throw unauthorized();
+  refuseMeteredAddress(c);
+  if (!(await hasAdminToken(c))) throw await meteredRefusal(c, unauthorized());
   await next();
 });
