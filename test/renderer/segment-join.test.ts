@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ffmpegPath, ffprobePath, run } from "../../container/src/media/public";
+import type { JobFailure } from "../../container/src/rules/public";
 import {
   type RenderInput,
   type RenderResult,
@@ -146,6 +147,27 @@ describe("planSegments", () => {
     capped.forEach((s, k) => expect(s.start).toBe(k ? capped[k - 1].end : 0));
     expect(capped.at(-1)!.end).toBe(90_025);
   });
+});
+
+describe("a segment that cannot be rendered", () => {
+  const refusal = (extra: Partial<RenderInput>) =>
+    renderVideo(input(extra)).then(
+      () => undefined,
+      (e: JobFailure) => [e.code, e.message],
+    );
+
+  it("is refused (renderer_rejected): an empty or reversed range, one past the timeline, or with the alpha video", async () => {
+    expect(await refusal({ segment: { start: 5, end: 5 } })).toEqual(["renderer_rejected", "Invalid segment [5, 5)."]);
+    expect(await refusal({ segment: { start: 0, end: 10_000 } })).toEqual([
+      "renderer_rejected",
+      "Segment [0, 10000) is not within the 107 frames.",
+    ]);
+    const alpha = { ...SMALL_SQUARE, leadInSeconds: 0, leadOutSeconds: 0, alpha: true };
+    expect(await refusal({ segment: { start: 0, end: 10 }, settings: alpha })).toEqual([
+      "renderer_rejected",
+      "A render with the alpha video is not split.",
+    ]);
+  }, 60_000);
 });
 
 describe("a render split in three and joined", () => {

@@ -70,6 +70,10 @@ export function checkRenderInput(input: RenderInput): void {
   ) {
     throw rejected("Invalid lead-in/lead-out.");
   }
+  const s = input.segment;
+  if (s && !(Number.isInteger(s.start) && Number.isInteger(s.end) && s.start >= 0 && s.start < s.end))
+    throw rejected(`Invalid segment [${s.start}, ${s.end}).`);
+  if (s && settings.alpha) throw rejected("A render with the alpha video is not split.");
   if (!input.rig || !Array.isArray(input.rig.landmarks) || input.rig.landmarks.length < 468) {
     throw new JobFailure("render_failed", "The avatar rig is invalid.", { retryable: false });
   }

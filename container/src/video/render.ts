@@ -173,12 +173,11 @@ function scheduleAnimation(input: RenderInput, audio: AnalysedAudio, scene: Scen
   });
 }
 
-/** The whole timeline, or the segment asked for (within it; a segment never carries the alpha video). */
+/** The whole timeline, or the segment asked for (its shape is checked by checkRenderInput). */
 function frameRange(input: RenderInput, tl: Timeline): FrameRange {
   const s = input.segment;
   if (!s) return { start: 0, end: tl.frames };
-  if (input.settings.alpha) throw new JobFailure("renderer_rejected", "A render with the alpha video is not split.");
-  if (!(Number.isInteger(s.start) && Number.isInteger(s.end) && s.start >= 0 && s.start < s.end && s.end <= tl.frames))
+  if (s.end > tl.frames)
     throw new JobFailure("renderer_rejected", `Segment [${s.start}, ${s.end}) is not within the ${tl.frames} frames.`);
   return s;
 }
