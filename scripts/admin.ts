@@ -35,7 +35,7 @@ const VIDEO_CEILINGS = {
 };
 const FLAGS = ["active", "openApiAccess", "avatarCreationEnabled", "videoAccess", "videoCreationEnabled"] as const;
 /** Options written `--opt VALUE` as well as `--opt=VALUE`. */
-const TAKES_VALUE = new Set(["name", "units", "base-url", "token", "email", "limit", "role"]);
+const TAKES_VALUE = new Set(["name", "units", "base-url", "token", "email", "limit", "role", "account"]);
 
 const id = (name: string, description: string): ArgsDef => ({
   [name]: { type: "positional", description, required: false, valueHint: name },
@@ -297,6 +297,34 @@ const COMMANDS: Record<string, Command> = {
       const email = options.get("email");
       const query = typeof email === "string" ? `?email=${encodeURIComponent(email)}` : "";
       print(await call(cfg, "DELETE", `/accounts/${need(positional[0], "ACCOUNT_ID")}/console-invites${query}`));
+    },
+  },
+  audit: {
+    description: "The admin audit trail, newest first: who changed what, when, before → after",
+    args: {
+      account: { type: "string", description: "Only this account's entries", valueHint: "ACCOUNT_ID" },
+      limit: { type: "string", description: "At most N entries (1–500, default 100)", valueHint: "N" },
+      json: { type: "boolean", description: "Print the API answer as JSON instead of a table" },
+    },
+    async run({ options }, cfg) {
+      const query = new URLSearchParams();
+      const account = options.get("account");
+      if (typeof account === "string") query.set("accountId", account);
+      if (options.has("limit")) query.set("limit", String(int("--limit", options.get("limit"))));
+      const answer = await call(cfg, "GET", `/audit${query.size ? `?${query}` : ""}`);
+      if (options.has("json")) return print(answer);
+      type Entry = { at: string; actor: string; action: string; accountId: string | null; target: string | null };
+      type Change = { before: unknown; after: unknown };
+      const change = (e: Change) => `${JSON.stringify(e.before ?? null)} → ${JSON.stringify(e.after ?? null)}`;
+      const rows = (answer.entries as (Entry & Change)[]).map((e) => [
+        e.at,
+        e.actor,
+        e.action,
+        e.accountId ?? "-",
+        e.target ?? "-",
+        change(e),
+      ]);
+      process.stdout.write(table(["WHEN", "WHO", "WHAT", "ACCOUNT", "TARGET", "BEFORE → AFTER"], rows));
     },
   },
   jobs: {

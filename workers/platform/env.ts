@@ -8,6 +8,8 @@ export type Env = Omit<Cloudflare.Env, LocalOnly> & Partial<Pick<Cloudflare.Env,
 /** Absent in production or optional (.dev.vars.example says why): wrangler types cannot mark a name optional. */
 type LocalOnly =
   | "LINK_SIGNING_KEYS"
+  | "ADMIN_ACCESS_AUD"
+  | "ADMIN_ACCESS_TEAM_DOMAIN"
   | "RENDERER_URL"
   | "SOURCE_ALLOWLIST"
   | "ENVIRONMENT"
@@ -29,6 +31,8 @@ export interface AppEnv {
     caller: Caller;
     /** SHA-256 of the request's X-API-Key, once hashed (auth/app-auth.ts apiKeyHash). */
     apiKeyHash?: string;
+    /** Who made an admin request, for its audit entry (auth/admin-auth.ts): the Access identity or "admin token". */
+    adminActor?: string;
   };
 }
 

@@ -7,7 +7,8 @@ const CHUNK = 90; // D1: at most 100 bound parameters per statement
 
 /**
  * Operator: make an Avatar public or not, and/or replace the set of accounts explicitly allowed to use it in
- * videos. Unknown Avatar → 404; an allowAccountIds entry naming no account → 400.
+ * videos; returns the access before and after. Unknown Avatar → 404; an allowAccountIds entry naming no
+ * account → 400.
  */
 export async function setAvatarAccess(
   d1: D1Database,
@@ -22,6 +23,7 @@ export async function setAvatarAccess(
     .where(eq(avatars.id, avatarId))
     .get();
   if (!avatar) throw notFound(`Avatar ${avatarIdRaw} does not exist.`);
+  const before = await avatarAccess(d1, avatar);
 
   const allow = body.allowAccountIds ? [...new Set(body.allowAccountIds.map((id) => id.toLowerCase()))] : undefined;
   if (allow) {
@@ -52,14 +54,20 @@ export async function setAvatarAccess(
   // One batch: the grant set is replaced atomically.
   if (writes.length > 0) await db.batch(writes as [(typeof writes)[number], ...(typeof writes)[number][]]);
 
-  const state = await db.select({ isPublic: avatars.isPublic }).from(avatars).where(eq(avatars.id, avatarId)).get();
+  return { before, after: await avatarAccess(d1, avatar) };
+}
+
+/** Who may use the Avatar besides its owner: public or not, and the accounts granted it. */
+export async function avatarAccess(d1: D1Database, avatar: { id: string; accountId: string }) {
+  const db = drizzle(d1);
+  const state = await db.select({ isPublic: avatars.isPublic }).from(avatars).where(eq(avatars.id, avatar.id)).get();
   const grants = await db
     .select({ accountId: avatarGrants.accountId })
     .from(avatarGrants)
-    .where(eq(avatarGrants.avatarId, avatarId))
+    .where(eq(avatarGrants.avatarId, avatar.id))
     .all();
   return {
-    id: avatarId,
+    id: avatar.id,
     accountId: avatar.accountId,
     public: state?.isPublic ?? false,
     allowAccountIds: grants.map((g) => g.accountId).sort(),

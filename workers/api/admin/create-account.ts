@@ -4,6 +4,7 @@ import { AccountResponse } from "../resources/account";
 import { CreateAccountSchema } from "../schemas/admin";
 import { jsonBody, openApiApp } from "../../platform/http/openapi-app";
 import { jsonInput } from "../../platform/http/validation";
+import { noteAudit } from "./audit-trail";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
 import { okJson } from "../../platform/http/route-parts";
 
@@ -22,5 +23,6 @@ const route = createRoute({
 
 export const createAccountRoute = openApiApp().openapi(route, async (c) => {
   const account = await createAccount(c.env, c.req.valid("json"));
+  noteAudit(c, { accountId: account.id, target: account.id, after: account });
   return c.json({ account }, 201);
 });

@@ -9,6 +9,7 @@ import { accounts, apps } from "../../platform/db/schema";
 import { notFound } from "../../platform/http/errors";
 import { jsonBody, openApiApp } from "../../platform/http/openapi-app";
 import { jsonInput } from "../../platform/http/validation";
+import { noteAudit } from "./audit-trail";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
 import { okJson } from "../../platform/http/route-parts";
 
@@ -45,5 +46,7 @@ export const createAppRoute = openApiApp().openapi(route, async (c) => {
     createdAt: new Date(),
   };
   await db.insert(apps).values({ ...app, keyHash: await sha256Hex(apiKey) });
+  // Never the key (nor its hash): the trail says that an App and a key were made.
+  noteAudit(c, { accountId: owner.id, target: id, after: { id, name: app.name } });
   return c.json({ app: { ...app, createdAt: app.createdAt.toISOString() }, apiKey }, 201);
 });

@@ -2,6 +2,7 @@ import { createRoute, z } from "@hono/zod-openapi";
 import { publicBaseUrl } from "../../platform/http/base-url";
 import { jsonBody, openApiApp } from "../../platform/http/openapi-app";
 import { jsonInput } from "../../platform/http/validation";
+import { noteAudit } from "./audit-trail";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
 import { createInvite } from "../../accounts/public";
 import { RoleField } from "./people-parts";
@@ -46,6 +47,12 @@ export const createConsoleInviteRoute = openApiApp().openapi(route, async (c) =>
   const { email, role } = c.req.valid("json");
   const invite = await createInvite(c.env, accountId, email, role ?? null);
   const url = `${publicBaseUrl(c)}/console/invite/${invite.token}`;
+  // Never the token or the link: whoever holds it becomes the person.
+  noteAudit(c, {
+    accountId: invite.accountId,
+    target: invite.email,
+    after: { email: invite.email, role: invite.role, expiresAt: invite.expiresAt.toISOString() },
+  });
   return c.json(
     {
       invite: {

@@ -4,6 +4,7 @@ import { endSessionsOf, findPerson } from "../../accounts/public";
 import { notFound } from "../../platform/http/errors";
 import { openApiApp } from "../../platform/http/openapi-app";
 import { okJson } from "../../platform/http/route-parts";
+import { noteAudit } from "./audit-trail";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
 import { userIdParam } from "./people-parts";
 
@@ -22,5 +23,7 @@ export const endConsoleSessionsRoute = openApiApp().openapi(route, async (c) => 
   const { userId } = c.req.valid("param");
   const person = await findPerson(c.env, userId);
   if (!person) throw notFound(`Person ${userId} does not exist.`);
-  return c.json({ sessionsEnded: await endSessionsOf(c.env, person.id) }, 200);
+  const sessionsEnded = await endSessionsOf(c.env, person.id);
+  noteAudit(c, { accountId: person.accountId, target: person.id, after: { sessionsEnded } });
+  return c.json({ sessionsEnded }, 200);
 });

@@ -1,10 +1,11 @@
 import { createRoute } from "@hono/zod-openapi";
 import { z } from "zod";
-import { accountUnits } from "./account-service";
+import { accountUnits, getAccountView } from "./account-service";
 import { AccountResponse } from "../resources/account";
 import { accountIdParam, MAX_AVATAR_UNITS, typeError } from "../schemas/admin";
 import { jsonBody, openApiApp } from "../../platform/http/openapi-app";
 import { jsonInput } from "../../platform/http/validation";
+import { noteAudit } from "./audit-trail";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
 import { okJson } from "../../platform/http/route-parts";
 
@@ -30,6 +31,15 @@ const route = createRoute({
 });
 
 export const grantAvatarUnitsRoute = openApiApp().openapi(route, async (c) => {
-  const account = await accountUnits(c.env, c.req.valid("param").accountId, c.req.valid("json").delta);
+  const { accountId } = c.req.valid("param");
+  const { delta } = c.req.valid("json");
+  const before = await getAccountView(c.env, accountId);
+  const account = await accountUnits(c.env, accountId, delta);
+  noteAudit(c, {
+    accountId: account.id,
+    target: account.id,
+    before: { avatarUnits: before.avatarUnits },
+    after: { avatarUnits: account.avatarUnits, delta },
+  });
   return c.json({ account }, 200);
 });

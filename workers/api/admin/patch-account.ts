@@ -1,9 +1,10 @@
 import { createRoute } from "@hono/zod-openapi";
-import { patchAccount } from "./account-service";
+import { getAccountView, patchAccount } from "./account-service";
 import { AccountResponse } from "../resources/account";
 import { accountIdParam, PatchAccountSchema } from "../schemas/admin";
 import { jsonBody, openApiApp } from "../../platform/http/openapi-app";
 import { jsonInput } from "../../platform/http/validation";
+import { noteAudit } from "./audit-trail";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
 import { okJson } from "../../platform/http/route-parts";
 
@@ -20,6 +21,9 @@ const route = createRoute({
 });
 
 export const patchAccountRoute = openApiApp().openapi(route, async (c) => {
-  const account = await patchAccount(c.env, c.req.valid("param").accountId, c.req.valid("json"));
+  const { accountId } = c.req.valid("param");
+  const before = await getAccountView(c.env, accountId);
+  const account = await patchAccount(c.env, accountId, c.req.valid("json"));
+  noteAudit(c, { accountId: account.id, target: account.id, before, after: account });
   return c.json({ account }, 200);
 });

@@ -5,6 +5,7 @@ import { AccountView } from "../resources/account";
 import { accountIdParam } from "../schemas/admin";
 import { openApiApp } from "../../platform/http/openapi-app";
 import { reconcileAccount } from "../../accounts/public";
+import { noteAudit } from "./audit-trail";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
 import { okJson } from "../../platform/http/route-parts";
 
@@ -36,6 +37,19 @@ export const reconcileAccountRoute = openApiApp().openapi(route, async (c) => {
   const account = await getAccountView(c.env, accountId); // 404 for an unknown account
   const result = await reconcileAccount(c.env, accountId);
   const { avatarUnits, reservedAvatarUnits } = result.balance;
+  noteAudit(c, {
+    accountId: account.id,
+    target: account.id,
+    before: { avatarUnits: account.avatarUnits, reservedAvatarUnits: account.reservedAvatarUnits },
+    after: {
+      avatarUnits,
+      reservedAvatarUnits,
+      deactivated: result.deactivated,
+      activated: result.activated,
+      captured: result.captured,
+      released: result.released,
+    },
+  });
   return c.json(
     {
       reconciled: {

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { removePerson } from "../../accounts/public";
 import { openApiApp } from "../../platform/http/openapi-app";
 import { okJson } from "../../platform/http/route-parts";
+import { noteAudit } from "./audit-trail";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
 import { PersonView, userIdParam } from "./people-parts";
 
@@ -26,5 +27,11 @@ const route = createRoute({
 
 export const removeConsoleUserRoute = openApiApp().openapi(route, async (c) => {
   const { person, sessionsEnded, invitesRevoked } = await removePerson(c.env, c.req.valid("param").userId);
+  noteAudit(c, {
+    accountId: person.accountId,
+    target: person.id,
+    before: person,
+    after: { sessionsEnded, invitesRevoked },
+  });
   return c.json({ removed: person, sessionsEnded, invitesRevoked }, 200);
 });

@@ -5,6 +5,7 @@ import { appIdParam } from "../schemas/admin";
 import { apps } from "../../platform/db/schema";
 import { notFound } from "../../platform/http/errors";
 import { openApiApp } from "../../platform/http/openapi-app";
+import { noteAudit } from "./audit-trail";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
 
 const route = createRoute({
@@ -21,8 +22,19 @@ const route = createRoute({
 export const revokeAppRoute = openApiApp().openapi(route, async (c) => {
   const db = drizzle(c.env.DB);
   const appId = c.req.valid("param").appId.toLowerCase();
-  const app = await db.select({ id: apps.id, revokedAt: apps.revokedAt }).from(apps).where(eq(apps.id, appId)).get();
+  const app = await db
+    .select({ id: apps.id, accountId: apps.accountId, revokedAt: apps.revokedAt })
+    .from(apps)
+    .where(eq(apps.id, appId))
+    .get();
   if (!app) throw notFound(`App ${appId} does not exist.`);
-  if (!app.revokedAt) await db.update(apps).set({ revokedAt: new Date() }).where(eq(apps.id, appId));
+  const revokedAt = app.revokedAt ?? new Date();
+  if (!app.revokedAt) await db.update(apps).set({ revokedAt }).where(eq(apps.id, appId));
+  noteAudit(c, {
+    accountId: app.accountId,
+    target: appId,
+    before: { revokedAt: app.revokedAt?.toISOString() ?? null },
+    after: { revokedAt: revokedAt.toISOString() },
+  });
   return c.body(null, 204);
 });

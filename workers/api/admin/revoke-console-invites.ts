@@ -5,6 +5,7 @@ import { openApiApp } from "../../platform/http/openapi-app";
 import { okJson } from "../../platform/http/route-parts";
 import { accountIdParam } from "../schemas/admin";
 import { getAccountView } from "./account-service";
+import { noteAudit } from "./audit-trail";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
 
 const route = createRoute({
@@ -24,5 +25,8 @@ const route = createRoute({
 export const revokeConsoleInvitesRoute = openApiApp().openapi(route, async (c) => {
   const accountId = c.req.valid("param").accountId.toLowerCase();
   await getAccountView(c.env, accountId); // 404 for an unknown account
-  return c.json({ revoked: await revokeInvites(c.env, accountId, c.req.valid("query").email) }, 200);
+  const { email } = c.req.valid("query");
+  const revoked = await revokeInvites(c.env, accountId, email);
+  noteAudit(c, { accountId, target: email ?? null, after: { revoked } });
+  return c.json({ revoked }, 200);
 });

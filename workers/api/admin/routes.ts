@@ -4,6 +4,7 @@ import { publicBaseUrl } from "../../platform/http/base-url";
 import { limitBody } from "../../platform/http/body-limit";
 import { openApiApp } from "../../platform/http/openapi-app";
 import { generateDocument, OpenApiDocument } from "../openapi/document";
+import { auditTrail } from "./audit-trail";
 import { createAccountRoute } from "./create-account";
 import { createAppRoute } from "./create-app";
 import { createConsoleInviteRoute } from "./create-console-invite";
@@ -13,6 +14,7 @@ import { getRendererPoolRoute } from "./get-renderer-pool";
 import { grantAvatarUnitsRoute } from "./grant-avatar-units";
 import { listActiveJobsRoute } from "./list-active-jobs";
 import { listAppsRoute } from "./list-apps";
+import { listAuditRoute } from "./list-audit";
 import { listConsoleUsersRoute } from "./list-console-users";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
 import { patchAccountRoute } from "./patch-account";
@@ -26,7 +28,7 @@ import { setConsoleRoleRoute } from "./set-console-role";
 /** Operator admin API (docs/admin-api.md), one file per route in this folder. Every route: Authorization: Bearer ADMIN_TOKEN. */
 export const adminRoutes = openApiApp();
 
-adminRoutes.use("*", adminAuth, limitBody);
+adminRoutes.use("*", adminAuth, limitBody, auditTrail);
 adminRoutes.openAPIRegistry.registerComponent("securitySchemes", "AdminToken", {
   type: "http",
   scheme: "bearer",
@@ -48,6 +50,7 @@ adminRoutes
   .route("/", setConsoleRoleRoute)
   .route("/", removeConsoleUserRoute)
   .route("/", endConsoleSessionsRoute)
+  .route("/", listAuditRoute) // GET /audit: who changed what (every write above leaves an entry)
   .route("/", listActiveJobsRoute) // GET /jobs/active: what the pipeline is working on
   .route("/", getRendererPoolRoute); // GET /renderer-pool: instances, leases, the line per account
 

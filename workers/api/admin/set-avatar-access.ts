@@ -4,6 +4,7 @@ import { setAvatarAccess } from "./avatar-access";
 import { avatarIdParam, bool } from "../schemas/admin";
 import { jsonBody, openApiApp } from "../../platform/http/openapi-app";
 import { jsonInput } from "../../platform/http/validation";
+import { noteAudit } from "./audit-trail";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
 import { okJson } from "../../platform/http/route-parts";
 import { UUID_PATTERN } from "../../platform/http/uuid";
@@ -40,6 +41,7 @@ const route = createRoute({
 });
 
 export const setAvatarAccessRoute = openApiApp().openapi(route, async (c) => {
-  const avatar = await setAvatarAccess(c.env.DB, c.req.valid("param").avatarId, c.req.valid("json"));
-  return c.json({ avatar }, 200);
+  const { before, after } = await setAvatarAccess(c.env.DB, c.req.valid("param").avatarId, c.req.valid("json"));
+  noteAudit(c, { accountId: after.accountId, target: after.id, before, after });
+  return c.json({ avatar: after }, 200);
 });

@@ -4,6 +4,7 @@ import { setRole } from "../../accounts/public";
 import { jsonBody, openApiApp } from "../../platform/http/openapi-app";
 import { okJson } from "../../platform/http/route-parts";
 import { jsonInput } from "../../platform/http/validation";
+import { noteAudit } from "./audit-trail";
 import { ADMIN_AUTH, ADMIN_ERRORS, ADMIN_TAG } from "./parts";
 import { PersonView, RoleField, userIdParam } from "./people-parts";
 
@@ -20,6 +21,12 @@ const route = createRoute({
 });
 
 export const setConsoleRoleRoute = openApiApp().openapi(route, async (c) => {
-  const { person } = await setRole(c.env, c.req.valid("param").userId, c.req.valid("json").role);
+  const { person, before } = await setRole(c.env, c.req.valid("param").userId, c.req.valid("json").role);
+  noteAudit(c, {
+    accountId: person.accountId,
+    target: person.id,
+    before: { role: before },
+    after: { role: person.role },
+  });
   return c.json({ person }, 200);
 });

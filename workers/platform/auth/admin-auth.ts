@@ -4,6 +4,7 @@ import type { AppEnv } from "../env";
 import { unauthorized } from "../http/errors";
 import { bearerCredential } from "./credentials";
 import { safeEqual } from "../crypto/digest";
+import { ACCESS_JWT_HEADER, accessIdentity, accessRequired } from "./access-jwt";
 import { meteredRefusal, refuseMeteredAddress } from "./failure-meter";
 
 /**
@@ -18,9 +19,16 @@ export async function hasAdminToken(c: Context<AppEnv>): Promise<boolean> {
   return Boolean(expected) && given !== undefined && equal;
 }
 
-/** Every /v1/admin route: the admin token, else the same 401 in the envelope. */
+/**
+ * Every /v1/admin route: the admin token and, when the deployment puts the admin API behind Cloudflare Access
+ * (ADMIN_ACCESS_AUD), a valid Access JWT; else the same 401 in the envelope. Sets `adminActor` for the audit
+ * trail: the Access identity, else "admin token".
+ */
 export const adminAuth = createMiddleware<AppEnv>(async (c, next) => {
   refuseMeteredAddress(c);
-  if (!(await hasAdminToken(c))) throw await meteredRefusal(c, unauthorized());
+  const tokenOk = await hasAdminToken(c);
+  const person = accessRequired(c.env) ? await accessIdentity(c.env, c.req.header(ACCESS_JWT_HEADER)) : "admin token";
+  if (!tokenOk || !person) throw await meteredRefusal(c, unauthorized());
+  c.set("adminActor", person);
   await next();
 });

@@ -268,6 +268,27 @@ export const consoleUploads = sqliteTable(
   (t) => [index("console_uploads_account").on(t.accountId, t.createdAt)],
 );
 
+/**
+ * Every admin write (api/admin/audit-trail.ts): who (the Access identity, else "admin token"), what (method
+ * and route), when, and the state before and after. Never a secret: API keys, invite tokens and passwords are
+ * left out by the routes that make them (migration 0007).
+ */
+export const adminAudit = sqliteTable(
+  "admin_audit",
+  {
+    id: text("id").primaryKey(),
+    at: timestamp("at").notNull(),
+    actor: text("actor").notNull(),
+    action: text("action").notNull(),
+    accountId: text("account_id"),
+    target: text("target"),
+    before: text("before", { mode: "json" }),
+    after: text("after", { mode: "json" }),
+    requestId: text("request_id"),
+  },
+  (t) => [index("admin_audit_at").on(t.at), index("admin_audit_account_at").on(t.accountId, t.at)],
+);
+
 export type Account = typeof accounts.$inferSelect;
 export type App = typeof apps.$inferSelect;
 export type Avatar = typeof avatars.$inferSelect;
@@ -275,3 +296,4 @@ export type AvatarJob = typeof avatarJobs.$inferSelect;
 export type VideoJob = typeof videoJobs.$inferSelect;
 export type ConsoleUser = typeof consoleUsers.$inferSelect;
 export type ConsoleUpload = typeof consoleUploads.$inferSelect;
+export type AdminAuditEntry = typeof adminAudit.$inferSelect;
