@@ -2,18 +2,24 @@
  * The performance controls, measured on rendered videos (docs/performance.md, "Measured"):
  *
  *   npm run quality:performance -- [--out DIR] [--portraits phone,medium,teeth,glasses] [--only expressions,head,blinks]
- *                                  [--intensity 0.6] [--size 512] [--no-emotion] [--json FILE]
+ *                                  [--intensity 0.6] [--size 512] [--no-emotion] [--reuse] [--json FILE]
  *
  *  - expressions: per portrait, the same speech rendered at neutral and at each expression; Human's FaceMesh
  *    reads the mouth corners against the lips' middle, the brows over the eyes, the inner brows against the
  *    outer ones and the eye opening on every 3rd frame (medians; blinks left out), and its emotion model the
  *    probabilities on every 6th. Printed: each expression's change against neutral, and whether it clears
  *    its margin (MARGINS, the goals in the docs).
- *  - head: the phone portrait at headMotion 0, 1, 2, 3: the yaw and pitch SD the face model reads.
+ *  - timeline: the teeth portrait smiling, then serious from 2 s of the audio on: a strip of face crops across
+ *    the change (`timeline-strip.jpg`), every 0.1 s.
+ *  - head: the phone portrait at headMotion 0, 1, 2, 3: the yaw and pitch SD the face model reads, and their
+ *    ratio to 1 above the reading's floor (what it reads at 0, where the head is exactly still).
  *  - blinks: 60 s at 10 and 30 blinks a minute and at the default: the blinks per minute read from the eyes.
- * Renders use the renderer's own code (container/src/video), seed 1234, speech-like audio with pauses.
+ * Renders use the renderer's own code (container/src/video), seed 1234, speech-like audio with pauses. Per
+ * portrait a sheet of face crops from the videos is written (`<portrait>-sheet.jpg`: neutral and each
+ * expression, at rest and mid-word) to look at.
  */
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
+import sharp, { type OverlayOptions } from "sharp";
 import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import {
@@ -22,20 +28,21 @@ import {
   PERFORMANCE_DEFAULTS,
   type Performance,
 } from "@avatar-video/contract";
-import { renderVideo } from "../container/src/video/public";
+import { OPENING_SECONDS, renderVideo } from "../container/src/video/public";
 import { encodeAudio, speechLike, synthSpeech } from "../test/renderer/helpers/media-audio";
 import { type Emotions, type FaceReading, readEmotion, readFace } from "./quality/face-reading";
 import { sampleAvatar, samplePortraits } from "./quality/sample-portraits";
-import { videoFrames, videoInfo } from "./quality/video-frames";
+import { videoFrame, videoFrames, videoInfo } from "./quality/video-frames";
 
 const { values } = parseArgs({
   options: {
     out: { type: "string", default: "quality-out/performance" },
     portraits: { type: "string", default: "phone,medium,teeth,glasses" },
-    only: { type: "string", default: "expressions,head,blinks" },
+    only: { type: "string", default: "expressions,timeline,head,blinks" },
     intensity: { type: "string", default: "0.6" },
     size: { type: "string", default: "512" },
     "no-emotion": { type: "boolean", default: false },
+    reuse: { type: "boolean", default: false },
     json: { type: "string" },
   },
 });
@@ -47,7 +54,7 @@ const INTENSITY = Number(values.intensity);
 const parts = new Set(values.only!.split(","));
 const SEED = 1234;
 
-type Figures = Omit<FaceReading, "yaw" | "pitch">;
+type Figures = Pick<FaceReading, "corners" | "brows" | "innerBrows" | "eyes">;
 /**
  * Goals per expression at intensity 0.6 against neutral (docs/performance.md): corners × mouth width, brows and
  * eyes × the eye corners' distance; `smiling`: only on a photo that smiles (serious levels its corners).
@@ -102,6 +109,8 @@ async function render(
   p?: Performance,
 ) {
   const workDir = join(OUT, name);
+  // --reuse: a video rendered by an earlier run of the same tree is read again, not rendered again.
+  if (values.reuse && existsSync(join(workDir, "video.mp4"))) return join(workDir, "video.mp4");
   mkdirSync(workDir, { recursive: true });
   const r = await renderVideo({
     portraitPng: avatar.png,
@@ -166,7 +175,9 @@ if (parts.has("expressions")) {
   for (const name of values.portraits!.split(",")) {
     const avatar = await sampleAvatar(INPUTS, name, images[name]);
     const neutralPath = await render(`${name}-neutral`, avatar, audio, SIZE);
-    const neutral = figures(await readVideo(neutralPath, 3));
+    const neutralReadings = await readVideo(neutralPath, 3);
+    const neutral = figures(neutralReadings);
+    const videos = [neutralPath];
     const neutralEmotion = values["no-emotion"] ? undefined : await readEmotions(neutralPath, 6);
     // A photo that smiles: its corners read above the lips' middle by more than 1 % of the mouth width.
     const smiles = neutral.corners > 0.01;
@@ -174,6 +185,7 @@ if (parts.has("expressions")) {
     for (const expression of DRAWN_EXPRESSIONS) {
       const p = { ...PERFORMANCE_DEFAULTS, timeline: [], expression, intensity: INTENSITY };
       const path = await render(`${name}-${expression}`, avatar, audio, SIZE, p);
+      videos.push(path);
       const f = figures(await readVideo(path, 3));
       const d = {
         corners: f.corners - neutral.corners,
@@ -203,8 +215,37 @@ if (parts.has("expressions")) {
       );
       console.log(rows[rows.length - 1]);
     }
+    await sheet(name, videos, neutralReadings);
   }
   console.log(`\nexpressions at intensity ${INTENSITY} against neutral: ${failures} margin(s) missed`);
+}
+
+if (parts.has("timeline")) {
+  const audio = await speech(4);
+  const avatar = await sampleAvatar(INPUTS, "teeth", images.teeth);
+  const change = 2;
+  const p: Performance = {
+    ...PERFORMANCE_DEFAULTS,
+    expression: "happy",
+    intensity: INTENSITY,
+    timeline: [{ atSeconds: change, expression: "serious", intensity: INTENSITY }],
+  };
+  const path = await render("timeline", avatar, audio, SIZE, p);
+  const { width, height, fps } = await videoInfo(path);
+  const [first] = await readVideo(path, 1 << 20); // frame 0: where the face is
+  const times = [-0.1, 0, 0.1, 0.2, 0.3, 0.4];
+  const frames = times.map((dt) => Math.round((OPENING_SECONDS + change + dt) * fps));
+  const crops = await Promise.all(frames.map(async (f) => ({ rgb: await videoFrame(path, width, height, f) })));
+  await strip(
+    crops.map((c) => c.rgb),
+    width,
+    height,
+    faceCrop(first!.box, width, height),
+    join(OUT, "timeline-strip.jpg"),
+  );
+  console.log(
+    `${join(OUT, "timeline-strip.jpg")}: happy → serious at ${change} s; ${times.map((t) => `${t >= 0 ? "+" : ""}${t}`).join(", ")} s`,
+  );
 }
 
 if (parts.has("head")) {
@@ -216,11 +257,13 @@ if (parts.has("head")) {
     const path = await render(`head-${headMotion}`, avatar, audio, SIZE, headMotion === 1 ? undefined : p);
     const ok = (await readVideo(path, 2)).filter((r): r is FaceReading => r !== undefined);
     sds[headMotion] = { yaw: sd(ok.map((r) => r.yaw)), pitch: sd(ok.map((r) => r.pitch)) };
+    // The reading's own floor — what it reads on a head that does not move (headMotion 0) while the mouth
+    // speaks — is taken out in quadrature before the ratio.
+    const own = (h: number, k: "yaw" | "pitch") => Math.sqrt(Math.max(0, sds[h][k] ** 2 - sds[0][k] ** 2));
+    const ratio = (k: "yaw" | "pitch") => (own(headMotion, k) / own(1, k)).toFixed(2);
     console.log(
       `headMotion ${headMotion}: yaw SD ${sds[headMotion].yaw.toFixed(2)}°, pitch SD ${sds[headMotion].pitch.toFixed(2)}°` +
-        (headMotion
-          ? ` (${(sds[headMotion].yaw / sds[1].yaw).toFixed(2)}× / ${(sds[headMotion].pitch / sds[1].pitch).toFixed(2)}× of 1)`
-          : ""),
+        (headMotion ? ` (above the floor: ${ratio("yaw")}× / ${ratio("pitch")}× of 1)` : " (the reading's floor)"),
     );
   }
   report.head = sds;
@@ -244,6 +287,67 @@ if (parts.has("blinks")) {
     );
     report[`blinks-${rate}`] = perMinute;
   }
+}
+
+/**
+ * Face crops from each video (neutral first) at a moment of rest and one mid-word (the neutral video's
+ * narrowest and widest mouth after the first 1.5 s), two rows, written as `<portrait>-sheet.jpg`.
+ */
+async function sheet(name: string, videos: string[], readings: Array<FaceReading | undefined>): Promise<void> {
+  const read = readings.map((r, k) => ({ r, frame: k * 3 })).filter((x) => x.r && x.frame > 37);
+  const byGap = read.sort((a, b) => a.r!.gap - b.r!.gap);
+  const frames = [byGap[0], byGap[byGap.length - 1]];
+  const { width, height } = await videoInfo(videos[0]);
+  const crop = faceCrop(frames[0].r!.box, width, height);
+  const rows: Buffer[] = [];
+  for (const { frame } of frames) {
+    const rgbs = await Promise.all(videos.map((v) => videoFrame(v, width, height, frame)));
+    const file = join(OUT, `${name}-row-${frame}.png`);
+    await strip(rgbs, width, height, crop, file, "png");
+    rows.push(await sharp(file).toBuffer());
+  }
+  const file = join(OUT, `${name}-sheet.jpg`);
+  const w = videos.length * (crop.width + 4) - 4;
+  await sharp({ create: { width: w, height: 2 * crop.height + 4, channels: 3, background: "#fff" } })
+    .composite(rows.map((input, k) => ({ input, left: 0, top: k * (crop.height + 4) })))
+    .jpeg({ quality: 86 })
+    .toFile(file);
+  console.log(
+    `${file}: neutral, ${DRAWN_EXPRESSIONS.join(", ")}; frames ${frames.map((f) => f.frame).join(" (rest), ")} (mid-word)`,
+  );
+}
+
+type Crop = { left: number; top: number; width: number; height: number };
+
+/** The face's box with a margin, inside the frame. */
+function faceCrop(box: FaceReading["box"], width: number, height: number): Crop {
+  const pad = 0.15 * box.height;
+  const left = Math.max(0, Math.round(box.x - pad));
+  const top = Math.max(0, Math.round(box.y - pad));
+  return {
+    left,
+    top,
+    width: Math.min(Math.round(box.width + 2 * pad), width - left),
+    height: Math.min(Math.round(box.height + 2 * pad), height - top),
+  };
+}
+
+/** The same crop of several RGB frames side by side. */
+async function strip(rgbs: Buffer[], width: number, height: number, crop: Crop, file: string, format = "jpeg") {
+  const tiles: OverlayOptions[] = await Promise.all(
+    rgbs.map(async (rgb, k) => ({
+      input: await sharp(rgb, { raw: { width, height, channels: 3 } })
+        .extract(crop)
+        .png()
+        .toBuffer(),
+      left: k * (crop.width + 4),
+      top: 0,
+    })),
+  );
+  const out = sharp({
+    create: { width: rgbs.length * (crop.width + 4) - 4, height: crop.height, channels: 3, background: "#fff" },
+  }).composite(tiles);
+  await (format === "png" ? out.png() : out.jpeg({ quality: 86 })).toFile(file);
 }
 
 /** Blinks: runs where the eyes' opening falls under half of its median (its own rhythm between blinks). */

@@ -9,15 +9,19 @@ import { analyzeFaces, getHuman } from "../../container/src/analysis/public";
 export interface FaceReading {
   /** Mouth corners above the lips' middle, × the corner distance (a smile is positive). */
   corners: number;
-  /** Brows above the upper lids, × the eye distance (between the eyes' centres). */
+  /** Brows (their middle) above the eyes' corner lines — the corners never move — × the eye distance (between the eyes' centres). */
   brows: number;
   /** Inner brow ends above the outer ones, × the eye distance. */
   innerBrows: number;
   /** Eye opening (upper to lower lid middle), × the eye distance; both eyes' mean. */
   eyes: number;
+  /** Inner lips apart, × the corner distance (the mouth's opening). */
+  gap: number;
   /** Head pose, degrees. */
   yaw: number;
   pitch: number;
+  /** The face's box in the frame (pixels). */
+  box: { x: number; y: number; width: number; height: number };
 }
 
 /** The landmark figures and head pose of the frame's largest face, or undefined when none is found. */
@@ -34,11 +38,13 @@ export async function readFace(rgb: Buffer, width: number, height: number): Prom
   );
   return {
     corners: ((Y(13) + Y(14)) / 2 - (Y(61) + Y(291)) / 2) / dist(61, 291),
-    brows: ((Y(159) - Y(105)) / 2 + (Y(386) - Y(334)) / 2) / io,
+    brows: ((Y(33) + Y(133)) / 2 - Y(105) + ((Y(263) + Y(362)) / 2 - Y(334))) / 2 / io,
     innerBrows: (Y(70) - Y(107) + (Y(300) - Y(336))) / 2 / io,
     eyes: ((Y(145) - Y(159)) / 2 + (Y(374) - Y(386)) / 2) / io,
+    gap: (Y(14) - Y(13)) / dist(61, 291),
     yaw: face.pose.yaw,
     pitch: face.pose.pitch,
+    box: face.box,
   };
 }
 

@@ -24,7 +24,17 @@ export async function videoInfo(path: string): Promise<{ width: number; height: 
  * only every `every`-th frame (0, every, 2·every, …) is decoded out.
  */
 export async function* videoFrames(path: string, W: number, H: number, every = 1): AsyncGenerator<Buffer> {
-  const select = every > 1 ? ["-vf", `select=not(mod(n\\,${every}))`, "-fps_mode", "passthrough"] : [];
+  yield* decoded(path, W, H, every > 1 ? `select=not(mod(n\\,${every}))` : undefined);
+}
+
+/** Frame `index` of a video, as RGB24. */
+export async function videoFrame(path: string, W: number, H: number, index: number): Promise<Buffer> {
+  for await (const rgb of decoded(path, W, H, `select=eq(n\\,${index})`)) return rgb;
+  throw new Error(`${path} has no frame ${index}`);
+}
+
+async function* decoded(path: string, W: number, H: number, filter?: string): AsyncGenerator<Buffer> {
+  const select = filter ? ["-vf", filter, "-fps_mode", "passthrough"] : [];
   const child = spawn(
     ffmpegPath(),
     ["-v", "error", "-i", path, ...select, "-f", "rawvideo", "-pix_fmt", "rgb24", "pipe:1"],
@@ -32,11 +42,16 @@ export async function* videoFrames(path: string, W: number, H: number, every = 1
   );
   const size = W * H * 3;
   let buf: Buffer = Buffer.alloc(0);
-  for await (const chunk of child.stdout) {
-    buf = buf.length ? Buffer.concat([buf, chunk as Buffer]) : (chunk as Buffer);
-    while (buf.length >= size) {
-      yield Buffer.from(buf.subarray(0, size));
-      buf = buf.subarray(size);
+  try {
+    for await (const chunk of child.stdout) {
+      buf = buf.length ? Buffer.concat([buf, chunk as Buffer]) : (chunk as Buffer);
+      while (buf.length >= size) {
+        yield Buffer.from(buf.subarray(0, size));
+        buf = buf.subarray(size);
+      }
     }
+  } finally {
+    // A reader that stops early (one frame wanted) must not leave ffmpeg blocked on a full pipe.
+    child.kill();
   }
 }

@@ -56,8 +56,8 @@ export function makePoseSchedule(o: PoseScheduleOptions): PoseSchedule {
       const mouth = sampleTrack(o.track, time - tl.speechStart + LIP_LEAD_SECONDS);
       // Cues are on the audio's time axis; the first and last frames show the photograph as it is.
       const { expression, style } = track.at(time - tl.speechStart);
-      // Transition gestures are head motion too: none for a still head, as they were for a livelier one.
-      const gestureGain = Math.min(1, style.head);
+      // Transition gestures are head motion too: scaled with it (none for a still head).
+      const gestureGain = style.head;
       const gesture = o.headMotion ? transitionGesture(tl, time) : NO_GESTURE;
       const headPose = o.headMotion ? head(time, mouth.energy, mouth.emphasis, amount, style) : undefined;
       const blink = o.blinks && !gesture.holdBlink ? blinkAmount(starts, time) : 0;

@@ -38,8 +38,8 @@ function read(xy: Float32Array) {
   return {
     /** Corners above the lips' middle, × mouth width (up = positive). */
     corners: (centre - (Y(61) + Y(291)) / 2) / mouthW,
-    /** Brows above the eyes' upper lids, × the eye distance. */
-    brows: ((Y(159) - Y(105)) / 2 + (Y(386) - Y(334)) / 2) / io,
+    /** Brows above the eyes' corner lines, × the eye distance. */
+    brows: ((Y(33) + Y(133)) / 2 - Y(105) + ((Y(263) + Y(362)) / 2 - Y(334))) / 2 / io,
     /** Inner brow ends above the outer ones, × the eye distance. */
     innerBrows: (Y(70) - Y(107) + (Y(300) - Y(336))) / 2 / io,
     /** Eye openings (upper to lower lid), × the eye distance. */
