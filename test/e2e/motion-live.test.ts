@@ -1,6 +1,6 @@
 /**
- * The /console/live demo in real Chromium with a fake microphone playing a WAV (speech, then silence, looped):
- * the page mints a token server-side, connects with motion-client, streams through the AudioWorklet and
+ * The /console/live page in real Chromium with a fake microphone playing a WAV (speech, then silence, looped):
+ * a signed-in console person's page gets a token from the console session, connects with motion-client, streams through the AudioWorklet and
  * draws the Avatar with WebGL. The canvas's mouth region must change with speech and stay still in silence,
  * and for fixed poses it must be the renderer's mouth, within what the video codec itself changes.
  */
@@ -27,7 +27,7 @@ import {
   tileSheet,
   yuvRgb,
 } from "../../scripts/quality/live-compare";
-import { accountWithAvatar, api, baseUrl, createAccount, publish, waitForJob } from "./helpers";
+import { accountWithAvatar, api, baseUrl, createAccount, inviteUser, publish, waitForJob } from "./helpers";
 
 /** What the live page exposes as `window.__live()` (its LiveAvatar, packages/motion-client): the parts read here. */
 interface LivePageHandle {
@@ -88,9 +88,15 @@ async function talk(account: Awaited<ReturnType<typeof createAccount>>, avatarId
   const page = await browser.newPage();
   const problems: string[] = [];
   page.on("pageerror", (e) => problems.push(String(e)));
+  // The live page is for a person signed in to the console: invite one into the account, set the password.
+  const invited = inviteUser(account.accountId, `live-${crypto.randomUUID().slice(0, 8)}@example.com`);
+  expect(invited.status, invited.stderr).toBe(0);
+  await page.goto(invited.stdout.trim());
+  await page.getByLabel("Password", { exact: true }).fill("a long console passphrase");
+  await page.getByLabel("Confirm password").fill("a long console passphrase");
+  await page.getByRole("button", { name: "Set password" }).click();
+  await page.waitForURL(/\/console\/avatars/, { timeout: 10_000 });
   await page.goto(`${baseUrl}/console/live`);
-  await page.getByLabel("App ID").fill(account.headers["X-App-ID"]!);
-  await page.getByLabel("API key").fill(account.headers["X-API-Key"]!);
   await page.getByRole("button", { name: "Load Avatars" }).click();
   await expect.poll(() => page.getByLabel("Avatar", { exact: true }).inputValue()).toBe(avatarId);
   if (transparent) await page.getByLabel("Transparent background (the person alone over the page)").check();

@@ -1,4 +1,5 @@
-import { env } from "cloudflare:test";
+import { createExecutionContext, env, waitOnExecutionContext } from "cloudflare:test";
+import { app } from "../../workers/app";
 import { describe, expect, it } from "vitest";
 import { createAccount } from "./helpers/accounts";
 import { ADDRESS_FREE_FAILURES } from "../../workers/console/sign-in-throttle";
@@ -90,6 +91,30 @@ describe("console documents", () => {
     for (const path of ["/console/avatars", "/console/videos", "/console/apps", "/console/usage"])
       expect((await client.page(path)).html, path).toMatch(/^<!doctype html><html lang="en">/);
     expect(await (await new ConsoleClient().fetch("/console/sign-in")).text()).toMatch(/^<!doctype html>/);
+  });
+});
+
+describe("page headers", () => {
+  it("console pages: own browsing-context group, no microphone or other powers; HSTS only in production", async () => {
+    const a = await createAccount();
+    const { client } = await signedIn(a.accountId);
+    for (const path of ["/console/avatars", "/console/apps", "/console/sign-in"]) {
+      const { res } = await client.page(path);
+      expect(res.headers.get("Cross-Origin-Opener-Policy"), path).toBe("same-origin");
+      expect(res.headers.get("Permissions-Policy"), path).toMatch(/(^|, )microphone=\(\)/);
+      expect(res.headers.get("Permissions-Policy"), path).toContain("camera=()");
+      // The tests run as development (plain http on loopback): no HSTS.
+      expect(res.headers.get("Strict-Transport-Security"), path).toBeNull();
+    }
+    const ctx = createExecutionContext();
+    const production = await app.fetch(
+      new Request("https://api.example.com/console/sign-in"),
+      { ...env, ENVIRONMENT: undefined, PUBLIC_BASE_URL: "https://api.example.com" },
+      ctx,
+    );
+    await waitOnExecutionContext(ctx);
+    expect(production.headers.get("Strict-Transport-Security")).toBe("max-age=31536000; includeSubDomains");
+    expect(production.headers.get("Cross-Origin-Opener-Policy")).toBe("same-origin");
   });
 });
 

@@ -6,6 +6,7 @@ import { consoleBodyCap } from "./body-caps";
 import { avatarRoutes } from "./avatar-routes";
 import type { ConsoleEnv } from "./context";
 import { fileRoutes } from "./file-route";
+import { liveRoutes } from "./live-routes";
 import { peopleRoutes } from "./people-routes";
 import { staticAsset } from "../platform/http/static-asset";
 import { requireSession, securityHeaders } from "./require-session";
@@ -32,6 +33,7 @@ export const consoleApp = new Hono<ConsoleEnv>()
   .route("/", videoRoutes)
   .route("/", appRoutes)
   .route("/", peopleRoutes)
+  .route("/", liveRoutes)
   .route("/", accountRoutes)
   .route("/api", statusApi)
   .route("/api/uploads", uploadApi);

@@ -1,15 +1,15 @@
 import { CURRENT_MOTION_MODEL_VERSION, isMotionModelVersion, MOTION_MODEL_VERSIONS } from "@avatar-video/motion-model";
-import { eq } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { canUseAvatar, admissionError, limiterFor, rememberCoolDown, rememberedCoolDown } from "../accounts/public";
-import { accounts, apps, avatars } from "../platform/db/schema";
+import { accounts, apps, avatars, consoleUsers } from "../platform/db/schema";
 import type { Env } from "../platform/env";
 import { apiError, forbidden, invalid, notFound } from "../platform/http/errors";
 import { isUuid } from "../platform/http/uuid";
 import { avatarCoverUrl } from "../platform/storage/links";
 import { workerConfig } from "../platform/config";
 import { SessionTokenError, verifySessionToken } from "../platform/session-token/verify";
-import type { SessionClaims } from "../platform/session-token/claims";
+import { PERSON_SUBJECT_PREFIX, type SessionClaims } from "../platform/session-token/claims";
 import { MOTION_PROTOCOL } from "./protocol";
 import { signedRigUrl } from "./rig-links";
 import type { SessionSetup } from "./session-object";
@@ -50,6 +50,23 @@ async function verifiedClaims(env: Env, token: string | undefined): Promise<Sess
   }
 }
 
+/** Who asked for the token, with their account: an App (revoked or not), or a console person still in the account. */
+function issuerOf(db: ReturnType<typeof drizzle>, claims: SessionClaims) {
+  if (claims.sub.startsWith(PERSON_SUBJECT_PREFIX))
+    return db
+      .select({ account: accounts, revokedAt: sql<null>`null` })
+      .from(consoleUsers)
+      .innerJoin(accounts, eq(accounts.id, consoleUsers.accountId))
+      .where(eq(consoleUsers.id, claims.sub.slice(PERSON_SUBJECT_PREFIX.length)))
+      .get();
+  return db
+    .select({ account: accounts, revokedAt: apps.revokedAt })
+    .from(apps)
+    .innerJoin(accounts, eq(accounts.id, apps.accountId))
+    .where(eq(apps.id, claims.sub))
+    .get();
+}
+
 /**
  * Every refusal before the upgrade, in order: token (401), region (401), a flood cool-down this isolate
  * already heard of (429), model version (400), avatarId (400), App and account (401 / 403), Avatar (404),
@@ -78,14 +95,13 @@ export async function admitConnection(env: Env, request: Request, baseUrl: strin
   if (!isUuid(avatarId)) throw invalid("avatarId must be a UUID");
 
   const db = drizzle(env.DB);
-  const row = await db
-    .select({ account: accounts, revokedAt: apps.revokedAt })
-    .from(apps)
-    .innerJoin(accounts, eq(accounts.id, apps.accountId))
-    .where(eq(apps.id, claims.sub))
-    .get();
+  const row = await issuerOf(db, claims);
   if (!row || row.account.id !== claims.acct || row.revokedAt)
-    throw tokenRefused("The App that requested this session token no longer exists or was revoked.");
+    throw tokenRefused(
+      claims.sub.startsWith(PERSON_SUBJECT_PREFIX)
+        ? "The console person who requested this session token was removed from the account."
+        : "The App that requested this session token no longer exists or was revoked.",
+    );
   if (!row.account.active) throw forbidden("The account is inactive.");
   if (!row.account.openApiAccess) throw forbidden("Open API access is not configured");
 

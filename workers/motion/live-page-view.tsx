@@ -1,37 +1,44 @@
 import { EXPRESSIONS, PERFORMANCE_DEFAULTS } from "@avatar-video/contract";
 import { html } from "hono/html";
 
+/** Who the page is for: the signed-in console person, and the token their page's requests carry (CSRF). */
+export interface LivePageProps {
+  csrf: string;
+  email: string;
+  accountName: string;
+}
+
 /**
- * The /console/live page: enter an App ID + API key (sent only to this server, which mints a one-connection
- * session token), pick an Avatar and how it performs, talk into the microphone or play a file, and watch the
- * Avatar speak. Its
- * script and style sheet are static assets (assets/live.ts, assets/live.css): no inline code, so the page
- * has the console's strict CSP.
+ * The /console/live page, for a person signed in to the console: load the account's Avatars, pick one and how it
+ * performs, talk into the microphone or play a file, and watch the Avatar speak. Its session tokens come from the
+ * console session (POST /console/live/token): no API key is ever typed into the page; backends mint theirs
+ * with their App key. Its script and style sheet are static assets (assets/live.ts, assets/live.css): no inline
+ * code, so the page has the console's strict CSP.
  */
-function LivePage() {
+function LivePage(props: LivePageProps) {
   return (
     <html lang="en">
       <head>
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <meta name="csrf-token" content={props.csrf} />
         <title>Live Avatar</title>
         <link rel="stylesheet" href="/console/live/live.css" />
       </head>
       <body>
-        <header>Avatar Video · Live Avatar</header>
+        <header>
+          Avatar Video · Live Avatar · <span title={props.email}>{props.accountName}</span> ·{" "}
+          <a href="/console/avatars">Console</a>
+        </header>
         <main>
           <section>
-            <h2>1. Your App</h2>
-            <form id="credentials">
-              <label for="appId">App ID</label>
-              <input id="appId" type="text" autocomplete="off" spellcheck={false} required />
-              <label for="apiKey">API key</label>
-              <input id="apiKey" type="password" autocomplete="off" required />
+            <h2>1. Your Avatars</h2>
+            <form id="load">
               <button type="submit">Load Avatars</button>
             </form>
             <p class="note">
-              The key goes only to this server, which mints a short-lived session token for each connection. Never put
-              an API key into a web page or app you ship.
+              Each connection gets a short-lived session token from your console session. Your backend mints its own
+              with its App key (POST /v1/console/session-tokens); never put an API key into a web page.
             </p>
             <h2 class="later">2. Speak</h2>
             <label for="avatar">Avatar</label>
@@ -85,7 +92,7 @@ function LivePage() {
           <section class="stage">
             <canvas id="avatar-canvas" width="512" height="512" aria-label="Live Avatar"></canvas>
             <div id="status" role="status">
-              Enter your App ID and API key.
+              Load your Avatars.
             </div>
             <div id="stats"></div>
           </section>
@@ -96,4 +103,4 @@ function LivePage() {
   );
 }
 
-export const livePageHtml = () => html`<!doctype html>${<LivePage />}`;
+export const livePageHtml = (props: LivePageProps) => html`<!doctype html>${<LivePage {...props} />}`;

@@ -2,16 +2,9 @@ import { createRoute } from "@hono/zod-openapi";
 import { MOTION_CLIENT_JS } from "./generated/motion-client";
 import { liveSessionRoute } from "./live-session-route";
 import { motionApp } from "./openapi-app";
-import { livePageHtml } from "./live-page-view";
 import { pageSecurityHeaders } from "../platform/http/page-headers";
 import { ASSET_CACHE_CONTROL, staticAsset } from "../platform/http/static-asset";
 
-const page = createRoute({
-  method: "get",
-  path: "/",
-  summary: "Live Avatar demo page",
-  responses: { 200: { description: "HTML page" } },
-});
 const script = createRoute({
   method: "get",
   path: "/motion-client.js",
@@ -22,15 +15,14 @@ const asset = (path: string, summary: string) =>
   createRoute({ method: "get", path, summary, responses: { 200: { description: summary } } });
 
 /**
- * /console/live: a standalone page (no console sign-in needed) and what it loads, under the console's page
- * headers (no framing, no-store, strict CSP; blob: scripts for the AudioWorklet). Its own script and style
- * sheet are static assets built from assets/; motion-client is the committed bundle of packages/motion-client.
+ * What the live page (/console/live, served by the console to a signed-in person: live-page-view.tsx) loads, and
+ * the App-key session route for backends, under the page headers. Its own script and style sheet are static
+ * assets built from assets/; motion-client is the committed bundle of packages/motion-client.
  */
 const app = motionApp();
-app.use("*", pageSecurityHeaders("'self' blob:"));
+app.use("*", pageSecurityHeaders());
 
 export const liveRoutes = app
-  .openapi(page, (c) => c.html(livePageHtml(), 200))
   .openapi(asset("/live.css", "The page's style sheet"), staticAsset)
   .openapi(asset("/live.js", "The page's script (ES module)"), staticAsset)
   .openapi(script, (c) =>

@@ -1,3 +1,4 @@
-/** What the Worker's entry uses of the live motion service: its routes and the demo page. */
+/** What the Worker's entry and the console use of the live motion service: its routes and the live page. */
 export { liveRoutes } from "./live-page";
+export { livePageHtml } from "./live-page-view";
 export { motionRoutes } from "./routes";

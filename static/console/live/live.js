@@ -26,22 +26,16 @@ var status = (text, error = false) => {
 };
 var failed = (err) => status(err.message, true);
 var live;
-var creds = { appId: "", apiKey: "" };
+var csrf = document.querySelector('meta[name="csrf-token"]')?.content ?? "";
 async function session() {
-  const res = await fetch("/console/live/session", {
-    method: "POST",
-    headers: { "X-App-ID": creds.appId, "X-API-Key": creds.apiKey }
-  });
+  const res = await fetch("/console/live/token", { method: "POST", headers: { "X-CSRF-Token": csrf } });
+  if (res.status === 401) location.assign("/console/sign-in");
   const body = await res.json();
   if (!res.ok) throw new Error(body.error?.message ?? res.statusText);
   return body;
 }
-$("credentials").addEventListener("submit", async (e) => {
+$("load").addEventListener("submit", async (e) => {
   e.preventDefault();
-  creds = {
-    appId: $("appId").value.trim(),
-    apiKey: $("apiKey").value.trim()
-  };
   try {
     const { avatars } = await session();
     avatarSelect.innerHTML = "";

@@ -1,13 +1,13 @@
 /**
- * The /console/live page's script, bundled into /console/live/live.js (scripts/build-assets.ts): enter an App
- * ID and API key (sent only to this server, which mints a one-connection session token), pick an Avatar,
+ * The /console/live page's script, bundled into /console/live/live.js (scripts/build-assets.ts): load the
+ * account's Avatars with a session token from the console session (one per connection), pick an Avatar,
  * talk into the microphone or play a file, and watch the Avatar speak. motion-client is not bundled in: the
  * build points its import at /console/live/motion-client.js, the module the Worker serves (live-page.ts).
  */
 import type { Expression } from "@avatar-video/contract";
 import { LiveAvatar } from "@avatar-video/motion-client";
 
-/** What POST /console/live/session answers (live-session-route.ts): the fields read here. */
+/** What POST /console/live/token answers (workers/console/live-routes.ts): the fields read here. */
 interface Session {
   sessionToken: string;
   avatars: { id: string; name: string }[];
@@ -42,24 +42,19 @@ const status = (text: string, error = false) => {
 const failed = (err: unknown) => status((err as Error).message, true);
 
 let live: LiveAvatar | undefined;
-let creds = { appId: "", apiKey: "" };
+/** The console's CSRF token, which every state-changing request of a signed-in page carries. */
+const csrf = document.querySelector<HTMLMetaElement>('meta[name="csrf-token"]')?.content ?? "";
 
 async function session(): Promise<Session> {
-  const res = await fetch("/console/live/session", {
-    method: "POST",
-    headers: { "X-App-ID": creds.appId, "X-API-Key": creds.apiKey },
-  });
+  const res = await fetch("/console/live/token", { method: "POST", headers: { "X-CSRF-Token": csrf } });
+  if (res.status === 401) location.assign("/console/sign-in");
   const body = await res.json();
   if (!res.ok) throw new Error(body.error?.message ?? res.statusText);
   return body as Session;
 }
 
-$<HTMLFormElement>("credentials").addEventListener("submit", async (e) => {
+$<HTMLFormElement>("load").addEventListener("submit", async (e) => {
   e.preventDefault();
-  creds = {
-    appId: $<HTMLInputElement>("appId").value.trim(),
-    apiKey: $<HTMLInputElement>("apiKey").value.trim(),
-  };
   try {
     const { avatars } = await session();
     avatarSelect.innerHTML = "";

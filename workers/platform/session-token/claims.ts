@@ -6,7 +6,7 @@ export type Region = (typeof REGIONS)[number];
 export interface SessionClaims {
   /** Issuer: always "avatar-video". */
   iss: typeof SESSION_TOKEN_ISSUER;
-  /** The App ID that requested the token. */
+  /** The App ID that requested the token, or `person:<userId>` for a console person's (personSubject). */
   sub: string;
   /** The App's owner account. */
   acct: string;
@@ -21,3 +21,7 @@ export interface SessionClaims {
   /** Unique token ID (UUID). */
   jti: string;
 }
+
+/** Subject of a token minted from a console session: the motion service checks the person is still in the account. */
+export const PERSON_SUBJECT_PREFIX = "person:";
+export const personSubject = (userId: string) => `${PERSON_SUBJECT_PREFIX}${userId}`;
