@@ -1,7 +1,7 @@
 /**
  * Render benchmark: a speech-like clip (default 60 s) at 1024×1024 and 1920×1080.
  *
- *   npm run bench:render -- [--seconds 60] [--size 512 | --sizes 1024x1024,1920x1080] [--floors | --skip-floors] [--skip-quality] [--portrait file.png --rig rig.json --matte matte.png] [--alpha]
+ *   npm run bench:render -- [--seconds 60] [--size 512 | --sizes 1024x1024,1920x1080] [--floors | --skip-floors] [--skip-quality] [--portrait file.png --rig rig.json --matte matte.png] [--alpha | --performance JSON]
  *
  * Long clips (issue 8: `--seconds 3600 --size 512`) loop 60 s of synthesized speech with ffmpeg, so the
  * bench process holds the same audio for every length and its peak RSS (printed, with the render's own
@@ -21,6 +21,8 @@
  *
  * --alpha (no floors): the same job without and with `alpha: true` (the WebM with alpha beside the MP4),
  * alternated over two rounds, and the ratio of their wall times (docs/rendering.md, "The person matte").
+ * --performance '{"expression":"happy","headMotion":2}' (no floors): the same, without and with that
+ * `video.performance` (docs/performance.md, "Cost"), with the ratio of their CPU times too.
  *
  * --compare <git-ref> [--rounds 2]: that ref's own bench, built in a worktree, alternated A/B with this tree's,
  * and the median figures per size side by side (scripts/lib/bench-compare.ts).
@@ -39,9 +41,9 @@ import {
 import { tmpdir, cpus, loadavg } from "node:os";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import { renderVideo, makeTimeline } from "../container/src/video/public";
+import { renderVideo, makeTimeline, type RenderSettings } from "../container/src/video/public";
 import { ffmpegChoice, ffmpegPath, run } from "../container/src/media/public";
-import type { AvatarRig } from "@avatar-video/contract";
+import { type AvatarRig, PERFORMANCE_DEFAULTS } from "@avatar-video/contract";
 import { encodeAudio, speechLike, synthSpeech } from "../test/renderer/helpers/media-audio";
 import { argsForEachSide, compareRefs } from "./lib/bench-compare";
 import { floorRun, pngLoopFloor } from "./lib/encode-floors";
@@ -60,6 +62,7 @@ const { values: opts } = parseArgs({
     rig: { type: "string" },
     matte: { type: "string" },
     alpha: { type: "boolean" },
+    performance: { type: "string" },
     fixture: { type: "string" },
     label: { type: "string" },
     compare: { type: "string" },
@@ -146,8 +149,9 @@ async function main() {
   const seconds = Number(arg("seconds", "60"));
   if (!(seconds > 0)) throw new Error("--seconds must be a positive number");
   const sizes = (opts.size ? [opts.size] : (arg("sizes") ?? "").split(",")).map(parseSize);
-  const floors = opts["skip-floors"] || opts.alpha ? false : (opts.floors ?? seconds <= 600);
-  const quality = !opts["skip-quality"] && !opts.alpha && seconds <= 600;
+  const side = opts.alpha || opts.performance !== undefined; // a side-by-side run: no floors, no SSIM
+  const floors = opts["skip-floors"] || side ? false : (opts.floors ?? seconds <= 600);
+  const quality = !opts["skip-quality"] && !side && seconds <= 600;
   const work = mkdtempSync(join(tmpdir(), "bench-render-"));
   try {
     const avatar = await loadAvatar(work);
@@ -176,7 +180,7 @@ async function main() {
       `portrait ${avatar.label} (${avatar.rig.portrait.width}×${avatar.rig.portrait.height}), audio ${seconds} s speech-like, ${cpus().length} cores, ffmpeg ${ffmpegChoice().version} (${ffmpegChoice().source})`,
     );
     // One render at a size, with its wall time and CPU (this process and its ffmpeg children).
-    const timedRender = async (width: number, height: number, alpha = false, videoArgs?: string[]) => {
+    const timedRender = async (width: number, height: number, extra: Extra = {}, videoArgs?: string[]) => {
       const t0 = performance.now();
       const c0 = cpuNow();
       const r = await renderVideo({
@@ -192,7 +196,7 @@ async function main() {
           backgroundFit: "cover",
           leadInSeconds: 0,
           leadOutSeconds: 0,
-          alpha,
+          ...extra,
         },
         workDir: videoArgs ? join(work, "reference") : work,
         threads: arg("threads") ? Number(arg("threads")) : undefined,
@@ -205,13 +209,18 @@ async function main() {
       const size = `  output ${mb(statSync(mp4).size)} (${statSync(mp4).size} bytes)`;
       if (!quality) return size;
       mkdirSync(join(work, "reference"), { recursive: true });
-      const ref = await timedRender(width, height, false, LOSSLESS_VIDEO_ARGS);
+      const ref = await timedRender(width, height, {}, LOSSLESS_VIDEO_ARGS);
       return `${size}; SSIM against lossless ${(await ssimAgainst(mp4, ref.r.mp4Path)).toFixed(5)}`;
     };
     for (const [width, height] of sizes) {
       const tl = makeTimeline(seconds, 0, 0);
       if (opts.alpha) {
-        await alphaCost(width, height, timedRender);
+        await sideBySide(width, height, timedRender, "alpha: true", { alpha: true });
+        continue;
+      }
+      if (opts.performance !== undefined) {
+        const performance = { ...PERFORMANCE_DEFAULTS, ...JSON.parse(opts.performance) };
+        await sideBySide(width, height, timedRender, `performance ${opts.performance}`, { performance });
         continue;
       }
       if (!floors) {
@@ -275,29 +284,34 @@ async function main() {
   }
 }
 
+/** Settings a side-by-side run adds to the job. */
+type Extra = Pick<RenderSettings, "alpha" | "performance">;
+
 type TimedRender = (
   w: number,
   h: number,
-  alpha?: boolean,
+  extra?: Extra,
   videoArgs?: string[],
 ) => Promise<{ r: Awaited<ReturnType<typeof renderVideo>>; ms: number; cpu: { node: number; ffmpeg: number } }>;
 
-/** The same job without and with the alpha video, alternated over two rounds: wall, CPU, outputs, ratio. */
-async function alphaCost(width: number, height: number, timedRender: TimedRender): Promise<void> {
+/** The same job without and with `extra`, alternated over two rounds: wall, CPU, outputs, ratios. */
+async function sideBySide(width: number, height: number, timedRender: TimedRender, label: string, extra: Extra) {
   const walls: Record<"without" | "with", number[]> = { without: [], with: [] };
+  const cpuTotals: Record<"without" | "with", number[]> = { without: [], with: [] };
   for (let round = 1; round <= 2; round++) {
-    for (const alpha of [false, true]) {
-      const { r, ms, cpu } = await timedRender(width, height, alpha);
-      walls[alpha ? "with" : "without"].push(ms);
+    for (const on of [false, true]) {
+      const { r, ms, cpu } = await timedRender(width, height, on ? extra : {});
+      walls[on ? "with" : "without"].push(ms);
+      cpuTotals[on ? "with" : "without"].push(cpu.node + cpu.ffmpeg);
       const out = `MP4 ${mb(statSync(r.mp4Path).size)}${r.webmPath ? `, WebM ${mb(statSync(r.webmPath).size)}` : ""}`;
       console.log(
-        `${width}×${height} round ${round} ${alpha ? "alpha: true " : "alpha: false"}: wall ${(ms / 1000).toFixed(2)} s, CPU node ${cpu.node.toFixed(1)} s + ffmpeg ${cpu.ffmpeg.toFixed(1)} s, ${out}; load ${loadavg()[0].toFixed(1)}`,
+        `${width}×${height} round ${round} ${on ? label : "without"}: wall ${(ms / 1000).toFixed(2)} s, CPU node ${cpu.node.toFixed(1)} s + ffmpeg ${cpu.ffmpeg.toFixed(1)} s, ${out}; load ${loadavg()[0].toFixed(1)}`,
       );
     }
   }
   const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
   console.log(
-    `${width}×${height}: alpha: true takes ${(mean(walls.with) / mean(walls.without)).toFixed(2)}× the wall time of the same job without it (mean of 2 rounds each)`,
+    `${width}×${height}: with ${label} the job takes ${(mean(walls.with) / mean(walls.without)).toFixed(3)}× the wall time and ${(mean(cpuTotals.with) / mean(cpuTotals.without)).toFixed(3)}× the CPU of the same job without it (mean of 2 rounds each)`,
   );
 }
 

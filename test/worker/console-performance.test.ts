@@ -6,19 +6,8 @@ import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { videoJobs } from "../../workers/platform/db/schema";
 import { createAccount } from "./helpers/accounts";
-import { signedIn } from "./helpers/console";
+import { signedIn, VIDEO_FORM } from "./helpers/console";
 import { db, insertAvatar } from "./open-fixtures";
-
-const FORM = {
-  width: "320",
-  height: "240",
-  fit: "crop",
-  backgroundColor: "#102030",
-  backgroundFit: "cover",
-  leadInSeconds: "0",
-  leadOutSeconds: "0",
-  audioUrl: "https://media.example.com/voice.mp3",
-};
 
 describe("console: the performance on the Videos page", () => {
   it("offers expression, intensity and head motion; sends them as video.performance", async () => {
@@ -32,7 +21,7 @@ describe("console: the performance on the Videos page", () => {
     /** Posts the form; the stored job's performance. */
     const stored = async (extra: Record<string, string>) => {
       const requestId = crypto.randomUUID();
-      const res = await client.fetch("/console/videos", { form: { ...FORM, avatarId, requestId, ...extra } });
+      const res = await client.fetch("/console/videos", { form: { ...VIDEO_FORM, avatarId, requestId, ...extra } });
       expect(res.status, await res.clone().text()).toBe(303);
       const row = await db().select().from(videoJobs).where(eq(videoJobs.requestId, requestId)).get();
       return row!.settings.performance;
@@ -50,7 +39,7 @@ describe("console: the performance on the Videos page", () => {
     const avatarId = await insertAvatar(a.accountId);
     const { client } = await signedIn(a.accountId);
     const res = await client.fetch("/console/videos", {
-      form: { ...FORM, avatarId, requestId: crypto.randomUUID(), expression: "happy", headMotion: "5" },
+      form: { ...VIDEO_FORM, avatarId, requestId: crypto.randomUUID(), expression: "happy", headMotion: "5" },
     });
     expect(await res.text()).toContain("video.performance.headMotion must be between 0 and 3");
   });

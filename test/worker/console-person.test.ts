@@ -10,19 +10,8 @@ import { normalizeVideoSettings } from "../../workers/api/schemas/video-settings
 import { videoJobs } from "../../workers/platform/db/schema";
 import { alphaVideoKey, avatarKeys, videoKey } from "../../workers/platform/storage/keys";
 import { createAccount } from "./helpers/accounts";
-import { signedIn } from "./helpers/console";
+import { signedIn, VIDEO_FORM } from "./helpers/console";
 import { db, insertAvatar, insertVideoJob } from "./open-fixtures";
-
-const FORM = {
-  width: "320",
-  height: "240",
-  fit: "crop",
-  backgroundColor: "#102030",
-  backgroundFit: "cover",
-  leadInSeconds: "0",
-  leadOutSeconds: "0",
-  audioUrl: "https://media.example.com/voice.mp3",
-};
 
 describe("console: the person on any background", () => {
   it("the two checkboxes, each with its own label, set replaceBackground and alpha; unticked is the default", async () => {
@@ -44,7 +33,7 @@ describe("console: the person on any background", () => {
       [{}, {}],
     ] as const) {
       const res = await client.fetch("/console/videos", {
-        form: { ...FORM, avatarId, requestId: crypto.randomUUID(), ...extra },
+        form: { ...VIDEO_FORM, avatarId, requestId: crypto.randomUUID(), ...extra },
       });
       expect(res.status, await res.clone().text()).toBe(303);
       const [job] = await db()
@@ -82,7 +71,9 @@ describe("console: the person on any background", () => {
     expect(html).not.toContain(`/console/videos/${ids[1]}/file?format=webm`);
     const webm = await client.fetch(`/console/videos/${ids[0]}/file?format=webm`);
     expect(webm.status).toBe(302);
-    expect(webm.headers.get("location")).toMatch(new RegExp(`/v1/media/videos/${ids[0]}\\.webm\\?acct=[0-9a-f-]+&exp=`));
+    expect(webm.headers.get("location")).toMatch(
+      new RegExp(`/v1/media/videos/${ids[0]}\\.webm\\?acct=[0-9a-f-]+&exp=`),
+    );
     expect((await client.fetch(`/console/videos/${ids[1]}/file?format=webm`)).status).toBe(404);
   });
 

@@ -94,3 +94,15 @@ export function pngFile(width: number, height: number, name = "image.png"): File
   b[25] = 2;
   return new File([b], name, { type: "image/png" });
 }
+
+/** The Videos page's form filled in (without the Avatar and the retry key each post adds). */
+export const VIDEO_FORM = {
+  width: "320",
+  height: "240",
+  fit: "crop",
+  backgroundColor: "#102030",
+  backgroundFit: "cover",
+  leadInSeconds: "0",
+  leadOutSeconds: "0",
+  audioUrl: "https://media.example.com/voice.mp3",
+};
