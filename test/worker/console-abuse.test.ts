@@ -1,8 +1,10 @@
+import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { MAX_UPLOAD_BYTES_PER_DAY } from "../../workers/accounts/console-uploads";
 import { consoleUploads } from "../../workers/platform/db/schema";
 import { createAccount } from "./helpers/accounts";
-import { ConsoleClient, signedIn } from "./helpers/console";
+import { ConsoleClient, pngFile, signedIn } from "./helpers/console";
 import { db, type Envelope } from "./open-fixtures";
 
 // Issue 24, point 4: console bodies are capped before any parsing, parts need a length, and an account holds
@@ -79,5 +81,54 @@ describe("console unfinished uploads per account", () => {
       200,
     );
     expect((await start()).status).toBe(201);
+  });
+});
+
+describe("console upload volume per account per day", () => {
+  const limiter = (accountId: string) => env.ACCOUNT_LIMITER.getByName(accountId);
+
+  it("completed uploads count their bytes for 24 h; past the volume the next is refused with when it frees up", async () => {
+    const stub = env.ACCOUNT_LIMITER.getByName(`bytes-${crypto.randomUUID()}`);
+    const t0 = 1_000_000;
+    expect(await stub.completeUploadBytes("a", 600, 1000, t0)).toEqual({ ok: true });
+    expect(await stub.completeUploadBytes("a", 600, 1000, t0 + 1)).toEqual({ ok: true }); // the same upload again
+    expect(await stub.checkUploadBytes(400, 1000, t0 + 2)).toEqual({ ok: true });
+    const refused = await stub.completeUploadBytes("b", 500, 1000, t0 + 60_000);
+    expect(refused).toMatchObject({ ok: false, code: "rate_limit_exceeded" });
+    expect(refused.ok ? 0 : refused.retryAfterSeconds).toBe(24 * 3600 - 60);
+    expect(await stub.completeUploadBytes("b", 500, 1000, t0 + 24 * 3600_000 + 1)).toEqual({ ok: true });
+  });
+
+  it("a full day refuses console uploads before anything is stored: audio in parts, portraits", async () => {
+    const a = await createAccount();
+    const { client } = await signedIn(a.accountId);
+    await limiter(a.accountId).completeUploadBytes("earlier", MAX_UPLOAD_BYTES_PER_DAY - 10, MAX_UPLOAD_BYTES_PER_DAY);
+    const big = await client.fetch("/console/api/uploads", { json: { contentType: "audio/wav", size: 5000 } });
+    expect(big.status).toBe(429);
+    expect(((await big.json()) as Envelope).error.message).toContain("Daily upload volume reached");
+    expect(Number(big.headers.get("Retry-After"))).toBeGreaterThan(0);
+    await client.page("/console/avatars");
+    const portrait = await client.fetch("/console/avatars", { form: { portrait: pngFile(800, 800), name: "x" } });
+    expect(portrait.status).toBe(429);
+    expect(await portrait.text()).toContain("Daily upload volume reached");
+    expect(await db().select().from(consoleUploads).where(eq(consoleUploads.accountId, a.accountId))).toHaveLength(0);
+    // A small upload still fits, and completes.
+    const small = await client.fetch("/console/api/uploads", { json: { contentType: "audio/wav", size: 10 } });
+    expect(small.status).toBe(201);
+  });
+
+  it("an upload that no longer fits when it completes is discarded (R2 parts, row, slot)", async () => {
+    const a = await createAccount();
+    const { client } = await signedIn(a.accountId);
+    const { uploadId } = (await (
+      await client.fetch("/console/api/uploads", { json: { contentType: "audio/wav", size: 10 } })
+    ).json()) as { uploadId: string };
+    const part = (await (
+      await client.fetch(`/console/api/uploads/${uploadId}/parts/1`, { method: "PUT", body: new Uint8Array(10) })
+    ).json()) as { partNumber: number; etag: string };
+    await limiter(a.accountId).completeUploadBytes("meanwhile", MAX_UPLOAD_BYTES_PER_DAY, MAX_UPLOAD_BYTES_PER_DAY);
+    const done = await client.fetch(`/console/api/uploads/${uploadId}/complete`, { json: { parts: [part] } });
+    expect(done.status).toBe(429);
+    expect(await db().select().from(consoleUploads).where(eq(consoleUploads.accountId, a.accountId))).toHaveLength(0);
   });
 });

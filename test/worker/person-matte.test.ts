@@ -8,6 +8,7 @@ import { describe, expect, it } from "vitest";
 import { normalizeVideoSettings } from "../../workers/api/schemas/video-settings";
 import { avatarIdForJob } from "../../workers/pipeline/jobs/avatar-id";
 import { expireVideoJob } from "../../workers/pipeline/jobs/expiry";
+import { jobToken } from "../../workers/pipeline/jobs/tokens";
 import { deleteFailedJobOutputs } from "../../workers/pipeline/jobs/outputs";
 import { avatarPayload, videoPayload } from "../../workers/pipeline/renderer/payload";
 import { videoJobs, avatarJobs } from "../../workers/platform/db/schema";
@@ -138,6 +139,27 @@ describe("the renderer contract", () => {
     expect((await objectRequest("video", plain, 5, "PUT", alphaVideoKey(plain), "webm")).status).toBe(403);
     expect((await objectRequest("video", alpha, 5, "PUT", alphaVideoKey(alpha), "webm")).status).toBe(200);
     expect((await env.MEDIA.head(alphaVideoKey(alpha)))!.httpMetadata?.contentType).toBe("video/webm");
+  });
+
+  it("a video run adds its Avatar's matte only where none exists: an existing matte is never replaced", async () => {
+    const acct = await createAccount();
+    const avatarId = await insertAvatar(acct.accountId);
+    const first = await createVideoJob(acct, avatarId);
+    const second = await createVideoJob(acct, avatarId);
+    await startRun("video", first, 5);
+    await startRun("video", second, 5);
+    const key = avatarKeys(avatarId).matte;
+    expect((await objectRequest("video", first, 5, "PUT", key, new Uint8Array([137, 80, 1]))).status).toBe(200);
+    const again = await objectRequest("video", second, 5, "PUT", key, new Uint8Array([137, 80, 2, 2]));
+    expect(again.status).toBe(200);
+    expect(await again.json()).toMatchObject({ ok: true, kept: "existing" });
+    expect(new Uint8Array(await (await env.MEDIA.get(key))!.arrayBuffer())).toEqual(new Uint8Array([137, 80, 1]));
+    // No way around it through a multipart upload.
+    const multipart = await SELF.fetch(`http://x/internal/objects/${key}?job=${second}&attempt=5&uploads`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${await jobToken(env, "video", second, 5)}` },
+    });
+    expect(multipart.status).toBe(403);
   });
 
   it("an alpha job succeeds only with both files stored; without the WebM it fails render_failed", async () => {

@@ -11,7 +11,7 @@ import {
   type UnitState,
   type UnitsUpdate,
 } from "./avatar-units";
-import { admitUpload, endUpload } from "./console-uploads";
+import { admitUpload, checkUploadBytes, completeUploadBytes, endUpload } from "./console-uploads";
 import { markEnded } from "./creations/avatar-concurrency";
 import { endCheckSlot } from "./creations/check-slots";
 import { admitAvatarCheck, admitAvatarCreation, admitVideoCreation } from "./creations/creation-admission";
@@ -154,6 +154,14 @@ export class AccountLimiter extends DurableObject<Env> {
 
   endUpload(uploadId: string): void {
     endUpload(this.sql, uploadId);
+  }
+
+  checkUploadBytes(bytes: number, limit: number, now: number = Date.now()): Admission {
+    return checkUploadBytes(this.sql, bytes, limit, now);
+  }
+
+  completeUploadBytes(uploadId: string, bytes: number, limit: number, now: number = Date.now()): Admission {
+    return completeUploadBytes(this.sql, uploadId, bytes, limit, now);
   }
 
   // ---- reads ------------------------------------------------------------------------------------------

@@ -61,16 +61,14 @@ export async function createInvite(
   }
   const token = randomToken();
   const expiresAt = new Date(now + INVITE_TTL_MS);
-  await db
-    .insert(consoleInvites)
-    .values({
-      tokenHash: await sha256Hex(token),
-      accountId: account.id,
-      email,
-      role,
-      createdAt: new Date(now),
-      expiresAt,
-    });
+  await db.insert(consoleInvites).values({
+    tokenHash: await sha256Hex(token),
+    accountId: account.id,
+    email,
+    role,
+    createdAt: new Date(now),
+    expiresAt,
+  });
   return { token, email, accountId: account.id, role, expiresAt };
 }
 

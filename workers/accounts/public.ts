@@ -7,7 +7,7 @@
 export { admissionError } from "./admission";
 export type { Balance } from "./avatar-units";
 export { canSeeAvatarMedia, canUseAvatar } from "./avatar-use-check";
-export { MAX_OPEN_UPLOADS } from "./console-uploads";
+export { MAX_OPEN_UPLOADS, MAX_UPLOAD_BYTES_PER_DAY } from "./console-uploads";
 export { limiterFor } from "./limiter-client";
 export {
   type AccountLimits,

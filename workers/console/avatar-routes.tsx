@@ -5,7 +5,7 @@ import type { Context } from "hono";
 import { avatars } from "../platform/db/schema";
 import { publicBaseUrl } from "../platform/http/base-url";
 import { ApiError } from "../platform/http/errors";
-import { admissionError, limiterFor } from "../accounts/public";
+import { admissionError, limiterFor, MAX_UPLOAD_BYTES_PER_DAY } from "../accounts/public";
 import { avatarBackgroundUrl, avatarCoverUrl, avatarMediaUrl } from "../platform/storage/links";
 import { avatarKeys } from "../platform/storage/keys";
 import { avatarCreationBlock } from "./access";
@@ -51,7 +51,12 @@ async function renderAvatars(
   );
 }
 
-async function renderAvatar(c: Context<ConsoleEnv>, avatarId: string, flash: Flash | null, status: 200 | 400 = 200) {
+async function renderAvatar(
+  c: Context<ConsoleEnv>,
+  avatarId: string,
+  flash: Flash | null,
+  status: 200 | 400 | 429 = 200,
+) {
   const { account } = c.get("session");
   const avatar = await ownAvatar(c.env, account.id, avatarId);
   const base = publicBaseUrl(asAppContext(c));
@@ -102,7 +107,20 @@ export const avatarRoutes = new Hono<ConsoleEnv>()
       for (const [k, v] of Object.entries(err.headers)) c.header(k, v);
       return renderAvatars(c, errorFlash(err.message), err.status as 402, name);
     }
-    const upload = await storeWhole(c.env, account.id, "portrait", bytes.buffer as ArrayBuffer, check.type, check.ext);
+    const upload = await storeWhole(c.env, account.id, "portrait", bytes.buffer as ArrayBuffer, check.type, check.ext)
+      .catch(async (err: unknown) => {
+        await limiter.endAvatarCheck(checkId);
+        throw err;
+      })
+      .catch((err: unknown) => {
+        if (err instanceof ApiError) return err;
+        throw err;
+      });
+    if (upload instanceof ApiError) {
+      // Over the account's daily upload volume: nothing stored, nothing checked.
+      for (const [k, v] of Object.entries(upload.headers)) c.header(k, v);
+      return renderAvatars(c, errorFlash(upload.message), upload.status as 429, name);
+    }
     try {
       const imageUrl = await uploadSourceUrl(c.env, upload);
       const faces = await checkUploadedPortrait(c.env, imageUrl).finally(() => limiter.endAvatarCheck(checkId));
@@ -140,6 +158,15 @@ export const avatarRoutes = new Hono<ConsoleEnv>()
     }
     // A new key per save: the image URL changes with the image, so no cache shows the old one.
     const key = `avatars/${avatar.id}/background-${crypto.randomUUID().slice(0, 8)}.${info.type === "image/png" ? "png" : "jpg"}`;
+    const counted = await limiterFor(c.env, account.id).completeUploadBytes(
+      key,
+      bytes.byteLength,
+      MAX_UPLOAD_BYTES_PER_DAY,
+    );
+    if (!counted.ok) {
+      c.header("Retry-After", String(counted.retryAfterSeconds ?? 60));
+      return renderAvatar(c, avatar.id, errorFlash(counted.message), 429);
+    }
     await c.env.MEDIA.put(key, bytes, { httpMetadata: { contentType: info.type } });
     await drizzle(c.env.DB)
       .update(avatars)

@@ -3,11 +3,11 @@ import { eq } from "drizzle-orm";
 import { drizzle } from "drizzle-orm/d1";
 import { consoleUploads } from "../platform/db/schema";
 import { invalid } from "../platform/http/errors";
-import { MAX_OPEN_UPLOADS, admissionError, limiterFor } from "../accounts/public";
+import { MAX_OPEN_UPLOADS, MAX_UPLOAD_BYTES_PER_DAY, admissionError, limiterFor } from "../accounts/public";
 import type { ConsoleEnv } from "./context";
 import { jsonBody, openApiApp } from "../platform/http/openapi-app";
 import { jsonInput } from "../platform/http/validation";
-import { AUDIO_TYPES, findUpload, MAX_AUDIO_BYTES, newUpload, PART_SIZE } from "./uploads";
+import { AUDIO_TYPES, discardUpload, findUpload, MAX_AUDIO_BYTES, newUpload, PART_SIZE } from "./uploads";
 import { okJson } from "../platform/http/route-parts";
 
 /**
@@ -83,7 +83,11 @@ export const uploadApi = openApiApp<ConsoleEnv>()
     const accountId = c.get("session").account.id;
     // Each unfinished upload holds R2 storage for up to 24 h: the account's object meters them before any is made.
     const id = crypto.randomUUID();
-    const admission = await limiterFor(c.env, accountId).admitUpload(id, MAX_OPEN_UPLOADS, Date.now());
+    const limiter = limiterFor(c.env, accountId);
+    // The day's completed bytes are metered too (counted on completion): refuse now what could not complete.
+    const room = await limiter.checkUploadBytes(size, MAX_UPLOAD_BYTES_PER_DAY, Date.now());
+    if (!room.ok) throw admissionError(room);
+    const admission = await limiter.admitUpload(id, MAX_OPEN_UPLOADS, Date.now());
     if (!admission.ok) throw admissionError(admission);
     const upload = await newUpload(c.env, {
       id,
@@ -128,6 +132,15 @@ export const uploadApi = openApiApp<ConsoleEnv>()
     if (parts.length !== want || parts.some((p, i) => p.partNumber !== i + 1))
       throw invalid(`parts must list partNumber 1 to ${want}, each once`);
     const mpu = c.env.MEDIA.resumeMultipartUpload(upload.key, upload.multipartId);
+    const limiter = limiterFor(c.env, upload.accountId);
+    const counted = await limiter.completeUploadBytes(upload.id, upload.size, MAX_UPLOAD_BYTES_PER_DAY, Date.now());
+    if (!counted.ok) {
+      // Over the day's volume (other uploads completed meanwhile): nothing of this one is kept.
+      await mpu.abort().catch(() => {});
+      await discardUpload(c.env, upload);
+      await limiter.endUpload(upload.id);
+      throw admissionError(counted);
+    }
     await mpu.complete(parts).catch(() => {
       throw invalid(
         "parts do not match what was uploaded (a part is missing or its etag differs); upload the file again",
@@ -142,6 +155,6 @@ export const uploadApi = openApiApp<ConsoleEnv>()
       .update(consoleUploads)
       .set({ completedAt: new Date(), multipartId: null })
       .where(eq(consoleUploads.id, upload.id));
-    await limiterFor(c.env, upload.accountId).endUpload(upload.id);
+    await limiter.endUpload(upload.id);
     return c.json({ uploadId, size: upload.size }, 200);
   });

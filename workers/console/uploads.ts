@@ -7,6 +7,7 @@ import { invalid, notFound } from "../platform/http/errors";
 import { sha256Hex } from "../platform/crypto/digest";
 import { sign, verify } from "../platform/crypto/hmac";
 import { isIssuedUuid } from "../platform/http/uuid";
+import { admissionError, limiterFor, MAX_UPLOAD_BYTES_PER_DAY } from "../accounts/public";
 
 /**
  * Files uploaded in the console (portraits, audio) live in R2 under `console-uploads/{accountId}/{id}/…`
@@ -69,7 +70,10 @@ export async function newUpload(
   return row;
 }
 
-/** A small file in one piece (portraits, and audio sent by a form without scripts). */
+/**
+ * A small file in one piece (portraits, and audio sent by a form without scripts). Its bytes count against the
+ * account's daily upload volume before anything is stored (429 past it).
+ */
 export async function storeWhole(
   env: Env,
   accountId: string,
@@ -78,7 +82,10 @@ export async function storeWhole(
   contentType: string,
   ext: string,
 ) {
-  const upload = await newUpload(env, { accountId, kind, contentType, size: bytes.byteLength, ext });
+  const id = crypto.randomUUID();
+  const counted = await limiterFor(env, accountId).completeUploadBytes(id, bytes.byteLength, MAX_UPLOAD_BYTES_PER_DAY);
+  if (!counted.ok) throw admissionError(counted);
+  const upload = await newUpload(env, { id, accountId, kind, contentType, size: bytes.byteLength, ext });
   await env.MEDIA.put(upload.key, bytes, { httpMetadata: { contentType } });
   await drizzle(env.DB).update(consoleUploads).set({ completedAt: new Date() }).where(eq(consoleUploads.id, upload.id));
   return { ...upload, completedAt: new Date() };

@@ -48,7 +48,8 @@ internalRoutes.post("/jobs/:jobId/events", async (c) => {
 
 /**
  * What a run may touch: an Avatar job writes its new Avatar's artifacts; a video job reads its Avatar's,
- * writes its MP4 (and WebM with alpha when asked), and the Avatar's matte when it has none yet.
+ * writes its MP4 (and WebM with alpha when asked), and the Avatar's matte when it has none yet (the PUT is
+ * conditional: an existing matte is never replaced).
  */
 async function allowed(found: AnyJob, method: "GET" | "PUT", key: string): Promise<boolean> {
   if (found.kind === "avatar") {
@@ -138,7 +139,7 @@ const maxBytesOf = (key: string) => MAX_PUT_BYTES[extOf(key)] ?? 32 * MiB;
  * With ?uploadId=…&partNumber=N: one part of a multipart upload.
  */
 internalRoutes.put("/objects/*", async (c) => {
-  const { key } = await objectAccess(c, "PUT");
+  const { key, run } = await objectAccess(c, "PUT");
   if (c.req.query("uploadId") !== undefined) return uploadPart(c, key);
   const ext = extOf(key);
   const length = Number(c.req.header("content-length") ?? NaN);
@@ -161,16 +162,25 @@ internalRoutes.put("/objects/*", async (c) => {
   if (!body) throw invalid("The object body is empty.");
   // R2 needs the length of a streamed body up front.
   const sized = new FixedLengthStream(length);
-  await Promise.all([
+  // A video run writes its Avatar's matte only where none exists (R2 conditional put): it can add the matte an
+  // older Avatar lacks, never replace one.
+  const onlyIf = isRenderMatte(run.kind, key) ? { etagDoesNotMatch: "*" } : undefined;
+  const [, stored] = await Promise.all([
     body.pipeTo(sized.writable),
-    c.env.MEDIA.put(key, sized.readable, { httpMetadata: { contentType: contentTypeOf(key) } }),
+    c.env.MEDIA.put(key, sized.readable, { httpMetadata: { contentType: contentTypeOf(key) }, onlyIf }),
   ]);
+  // The Avatar already has a matte (another render made it first): the run goes on with that one.
+  if (!stored) return c.json({ ok: true, key, size: length, kept: "existing" });
   return c.json({ ok: true, key, size: length });
 });
+
+/** The Avatar matte a video run may add (never replace: no multipart upload, a conditional put). */
+const isRenderMatte = (kind: string, key: string) => kind === "video" && key.endsWith("/matte.png");
 
 /** POST /internal/objects/{key}?…&uploads starts a multipart upload; ?…&uploadId=U completes it. */
 internalRoutes.post("/objects/*", async (c) => {
   const { key, run } = await objectAccess(c, "PUT");
+  if (isRenderMatte(run.kind, key)) throw forbidden("A video run stores its Avatar's matte with one conditional PUT.");
   if (c.req.query("uploads") !== undefined) return createUpload(c, key, maxBytesOf(key), contentTypeOf(key), run);
   if (c.req.query("uploadId") !== undefined) return completeUpload(c, key);
   throw invalid("POST on an object needs ?uploads (start a multipart upload) or ?uploadId= (complete it).");
