@@ -12,10 +12,17 @@
  * Failures: `unsupported_media_type` (decode error), `empty_media` (no samples), `renderer_rejected`
  * (longer than MAX_AUDIO_SECONDS; the message gives the measured and the allowed duration).
  */
-import { spawn } from "node:child_process";
 import { ANALYSIS_RATE, TRACK_HZ, analyzeLipSync, type LipTrack } from "@avatar-video/motion-model";
 import { JobFailure } from "../rules/public";
-import { ffmpegPath, killOnAbort, throwIfAborted, decodeMonoArgs, MAX_AUDIO_SECONDS, tooLong } from "../media/public";
+import {
+  decodeMonoArgs,
+  ffmpegPath,
+  killOnAbort,
+  MAX_AUDIO_SECONDS,
+  spawnMedia,
+  throwIfAborted,
+  tooLong,
+} from "../media/public";
 
 const HOP = ANALYSIS_RATE / TRACK_HZ;
 export const WINDOW_SECONDS = 120;
@@ -139,7 +146,7 @@ export async function analyzeAudioFile(
   signal?: AbortSignal,
   maxSeconds = MAX_AUDIO_SECONDS,
 ): Promise<StreamedTrack> {
-  const child = spawn(ffmpegPath(), decodeMonoArgs(path, ANALYSIS_RATE), { stdio: ["ignore", "pipe", "pipe"] });
+  const child = spawnMedia(ffmpegPath(), decodeMonoArgs(path, ANALYSIS_RATE), { stdio: ["ignore", "pipe", "pipe"] });
   const dispose = killOnAbort(child, signal);
   const analysis = new WindowedLipSync();
   const limit = Math.floor((maxSeconds + 0.5) * ANALYSIS_RATE);

@@ -6,8 +6,9 @@
  * VP9 with its alpha (libvpx-vp9 at its fastest realtime speed, constant quality) + Opus in WebM, the form
  * Chromium and Firefox play with transparency.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { availableParallelism } from "node:os";
+import { spawnMedia } from "./child-process";
 import { killOnAbort, ffmpegPath } from "./ffmpeg";
 import { audioInput } from "./ffmpeg-input";
 
@@ -156,7 +157,7 @@ export class FrameEncoder {
   peakRss = 0;
 
   constructor(o: EncoderOptions) {
-    this.child = spawn(ffmpegPath(), encoderArgs(o), { stdio: ["pipe", "ignore", "pipe"] });
+    this.child = spawnMedia(ffmpegPath(), encoderArgs(o), { stdio: ["pipe", "ignore", "pipe"] });
     this.child.stderr!.on("data", (b: Buffer) => {
       this.stderr += b.toString("utf8");
       if (this.stderr.length > 16_384) this.stderr = this.stderr.slice(-8_192);

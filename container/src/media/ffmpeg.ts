@@ -5,10 +5,11 @@
  * system ffmpeg ≥ 5 found on PATH (with its ffprobe beside it), else the npm `@ffmpeg-installer` binaries
  * (an unmaintained 2018 build: a local fallback only). Chosen once per process; `/health` reports it.
  */
-import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { spawnSync, type ChildProcess } from "node:child_process";
 import { accessSync, constants } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { childEnv, spawnMedia } from "./child-process";
 
 const require = createRequire(import.meta.url);
 
@@ -64,7 +65,7 @@ export function chooseFfmpeg(io: ChoiceInputs): FfmpegChoice {
 const systemInputs: ChoiceInputs = {
   env: process.env,
   versionOf(bin) {
-    const r = spawnSync(bin, ["-hide_banner", "-version"], { encoding: "utf8", timeout: 10_000 });
+    const r = spawnSync(bin, ["-hide_banner", "-version"], { encoding: "utf8", timeout: 10_000, env: childEnv() });
     return r.status === 0 ? r.stdout.split("\n")[0] : undefined;
   },
   isExecutable(file) {
@@ -118,14 +119,14 @@ export function killOnAbort(child: ChildProcess, signal?: AbortSignal): () => vo
   return () => signal.removeEventListener("abort", onAbort);
 }
 
-/** Run a binary to completion, collecting stdout (bytes) and the tail of stderr. */
+/** Run a media tool to completion (limited, child-process.ts), collecting stdout (bytes) and the tail of stderr. */
 export function run(
   bin: string,
   args: string[],
   opts: { signal?: AbortSignal; maxStdout?: number } = {},
 ): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(bin, args, { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawnMedia(bin, args, { stdio: ["ignore", "pipe", "pipe"] });
     const out: Buffer[] = [];
     let outLen = 0;
     let err = "";

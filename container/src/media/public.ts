@@ -17,5 +17,6 @@ export {
   throwIfAborted,
   type ChoiceInputs,
 } from "./ffmpeg";
+export { childEnv, childLimits, hasPrlimit, limitedCommand, spawnMedia } from "./child-process";
 export { BACKGROUND_INPUT, backgroundHeader } from "./image-bounds";
 export { decodeMatte, encodeMatte } from "./matte-png";

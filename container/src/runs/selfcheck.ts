@@ -1,12 +1,21 @@
 /**
- * Build/deploy smoke check of the renderer's native pieces: the ffmpeg and ffprobe binaries execute and
- * have the encoders of both outputs, sharp loads, the face and segmentation models load from node_modules
- * on the WASM backend. Run by the Dockerfile so a
- * broken image fails at build time instead of on the first job:
- *   node --import tsx container/src/runs/selfcheck.ts
+ * Build/deploy smoke check of the renderer's native pieces: the ffmpeg and ffprobe binaries execute (under the
+ * children's resource limits: prlimit is required in production) and have the encoders of both outputs, sharp
+ * loads, the face and segmentation models load from node_modules on the WASM backend. Run by the Dockerfile
+ * (on the compiled JavaScript) so a broken image fails at build time instead of on the first job:
+ *   node container/dist/selfcheck.js
  */
 import { spawnSync } from "node:child_process";
-import { MIN_SYSTEM_MAJOR, ffmpegChoice, ffmpegPath, ffprobePath, parseVersion } from "../media/public";
+import {
+  childEnv,
+  ffmpegChoice,
+  ffmpegPath,
+  ffprobePath,
+  hasPrlimit,
+  limitedCommand,
+  MIN_SYSTEM_MAJOR,
+  parseVersion,
+} from "../media/public";
 
 async function main(): Promise<void> {
   const problems: string[] = [];
@@ -20,17 +29,21 @@ async function main(): Promise<void> {
         `ffmpeg: production needs a system ffmpeg ≥ ${MIN_SYSTEM_MAJOR} via FFMPEG_PATH, got ${choice.source} ${choice.version}`,
       );
     }
+    if (!hasPrlimit())
+      problems.push("prlimit: production runs ffmpeg under resource limits; /usr/bin/prlimit is missing");
   }
   for (const [name, bin] of [
     ["ffmpeg", ffmpegPath()],
     ["ffprobe", ffprobePath()],
   ] as const) {
-    const r = spawnSync(bin, ["-hide_banner", "-version"], { encoding: "utf8" });
+    const [command, args] = limitedCommand(bin, ["-hide_banner", "-version"]);
+    const r = spawnSync(command, args, { encoding: "utf8", env: childEnv() });
     if (r.status !== 0) problems.push(`${name} (${bin}) does not run: ${r.error?.message ?? r.stderr}`);
     else console.log(`${name}: ${r.stdout.split("\n")[0]}`);
   }
   // The MP4 (H.264 + AAC) and the alpha video (VP9 with alpha + Opus) need these encoders.
-  const encoders = spawnSync(ffmpegPath(), ["-hide_banner", "-encoders"], { encoding: "utf8" }).stdout ?? "";
+  const encoders =
+    spawnSync(ffmpegPath(), ["-hide_banner", "-encoders"], { encoding: "utf8", env: childEnv() }).stdout ?? "";
   for (const encoder of ["libx264", "aac", "libvpx-vp9", "libopus"]) {
     if (!new RegExp(`\\s${encoder}\\s`).test(encoders)) problems.push(`ffmpeg: no ${encoder} encoder`);
   }
