@@ -1,8 +1,8 @@
 import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
 import { defineConfig } from "vitest/config";
 
-// Every test suite, one vitest project each: `npx vitest run --project <name> [file]` (scripts/test.sh runs them
-// one after the other). Suites never share settings, so no project extends the root.
+// Every test suite, one vitest project each: `npx vitest run --project <name> [file]`. scripts/test.sh runs them
+// one after the other; so does a bare `vitest run` (sequence.groupOrder). No project extends the root.
 
 const STUB_RENDERER_HOST = "stub-renderer.test";
 
@@ -38,6 +38,32 @@ export default {
   },
 };`;
 
+/**
+ * The packages the Worker and its tests import, pre-bundled once per run (vitest's dependency optimizer): each
+ * test file starts its own workerd and loads the whole Worker, and zod, drizzle-orm, jose and hono are 300 modules
+ * as published but 25 bundles. Every entry point the code imports must be listed (a subpath left out would load
+ * a second copy of its package beside the bundle); hono's JSX runtime is never bundled (vitest keeps it apart).
+ */
+const WORKER_DEPENDENCIES = [
+  "@cloudflare/containers",
+  "@hono/zod-openapi",
+  "aws4fetch",
+  "drizzle-orm",
+  "drizzle-orm/d1",
+  "drizzle-orm/sqlite-core",
+  "fast-check",
+  "hono",
+  "hono/body-limit",
+  "hono/cookie",
+  "hono/factory",
+  "hono/html",
+  "hono/jwt",
+  "hono/utils/http-status",
+  "ipaddr.js",
+  "jose",
+  "zod",
+];
+
 const isLateQueueWork = (error: { name?: string; message?: string }) =>
   error.name === "EnvironmentTeardownError" && (error.message ?? "").startsWith("[vitest-worker]: Closing rpc while");
 
@@ -72,8 +98,12 @@ async function workersProject() {
     ],
     test: {
       name: "workers",
+      sequence: { groupOrder: 0 },
       include: ["test/worker/**/*.test.ts"],
       setupFiles: ["./test/worker/setup.ts"],
+      // Each file has its own workerd (its own storage); two at once keep both cores busy while one of them starts.
+      maxWorkers: 2,
+      deps: { optimizer: { ssr: { enabled: true, include: WORKER_DEPENDENCIES } } },
       // The Worker's own queue consumer keeps dispatching the jobs a file created (to the stub renderer) after
       // the file's last test; when the file's environment closes under it, vitest reports that late work as
       // an unhandled EnvironmentTeardownError. It happens after every assertion, so only that error is ignored.
@@ -91,6 +121,7 @@ export default defineConfig(async () => ({
         // rules, face analysis, lip-sync, encoding, the face rig and the motion model.
         test: {
           name: "renderer",
+          sequence: { groupOrder: 1 },
           include: ["test/renderer/**/*.test.ts", "packages/*/test/**/*.test.ts"],
           environment: "node",
           testTimeout: 60_000,
@@ -102,6 +133,7 @@ export default defineConfig(async () => ({
         // Plain Node tests of the SDK and CLI (client/) against scripted local servers, and of the packed tarball.
         test: {
           name: "client",
+          sequence: { groupOrder: 2 },
           include: ["test/client/**/*.test.ts"],
           environment: "node",
           testTimeout: 30_000,
@@ -113,6 +145,7 @@ export default defineConfig(async () => ({
         // Plain Node tests of the operator scripts (scripts/): Cloudflare setup against a fake wrangler.
         test: {
           name: "scripts",
+          sequence: { groupOrder: 3 },
           include: ["test/scripts/**/*.test.ts"],
           environment: "node",
           testTimeout: 60_000,
@@ -124,6 +157,7 @@ export default defineConfig(async () => ({
         // on its own ports and state directory, plus a local media server that the stack's allowlist admits.
         test: {
           name: "e2e",
+          sequence: { groupOrder: 4 },
           include: ["test/e2e/**/*.test.ts"],
           // Needs three renderer instances: its own stack (the e2e-scale project).
           exclude: ["test/e2e/renderer-scale.test.ts"],
@@ -139,6 +173,7 @@ export default defineConfig(async () => ({
         // (test/e2e/global-setup-scale.ts). Its own project, so every other e2e test keeps its one-renderer stack.
         test: {
           name: "e2e-scale",
+          sequence: { groupOrder: 5 },
           include: ["test/e2e/renderer-scale.test.ts"],
           environment: "node",
           globalSetup: ["./test/e2e/global-setup-scale.ts"],
