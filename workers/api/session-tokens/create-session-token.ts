@@ -3,12 +3,13 @@ import { apiKeyAuth } from "../../platform/auth/app-auth";
 import { floodCoolDown } from "./flood-cool-down";
 import { limitBody } from "../../platform/http/body-limit";
 import { OPEN_API_ACCESS_MESSAGE } from "../../platform/auth/access";
-import { apiError, forbidden, invalid } from "../../platform/http/errors";
+import { forbidden, invalid } from "../../platform/http/errors";
 import { jsonBody, openApiApp } from "../../platform/http/openapi-app";
 import { jsonInput } from "../../platform/http/validation";
 import { API_KEY_AUTH, errors, okJson } from "../../platform/http/route-parts";
 import { SESSION_TOKEN_MAX_SECONDS, SessionTokenRequest, SessionTokenResponse } from "../schemas/session-token";
 import { issueSessionToken } from "../../platform/session-token/issue";
+import { meterSessionToken } from "../../platform/session-token/rate";
 import { workerConfig } from "../../platform/config";
 
 const route = createRoute({
@@ -36,11 +37,7 @@ export const createSessionTokenRoute = openApiApp().openapi(route, async (c) => 
   }
   const { appId, account } = c.get("caller");
   if (!account.openApiAccess) throw forbidden(OPEN_API_ACCESS_MESSAGE);
-  const { success } = await c.env.SESSION_TOKEN_RATE.limit({ key: account.id });
-  if (!success)
-    throw apiError("rate_limit_exceeded", "At most 60 session tokens per minute per account; retry later.", {
-      headers: { "Retry-After": "60" },
-    });
+  await meterSessionToken(c.env, account.id);
   const sessionToken = await issueSessionToken(c.env.SESSION_TOKEN_PRIVATE_KEY, {
     appId,
     accountId: account.id,
