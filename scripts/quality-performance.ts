@@ -66,7 +66,7 @@ const MARGINS: Record<DrawnExpression, Array<{ key: keyof Figures; min?: number;
   ],
   serious: [
     { key: "corners", max: -0.01, smiling: true },
-    { key: "brows", max: -0.005 },
+    { key: "innerBrows", max: -0.004 },
   ],
   surprised: [
     { key: "brows", min: 0.03 },
@@ -294,7 +294,11 @@ if (parts.has("blinks")) {
  * narrowest and widest mouth after the first 1.5 s), two rows, written as `<portrait>-sheet.jpg`.
  */
 async function sheet(name: string, videos: string[], readings: Array<FaceReading | undefined>): Promise<void> {
-  const read = readings.map((r, k) => ({ r, frame: k * 3 })).filter((x) => x.r && x.frame > 37);
+  // Frames after the first 1.5 s with the eyes open (no blink in the picture).
+  const open = figures(readings).eyes;
+  const read = readings
+    .map((r, k) => ({ r, frame: k * 3 }))
+    .filter((x) => x.r && x.frame > 37 && x.r.eyes > 0.85 * open);
   const byGap = read.sort((a, b) => a.r!.gap - b.r!.gap);
   const frames = [byGap[0], byGap[byGap.length - 1]];
   const { width, height } = await videoInfo(videos[0]);

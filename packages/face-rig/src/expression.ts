@@ -62,9 +62,9 @@ const SHAPES: Record<keyof ExpressionWeights, ExpressionShape> = {
     levelSmile: 0.7,
     closeLips: 1,
     holdSmile: 1,
-    browUp: -0.025,
-    browInnerUp: -0.015,
-    browIn: 0.012,
+    browUp: -0.035,
+    browInnerUp: -0.02,
+    browIn: 0.015,
     lids: { upper: 0.06, lower: 0.06 },
   },
   // Brows up, eyes wider.
