@@ -8,7 +8,7 @@
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
-import sharp from "sharp";
+import sharp, { type OverlayOptions } from "sharp";
 import { DRAWN_EXPRESSIONS } from "@avatar-video/contract";
 import { type FacePose, NEUTRAL_POSE } from "@avatar-video/face-rig";
 import { NO_EXPRESSION } from "@avatar-video/motion-model";
@@ -42,7 +42,7 @@ interface Box {
 async function sheet(rows: Buffer[][], box: Box, k: number, file: string): Promise<void> {
   const tw = box.w * k + 4;
   const th = box.h * k + 4;
-  const tiles: sharp.OverlayOptions[] = [];
+  const tiles: OverlayOptions[] = [];
   for (const [r, row] of rows.entries())
     for (const [c, rgb] of row.entries()) {
       const input = await sharp(rgb, { raw: { width: S, height: S, channels: 3 } })
