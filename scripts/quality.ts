@@ -1,4 +1,28 @@
-
+/**
+ * Talking-head quality, measured on the rendered MP4 itself (not on the renderer's curves):
+ *
+ *   npm run quality -- <video.mp4> [more.mp4 …] --voice <voice.wav> [--json out.json]
+ *
+ * Every frame is run through two face meshes: Human's FaceMesh (container/src/analysis/face/analyze.ts) for the face
+ * box and the alignment, and MediaPipe Face Mesh with refined lips and eyes (quality/refined-mesh.ts) for the
+ * inner-lip gap, which Human's unrefined mesh misreads on some faces; blinks are read on both meshes' eyes.
+ * The clean voice is located inside the MP4's soundtrack by cross-correlating loudness envelopes, then per
+ * video it prints (definitions in docs/animation.md):
+ *  - gain: mean inner-lip gap in speech frames minus the mean in silent frames (eye-corner-distance units)
+ *  - corr: Pearson correlation of the gap with the voice loudness (dB re its 95th percentile, clipped at −40)
+ *  - rest: share of silent frames (no voice within ±0.3 s) whose gap is within 0.02 of frame 0 (the photo)
+ *  - blinks/min: dips of any eye, as read by either mesh, below a fraction of its own rolling median (perEyeBlinkEvents), and the
+ *    mean blink length (ms either eye stays below 80 % of its own rolling median, per counted blink)
+ *  - ssim: mean SSIM of the face outside the mouth-and-jaw ellipse against frame 0, after aligning each
+ *    frame to frame 0 with a similarity transform (stable landmarks, refined on the pixels; head sway is
+ *    not a defect; QUALITY_LANDMARK_ALIGN=1 skips the refinement, for comparison with older figures)
+ *  - lag: frame shift (−5…5) maximising the gap/loudness correlation (positive = mouth after the sound)
+ *  - open: 90th percentile over speech frames of the gap's rise over frame 0 (the widest openings: loud
+ *    open vowels), eye-corner units; closed: share of speech frames whose gap is within 0.02 of frame 0
+ *    (lips at rest or sealed between syllables); p20/p90: the rise's 20th over its 90th percentile in speech
+ *  - lost: frames where either detector finds no face (or Human a face of implausible size)
+ *  - gain·unrefined, blinks·unrefined: the same read from Human's unrefined FaceMesh alone (the figures before 2026-11-26)
+ */
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { analyzeFaces } from "../container/src/analysis/public";
