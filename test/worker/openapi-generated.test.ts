@@ -59,6 +59,8 @@ const INTENDED: Record<string, unknown> = {
   "paths./v1/console/session-tokens.post.responses.429": { $ref: "#/components/responses/E429" },
   "paths./v1/console/session-tokens.post.description": (d: unknown) =>
     typeof d === "string" && d.includes("429 with Retry-After"),
+  // Issue 35: session tokens need the account's Open API access (403) and are metered per account.
+  "paths./v1/console/session-tokens.post.responses.403": { $ref: "#/components/responses/E403" },
   // Issue 32: how the Avatar performs (video.performance, docs/performance.md).
   "components.schemas.VideoSettings.properties.performance": { $ref: "#/components/schemas/Performance" },
   "components.schemas.Performance": (s: unknown) => (s as Json).type === "object",
