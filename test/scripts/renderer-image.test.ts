@@ -33,7 +33,7 @@ describe("renderer image", () => {
     expect(server).not.toMatch(/from "tsx/);
     // Plain node runs it: a missing RENDERER_TOKEN stops it at start with the configuration error.
     const run = spawnSync("node", ["container/dist/server.js"], {
-      env: { PATH: process.env.PATH ?? "" },
+      env: { ...process.env, RENDERER_TOKEN: "" },
       encoding: "utf8",
       timeout: 30_000,
     });
