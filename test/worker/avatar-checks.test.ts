@@ -159,8 +159,11 @@ describe("POST /avatar-checks", () => {
     );
     expect(s.JobError.properties.reason).toBeTruthy();
     expect(s.JobError.properties.detail).toBeTruthy();
+    // The reference page (Scalar) renders the document it is served: the route and its reasons are in it.
     const html = await (await openFetch("/docs")).text();
-    expect(html).toContain("/v1/open/avatar-checks");
-    expect(html).toContain("face_too_small");
+    expect(html).toContain("/v1/open/openapi.json");
+    const served = await (await openFetch("/openapi.json")).text();
+    expect(served).toContain("/avatar-checks");
+    expect(served).toContain("face_too_small");
   });
 });

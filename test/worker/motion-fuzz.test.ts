@@ -101,7 +101,7 @@ describe("protocol fuzz: random, malformed, oversized and out-of-order messages"
       [['{"type":"start","sampleRate":16000}', '{"type":"start","sampleRate":16000}'], 1008, "start was already sent"],
       [['{"type":"start","sampleRate":96000}'], 1003, "start: sampleRate must be an integer from 8000 to 48000"],
       [["not json"], 1003, "text messages must be JSON"],
-      [['{"type":"dance"}'], 1003, 'unknown message type "dance": expected start or stop'],
+      [['{"type":"dance"}'], 1003, 'unknown message type "dance": expected start, perform or stop'],
     ];
     const a = await motionAccount();
     for (const [msgs, code, reason] of cases) {
