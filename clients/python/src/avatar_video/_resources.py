@@ -5,9 +5,9 @@ from __future__ import annotations
 import time
 import urllib.parse
 import uuid
-from collections.abc import Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar, Generic, TypeVar
 
 from ._pages import list_pages
 from ._transport import Transport
@@ -25,6 +25,8 @@ from .models import (
     VideoJobDetail,
     VideoSettings,
 )
+
+Job = TypeVar("Job")
 
 #: Default lifetime of a session token: long enough to connect, short as the spec asks (one per connection).
 SESSION_TOKEN_TTL = 600
@@ -48,6 +50,25 @@ class SessionToken:
 class _Resource:
     def __init__(self, transport: Transport) -> None:
         self._transport = transport
+
+
+class _Jobs(_Resource, Generic[Job]):
+    """A kind of job listed at ``_path``, read from each item by ``_read``."""
+
+    _path: ClassVar[str]
+    _read: ClassVar[Callable[[Any], Any]]
+
+    def list(
+        self,
+        *,
+        statuses: list[str] | None = None,
+        page_size: int | None = None,
+        timeout: float | None = None,
+        max_retries: int | None = None,
+    ) -> Iterator[Job]:
+        """The jobs, newest first, across all pages; ``statuses`` filters (queued, failed …)."""
+        options = {"statuses": statuses, "page_size": page_size, "timeout": timeout, "max_retries": max_retries}
+        return list_pages(self._transport, self._path, "jobs", self._read, **options)
 
 
 class Avatars(_Resource):
@@ -92,29 +113,26 @@ class Avatars(_Resource):
         return list_pages(self._transport, "/v1/open/avatars", "avatars", Avatar.from_dict, **options)
 
 
-class AvatarJobs(_Resource):
+class AvatarJobs(_Jobs[AvatarJob]):
     """Avatar creation jobs."""
+
+    _path = "/v1/open/avatar-jobs"
+    _read = AvatarJob.from_dict
 
     def get(self, job_id: str, *, timeout: float | None = None, max_retries: int | None = None) -> AvatarJob:
         path = f"/v1/open/avatar-jobs/{_segment(job_id)}"
         answer = self._transport.request("GET", path, timeout=timeout, max_retries=max_retries)
         return AvatarJob.from_dict(answer.data["job"])
 
-    def list(
-        self,
-        *,
-        statuses: list[str] | None = None,
-        page_size: int | None = None,
-        timeout: float | None = None,
-        max_retries: int | None = None,
-    ) -> Iterator[AvatarJob]:
-        """Avatar creation jobs, newest first, across all pages; ``statuses`` filters (queued, failed …)."""
-        options = {"statuses": statuses, "page_size": page_size, "timeout": timeout, "max_retries": max_retries}
-        return list_pages(self._transport, "/v1/open/avatar-jobs", "jobs", AvatarJob.from_dict, **options)
 
+class Videos(_Jobs[VideoJob]):
+    """Video jobs: render an Avatar speaking an audio URL, read the jobs (a succeeded one with its MP4 link).
 
-class Videos(_Resource):
-    """Video jobs: render an Avatar speaking an audio URL, read the jobs (a succeeded one with its MP4 link)."""
+    ``list`` gives summaries, without download links.
+    """
+
+    _path = "/v1/open/video-jobs"
+    _read = VideoJob.from_dict
 
     def create(
         self,
@@ -145,18 +163,6 @@ class Videos(_Resource):
         path = f"/v1/open/video-jobs/{_segment(job_id)}"
         answer = self._transport.request("GET", path, timeout=timeout, max_retries=max_retries)
         return VideoJobDetail.from_dict(answer.data)
-
-    def list(
-        self,
-        *,
-        statuses: list[str] | None = None,
-        page_size: int | None = None,
-        timeout: float | None = None,
-        max_retries: int | None = None,
-    ) -> Iterator[VideoJob]:
-        """Video jobs, newest first, across all pages (summaries without download links)."""
-        options = {"statuses": statuses, "page_size": page_size, "timeout": timeout, "max_retries": max_retries}
-        return list_pages(self._transport, "/v1/open/video-jobs", "jobs", VideoJob.from_dict, **options)
 
 
 class SessionTokens(_Resource):
