@@ -1,11 +1,13 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
+from functools import partial
+from operator import attrgetter
+from typing import Unpack
 
 from ._resources import Avatars, AvatarJobs, SessionTokens, Videos
 from ._transport import Settings, Transport
-from ._wait import AVATAR_POLL, VIDEO_POLL, wait_for_job
+from ._wait import AVATAR_POLL, VIDEO_POLL, WaitOptions, wait_for_job
 from .models import AvatarJob, VideoJobDetail
 
 #: The local stack of the repository (``npm start``); set ``base_url`` or AVATAR_VIDEO_BASE_URL for any other.
@@ -46,38 +48,16 @@ class AvatarVideo:
     def __repr__(self) -> str:
         return f"AvatarVideo(base_url={self.base_url!r})"
 
-    def wait_for_avatar(
-        self,
-        job_id: str,
-        *,
-        interval: float = AVATAR_POLL,
-        timeout: float | None = None,
-        on_stage: Callable[[str], object] | None = None,
-    ) -> AvatarJob:
-        """Polls an Avatar creation job until it succeeded or failed; returns the final job."""
-        return wait_for_job(
-            lambda: self.avatar_jobs.get(job_id),
-            lambda job: job.status,
-            lambda job: job.status,
-            interval=interval,
-            timeout=timeout,
-            on_stage=on_stage,
-        )
+    def wait_for_avatar(self, job_id: str, **options: Unpack[WaitOptions]) -> AvatarJob:
+        """Polls an Avatar creation job (every 5 s unless ``interval`` says) until it succeeded or failed; returns
+        the final job."""
+        interval = options.pop("interval", AVATAR_POLL)
+        status = attrgetter("status")
+        return wait_for_job(partial(self.avatar_jobs.get, job_id), status, status, interval=interval, **options)
 
-    def wait_for_video(
-        self,
-        job_id: str,
-        *,
-        interval: float = VIDEO_POLL,
-        timeout: float | None = None,
-        on_stage: Callable[[str], object] | None = None,
-    ) -> VideoJobDetail:
-        """Polls a video job until it ended; returns the final detail (``video_url`` set when it succeeded)."""
-        return wait_for_job(
-            lambda: self.videos.get(job_id),
-            lambda detail: detail.job.progress.stage,
-            lambda detail: detail.job.status,
-            interval=interval,
-            timeout=timeout,
-            on_stage=on_stage,
-        )
+    def wait_for_video(self, job_id: str, **options: Unpack[WaitOptions]) -> VideoJobDetail:
+        """Polls a video job (every 15 s unless ``interval`` says) until it ended; returns the final detail
+        (``video_url`` set when it succeeded)."""
+        interval = options.pop("interval", VIDEO_POLL)
+        stage, status = attrgetter("job.progress.stage"), attrgetter("job.status")
+        return wait_for_job(partial(self.videos.get, job_id), stage, status, interval=interval, **options)

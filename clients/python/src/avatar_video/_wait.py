@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TypedDict, TypeVar
 
 from ._errors import AvatarVideoError
 
@@ -14,14 +14,23 @@ VIDEO_POLL = 15.0
 ENDED = frozenset({"succeeded", "failed", "expired"})
 
 
+class WaitOptions(TypedDict, total=False):
+    """How a wait polls: every ``interval`` seconds, giving up after ``timeout`` seconds (None: never), calling
+    ``on_stage`` with each new stage."""
+
+    interval: float
+    timeout: float | None
+    on_stage: Callable[[str], object] | None
+
+
 def wait_for_job(
     read: Callable[[], T],
     stage: Callable[[T], str],
     status: Callable[[T], str],
     *,
     interval: float,
-    timeout: float | None,
-    on_stage: Callable[[str], object] | None,
+    timeout: float | None = None,
+    on_stage: Callable[[str], object] | None = None,
 ) -> T:
     """Reads until the job has ended and returns the last read, whatever the outcome.
 
