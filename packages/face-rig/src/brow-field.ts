@@ -6,22 +6,8 @@
  * outline not at all.
  */
 import type { EyeModel } from "./eye-model";
-import {
-  FACE_POINTS,
-  LEFT_EYE_LOWER0,
-  LEFT_EYE_LOWER1,
-  LEFT_EYE_UPPER0,
-  LEFT_EYE_UPPER1,
-  LEFT_EYE_UPPER2,
-  LEFT_EYEBROW,
-  RIGHT_EYE_LOWER0,
-  RIGHT_EYE_LOWER1,
-  RIGHT_EYE_UPPER0,
-  RIGHT_EYE_UPPER1,
-  RIGHT_EYE_UPPER2,
-  RIGHT_EYEBROW,
-  SILHOUETTE,
-} from "./facemesh-topology";
+import { EYE_ROWS } from "./eyelids";
+import { FACE_POINTS, LEFT_EYEBROW, RIGHT_EYEBROW, SILHOUETTE } from "./facemesh-topology";
 
 export interface BrowField {
   /** Face points moved, with their weight (1 on a brow), how near a brow's inner end they are (0 outer, 1 inner). */
@@ -62,19 +48,8 @@ export function buildBrowField(base: Float32Array, eyes: readonly EyeModel[]): B
     return { brow, along, ux: dx / len, uy: dy / len };
   });
   // The eyes move by their own rows (eyelid-mesh.ts); the face's outline stays with the hair around it.
-  const still = new Set<number>([
-    ...SILHOUETTE,
-    ...RIGHT_EYE_UPPER0,
-    ...RIGHT_EYE_UPPER1,
-    ...RIGHT_EYE_UPPER2,
-    ...RIGHT_EYE_LOWER0,
-    ...RIGHT_EYE_LOWER1,
-    ...LEFT_EYE_UPPER0,
-    ...LEFT_EYE_UPPER1,
-    ...LEFT_EYE_UPPER2,
-    ...LEFT_EYE_LOWER0,
-    ...LEFT_EYE_LOWER1,
-  ]);
+  const eyeRows = EYE_ROWS.flatMap((g) => [g.upper0, g.upper1, g.upper2, g.lower0, g.lower1]);
+  const still = new Set<number>([...SILHOUETTE, ...eyeRows.flat()]);
   const idx: number[] = [];
   const weight: number[] = [];
   const inner: number[] = [];
@@ -111,6 +86,6 @@ export function buildBrowField(base: Float32Array, eyes: readonly EyeModel[]): B
     weight: Float32Array.from(weight),
     inner: Float32Array.from(inner),
     inward: Float32Array.from(inward),
-    lidRows: [[...RIGHT_EYE_UPPER2], [...LEFT_EYE_UPPER2]],
+    lidRows: EYE_ROWS.map((g) => [...g.upper2]),
   };
 }

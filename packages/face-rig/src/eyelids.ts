@@ -37,6 +37,26 @@ import {
 /** Extra mesh vertices of both eyes (appended after the anchor rings). */
 export const EYE_GRID_VERTICES = 2 * EYE_MESH_VERTICES;
 
+/** Each eye's lid rows and the lower edge of its brow, right eye first (the brow field keeps the rows still). */
+export const EYE_ROWS: readonly [EyeGeometry, EyeGeometry] = [
+  {
+    upper0: RIGHT_EYE_UPPER0,
+    upper1: RIGHT_EYE_UPPER1,
+    upper2: RIGHT_EYE_UPPER2,
+    lower0: RIGHT_EYE_LOWER0,
+    lower1: RIGHT_EYE_LOWER1,
+    browLower: RIGHT_EYEBROW.slice(8),
+  },
+  {
+    upper0: LEFT_EYE_UPPER0,
+    upper1: LEFT_EYE_UPPER1,
+    upper2: LEFT_EYE_UPPER2,
+    lower0: LEFT_EYE_LOWER0,
+    lower1: LEFT_EYE_LOWER1,
+    browLower: LEFT_EYEBROW.slice(8),
+  },
+];
+
 export interface EyeMeshes {
   eyes: [EyeModel, EyeModel];
   /** True for a FaceMesh triangle that the eye grids replace. */
@@ -50,24 +70,8 @@ export interface EyeMeshes {
  * vertex `first` on (FaceMesh points must already be placed).
  */
 export function buildEyeMeshes(base: Float32Array, z: Float32Array, first: number): EyeMeshes {
-  const right: EyeGeometry = {
-    upper0: RIGHT_EYE_UPPER0,
-    upper1: RIGHT_EYE_UPPER1,
-    upper2: RIGHT_EYE_UPPER2,
-    lower0: RIGHT_EYE_LOWER0,
-    lower1: RIGHT_EYE_LOWER1,
-    browLower: RIGHT_EYEBROW.slice(8),
-  };
-  const left: EyeGeometry = {
-    upper0: LEFT_EYE_UPPER0,
-    upper1: LEFT_EYE_UPPER1,
-    upper2: LEFT_EYE_UPPER2,
-    lower0: LEFT_EYE_LOWER0,
-    lower1: LEFT_EYE_LOWER1,
-    browLower: LEFT_EYEBROW.slice(8),
-  };
   const tris: number[] = [];
-  const eyes = [right, left].map((g, e) => {
+  const eyes = EYE_ROWS.map((g, e) => {
     const m = buildEyeMesh(base, z, g, first + e * EYE_MESH_VERTICES);
     tris.push(...m.tris);
     return m;
