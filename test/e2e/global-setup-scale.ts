@@ -1,5 +1,7 @@
 import type { TestProject } from "vitest/node";
-import { startE2eStack } from "./global-setup";
+import { BASE, startE2eStack } from "./global-setup";
 
-// Three renderer processes, three instances of the Worker's pool (docs/operations.md, "Capacity").
-export default (project: TestProject) => startE2eStack(project, 3);
+// Three renderer processes, three instances of the Worker's pool (docs/operations.md, "Capacity"). Ports of
+// their own (the e2e stack has BASE to BASE + 2, websocket-compression.test.ts BASE + 10 and + 11), so a bare
+// `vitest run` can start both stacks.
+export default (project: TestProject) => startE2eStack(project, 3, BASE + 20);

@@ -5,11 +5,9 @@ import { startStack } from "../../scripts/lib/stack";
 import { startMediaServer } from "./media-server";
 
 // Ports of the e2e stack: distinct from `npm start` (8787/8790) so both can run side by side. E2E_PORT_BASE
-// moves the three ports and the state directory, so two checkouts (or two people) can run e2e at once.
-const BASE = Number(process.env.E2E_PORT_BASE ?? 8796);
-const MEDIA_PORT = BASE;
-const PORT = BASE + 1;
-const RENDERER_PORT = BASE + 2;
+// moves the ports and the state directory, so two checkouts (or two people) can run e2e at once. From the base:
+// the media server, the Worker, then one port per renderer.
+export const BASE = Number(process.env.E2E_PORT_BASE ?? 8796);
 
 declare module "vitest" {
   export interface ProvidedContext {
@@ -21,23 +19,24 @@ declare module "vitest" {
   }
 }
 
-export default (project: TestProject) => startE2eStack(project, 1);
+export default (project: TestProject) => startE2eStack(project, 1, BASE);
 
 /** The stack of an e2e suite; the e2e-scale project runs its own with three renderer instances. */
-export async function startE2eStack(project: TestProject, rendererInstances: number) {
-  const state = `.local/e2e-state-${BASE}`;
-  const mediaDir = `.local/e2e-media-${BASE}`;
+export async function startE2eStack(project: TestProject, rendererInstances: number, base: number) {
+  const [mediaPort, port, rendererPort] = [base, base + 1, base + 2];
+  const state = `.local/e2e-state-${base}`;
+  const mediaDir = `.local/e2e-media-${base}`;
   rmSync(state, { recursive: true, force: true });
   mkdirSync(mediaDir, { recursive: true });
   const vars = ensureDevVars(".dev.vars");
   const controls: Record<string, () => Promise<void>> = {};
-  const media = await startMediaServer(mediaDir, MEDIA_PORT, controls);
+  const media = await startMediaServer(mediaDir, mediaPort, controls);
   const stack = await startStack({
-    port: PORT,
-    rendererPort: RENDERER_PORT,
+    port,
+    rendererPort,
     rendererInstances,
     persistTo: state,
-    sourceAllowlist: `127.0.0.1:${MEDIA_PORT}`,
+    sourceAllowlist: `127.0.0.1:${mediaPort}`,
     vars,
     sweepEveryMs: 5_000,
     // Renderer deaths are noticed after 15 s of silence instead of 30 s (docs/operations.md); beats every 2 s.
@@ -56,7 +55,7 @@ export async function startE2eStack(project: TestProject, rendererInstances: num
   controls.sweep = () => stack.sweep();
   project.provide("baseUrl", stack.baseUrl);
   project.provide("adminToken", vars.ADMIN_TOKEN);
-  project.provide("mediaUrl", `http://127.0.0.1:${MEDIA_PORT}`);
+  project.provide("mediaUrl", `http://127.0.0.1:${mediaPort}`);
   project.provide("mediaDir", mediaDir);
   project.provide("rendererUrls", stack.rendererUrls);
   return async () => {

@@ -7,7 +7,8 @@ import { fixture } from "../fixtures/portraits/derive";
 import { encodeAudio, synthSpeech } from "../renderer/helpers/media-audio";
 import { admin, api, createAccount, publish, type TestAccount, waitForJob } from "./helpers";
 
-// The renderer pool over real HTTP (the e2e-scale project of vitest.config.ts: three renderer processes, three instances).
+// The renderer pool over real HTTP (the e2e-scale project of vitest.config.ts: three renderer processes, three
+// instances).
 // Account A asks for four renders, then account B for two: no instance may sit idle while a render waits
 // (beyond the hand-over: end event → pool → queue → dispatch), no instance holds two renders, and B's first
 // render starts before A's last one (A's line does not hold B back).
