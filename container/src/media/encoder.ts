@@ -9,7 +9,7 @@
 import type { ChildProcess } from "node:child_process";
 import { availableParallelism } from "node:os";
 import { spawnMedia } from "./child-process";
-import { killOnAbort, ffmpegPath } from "./ffmpeg";
+import { FFMPEG_QUIET, killOnAbort, ffmpegPath } from "./ffmpeg";
 import { audioInput } from "./ffmpeg-input";
 
 /** Colour tags of both outputs: the frames are BT.709 limited range (paint/yuv.ts). */
@@ -112,11 +112,7 @@ export function audioGraph(o: AudioPlacement, index: number): string[] {
 export function encoderArgs(o: EncoderOptions): string[] {
   const webm = o.format === "webm-alpha";
   const args = [
-    "-hide_banner",
-    "-nostdin",
-    "-loglevel",
-    "error",
-    "-y",
+    ...FFMPEG_QUIET,
     "-f",
     "rawvideo",
     "-pix_fmt",

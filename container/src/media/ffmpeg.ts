@@ -15,6 +15,9 @@ const require = createRequire(import.meta.url);
 
 export const MIN_SYSTEM_MAJOR = 5;
 
+/** The first arguments of an ffmpeg that writes a file: no banner, no stdin, errors only, overwrite it. */
+export const FFMPEG_QUIET: readonly string[] = ["-hide_banner", "-nostdin", "-loglevel", "error", "-y"];
+
 export interface FfmpegChoice {
   ffmpeg: string;
   ffprobe: string;

@@ -9,7 +9,7 @@
 import { writeFile } from "node:fs/promises";
 import { join } from "node:path";
 import { AUDIO_CODEC_ARGS, type AudioPlacement, audioGraph } from "./encoder";
-import { ffprobePath, ffmpegPath, run } from "./ffmpeg";
+import { FFMPEG_QUIET, ffprobePath, ffmpegPath, run } from "./ffmpeg";
 
 export interface AudioTrackOptions extends AudioPlacement {
   durationSeconds: number;
@@ -20,7 +20,7 @@ export interface AudioTrackOptions extends AudioPlacement {
 
 /** The video's whole audio track, alone (AAC in MP4), as renderVideo's encoder would encode it. */
 export async function encodeAudioTrack(o: AudioTrackOptions): Promise<void> {
-  const args = ["-hide_banner", "-nostdin", "-loglevel", "error", "-y", ...audioGraph(o, 0)];
+  const args = [...FFMPEG_QUIET, ...audioGraph(o, 0)];
   args.push("-map", "[aout]", ...AUDIO_CODEC_ARGS, "-t", o.durationSeconds.toFixed(6), "-f", "mp4", o.outPath);
   const r = await run(ffmpegPath(), args, { signal: o.signal });
   if (r.code !== 0) throw new JoinError(`ffmpeg audio exit ${r.code} ${r.signal ?? ""}: ${r.stderr.slice(-2000)}`);
@@ -46,11 +46,7 @@ export async function joinSegments(o: JoinOptions): Promise<void> {
   const list = join(o.workDir, "segments.txt");
   await writeFile(list, o.segments.map((p) => `file '${p.replaceAll("'", "'\\''")}'\n`).join(""));
   const args = [
-    "-hide_banner",
-    "-nostdin",
-    "-loglevel",
-    "error",
-    "-y",
+    ...FFMPEG_QUIET,
     "-f",
     "concat",
     "-safe",
