@@ -2,7 +2,7 @@
  * Mouth shapes against the phones of real voices the classifier never heard (docs/phonetic-mouth.md, "Real
  * voices"), on the live motion channels and the renderer's track of the same audio:
  *
- *   npm run quality:voices [-- --json out.json] [--clips]
+ *   npm run quality:voices [-- --json out.json] [--clips] [--validation]
  *
  * Held-out English (scripts/speech/voices.ts), phone timings by forced alignment: the five LibriVox excerpts
  * of pocketsphinx-testdata (one reader, 64 kbps with room noise), joined into one recording with their own
@@ -17,10 +17,17 @@
  *  - tuck: share of aligned f/v with lipTuck ≥ 0.5 in a frame showing it ± 20 ms (≥ 70 %)
  *  - pauses (LibriVox): frames showing a silence ≥ 300 ms, 100 ms in from its ends — share closed (mouthOpen ≤
  *    0.05, goal ≥ 90 %), the widest, and the speech's mean opening over the pauses' (≥ 3×)
+ *  - other languages (held-out prompts of the Spanish, French, Italian and Russian speakers): seals shown
+ *    (runs of lipsClosed ≥ 0.5) per bilabial of the transcript (quality/voices-languages.ts; goal 0.8–1.3)
+ * `--validation`: the same figures on the validation prompts instead (voices.ts), for choices about training;
+ * the held-out ones only judge the result. `--condition babble|street|reverb|telephone|mp3` measures the audio
+ * as it may reach us (quality/voices-conditions.ts); `--condition all` prints the pooled English line of each.
  */
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { live, rendered, type Channels } from "./quality/phonetic-measure";
+import { CONDITIONS, type Condition, degrade } from "./quality/voices-conditions";
+import { closureRates } from "./quality/voices-languages";
 import { figures, observe, pool, type Observations } from "./quality/voices-measure";
 import { decode16k, RATE } from "./speech/tts";
 import { alignEnglish, corePrompts, librivox, type Alignment } from "./speech/voices";
@@ -40,9 +47,19 @@ function line(label: string, o: Observations) {
 }
 
 function main() {
-  const { values } = parseArgs({ options: { json: { type: "string" }, clips: { type: "boolean" } } });
-  const book = librivox();
-  const prompts = corePrompts("en").filter((c) => c.heldOut);
+  const { values } = parseArgs({
+    options: {
+      json: { type: "string" },
+      clips: { type: "boolean" },
+      validation: { type: "boolean" },
+      condition: { type: "string", default: "clean" },
+    },
+  });
+  const conditions = (values.condition === "all" ? CONDITIONS : [values.condition]) as Condition[];
+  const verbose = conditions.length === 1;
+  const say = (text: string) => verbose && console.log(text);
+  const book = values.validation ? [] : librivox();
+  const prompts = corePrompts("en").filter((c) => (values.validation ? c.validation : c.heldOut));
   const aligned = alignEnglish([...book, ...prompts]);
   const skipped = [...book, ...prompts].filter((c) => !aligned.has(c.id)).map((c) => c.id);
 
@@ -56,33 +73,45 @@ function main() {
   );
 
   const rows: Record<string, unknown>[] = [];
-  for (const [path, run] of [
-    ["live", live],
-    ["rendered", rendered],
-  ] as const) {
-    console.log(`\n${path}`);
-    const bookCh: Channels[] = run(joined);
-    const perClip = parts.map((p, i) => observe(bookCh, aligned.get(p.clip.id)!, offsets[i]));
-    const pauses = observe(bookCh, { words: bookWords, phones: [] }, 0, true);
-    const book = pool([...perClip, pauses]);
-    parts.forEach((p, i) => console.log(line(p.clip.id, perClip[i])));
-    console.log(line("librivox (pooled, pauses)", book));
-    const families = new Map<string, Observations[]>();
-    for (const c of prompts) {
-      const al: Alignment | undefined = aligned.get(c.id);
-      if (!al) continue;
-      const o = observe(run(decode16k(c.wav)), al);
-      const fam = c.id.split("/")[1].split("-")[0];
-      families.set(fam, [...(families.get(fam) ?? []), o]);
-      if (values.clips) console.log(line(c.id, o));
+  for (const condition of conditions)
+    for (const [path, analyse] of [
+      ["live", live],
+      ["rendered", rendered],
+    ] as const) {
+      const run = (pcm: Float32Array) => analyse(degrade(condition, pcm));
+      say(`\n${path}${condition === "clean" ? "" : `, ${condition}`}`);
+      const bookCh: Channels[] = parts.length ? run(joined) : [];
+      const perClip = parts.map((p, i) => observe(bookCh, aligned.get(p.clip.id)!, offsets[i]));
+      const pauses = observe(bookCh, { words: bookWords, phones: [] }, 0, true);
+      const book = pool([...perClip, pauses]);
+      parts.forEach((p, i) => say(line(p.clip.id, perClip[i])));
+      if (parts.length) say(line("librivox (pooled, pauses)", book));
+      const families = new Map<string, Observations[]>();
+      for (const c of prompts) {
+        const al: Alignment | undefined = aligned.get(c.id);
+        if (!al) continue;
+        const o = observe(run(decode16k(c.wav)), al);
+        const fam = values.validation ? "validation" : c.id.split("/")[1].split("-")[0];
+        families.set(fam, [...(families.get(fam) ?? []), o]);
+        if (values.clips) say(line(c.id, o));
+      }
+      for (const [fam, os] of families) say(line(`en prompts ${fam}-`, pool(os)));
+      const prompted = pool([...families.values()].flat());
+      say(line("en prompts (pooled)", prompted));
+      const all = pool([book, prompted]);
+      const label = values.validation ? "all validation English" : "all held-out English";
+      console.log(line(verbose ? label : `${condition} ${path}`, all));
+      if (!verbose) {
+        rows.push({ condition, path, all: figures(all) });
+        continue;
+      }
+      const languages = closureRates(run, values.validation);
+      const [seals, labials] = languages.reduce(([s, l], r) => [s + r.seals, l + r.labials], [0, 0]);
+      console.log(
+        `closures per bilabial (0.8–1.3): ${languages.map((r) => `${r.lang} ${f2(r.perBilabial)} (${r.seals}/${r.labials}, ${r.clips} prompts)`).join(", ")}; pooled ${f2(seals / labials)}`,
+      );
+      rows.push({ path, librivox: figures(book), prompts: figures(prompted), all: figures(all), languages });
     }
-    for (const [fam, os] of families) console.log(line(`en prompts ${fam}-`, pool(os)));
-    const prompted = pool([...families.values()].flat());
-    console.log(line("en prompts (pooled)", prompted));
-    const all = pool([book, prompted]);
-    console.log(line("all held-out English", all));
-    rows.push({ path, librivox: figures(book), prompts: figures(prompted), all: figures(all) });
-  }
   console.log(
     `\ngoals: seal ≥ 90 %, vowels sealed ≤ 5 %, open AUC ≥ 0.8, round AUC ≥ 0.85, tuck ≥ 70 %, pauses closed ≥ 90 %, speech/pause ≥ 3×` +
       `\n${skipped.length} held-out clips not aligned (a number of several digits, or a word the aligner's dictionary lacks): ${skipped.join(" ")}`,

@@ -117,3 +117,10 @@ export function figures(o: Observations) {
     pauseFrames: o.pauseOpen.length,
   };
 }
+
+/** Seals the channels show: runs of frames with lipsClosed ≥ 0.5. */
+export function closures(ch: Channels[]): number {
+  let n = 0;
+  for (let i = 0; i < ch.length; i++) if (ch[i].lipsClosed >= 0.5 && !(i > 0 && ch[i - 1].lipsClosed >= 0.5)) n++;
+  return n;
+}

@@ -37,3 +37,24 @@ export function readCorpus(dir: string): Corpus {
     utterances: JSON.parse(readFileSync(join(dir, "utterances.json"), "utf8")),
   };
 }
+
+/** Several corpora read as one (utterances in the order given). */
+export function readCorpora(dirs: string[]): Corpus {
+  const all = dirs.map(readCorpus);
+  const cat = <T extends Float32Array | Int8Array>(parts: T[], make: (n: number) => T): T => {
+    const out = make(parts.reduce((s, p) => s + p.length, 0));
+    parts.reduce((at, p) => (out.set(p, at), at + p.length), 0);
+    return out;
+  };
+  return {
+    frames: cat(
+      all.map((c) => c.frames),
+      (n) => new Float32Array(n),
+    ),
+    labels: cat(
+      all.map((c) => c.labels),
+      (n) => new Int8Array(n),
+    ),
+    utterances: all.flatMap((c) => c.utterances),
+  };
+}

@@ -6,7 +6,13 @@
  * degraded (gain, spectral tilt, a sparse room echo, noise) so the classifier does not learn one
  * synthesiser's clean spectrum; frames then go through the product's own analysis (packages/motion-model).
  *
- *   tsx scripts/speech/corpus.ts [--out .local/speech] [--utterances 1500] [--seed 1]
+ *   tsx scripts/speech/corpus.ts [--out .local/speech] [--utterances 1500] [--seed 1] [--real-en 3]
+ *     [--real es,fr,it,ru --real-times 2]
+ *
+ * With `--real-en N`, real speech too: the training prompts of Asterisk's English speaker (voices.ts; never
+ * the held-out or validation ones), each N times with its own warp and degradation, classes from the forced
+ * alignment's phones. `--real` adds the training prompts of other languages' speakers, classes carried over
+ * from espeak-ng saying the transcript (transfer.ts; frames near a change of class left unlabelled).
  *
  * Writes the corpus files of corpus-files.ts. Three of the voices measured by scripts/quality-phonetic.ts (espeak-ng en-us and
  * en-gb+f3, flite rms) are never used here; flite slt is (the only female voice of a second synthesiser).
@@ -25,7 +31,9 @@ import { espeakPhonemes, espeakTool } from "./espeak-phonemes";
 import { visemesOf } from "./ipa-visemes";
 import { makeRng, type Rng } from "./rng";
 import { englishSentence, LANGUAGES, pseudoSentence } from "./texts";
-import { RATE } from "./tts";
+import { transferClasses } from "./transfer";
+import { decode16k, RATE } from "./tts";
+import { alignEnglish, corePrompts } from "./voices";
 
 /** Voice variants (espeak-ng-data/voices/!v) — not m1 (the plain voices' default) nor f3 (measured). */
 const VARIANTS = [
@@ -89,6 +97,44 @@ function flite(dir: string, voice: string, text: string): Speech {
     return { end: Number(end), classes: arpabetVisemes(phone) };
   });
   return { input: ["-i", wav], segments, voice: `flite ${voice}` };
+}
+
+/**
+ * The training prompts of the real English speaker, each phone's class from its forced alignment. The
+ * aligner's dictionary writes a schwa and a stressed "uh" alike (AH): short ones (< 90 ms) count as mid.
+ */
+function realEnglish(): Speech[] {
+  const clips = corePrompts("en").filter((c) => !c.heldOut && !c.validation);
+  const aligned = alignEnglish(clips);
+  return clips.flatMap((c) => {
+    const al = aligned.get(c.id);
+    if (!al) return [];
+    const segments = al.phones.map(([p, a, end]): Segment => {
+      const name = p === "SIL" ? "pau" : p === "AH" && end - a < 0.09 ? "ax" : p.toLowerCase();
+      return { end, classes: arpabetVisemes(name) };
+    });
+    return [{ input: ["-i", c.wav], segments, voice: `real ${c.speaker}` }];
+  });
+}
+
+/** espeak-ng voices for the prompts' speakers (a variant of the speaker's sex). */
+const REAL_VOICES: Record<string, string> = { es: "es-419+f2", fr: "fr+f2", it: "it+m2", ru: "ru+f2" };
+
+/** The training prompts of another language's real speaker, classes carried over from espeak-ng's rendering. */
+function realOther(tool: string, dir: string, lang: string): Speech[] {
+  return corePrompts(lang)
+    .filter((c) => !c.heldOut && !c.validation)
+    .flatMap((c) => {
+      const classes = transferClasses(tool, dir, REAL_VOICES[lang], c.text, decode16k(c.wav));
+      if (!classes) return [];
+      const segments: Segment[] = [];
+      classes.forEach((k, i) => {
+        const last = segments[segments.length - 1];
+        if (last && last.classes[0] === k) last.end = ((i + 1) * HOP) / RATE;
+        else segments.push({ end: ((i + 1) * HOP) / RATE, classes: [k, k] });
+      });
+      return [{ input: ["-i", c.wav], segments, voice: `real ${c.speaker}` }];
+    });
 }
 
 /** Decoded at 16 kHz with every frequency ×`warp` (and time ÷`warp`), silent margins of `pad` samples. */
@@ -182,6 +228,9 @@ function main() {
       out: { type: "string", default: ".local/speech" },
       utterances: { type: "string", default: "1500" },
       seed: { type: "string", default: "1" },
+      "real-en": { type: "string", default: "0" },
+      real: { type: "string", default: "" },
+      "real-times": { type: "string", default: "2" },
     },
   });
   const dir = resolve(values.out!);
@@ -193,6 +242,14 @@ function main() {
   const labels: Int8Array[] = [];
   const index: Array<{ voice: string; frames: number }> = [];
   const count = Number(values.utterances);
+  const real = Number(values["real-en"]) ? realEnglish() : [];
+  const add = (speech: Speech) => {
+    const u = decodeWarped(speech, 0.85 + 0.4 * rng(), Math.round(RATE * (0.2 + 0.5 * rng())));
+    degrade(u.pcm, rng);
+    frames.push(features(u.pcm));
+    labels.push(u.labels);
+    index.push({ voice: speech.voice, frames: u.labels.length });
+  };
   for (let k = 0; k < count; k++) {
     const kind = rng();
     const speech =
@@ -210,12 +267,15 @@ function main() {
               espeak(tool, dir, `${lang}+${pick(VARIANTS)}`, Math.round(120 + 110 * rng()), pseudoSentence(rng, lang)))(
               pick(LANGUAGES),
             );
-    const u = decodeWarped(speech, 0.85 + 0.4 * rng(), Math.round(RATE * (0.2 + 0.5 * rng())));
-    degrade(u.pcm, rng);
-    frames.push(features(u.pcm));
-    labels.push(u.labels);
-    index.push({ voice: speech.voice, frames: u.labels.length });
+    add(speech);
     if (k % 100 === 0) console.log(`${k}/${count} ${speech.voice}`);
+  }
+  for (let r = 0; r < Number(values["real-en"]); r++) for (const speech of real) add(speech);
+  if (real.length) console.log(`real English: ${real.length} prompts × ${values["real-en"]}`);
+  for (const lang of values.real!.split(",").filter(Boolean)) {
+    const other = realOther(tool, dir, lang);
+    for (let r = 0; r < Number(values["real-times"]); r++) for (const speech of other) add(speech);
+    console.log(`real ${lang}: ${other.length} prompts × ${values["real-times"]}`);
   }
   writeCorpus(dir, frames, labels, index);
   const all = new Int32Array(VISEMES.length + 1);

@@ -7,7 +7,8 @@
  * The recordings stay out of the product; only weights trained on them ship.
  *
  * Held out for acceptance, never trained or tuned on: pocketsphinx-testdata, asterisk-prompt-it-menardi, and
- * the core prompts whose names begin with vm-, conf-, queue-, tt- or basic-.
+ * the core prompts whose names begin with vm-, conf-, queue-, tt- or basic-. Of the other prompts about one in
+ * seven is kept for validation (choices about training are made on it), the rest is for training.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
@@ -36,7 +37,10 @@ export interface Clip {
   /** 16 kHz mono PCM16 WAV. */
   wav: string;
   text: string;
+  /** Acceptance only (never trained or tuned on). */
   heldOut: boolean;
+  /** Not trained on, for choosing how to train (about one prompt in seven, by name). */
+  validation: boolean;
 }
 
 /** The packages' files under .local/voices/x (downloaded with `apt-get download` and unpacked once). */
@@ -51,6 +55,13 @@ export function ensurePackages(): void {
 }
 
 export const isHeldOut = (name: string) => HELD_OUT_PREFIXES.some((p) => name.startsWith(p));
+
+/** About one in seven of the other prompts, fixed by name (FNV-1a). */
+function isValidation(name: string): boolean {
+  let h = 2166136261;
+  for (let i = 0; i < name.length; i++) h = Math.imul(h ^ name.charCodeAt(i), 16777619);
+  return (h >>> 0) % 7 === 0;
+}
 
 function toWav(input: string[], out: string): string {
   if (!existsSync(out)) {
@@ -73,7 +84,16 @@ export function corePrompts(lang: string): Clip[] {
     const g722 = join(ROOT, "usr/share/asterisk/sounds", speaker, `${name}.g722`);
     if (!existsSync(g722)) continue;
     const wav = toWav(["-f", "g722", "-i", g722], join(VOICES_DIR, "wav", lang, `${name}.wav`));
-    clips.push({ id: `${lang}/${name}`, lang, speaker, wav, text, heldOut: isHeldOut(name) });
+    const heldOut = isHeldOut(name);
+    clips.push({
+      id: `${lang}/${name}`,
+      lang,
+      speaker,
+      wav,
+      text,
+      heldOut,
+      validation: !heldOut && isValidation(name),
+    });
   }
   return clips;
 }
@@ -88,7 +108,9 @@ export function librivox(): Clip[] {
       const m = /^<s>\s*(.+?)\s*<\/s>\s*\((.+)\)$/.exec(line.trim());
       if (!m) return [];
       const wav = toWav(["-i", join(dir, `${m[2]}.wav`)], join(VOICES_DIR, "wav", "librivox", `${m[2]}.wav`));
-      return [{ id: `librivox/${m[2]}`, lang: "en", speaker: "librivox", wav, text: m[1], heldOut: true }];
+      return [
+        { id: `librivox/${m[2]}`, lang: "en", speaker: "librivox", wav, text: m[1], heldOut: true, validation: false },
+      ];
     });
 }
 
