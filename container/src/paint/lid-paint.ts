@@ -38,45 +38,32 @@ export function paintBlinkLids(
   scratch: Float32Array,
 ): void {
   const any = occ.some((o) => o.length > 0);
-  if (any) occ.forEach((planes, e) => planes.forEach((p) => unoccludeLid(frame, xy, m, plan, plan.eyeTris[e], p)));
+  const occluders = (e: number) => occ[e].map((p) => ({ m, plan, tris: plan.eyeTris[e], p }));
+  if (any) occ.forEach((_, e) => occluders(e).forEach((o) => unoccludeLid(frame, xy, o)));
   smoothLidSkin(frame, W, H, xy, m, plan, look.grain);
   for (const pl of yuvPlanes(W, H)) m.eyes.forEach((_, e) => softenLidEdge(frame, pl, xy, m, plan, e, look.blur));
   if (!any) return;
   const still0 = deform(m, { ...pose, blinkR: 0, blinkL: 0 }, scratch);
-  occ.forEach((planes, e) => planes.forEach((p) => putBack(frame, still, xy, still0, m, plan, plan.eyeTris[e], p)));
+  occ.forEach((_, e) => occluders(e).forEach((o) => putBack(frame, still, xy, still0, o)));
+}
+
+/** One occluder plane of one eye, with the eye's blink triangles. */
+interface EyeOccluder {
+  m: FaceModel;
+  plan: LidSkinPlan;
+  tris: number[];
+  p: OccluderPlane;
 }
 
 /** Lid pixels whose source lies under an occluder take the filled-in still instead. */
-function unoccludeLid(
-  frame: Uint8Array,
-  xy: Float32Array,
-  m: FaceModel,
-  plan: LidSkinPlan,
-  list: number[],
-  p: OccluderPlane,
-): void {
-  const { scale: k, bw, bh } = p;
-  const clean = (x: number, y: number) => p.clean[y * bw + x];
-  for (const t of list) {
-    const v = tri3(plan, t);
-    if (v.every((i) => xy[i * 2] === m.base[i * 2] && xy[i * 2 + 1] === m.base[i * 2 + 1])) continue;
-    const [ax, ay, bx, by, cx, cy] = v.flatMap((i) => [xy[i * 2] * k, xy[i * 2 + 1] * k]);
-    const back = mapBack([ax, ay, bx, by, cx, cy], v, m, p);
-    if (!back) continue;
-    const [rx, ry, m11, m12, m21, m22] = back;
-    triangleRows(ax, ay, bx, by, cx, cy, p.pw, p.ph, (x0, x1, y) => {
-      const dy = y + 0.5 - ay;
-      for (let x = x0; x <= x1; x++) {
-        const dx = x + 0.5 - ax;
-        const sx = rx + m11 * dx + m12 * dy,
-          sy = ry + m21 * dx + m22 * dy;
-        const ix = Math.round(sx),
-          iy = Math.round(sy);
-        if (ix < 0 || iy < 0 || ix >= bw || iy >= bh || !p.alpha[iy * bw + ix]) continue;
-        frame[p.off + y * p.pw + x] = Math.round(sample(clean, bw, bh, sx, sy));
-      }
-    });
-  }
+function unoccludeLid(frame: Uint8Array, xy: Float32Array, o: EyeOccluder): void {
+  const { m, plan, p } = o;
+  const clean = (x: number, y: number) => p.clean[y * p.bw + x];
+  const unmoved = (i: number) => xy[i * 2] === m.base[i * 2] && xy[i * 2 + 1] === m.base[i * 2 + 1];
+  const moved = o.tris.filter((t) => !tri3(plan, t).every(unmoved));
+  forOccludedPixels({ ...o, tris: moved }, { pos: xy, ox: 0, oy: 0, w: p.pw, h: p.ph }, (x, y, sx, sy) => {
+    frame[p.off + y * p.pw + x] = Math.round(sample(clean, p.bw, p.bh, sx, sy));
+  });
 }
 
 /**
@@ -84,40 +71,56 @@ function unoccludeLid(
  * blink): every pixel of the eye's triangles there is mapped back to the still (so no holes under head
  * motion) and takes the still where an occluder covers it, inside the blink's triangles only.
  */
-function putBack(
-  frame: Uint8Array,
-  still: Uint8Array,
-  xy: Float32Array,
-  still0: Float32Array,
-  m: FaceModel,
-  plan: LidSkinPlan,
-  list: number[],
-  p: OccluderPlane,
-): void {
+function putBack(frame: Uint8Array, still: Uint8Array, xy: Float32Array, still0: Float32Array, o: EyeOccluder): void {
+  const { plan, p } = o;
   const { scale: k, bw, bh } = p;
   const inside = new Float32Array(bw * bh);
-  for (const t of list) rasterMax(inside, p.bx, p.by, bw, bh, xy, k, ...(tri3(plan, t) as [number, number, number]), 1);
+  for (const t of o.tris)
+    rasterMax(inside, p.bx, p.by, bw, bh, xy, k, ...(tri3(plan, t) as [number, number, number]), 1);
   const S = (x: number, y: number) => still[p.off + (p.by + y) * p.pw + p.bx + x];
-  for (const t of list) {
-    const v = tri3(plan, t);
-    const [ax, ay, bx, by, cx, cy] = v.flatMap((i) => [still0[i * 2] * k - p.bx, still0[i * 2 + 1] * k - p.by]);
-    const back = mapBack([ax, ay, bx, by, cx, cy], v, m, p);
+  forOccludedPixels(o, { pos: still0, ox: p.bx, oy: p.by, w: bw, h: bh }, (x, y, sx, sy, a) => {
+    if (!inside[y * bw + x]) return;
+    const i = p.off + (p.by + y) * p.pw + p.bx + x;
+    frame[i] = Math.round(frame[i] + a * (sample(S, bw, bh, sx, sy) - frame[i]));
+  });
+}
+
+/** Where the triangles are painted: vertex positions `pos` × the plane's scale less (ox, oy), in a w × h raster. */
+interface Placement {
+  pos: Float32Array;
+  ox: number;
+  oy: number;
+  w: number;
+  h: number;
+}
+
+/**
+ * Every pixel of the eye's triangles placed `at` whose source, mapped back to the triangle's rest position in
+ * the occluder plane's box (mapBack), lies on an occluder: `visit(x, y, sx, sy, alpha)`.
+ */
+function forOccludedPixels(
+  o: EyeOccluder,
+  at: Placement,
+  visit: (x: number, y: number, sx: number, sy: number, alpha: number) => void,
+): void {
+  const { scale: k, bw, bh } = o.p;
+  for (const t of o.tris) {
+    const v = tri3(o.plan, t);
+    const [ax, ay, bx, by, cx, cy] = v.flatMap((i) => [at.pos[i * 2] * k - at.ox, at.pos[i * 2 + 1] * k - at.oy]);
+    const back = mapBack([ax, ay, bx, by, cx, cy], v, o.m, o.p);
     if (!back) continue;
     const [rx, ry, m11, m12, m21, m22] = back;
-    triangleRows(ax, ay, bx, by, cx, cy, bw, bh, (x0, x1, y) => {
+    triangleRows(ax, ay, bx, by, cx, cy, at.w, at.h, (x0, x1, y) => {
       const dy = y + 0.5 - ay;
       for (let x = x0; x <= x1; x++) {
-        if (!inside[y * bw + x]) continue;
         const dx = x + 0.5 - ax;
         const sx = rx + m11 * dx + m12 * dy,
           sy = ry + m21 * dx + m22 * dy;
         const ix = Math.round(sx),
           iy = Math.round(sy);
         if (ix < 0 || iy < 0 || ix >= bw || iy >= bh) continue;
-        const a = p.alpha[iy * bw + ix];
-        if (!a) continue;
-        const o = p.off + (p.by + y) * p.pw + p.bx + x;
-        frame[o] = Math.round(frame[o] + a * (sample(S, bw, bh, sx, sy) - frame[o]));
+        const a = o.p.alpha[iy * bw + ix];
+        if (a) visit(x, y, sx, sy, a);
       }
     });
   }
