@@ -175,3 +175,18 @@ export function inviteUser(accountId: string, email: string) {
     { encoding: "utf8" },
   );
 }
+
+/** Chromium for the tests that animate an Avatar in a page: software WebGL (SwiftShader), sound without a gesture. */
+export function motionChromium(...extraArgs: string[]) {
+  const args = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--use-angle=swiftshader",
+    "--enable-unsafe-swiftshader",
+    "--autoplay-policy=no-user-gesture-required",
+  ];
+  return { executablePath: "/usr/bin/chromium", headless: true, args: [...args, ...extraArgs] };
+}

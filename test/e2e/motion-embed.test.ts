@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { AvatarVideo } from "../../client/src/index.js";
 import { fixture } from "../fixtures/portraits/derive";
 import { encodeAudio, speechLike, synthSpeech } from "../renderer/helpers/media-audio";
-import { accountWithAvatar, baseUrl } from "./helpers";
+import { accountWithAvatar, baseUrl, motionChromium } from "./helpers";
 
 /** What the embedding page exposes to the test. */
 interface EmbedHandle {
@@ -79,20 +79,7 @@ beforeAll(async () => {
   site = embeddingSite(readFileSync(join(dir, "speech.wav")));
   await new Promise<void>((resolve) => site.listen(0, "127.0.0.1", resolve));
   siteUrl = `http://127.0.0.1:${(site.address() as AddressInfo).port}`;
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    headless: true,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--use-angle=swiftshader",
-      "--enable-unsafe-swiftshader",
-      "--autoplay-policy=no-user-gesture-required",
-    ],
-  });
+  browser = await chromium.launch(motionChromium());
 });
 afterAll(async () => {
   await browser?.close();

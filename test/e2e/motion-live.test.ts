@@ -27,7 +27,16 @@ import {
   tileSheet,
   yuvRgb,
 } from "../../scripts/quality/live-compare";
-import { accountWithAvatar, api, baseUrl, createAccount, inviteUser, publish, waitForJob } from "./helpers";
+import {
+  accountWithAvatar,
+  api,
+  baseUrl,
+  createAccount,
+  inviteUser,
+  motionChromium,
+  publish,
+  waitForJob,
+} from "./helpers";
 
 /** What the live page exposes as `window.__live()` (its LiveAvatar, packages/motion-client): the parts read here. */
 interface LivePageHandle {
@@ -57,26 +66,17 @@ beforeAll(async () => {
   wav.set(speech);
   await encodeAudio(wav, RATE, join(dir, "speech-then-silence.wav"));
   // A fresh profile directory per run (playwright passes it as --user-data-dir).
-  browser = await chromium.launchPersistentContext(join(dir, "profile"), {
-    executablePath: "/usr/bin/chromium",
-    headless: true,
-    args: [
-      "--headless",
-      "--no-sandbox",
-      "--disable-gpu",
+  browser = await chromium.launchPersistentContext(
+    join(dir, "profile"),
+    motionChromium(
       "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
       "--disable-component-update",
       "--disable-sync",
-      "--use-angle=swiftshader",
-      "--enable-unsafe-swiftshader",
-      "--autoplay-policy=no-user-gesture-required",
       "--use-fake-ui-for-media-stream",
       "--use-fake-device-for-media-stream",
       `--use-file-for-fake-audio-capture=${join(dir, "speech-then-silence.wav")}`,
-    ],
-  });
+    ),
+  );
 });
 afterAll(async () => {
   await browser?.close();
