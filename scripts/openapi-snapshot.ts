@@ -1,4 +1,4 @@
-// Rewrites the OpenAPI snapshots that test/worker/openapi-snapshot.test.ts compares the served documents with.
+// Rewrites the OpenAPI snapshots that test/worker/api/openapi-snapshot.test.ts compares the served documents with.
 // Run after an intended contract change; the diff of the two JSON files is the change a caller sees.
 import { writeFileSync } from "node:fs";
 import { buildAdminDocument } from "../workers/api/admin/routes";

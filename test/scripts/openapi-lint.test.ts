@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 /**
  * The public OpenAPI document lints clean with Redocly's recommended rules (redocly.yaml): a licence, a 4xx on
  * every operation, examples that match their schemas (URIs included). It lints the snapshot, which
- * test/worker/openapi-snapshot.test.ts holds equal to the served document byte for byte. The only exceptions
+ * test/worker/api/openapi-snapshot.test.ts holds equal to the served document byte for byte. The only exceptions
  * are the ones .redocly.lint-ignore.yaml lists with their reason.
  */
 const root = fileURLToPath(new URL("../..", import.meta.url));

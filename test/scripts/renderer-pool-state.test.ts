@@ -6,7 +6,7 @@ import { nodePoolSql } from "../../scripts/lib/pool-sim/node-sql";
 import { type Grant, type PoolConfig, PoolState } from "../../workers/pipeline/renderer/pool-state";
 
 // The renderer pool's logic (workers/pipeline/renderer/pool-state.ts) over Node's SQLite, the same module and
-// statements the RendererPool Durable Object runs (test/worker/renderer-pool.test.ts tests the object).
+// statements the RendererPool Durable Object runs (test/worker/pipeline/renderer-pool.test.ts tests the object).
 
 const video = (accountId: string, n: number) => ({ kind: "video" as const, jobId: `${accountId}-${n}`, accountId });
 const instanceOf = (g: Grant) => ("instance" in g ? g.instance : null);

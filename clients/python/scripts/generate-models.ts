@@ -1,6 +1,6 @@
 // Writes clients/python/src/avatar_video/models.py: a frozen dataclass per object schema of the Open API
 // (Literal aliases for string enums), with from_dict() for answers and to_dict() for requests. Read from the
-// OpenAPI snapshot (test/worker/fixtures/openapi/open.json), which test/worker/openapi-snapshot.test.ts keeps
+// OpenAPI snapshot (test/worker/fixtures/openapi/open.json), which test/worker/api/openapi-snapshot.test.ts keeps
 // equal to the Worker's document: run `npm run openapi:snapshot` first after a contract change.
 // `--check` fails when the committed file is out of date (test/client/python-sdk.test.ts runs it).
 import { readFileSync, writeFileSync } from "node:fs";

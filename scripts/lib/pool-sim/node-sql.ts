@@ -2,7 +2,7 @@
  * The renderer pool's storage interface (workers/pipeline/renderer/pool-schema.ts) over Node's own SQLite, so
  * the bench and its tests run the pool module and its statements exactly as the Durable Object does.
  * Counts statements, as the object's storage meter would (its rows read and written are counted in workerd,
- * test/worker/renderer-pool.test.ts).
+ * test/worker/pipeline/renderer-pool.test.ts).
  */
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import type { PoolSql, SqlRow, SqlValue } from "../../../workers/pipeline/renderer/pool-schema";

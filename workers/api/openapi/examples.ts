@@ -1,7 +1,7 @@
 /**
  * Examples of the public API, one entry per operationId: what a caller sends and gets back, plus the Node and
  * Python SDK lines that do it. withExamples() puts them into the generated document (request and 200 examples,
- * and `x-codeSamples` in curl, Node and Python, which the reference page shows). test/worker/openapi-examples.test.ts
+ * and `x-codeSamples` in curl, Node and Python, which the reference page shows). test/worker/api/openapi-examples.test.ts
  * parses every example with the route's own zod schema, so an example cannot drift from the contract.
  */
 

@@ -1,7 +1,7 @@
 /**
  * The Scalar API reference release that /v1/open/docs runs: the standalone browser build of
  * @scalar/api-reference, vendored as static/reference/scalar.js by scripts/vendor-scalar.ts (which writes
- * the SHA-256 below; test/worker/openapi-reference.test.ts checks the served file against it).
+ * the SHA-256 below; test/worker/api/openapi-reference.test.ts checks the served file against it).
  */
 export const SCALAR_RELEASE = {
   version: "1.76.0",
