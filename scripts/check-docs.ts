@@ -22,8 +22,11 @@ const REPO_FOLDERS = ["workers", "container", "packages", "scripts", "test", "cl
 /** A path under REPO_FOLDERS, as a whole word (not the tail of a URL or of another path). */
 const REPO_PATH = new RegExp(`(?<![\\w./@-])(?:${REPO_FOLDERS.join("|")})/[^\\s\`'"(),;|]*`, "g");
 
-/** Placeholders (`workers/<wing>/public.ts`, `{a,b}`, `…`) and patterns beyond the last part are not paths. */
-const NOT_A_PATH = /[<>{}[\]$…]|\*.*\/|\*\*/;
+/**
+ * Placeholders (`workers/<wing>/public.ts`, `{a,b}`, `…`), patterns beyond the last part and build output
+ * (`dist/`, there only once built) are not checked.
+ */
+const NOT_A_PATH = /[<>{}[\]$…]|\*.*\/|\*\*|(^|\/)dist(\/|$)/;
 
 /**
  * Whether `path` (relative to root) names something in the repository: a file, a folder with something in it

@@ -8,9 +8,7 @@ export const typeError = (field: string, rule: string) => ({
   error: (iss: { input?: unknown }) => (iss.input === undefined ? `${field} is required` : `${field} ${rule}`),
 });
 const uuid = (field: string) =>
-  z
-    .string(typeError(field, "must be a UUID"))
-    .regex(UUID_PATTERN, `${field} must be a UUID`);
+  z.string(typeError(field, "must be a UUID")).regex(UUID_PATTERN, `${field} must be a UUID`);
 export const bool = (field: string) => z.boolean(typeError(field, "must be a boolean"));
 
 /** Upper bound for an account's Avatar Creation balance (keeps the arithmetic far from float precision). */

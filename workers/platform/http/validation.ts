@@ -128,7 +128,10 @@ export function jsonInput(options: { unsupported?: UnsupportedFields } = {}): Mi
     const parsed = await readJsonBody(c);
     const feature = unsupportedField(parsed, options.unsupported);
     if (feature)
-      throw apiError("unsupported_input", `${feature} is not supported by this version: ${options.unsupported![feature]}`);
+      throw apiError(
+        "unsupported_input",
+        `${feature} is not supported by this version: ${options.unsupported![feature]}`,
+      );
     // Hono caches promises under these keys although its type names the resolved values.
     const empty = Promise.resolve(new ArrayBuffer(0)) as unknown as ArrayBuffer;
     c.req.bodyCache = parsed === undefined ? { arrayBuffer: empty } : { json: Promise.resolve(parsed) };
