@@ -101,8 +101,9 @@ async function workersProject() {
       sequence: { groupOrder: 0 },
       include: ["test/worker/**/*.test.ts"],
       setupFiles: ["./test/worker/setup.ts"],
-      // Each file has its own workerd (its own storage); two at once keep both cores busy while one of them starts.
-      maxWorkers: 2,
+      // Each file has its own workerd (its own storage): one file per core, so a core is never idle while a file
+      // starts its workerd (vitest's default leaves one core out: one file at a time on a 2-core machine).
+      maxWorkers: "100%",
       deps: { optimizer: { ssr: { enabled: true, include: WORKER_DEPENDENCIES } } },
       // The Worker's own queue consumer keeps dispatching the jobs a file created (to the stub renderer) after
       // the file's last test; when the file's environment closes under it, vitest reports that late work as
