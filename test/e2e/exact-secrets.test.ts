@@ -61,7 +61,10 @@ describe("exact credentials over HTTP", () => {
       ).status,
     ).toBe(200);
     expect((await get(`/v1/admin/accounts/${acct.accountId}`, { Authorization: `Bearer ${admin} ` })).status).toBe(200);
-    for (const [name, ch] of Object.entries(WHITESPACE)) {
+    // Each character's six refusals come from an address of its own (wrangler dev keeps a client's
+    // CF-Connecting-IP): past 20 a minute one address is throttled (docs/security.md), which is not tested here.
+    for (const [n, [name, ch]] of Object.entries(WHITESPACE).entries()) {
+      const from = { "CF-Connecting-IP": `198.51.100.${n + 1}` };
       for (const wrap of [(v: string) => v + ch, (v: string) => ch + v]) {
         const cases: [string, Record<string, string>][] = [
           ["/v1/open/avatars", { ...acct.headers, "X-API-Key": wrap(acct.headers["X-API-Key"]) }],
@@ -69,7 +72,7 @@ describe("exact credentials over HTTP", () => {
           [`/v1/admin/accounts/${acct.accountId}`, { Authorization: `Bearer ${wrap(admin)}` }],
         ];
         for (const [path, headers] of cases) {
-          const res = await get(path, headers);
+          const res = await get(path, { ...from, ...headers });
           expect(res.status, `${name} ${path} ${Object.keys(headers).join(",")}`).toBe(401);
           expect(errorOf(res)).toMatchObject({ code: "unauthorized", message: "Unauthorized." });
         }
