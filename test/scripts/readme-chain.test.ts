@@ -57,8 +57,8 @@ describe("README: fresh clone to MP4", () => {
       "admin -- create-account",
       "admin -- create-app <accountId>",
       "export AVATAR_VIDEO_APP_ID=<appId> AVATAR_VIDEO_API_KEY=<apiKey> AVATAR_VIDEO_BASE_URL=",
-      "avatar-video -- create-avatar --image",
-      "avatar-video -- render --avatar <avatarId> --audio",
+      "npx avatar-video create-avatar --image",
+      "npx avatar-video render --avatar <avatarId> --audio",
     ];
     const at = order.map((s) => README.indexOf(s));
     expect(at.every((i) => i >= 0)).toBe(true);
