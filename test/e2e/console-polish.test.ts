@@ -19,7 +19,8 @@ const problems: string[] = [];
 /** A console person of the account, signed in on `page`. */
 async function signIn(p: Page) {
   const email = `polish-${Date.now()}@example.com`;
-  const cli = inviteUser(account.accountId, email);
+  // Owners: these cases manage Apps, which members cannot.
+  const cli = inviteUser(account.accountId, email, "owner");
   expect(cli.status, cli.stderr).toBe(0);
   await p.goto(cli.stdout.trim());
   await p.getByLabel("Password", { exact: true }).fill("a long console passphrase");

@@ -158,7 +158,7 @@ export async function control(name: "restart-renderer" | "kill-renderer" | "paus
 }
 
 /** The operator CLI's `invite-user` run against the stack: its exit status, stdout (the link) and stderr. */
-export function inviteUser(accountId: string, email: string) {
+export function inviteUser(accountId: string, email: string, role?: "owner" | "member") {
   return spawnSync(
     "node_modules/.bin/tsx",
     [
@@ -167,6 +167,7 @@ export function inviteUser(accountId: string, email: string) {
       accountId,
       "--email",
       email,
+      ...(role ? ["--role", role] : []),
       "--base-url",
       baseUrl,
       "--token",
