@@ -2,8 +2,7 @@ import { MotionStream, type MotionFrame, useVisemeKernel } from "@avatar-video/m
 import visemeDense from "@avatar-video/motion-model/viseme-dense.wasm";
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../platform/env";
-import type { MotionLimits } from "../accounts/motion/motion-connections";
-import { rememberCoolDown } from "../accounts/motion/cool-down-memory";
+import { type MotionLimits, rememberCoolDown } from "../accounts/public";
 import { advanceAudioClock, advanceCover, FLOOD_COOL_DOWN_MS, nextIdleAt, pacingViolation } from "./pacing";
 import { CLOSE, judgeMessage, MOTION_PROTOCOL, type Phase } from "./protocol";
 
