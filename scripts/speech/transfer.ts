@@ -9,11 +9,13 @@
 import { execFileSync } from "node:child_process";
 import { HOP, makeFrameAnalyzer } from "../../packages/motion-model/src/lipsync-frame";
 import { MEL_BANDS } from "../../packages/motion-model/src/mel";
+import { VISEMES } from "../../packages/motion-model/src/visemes";
 import { espeakPhonemes } from "./espeak-phonemes";
 import { visemesOf } from "./ipa-visemes";
 import { RATE } from "./tts";
 
 const CEPS = 13;
+const MBP = VISEMES.indexOf("mbp");
 /** Frames quieter than this below the utterance's loudest are silence (class rest, matched only to silence). */
 const SILENCE_DB = 35;
 
@@ -102,6 +104,11 @@ function decodeRaw(input: string[]): Float32Array {
 
 /** Synthetic frames this close to a change of class stay unlabelled: the warp is least sure at boundaries. */
 const EDGE = 2;
+/**
+ * Nor are frames of another class this close to an m/b/p: where the warp misplaces a bilabial, its frames
+ * would be taught as some other class (a lip seal unlearnt), the worse error.
+ */
+const BILABIAL_REACH = 6;
 
 /**
  * Each 10 ms frame's class (−1 unlabelled) of `pcm` (16 kHz), a recording of `text`, from espeak-ng `voice`
@@ -126,9 +133,10 @@ export function transferClasses(
     for (let i = Math.ceil((e.t * RATE) / HOP - 0.5); (i + 0.5) * HOP < end * RATE && i < synthClass.length; i++)
       synthClass[i] = ((i + 0.5) * HOP) / RATE < (e.t + end) / 2 ? classes[0] : classes[1];
   });
+  const at = (i: number) => synthClass[Math.min(synthClass.length - 1, Math.max(0, i))];
   const sure = synthClass.map((c, i) => {
-    for (let d = -EDGE; d <= EDGE; d++)
-      if (synthClass[Math.min(synthClass.length - 1, Math.max(0, i + d))] !== c) return -1;
+    for (let d = -EDGE; d <= EDGE; d++) if (at(i + d) !== c) return -1;
+    if (c !== MBP) for (let d = -BILABIAL_REACH; d <= BILABIAL_REACH; d++) if (at(i + d) === MBP) return -1;
     return c;
   });
   return Int8Array.from(path, (j) => (j < 0 ? -1 : sure[j]));
