@@ -17,7 +17,6 @@ import {
   joinVideo,
   planSegments,
   renderVideo,
-  videoAudioTrack,
 } from "../../container/src/video/public";
 import { encodeAudio, speechLike, synthSpeech } from "./helpers/media-audio";
 import { SMALL_SQUARE, type TestAvatar, testAvatar } from "./helpers/media-avatar";
@@ -49,17 +48,22 @@ function input(extra: Partial<RenderInput> = {}): RenderInput {
   };
 }
 
-/** Render the segments the plan gives (each in its own scratch dir, as on its own instance) and join them. */
+/**
+ * Render the segments the plan gives (each in its own scratch dir, as on its own instance; segment 0 also the
+ * audio track, as in a split job) and join them.
+ */
 async function splitRender(whole: RenderResult, videoArgs?: string[]): Promise<{ mp4: string; seams: number[] }> {
   const plan = planSegments(whole.timeline, { thresholdSeconds: 1, maxSegments: 3 });
   const workDir = mkdtempSync(join(dir, "join-"));
-  const [audioTrack, ...parts] = await Promise.all([
-    videoAudioTrack({ audioPath, timeline: whole.timeline, workDir }),
-    ...plan.map((segment) => renderVideo(input({ segment, videoArgs }))),
-  ]);
-  parts.forEach((p, k) => expect(p.frames).toBe(plan[k].end - plan[k].start));
+  const parts = await Promise.all(
+    plan.map((_, index) =>
+      renderVideo(input({ segment: { index, count: plan.length }, audioTrack: index === 0, videoArgs })),
+    ),
+  );
+  parts.forEach((p, k) => expect(p.range).toEqual(plan[k]));
+  expect(parts.map((p) => !!p.audioTrackPath)).toEqual([true, false, false]);
   const joined = await joinVideo({
-    audioTrack,
+    audioTrack: parts[0].audioTrackPath!,
     segments: parts.map((p) => p.mp4Path),
     timeline: whole.timeline,
     workDir,
@@ -156,14 +160,17 @@ describe("a segment that cannot be rendered", () => {
       (e: JobFailure) => [e.code, e.message],
     );
 
-  it("is refused (renderer_rejected): an empty or reversed range, one past the timeline, or with the alpha video", async () => {
-    expect(await refusal({ segment: { start: 5, end: 5 } })).toEqual(["renderer_rejected", "Invalid segment [5, 5)."]);
-    expect(await refusal({ segment: { start: 0, end: 10_000 } })).toEqual([
+  it("is refused (renderer_rejected): an index outside the count, more segments than frames, or with the alpha video", async () => {
+    expect(await refusal({ segment: { index: 3, count: 3 } })).toEqual([
       "renderer_rejected",
-      "Segment [0, 10000) is not within the 107 frames.",
+      "Invalid segment 3 of 3.",
+    ]);
+    expect(await refusal({ segment: { index: 0, count: 10_000 } })).toEqual([
+      "renderer_rejected",
+      "10000 segments cannot split 107 frames.",
     ]);
     const alpha = { ...SMALL_SQUARE, leadInSeconds: 0, leadOutSeconds: 0, alpha: true };
-    expect(await refusal({ segment: { start: 0, end: 10 }, settings: alpha })).toEqual([
+    expect(await refusal({ segment: { index: 0, count: 2 }, settings: alpha })).toEqual([
       "renderer_rejected",
       "A render with the alpha video is not split.",
     ]);

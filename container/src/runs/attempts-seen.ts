@@ -1,8 +1,7 @@
 /**
- * The highest attempt seen per job, so a late dispatch of an older attempt is refused even after the newer
- * one ended. Bounded: entries older than an hour, or beyond 10 000 jobs, are forgotten (oldest first).
+ * The highest attempt seen per run (manager.ts runKey), so a late dispatch of an older attempt is refused even
+ * after the newer one ended. Bounded: entries older than an hour, or beyond 10 000 runs, are forgotten (oldest first).
  */
-import type { Dispatch } from "@avatar-video/contract";
 
 const MAX_JOBS = 10_000;
 const MAX_AGE_MS = 3_600_000;
@@ -10,15 +9,15 @@ const MAX_AGE_MS = 3_600_000;
 export class AttemptsSeen {
   private readonly attempts = new Map<string, { attempt: number; at: number }>();
 
-  /** Highest attempt remembered for the job, if any. */
-  highest(jobId: string): number | undefined {
-    return this.attempts.get(jobId)?.attempt;
+  /** Highest attempt remembered for the run, if any. */
+  highest(run: string): number | undefined {
+    return this.attempts.get(run)?.attempt;
   }
 
-  remember(d: Dispatch): void {
+  remember(run: string, attempt: number): void {
     const now = Date.now();
-    this.attempts.delete(d.jobId); // re-insert: the Map's order is the age order
-    this.attempts.set(d.jobId, { attempt: d.attempt, at: now });
+    this.attempts.delete(run); // re-insert: the Map's order is the age order
+    this.attempts.set(run, { attempt, at: now });
     for (const [id, v] of this.attempts) {
       if (this.attempts.size <= MAX_JOBS && now - v.at < MAX_AGE_MS) break;
       this.attempts.delete(id);

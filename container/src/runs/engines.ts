@@ -22,16 +22,32 @@ export interface RenderOutput {
   mp4Path: string;
   /** The WebM with alpha, when the settings asked for it. */
   webmPath?: string;
+  /** A segment's (`input.audioTrack`): the video's whole audio track. */
+  audioTrackPath?: string;
   durationSeconds: number;
   frames: number;
   fps: number;
+  /** A segment's frames [start, end) of the timeline (`timeline.frames` in all). */
+  range?: { start: number; end: number };
+  timeline?: { frames: number };
   timings?: Record<string, number>;
+}
+
+/** The join of a split render's parts (files of this run, in order) and its audio track. */
+export interface JoinRequest {
+  parts: string[];
+  audioTrack: string;
+  /** Frames the joined video must hold. */
+  frames: number;
+  workDir: string;
+  signal?: AbortSignal;
 }
 
 export interface Engines {
   createAvatarAssets(bytes: Buffer, opts?: { signal?: AbortSignal }): Promise<AvatarAssets>;
   probeAudio(path: string, opts?: { signal?: AbortSignal }): Promise<AudioInfo>;
   renderVideo(input: RenderInput): Promise<RenderOutput>;
+  joinVideo(req: JoinRequest): Promise<{ mp4Path: string; frames: number; fps: number; durationSeconds: number }>;
   /** The matte of a stored portrait (an Avatar made before mattes, on first use). */
   computeMatte(portraitPng: Buffer, rig: AvatarRig): Promise<Buffer>;
   /** Optional warm-up (face and segmentation models) run once in the background after the server starts. */
@@ -53,6 +69,13 @@ export function defaultEngines(): Engines {
     async renderVideo(input) {
       const { renderVideo } = await import("../video/public");
       return renderVideo(input);
+    },
+    async joinVideo(req) {
+      const { FPS, joinVideo } = await import("../video/public");
+      const timeline = { frames: req.frames, durationSeconds: req.frames / FPS };
+      const { parts: segments, audioTrack, workDir, signal } = req;
+      const joined = await joinVideo({ segments, audioTrack, timeline, workDir, signal });
+      return { ...joined, fps: FPS, durationSeconds: timeline.durationSeconds };
     },
     async computeMatte(portraitPng, rig) {
       const { portraitMatte } = await import("../analysis/public");

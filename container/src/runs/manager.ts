@@ -2,7 +2,8 @@
  * Accepted jobs: concurrency slots per kind, a bounded waiting list, dedupe of re-dispatches and
  * fencing of attempts, and the shutdown that aborts everything.
  *
- * - Same jobId + attempt already waiting or running → accepted again, no second run.
+ * Runs are told apart by job and, for a split render, segment or join (runKey): each has its own attempts.
+ * - Same run + attempt already waiting or running → accepted again, no second run.
  * - A newer attempt of a job that is waiting/running → the older run is aborted (silently: the Worker
  *   ignores events of older attempts anyway) and the new one is accepted.
  * - An older attempt than the one held → refused (409): the Worker has moved on.
@@ -16,6 +17,7 @@ import type { Dispatch } from "@avatar-video/contract";
 import type { Engines } from "./engines";
 import { AttemptsSeen } from "./attempts-seen";
 import { makeScratchDir, removeOrphanedScratchDirs } from "./scratch-dirs";
+import { runJoinJob } from "./join-job";
 import { runVideoJob } from "./video-job";
 
 export type SubmitResult =
@@ -83,11 +85,12 @@ export class JobManager {
 
   submit(d: Dispatch): SubmitResult {
     if (this.draining) return { status: 503, error: "shutting down" };
-    const seen = this.attempts.highest(d.jobId);
+    const key = runKey(d);
+    const seen = this.attempts.highest(key);
     if (seen !== undefined && seen > d.attempt) {
       return { status: 409, error: `attempt ${d.attempt} is older than attempt ${seen} of this job` };
     }
-    const held = this.jobs.get(d.jobId);
+    const held = this.jobs.get(key);
     if (held && held.state !== "done") {
       if (held.dispatch.attempt === d.attempt && !held.controller.signal.aborted) {
         return { status: 202, duplicate: true, state: held.state as "running" | "waiting" };
@@ -111,7 +114,7 @@ export class JobManager {
         error: `busy: ${this.running[d.kind]} ${d.kind} job(s) running, ${this.waiting.length} waiting`,
       };
     }
-    this.attempts.remember(d);
+    this.attempts.remember(key, d.attempt);
     const entry = this.create(d);
     if (hasSlot) this.begin(entry);
     else {
@@ -148,7 +151,7 @@ export class JobManager {
     // Whoever aborts (the Worker's answer, fencing, a newer attempt, shutdown), the slot and the place in
     // the list are given back right here, synchronously.
     controller.signal.addEventListener("abort", () => this.onStopped(entry), { once: true });
-    this.jobs.set(d.jobId, entry);
+    this.jobs.set(runKey(d), entry);
     this.live.add(entry);
     return entry;
   }
@@ -187,7 +190,7 @@ export class JobManager {
     entry.state = "done";
     entry.link.close();
     this.live.delete(entry);
-    if (this.jobs.get(entry.dispatch.jobId) === entry) this.jobs.delete(entry.dispatch.jobId);
+    if (this.jobs.get(runKey(entry.dispatch)) === entry) this.jobs.delete(runKey(entry.dispatch));
     entry.settle();
   }
 
@@ -217,10 +220,17 @@ export class JobManager {
       const result =
         d.kind === "avatar"
           ? await runAvatarJob({ ...base, dispatch: d } as JobContext<typeof d>)
-          : await runVideoJob({ ...base, dispatch: d } as JobContext<typeof d>);
+          : d.join
+            ? await runJoinJob({ ...base, dispatch: d } as JobContext<typeof d>)
+            : await runVideoJob({ ...base, dispatch: d } as JobContext<typeof d>);
       signal.throwIfAborted();
-      log.info("job_succeeded", { ms: Math.round(performance.now() - started), timings: result.timings });
-      terminal = () => link.succeeded(result);
+      if ("split" in result) {
+        log.info("job_split", { ms: Math.round(performance.now() - started), segments: result.split });
+        terminal = () => link.split(result.split);
+      } else {
+        log.info("job_succeeded", { ms: Math.round(performance.now() - started), timings: result.timings });
+        terminal = () => link.succeeded(result);
+      }
     } catch (err) {
       if (signal.aborted) {
         const reason = signal.reason as JobStop;
@@ -248,6 +258,13 @@ export class JobManager {
     }
     if (terminal && !signal.aborted) await terminal();
   }
+}
+
+/** Which run of a job a dispatch is: the job's own, one segment of a split render, or its join. */
+export function runKey(d: Dispatch): string {
+  if (d.kind === "video" && d.segment) return `${d.jobId}/segment-${d.segment.index}`;
+  if (d.kind === "video" && d.join) return `${d.jobId}/join`;
+  return d.jobId;
 }
 
 function toFailure(err: unknown, kind: Dispatch["kind"]): JobFailure {

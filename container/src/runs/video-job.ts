@@ -4,6 +4,10 @@
  * rendering (the Worker answers the `rendering` progress event with `{abort}` if access was revoked),
  * rendering, upload of the MP4 (and of the WebM with alpha).
  *
+ * Split renders (docs/pipeline.md): a run dispatched with `split` whose audio is long ends after the access
+ * check with a `split` event instead; a run with `segment` renders that segment's frames (segment 0 also the
+ * audio track) and uploads them; the join is join-job.ts.
+ *
  * Stages: preparing_media → rendering → encoding → uploading (then the Worker's `completed`).
  */
 import { readFile } from "node:fs/promises";
@@ -20,9 +24,15 @@ import {
 } from "../rules/public";
 import { BACKGROUND_INPUT, backgroundHeader } from "../media/public";
 import { FetchError, safeFetch } from "../io/public";
-import { AUDIO_TYPES, BACKGROUND_TYPES, type AvatarRig, type VideoDispatch } from "@avatar-video/contract";
+import {
+  AUDIO_TYPES,
+  BACKGROUND_TYPES,
+  type AvatarRig,
+  type VideoDispatch,
+  segmentCount,
+} from "@avatar-video/contract";
 import { type JobContext, abortable, since } from "./context";
-import type { AudioInfo } from "./engines";
+import type { AudioInfo, RenderOutput } from "./engines";
 import { checkPortrait, parseRig } from "./avatar-artifacts";
 import { needsMatte, storedMatte, usableMatte } from "./avatar-matte";
 
@@ -36,7 +46,14 @@ export interface VideoResult {
   /** The WebM with alpha (settings.alpha). */
   alphaVideo?: { bytes: number };
   audioDurationSeconds?: number;
+  /** A segment run's: its index, its frames [start, end) of the timeline, and the timeline's frames. */
+  segment?: { index: number; start: number; end: number; frames: number };
   timings: Record<string, number>;
+}
+
+/** A run that split the video ends with this instead of a result (WorkerLink.split). */
+export interface SplitOutcome {
+  split: number;
 }
 
 interface PreparedMedia {
@@ -48,7 +65,7 @@ interface PreparedMedia {
   matte?: Buffer;
 }
 
-export async function runVideoJob(ctx: JobContext<VideoDispatch>): Promise<VideoResult> {
+export async function runVideoJob(ctx: JobContext<VideoDispatch>): Promise<VideoResult | SplitOutcome> {
   const { dispatch, link, config, engines, log, signal } = ctx;
   const timings: Record<string, number> = {};
 
@@ -87,6 +104,12 @@ export async function runVideoJob(ctx: JobContext<VideoDispatch>): Promise<Video
 
   // Access is checked again by the Worker when it receives this event; an `{abort}` answer rejects here.
   await link.progress("rendering");
+  const split =
+    dispatch.split && !dispatch.settings.alpha ? segmentCount(media.audio.durationSeconds, dispatch.split) : 1;
+  if (split > 1) {
+    log.info("video_split", { audioSeconds: media.audio.durationSeconds, segments: split });
+    return { split };
+  }
   t = performance.now();
   const background = media.backgroundPath ? await readFile(media.backgroundPath) : undefined;
   // Of the engine's own steps only `encoding` is reported: audio analysis, composition and the frame loop
@@ -103,6 +126,7 @@ export async function runVideoJob(ctx: JobContext<VideoDispatch>): Promise<Video
         settings: dispatch.settings,
         workDir: ctx.workDir,
         signal,
+        ...(dispatch.segment ? { segment: dispatch.segment, audioTrack: dispatch.segment.index === 0 } : {}),
         onStage: (stage) => {
           if (stage !== "encoding" || reported.has(stage) || signal.aborted) return;
           reported.add(stage);
@@ -123,10 +147,11 @@ export async function runVideoJob(ctx: JobContext<VideoDispatch>): Promise<Video
 
   await link.progress("uploading");
   t = performance.now();
-  const alphaUrl = dispatch.outputs.alphaVideo;
+  const { alphaVideo: alphaUrl, audioTrack: audioUrl } = dispatch.outputs;
   const [bytes, alphaBytes] = await Promise.all([
     link.putObject(dispatch.outputs.video, { file: rendered.mp4Path }, "video/mp4"),
     rendered.webmPath && alphaUrl ? link.putObject(alphaUrl, { file: rendered.webmPath }, "video/webm") : undefined,
+    rendered.audioTrackPath && audioUrl ? link.putObject(audioUrl, { file: rendered.audioTrackPath }, "audio/mp4") : 0,
   ]).catch((err) => {
     if (signal.aborted) throw signal.reason;
     throw unexpectedFailure("video", `video upload failed: ${(err as Error).message}`);
@@ -142,8 +167,15 @@ export async function runVideoJob(ctx: JobContext<VideoDispatch>): Promise<Video
     height: dispatch.settings.height,
     ...(alphaBytes !== undefined ? { alphaVideo: { bytes: alphaBytes } } : {}),
     audioDurationSeconds: media.audio.durationSeconds,
+    ...(dispatch.segment ? { segment: segmentDone(dispatch.segment.index, rendered) } : {}),
     timings,
   };
+}
+
+function segmentDone(index: number, rendered: RenderOutput): NonNullable<VideoResult["segment"]> {
+  if (!rendered.range || !rendered.timeline)
+    throw unexpectedFailure("video", "the segment render did not say its frames");
+  return { index, ...rendered.range, frames: rendered.timeline.frames };
 }
 
 /** All downloads run in parallel; the first failure cancels the others and is the job's failure. */

@@ -8,5 +8,13 @@ export { staticFrames } from "./person-scene";
 export { makePoseSchedule, type PoseSchedule } from "./pose-schedule";
 export type { RenderInput, RenderSettings } from "./render-input";
 export { RENDER_STAGES, renderVideo, type RenderResult } from "./render";
-export { SPLIT_DEFAULTS, joinVideo, planSegments, videoAudioTrack, type JoinInput, type SplitRule } from "./segments";
+export {
+  SPLIT_DEFAULTS,
+  joinVideo,
+  planSegments,
+  segmentRange,
+  videoAudioTrack,
+  type JoinInput,
+  type SplitRule,
+} from "./segments";
 export { FPS, LIP_LEAD_SECONDS, OPENING_SECONDS, makeTimeline, type Timeline } from "./timeline";

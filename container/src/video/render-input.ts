@@ -42,10 +42,12 @@ export interface RenderInput {
   /** Painting threads including the caller (default: one per core but one, at least 1, at most 4). */
   threads?: number;
   /**
-   * A segment of a split render (segments.ts): frames [start, end) of the timeline into an MP4 without
-   * audio. Absent: the whole video.
+   * A segment of a split render (segments.ts): segment `index` of `count` equal parts of the timeline's
+   * frames into an MP4 without audio. Absent: the whole video.
    */
-  segment?: { start: number; end: number };
+  segment?: { index: number; count: number };
+  /** With `segment`: also the video's whole audio track (segments.ts videoAudioTrack), encoded meanwhile. */
+  audioTrack?: boolean;
   /** Benches only: the MP4's video codec arguments (default media/encoder.ts VIDEO_CODEC_ARGS). */
   videoArgs?: string[];
 }
@@ -71,8 +73,8 @@ export function checkRenderInput(input: RenderInput): void {
     throw rejected("Invalid lead-in/lead-out.");
   }
   const s = input.segment;
-  if (s && !(Number.isInteger(s.start) && Number.isInteger(s.end) && s.start >= 0 && s.start < s.end))
-    throw rejected(`Invalid segment [${s.start}, ${s.end}).`);
+  if (s && !(Number.isInteger(s.index) && Number.isInteger(s.count) && s.index >= 0 && s.index < s.count))
+    throw rejected(`Invalid segment ${s.index} of ${s.count}.`);
   if (s && settings.alpha) throw rejected("A render with the alpha video is not split.");
   if (!input.rig || !Array.isArray(input.rig.landmarks) || input.rig.landmarks.length < 468) {
     throw new JobFailure("render_failed", "The avatar rig is invalid.", { retryable: false });

@@ -23,17 +23,21 @@ import { defaultAnimationSeed, makePoseSchedule, type PoseSchedule } from "./pos
 import { checkRenderInput, type RenderInput } from "./render-input";
 import { makeTimeline, type Timeline } from "./timeline";
 import { staticFrames } from "./person-scene";
+import { segmentRange, videoAudioTrack } from "./segments";
 
 export type { RenderInput, RenderSettings } from "./render-input";
 
 export interface RenderResult {
-  /** The MP4; of a segment (`input.segment`): its frames alone, without audio (join.ts adds it). */
+  /** The MP4; of a segment (`input.segment`): its frames alone, without audio (segments.ts joins them). */
   mp4Path: string;
+  /** With `input.audioTrack`: the video's whole audio track (segments.ts videoAudioTrack). */
+  audioTrackPath?: string;
   /** `<workDir>/video.webm`, the person alone with alpha, when `settings.alpha`. */
   webmPath?: string;
   durationSeconds: number;
-  /** Frames in mp4Path (a segment's own). */
+  /** Frames in mp4Path (a segment's own: [range.start, range.end) of the timeline). */
   frames: number;
+  range: FrameRange;
   fps: number;
   /** The whole timeline (a segment's plan and join check against it). */
   timeline: Timeline;
@@ -62,7 +66,8 @@ export async function renderVideo(input: RenderInput): Promise<RenderResult> {
   const poses = scheduleAnimation(input, audio, scene);
   input.onStage?.("rendering");
   const range = frameRange(input, scene.timeline);
-  const mp4Path = join(input.workDir, input.segment ? `segment-${range.start}.mp4` : "video.mp4");
+  const mp4Path = join(input.workDir, input.segment ? `segment-${input.segment.index}.mp4` : "video.mp4");
+  const audioTrack = startAudioTrack(input, scene.timeline);
   const webmPath = input.settings.alpha ? join(input.workDir, "video.webm") : undefined;
   const encoder = startEncoder(input, audio.info, scene.timeline, range, mp4Path);
   const alphaEncoder = webmPath
@@ -86,6 +91,7 @@ export async function renderVideo(input: RenderInput): Promise<RenderResult> {
     input.onStage?.("encoding");
     await Promise.all([encoder, alphaEncoder].map((e) => e && finishEncoding(e, memory, input.signal)));
     clock.lap("encodeTail");
+    if (audioTrack) await audioTrack;
   } catch (e) {
     encoder.kill();
     alphaEncoder?.kill();
@@ -102,8 +108,10 @@ export async function renderVideo(input: RenderInput): Promise<RenderResult> {
   return {
     mp4Path,
     ...(webmPath ? { webmPath } : {}),
+    ...(audioTrack ? { audioTrackPath: await audioTrack } : {}),
     durationSeconds: (range.end - range.start) / tl.fps,
     frames: range.end - range.start,
+    range,
     fps: tl.fps,
     timeline: tl,
     timings: clock.timings,
@@ -177,9 +185,17 @@ function scheduleAnimation(input: RenderInput, audio: AnalysedAudio, scene: Scen
 function frameRange(input: RenderInput, tl: Timeline): FrameRange {
   const s = input.segment;
   if (!s) return { start: 0, end: tl.frames };
-  if (s.end > tl.frames)
-    throw new JobFailure("renderer_rejected", `Segment [${s.start}, ${s.end}) is not within the ${tl.frames} frames.`);
-  return s;
+  if (s.count > tl.frames)
+    throw new JobFailure("renderer_rejected", `${s.count} segments cannot split ${tl.frames} frames.`);
+  return segmentRange(tl.frames, s.index, s.count);
+}
+
+/** A segment's run may also encode the whole audio track, on its own core while the frames are painted. */
+function startAudioTrack(input: RenderInput, timeline: Timeline): Promise<string> | undefined {
+  if (!input.segment || !input.audioTrack) return undefined;
+  const track = videoAudioTrack({ audioPath: input.audioPath, timeline, workDir: input.workDir, signal: input.signal });
+  track.catch(() => {}); // awaited after the frames; a failure there is the render's
+  return track;
 }
 
 function startEncoder(

@@ -1,10 +1,12 @@
 /**
  * Split renders: a video whose audio is longer than a threshold renders as segments, frames [start, end)
  * of one timeline, each on an instance of its own (render.ts with `input.segment`), then joined without
- * encoding its frames again (media/segment-join.ts). Nothing carries from one frame to the next (a pose is
- * a function of the frame's time, pose-schedule.ts; the painter restores what it drew), so a segment's
- * frames are the whole render's, and each segment's encoder starts with an IDR frame.
+ * encoding its frames again (media/segment-join.ts); the runs around them: runs/video-job.ts, join-job.ts.
+ * Nothing carries from one frame to the next (a pose is a function of the frame's time, pose-schedule.ts;
+ * the painter restores what it drew), so a segment's frames are the whole render's, and each segment's
+ * encoder starts with an IDR frame.
  */
+import { segmentCount } from "@avatar-video/contract";
 import { encodeAudioTrack, JoinError, joinSegments, probeAudio } from "../media/public";
 import { JobFailure } from "../rules/public";
 import type { FrameRange } from "./frame-loop";
@@ -21,19 +23,18 @@ export interface SplitRule {
 export const SPLIT_DEFAULTS: SplitRule = { thresholdSeconds: 120, maxSegments: 8 };
 
 /**
- * The segments of a timeline: one (the whole) at or under the threshold, else ceil(audio / threshold)
- * capped by maxSegments, of as equal frame counts as whole frames allow.
+ * Frames [start, end) of segment `index` of `count`, of as equal lengths as whole frames allow. Each segment's
+ * run computes its own range from the timeline (every run decodes the same audio: the same frames).
  */
-export function planSegments(tl: Pick<Timeline, "frames" | "audioSeconds">, rule = SPLIT_DEFAULTS): FrameRange[] {
-  const wanted = tl.audioSeconds > rule.thresholdSeconds ? Math.ceil(tl.audioSeconds / rule.thresholdSeconds) : 1;
-  const count = Math.max(1, Math.min(wanted, Math.floor(rule.maxSegments), tl.frames));
-  return Array.from({ length: count }, (_, k) => ({
-    start: Math.round((tl.frames * k) / count),
-    end: Math.round((tl.frames * (k + 1)) / count),
-  }));
+export function segmentRange(frames: number, index: number, count: number): FrameRange {
+  return { start: Math.round((frames * index) / count), end: Math.round((frames * (index + 1)) / count) };
 }
 
-type JoinTimeline = Pick<Timeline, "frames" | "speechStart" | "durationSeconds">;
+/** The segments of a timeline: one (the whole) at or under the threshold, else segmentCount of them. */
+export function planSegments(tl: Pick<Timeline, "frames" | "audioSeconds">, rule = SPLIT_DEFAULTS): FrameRange[] {
+  const count = Math.min(segmentCount(tl.audioSeconds, rule), tl.frames);
+  return Array.from({ length: count }, (_, k) => segmentRange(tl.frames, k, count));
+}
 
 /**
  * The video's one audio track (`<workDir>/audio.m4a`): encoded while the segments render, so the join
@@ -41,7 +42,7 @@ type JoinTimeline = Pick<Timeline, "frames" | "speechStart" | "durationSeconds">
  */
 export async function videoAudioTrack(input: {
   audioPath: string;
-  timeline: JoinTimeline;
+  timeline: Pick<Timeline, "speechStart" | "durationSeconds">;
   workDir: string;
   signal?: AbortSignal;
 }): Promise<string> {
@@ -63,7 +64,7 @@ export interface JoinInput {
   segments: string[];
   /** videoAudioTrack's file. */
   audioTrack: string;
-  timeline: JoinTimeline;
+  timeline: Pick<Timeline, "frames" | "durationSeconds">;
   workDir: string;
   signal?: AbortSignal;
 }

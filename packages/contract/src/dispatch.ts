@@ -148,10 +148,57 @@ export const AvatarDispatchSchema = z.object({
   ),
 });
 
+/** A split render's most segments (docs/renderer.md "Split renders"). */
+export const MAX_SEGMENTS = 8;
+
+/** The segments a `split` dispatch makes of audio this long: 1 (whole) at or under the threshold, else ceil(audio / threshold), capped. */
+export function segmentCount(audioSeconds: number, rule: { thresholdSeconds: number; maxSegments: number }): number {
+  if (!(audioSeconds > rule.thresholdSeconds)) return 1;
+  return Math.max(1, Math.min(Math.ceil(audioSeconds / rule.thresholdSeconds), Math.floor(rule.maxSegments)));
+}
+
+const int = (min: number, max: number) =>
+  z
+    .number({ error: `must be an integer from ${min} to ${max}` })
+    .int(`must be an integer from ${min} to ${max}`)
+    .min(min, `must be an integer from ${min} to ${max}`)
+    .max(max, `must be an integer from ${min} to ${max}`);
+
+/**
+ * Split renders (docs/pipeline.md "Split renders"). At most one of them; none: the whole video on this run.
+ * - `split`: the run may split: audio over `thresholdSeconds` becomes ceil(audio / threshold) segments, at most
+ *   `maxSegments`, reported in a `split` event instead of rendering.
+ * - `segment`: render segment `index` of `count` (its frames only, no audio) to `outputs.video`; segment 0
+ *   also encodes the video's one audio track to `outputs.audioTrack`.
+ * - `join`: concatenate the segments' files (`parts`, in order) and the audio track into `outputs.video`,
+ *   checked to hold `frames` frames.
+ */
+const splitFields = {
+  split: optional(
+    z.object({ thresholdSeconds: int(1, 3600), maxSegments: int(2, MAX_SEGMENTS) }, { error: "must be an object" }),
+  ),
+  segment: optional(
+    z
+      .object({ index: int(0, MAX_SEGMENTS - 1), count: int(2, MAX_SEGMENTS) }, { error: "must be an object" })
+      .refine((s) => s.index < s.count, { path: ["index"], message: "must be below count" }),
+  ),
+  join: optional(
+    z.object(
+      {
+        parts: z.array(endpointUrl, { error: "must be an array" }).min(2).max(MAX_SEGMENTS),
+        audioTrack: endpointUrl,
+        frames: int(1, 10_000_000),
+      },
+      { error: "must be an object" },
+    ),
+  ),
+};
+
 export const VideoDispatchSchema = z
   .object({
     kind: z.literal("video"),
     ...base,
+    ...splitFields,
     /** `matte`: the Avatar's stored matte; a 404 there (an Avatar made before mattes) has it computed, and stored at `outputs.matte`. */
     avatar: z.object(
       { portrait: endpointUrl, rig: endpointUrl, background: optional(endpointUrl), matte: optional(endpointUrl) },
@@ -161,14 +208,32 @@ export const VideoDispatchSchema = z
     backgroundUrl: optional(sourceUrl),
     settings: VideoSettingsSchema,
     /** `alphaVideo`: the WebM with alpha, required when `settings.alpha` is true. */
+    /** `audioTrack`: segment 0's second output, the video's one audio track. */
     outputs: z.object(
-      { video: endpointUrl, alphaVideo: optional(endpointUrl), matte: optional(endpointUrl) },
+      {
+        video: endpointUrl,
+        alphaVideo: optional(endpointUrl),
+        matte: optional(endpointUrl),
+        audioTrack: optional(endpointUrl),
+      },
       { error: "must be an object" },
     ),
   })
   .refine((d) => !d.settings.alpha || d.outputs.alphaVideo !== undefined, {
     path: ["outputs", "alphaVideo"],
     message: "is required when settings.alpha is true",
+  })
+  .refine((d) => [d.split, d.segment, d.join].filter(Boolean).length <= 1, {
+    path: ["split"],
+    message: "cannot be combined with segment or join",
+  })
+  .refine((d) => !(d.segment || d.join) || !d.settings.alpha, {
+    path: ["settings", "alpha"],
+    message: "cannot be true for a segment or a join (a render with the alpha video is not split)",
+  })
+  .refine((d) => d.segment?.index !== 0 || d.outputs.audioTrack !== undefined, {
+    path: ["outputs", "audioTrack"],
+    message: "is required for segment 0",
   });
 
 export const DispatchSchema = z.discriminatedUnion("kind", [AvatarDispatchSchema, VideoDispatchSchema], {

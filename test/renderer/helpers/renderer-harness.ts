@@ -9,7 +9,14 @@ import os from "node:os";
 import path from "node:path";
 import sharp from "sharp";
 import { loadConfig, type RendererConfig, createLogger } from "../../../container/src/io/public";
-import type { AudioInfo, AvatarAssets, Engines, RenderInput, RenderOutput } from "../../../container/src/runs/public";
+import {
+  type AudioInfo,
+  type AvatarAssets,
+  type Engines,
+  type RenderInput,
+  type RenderOutput,
+  defaultEngines,
+} from "../../../container/src/runs/public";
 import type { AvatarRig } from "@avatar-video/contract";
 import { createRenderer, type Renderer } from "../../../container/src/server";
 import { wavHeader } from "../../../scripts/lib/wav";
@@ -91,6 +98,8 @@ export function fakeEngines(): FakeEngines {
       e.calls.probeAudio++;
       return e.audioInfo;
     },
+    // The real join (ffmpeg, -c copy): cheap, and a split render's tests join what the render double wrote.
+    joinVideo: (req) => defaultEngines().joinVideo(req),
     async computeMatte(_portraitPng, rig) {
       e.calls.computeMatte++;
       return syntheticMatte(rig.portrait.width, rig.portrait.height);

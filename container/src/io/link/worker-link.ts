@@ -83,6 +83,11 @@ export class WorkerLink {
     await this.terminal({ type: "failed", error });
   }
 
+  /** The run ends handing the video over to `segments` runs of its own (a split render). */
+  async split(segments: number): Promise<void> {
+    await this.terminal({ type: "split", segments });
+  }
+
   /** Ends heartbeats; used when the job ends without a terminal event (stopped). */
   close(): void {
     this.finished = true;
