@@ -83,7 +83,7 @@ export function lidOccluders(m: FaceModel, plan: LidSkinPlan, still: Uint8Array,
     // One more pixel at full weight and one at half: the rim's blurred edge comes along.
     grow(alpha, bw, bh, 1, 1);
     grow(alpha, bw, bh, 1, 0.5);
-    return planes(still, W, H, bx, by, bw, bh, alpha);
+    return occluderPlanes(still, W, H, bx, by, bw, bh, alpha);
   });
 }
 
@@ -161,7 +161,7 @@ function thinCrossing(
 }
 
 /** Length of the run of set pixels each pixel belongs to, along lines of `n` pixels (`step` apart; `lines` lines `stride` apart). */
-function runs(mask: Uint8Array, n: number, lines: number, step: number, stride: number): Int32Array {
+export function runs(mask: Uint8Array, n: number, lines: number, step: number, stride: number): Int32Array {
   const out = new Int32Array(mask.length);
   for (let l = 0; l < lines; l++) {
     let k = 0;
@@ -180,7 +180,7 @@ function runs(mask: Uint8Array, n: number, lines: number, step: number, stride: 
 }
 
 /** Set pixels within r (chessboard) of a pixel ≥ `value`… to at least `value` (a ring of `value` around). */
-function grow(a: Float32Array, bw: number, bh: number, r: number, value: number): void {
+export function grow(a: Float32Array, bw: number, bh: number, r: number, value: number): void {
   const src = Float32Array.from(a);
   for (let y = 0; y < bh; y++)
     for (let x = 0; x < bw; x++) {
@@ -195,7 +195,7 @@ function grow(a: Float32Array, bw: number, bh: number, r: number, value: number)
 }
 
 /** The luma box and both chroma boxes, each with its alpha and the still filled in under it. */
-function planes(
+export function occluderPlanes(
   still: Uint8Array,
   W: number,
   H: number,

@@ -38,8 +38,8 @@ export function paintBlinkLids(
   scratch: Float32Array,
 ): void {
   const any = occ.some((o) => o.length > 0);
-  const occluders = (e: number) => occ[e].map((p) => ({ m, plan, tris: plan.eyeTris[e], p }));
-  if (any) occ.forEach((_, e) => occluders(e).forEach((o) => unoccludeLid(frame, xy, o)));
+  const occluders = (e: number) => occ[e].map((p) => ({ m, tris: plan.eyeTris[e].map((t) => tri3(plan, t)), p }));
+  if (any) occ.forEach((_, e) => occluders(e).forEach((o) => takeOut(frame, xy, o)));
   smoothLidSkin(frame, W, H, xy, m, plan, look.grain);
   for (const pl of yuvPlanes(W, H)) m.eyes.forEach((_, e) => softenLidEdge(frame, pl, xy, m, plan, e, look.blur));
   if (!any) return;
@@ -47,41 +47,57 @@ export function paintBlinkLids(
   occ.forEach((_, e) => occluders(e).forEach((o) => putBack(frame, still, xy, still0, o)));
 }
 
-/** One occluder plane of one eye, with the eye's blink triangles. */
-interface EyeOccluder {
+/** One occluder plane, with the triangles (vertex triples) that may carry it away: an eye's blink triangles, or eyewear's. */
+export interface Occluder {
   m: FaceModel;
-  plan: LidSkinPlan;
-  tris: number[];
+  tris: number[][];
   p: OccluderPlane;
 }
 
-/** Lid pixels whose source lies under an occluder take the filled-in still instead. */
-function unoccludeLid(frame: Uint8Array, xy: Float32Array, o: EyeOccluder): void {
-  const { m, plan, p } = o;
-  const clean = (x: number, y: number) => p.clean[y * p.bw + x];
+/** Triangles of `tris` with a vertex moved from its rest position. */
+export function movedTris(m: FaceModel, xy: Float32Array, tris: number[][]): number[][] {
   const unmoved = (i: number) => xy[i * 2] === m.base[i * 2] && xy[i * 2 + 1] === m.base[i * 2 + 1];
-  const moved = o.tris.filter((t) => !tri3(plan, t).every(unmoved));
+  return tris.filter((t) => !t.every(unmoved));
+}
+
+/** Pixels of moved triangles whose source lies under an occluder take the filled-in still instead. */
+export function takeOut(frame: Uint8Array, xy: Float32Array, o: Occluder): void {
+  const { m, p } = o;
+  const clean = (x: number, y: number) => p.clean[y * p.bw + x];
+  const moved = movedTris(m, xy, o.tris);
   forOccludedPixels({ ...o, tris: moved }, { pos: xy, ox: 0, oy: 0, w: p.pw, h: p.ph }, (x, y, sx, sy) => {
     frame[p.off + y * p.pw + x] = Math.round(sample(clean, p.bw, p.bh, sx, sy));
   });
 }
 
 /**
- * Composite the occluders' still pixels at their blink-free positions (`still0`, the same pose without the
- * blink): every pixel of the eye's triangles there is mapped back to the still (so no holes under head
- * motion) and takes the still where an occluder covers it, inside the blink's triangles only.
+ * Composite the occluders' still pixels where the head alone carries them (`still0`, the pose without the
+ * blink, or without the expression): every pixel of the triangles there is mapped back to the still (so no
+ * holes under head motion) and takes the still where an occluder covers it, inside the triangles (at `xy`)
+ * only: those the warp repainted.
  */
-function putBack(frame: Uint8Array, still: Uint8Array, xy: Float32Array, still0: Float32Array, o: EyeOccluder): void {
-  const { plan, p } = o;
+export function putBack(
+  frame: Uint8Array,
+  still: Uint8Array,
+  xy: Float32Array,
+  still0: Float32Array,
+  o: Occluder,
+  matte = false,
+): void {
+  const { p } = o;
   const { scale: k, bw, bh } = p;
   const inside = new Float32Array(bw * bh);
-  for (const t of o.tris)
-    rasterMax(inside, p.bx, p.by, bw, bh, xy, k, ...(tri3(plan, t) as [number, number, number]), 1);
+  for (const t of o.tris) rasterMax(inside, p.bx, p.by, bw, bh, xy, k, t[0], t[1], t[2], 1);
   const S = (x: number, y: number) => still[p.off + (p.by + y) * p.pw + p.bx + x];
+  const C = (x: number, y: number) => p.clean[y * bw + x];
   forOccludedPixels(o, { pos: still0, ox: p.bx, oy: p.by, w: bw, h: bh }, (x, y, sx, sy, a) => {
     if (!inside[y * bw + x]) return;
     const i = p.off + (p.by + y) * p.pw + p.bx + x;
-    frame[i] = Math.round(frame[i] + a * (sample(S, bw, bh, sx, sy) - frame[i]));
+    const s = sample(S, bw, bh, sx, sy);
+    // `matte`: the still is the occluder over the filled-in skin at alpha a, so it goes over the frame's skin
+    // the same way (the blurred edge keeps its darkening; where nothing moved the still comes back exactly).
+    const v = matte ? s + (1 - a) * (frame[i] - sample(C, bw, bh, sx, sy)) : frame[i] + a * (s - frame[i]);
+    frame[i] = v < 0 ? 0 : v > 255 ? 255 : Math.round(v);
   });
 }
 
@@ -99,13 +115,12 @@ interface Placement {
  * the occluder plane's box (mapBack), lies on an occluder: `visit(x, y, sx, sy, alpha)`.
  */
 function forOccludedPixels(
-  o: EyeOccluder,
+  o: Occluder,
   at: Placement,
   visit: (x: number, y: number, sx: number, sy: number, alpha: number) => void,
 ): void {
   const { scale: k, bw, bh } = o.p;
-  for (const t of o.tris) {
-    const v = tri3(o.plan, t);
+  for (const v of o.tris) {
     const [ax, ay, bx, by, cx, cy] = v.flatMap((i) => [at.pos[i * 2] * k - at.ox, at.pos[i * 2 + 1] * k - at.oy]);
     const back = mapBack([ax, ay, bx, by, cx, cy], v, o.m, o.p);
     if (!back) continue;

@@ -16,7 +16,16 @@
  */
 import { availableParallelism } from "node:os";
 import { Worker } from "node:worker_threads";
-import { mouthStyle, type FacePose, type FaceModel, type MouthColors, type MouthStyle } from "@avatar-video/face-rig";
+import {
+  deform,
+  expressionShape,
+  mouthStyle,
+  type FacePose,
+  type FaceModel,
+  type MouthColors,
+  type MouthStyle,
+} from "@avatar-video/face-rig";
+import { type Eyewear, findEyewear, putBackEyewear, takeOutEyewear } from "./eyewear";
 import { drawMouthInterior } from "./mouth-interior";
 import { lidOccluders, type LidOccluders } from "./lid-occluders";
 import { paintBlinkLids } from "./lid-paint";
@@ -44,6 +53,8 @@ interface BandWorker {
   seq: number;
 }
 
+const NO_OCCLUDERS: LidOccluders = [[], []];
+
 export class FramePainter {
   readonly layout: Yuv420Layout;
   readonly pool: Uint8Array[];
@@ -62,6 +73,8 @@ export class FramePainter {
   private style: MouthStyle;
   private readonly lids: LidSkinPlan;
   private readonly occluders: LidOccluders;
+  /** Glasses kept rigid under an expression (eyewear.ts): found on the first frame that shows one; null if none. */
+  private eyewear: Eyewear | null | undefined;
   /** Vertex positions of the pose without its blink (where occluders in front of the lids stay). */
   private readonly blinkFree: Float32Array;
   /** Per-step wall milliseconds of the calling thread (diagnostics). */
@@ -265,23 +278,40 @@ export class FramePainter {
     }
     this.t.join += performance.now() - c0;
     // After the join: the lids may lie in any band. Only pixels the warp just wrote (moved triangles) change.
+    // Under an expression, glasses are taken out of the moved skin and put back rigid around the lids' paint.
+    const ew = expressionShape(pose.expression) ? this.findEyewear() : undefined;
+    const frame = this.target(bi);
+    if (ew) takeOutEyewear(frame, this.xy, m, ew);
     if (pose.blinkR > 0 || pose.blinkL > 0) {
       const { width: W, height: H } = this.layout;
       paintBlinkLids(
-        this.target(bi),
+        frame,
         W,
         H,
         this.xy,
         pose,
         m,
         this.lids,
-        this.occluders,
+        ew ? NO_OCCLUDERS : this.occluders,
         this.arena.stat,
         this.style,
         this.blinkFree,
       );
       this.finishPerson(bi, this.lidsRect());
     }
+    if (ew) {
+      const rigid = deform(m, { ...pose, blinkR: 0, blinkL: 0, expression: undefined }, this.blinkFree);
+      putBackEyewear(frame, this.arena.stat, this.xy, rigid, m, ew);
+      this.finishPerson(bi, ew.box);
+    }
+  }
+
+  private findEyewear(): Eyewear | undefined {
+    if (this.eyewear === undefined) {
+      const { width: W, height: H } = this.layout;
+      this.eyewear = findEyewear(this.model, this.arena.stat, W, H) ?? null;
+    }
+    return this.eyewear ?? undefined;
   }
 
   /** The frame the mouth and lids are painted on: the person layer's over a new background, else the video's. */
