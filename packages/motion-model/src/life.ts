@@ -76,25 +76,39 @@ export interface HeadMotion {
 }
 
 /**
- * The caller's say in head motion (contract `Performance`): `head` multiplies all of the head's movement
- * (sway, breathing, nods; headGain of the `headMotion` control), `emphasis` the speech-driven nods and brow
- * raises. Both 1 = the motion as it was before these controls (the same numbers, bit for bit).
+ * The caller's say in head motion (contract `Performance`): `head` multiplies the head's turn, tilt and
+ * drift (sway, breathing; headGain of the `headMotion` control), `nod` its pitch (sway and nods; nodGain of
+ * the same control), `emphasis` the speech-driven nods and brow raises. All 1 = the motion as it was before
+ * these controls (the same numbers, bit for bit).
  */
 export interface HeadStyle {
   head: number;
+  nod: number;
   emphasis: number;
 }
-export const DEFAULT_HEAD_STYLE: HeadStyle = { head: 1, emphasis: 1 };
+export const DEFAULT_HEAD_STYLE: HeadStyle = { head: 1, nod: 1, emphasis: 1 };
 
 /** headMotion 0, 1, 2, 3 → how much of today's movement: still, as before, 2.6× (≥ 2.5× its SD), ≈ ±3° yaw. */
 const HEAD_GAINS = [0, 1, 2.6, 3.4];
+/**
+ * The same for pitch: a livelier presenter nods more than it sways (≈ ±3° nods at 3). Also what lets a face
+ * model read 2 as ≥ 2.5× the pitch of 1: its pitch reading moves with the speaking jaw, in step with the
+ * speech-driven nods, which at 1 inflates what it reads (docs/performance.md, "Head motion").
+ */
+const NOD_GAINS = [0, 1, 4, 5];
 
-/** The movement multiplier for the `headMotion` control 0–3 (linear between the whole steps). */
-export function headGain(headMotion: number): number {
+/** `gains` at the `headMotion` control 0–3 (linear between the whole steps). */
+function gainAt(gains: number[], headMotion: number): number {
   const x = Math.min(3, Math.max(0, headMotion));
   const i = Math.min(2, Math.floor(x));
-  return HEAD_GAINS[i] + (HEAD_GAINS[i + 1] - HEAD_GAINS[i]) * (x - i);
+  return gains[i] + (gains[i + 1] - gains[i]) * (x - i);
 }
+
+/** The movement multiplier (yaw, roll, drift) for the `headMotion` control 0–3. */
+export const headGain = (headMotion: number): number => gainAt(HEAD_GAINS, headMotion);
+
+/** The pitch multiplier for the `headMotion` control 0–3. */
+export const nodGain = (headMotion: number): number => gainAt(NOD_GAINS, headMotion);
 
 /**
  * Head motion: sums of slow sines with mismatched periods (no visible loop), amplitude growing a little
@@ -111,6 +125,7 @@ export function makeHeadMotion(seed: number, scale: number) {
     const k = 1 + 0.5 * energy;
     const em = emphasis * style.emphasis;
     const g = amount * style.head;
+    const gp = amount * style.nod;
     const yaw = (0.6 * Math.sin((TAU * t) / 6.5 + ph[0]) + 0.3 * Math.sin((TAU * t) / 3.7 + ph[1])) * k;
     const pitch = (0.35 * Math.sin((TAU * t) / 5.3 + ph[2]) + 0.2 * Math.sin((TAU * t) / 2.9 + ph[3])) * k - 0.9 * em;
     const roll = (0.35 * Math.sin((TAU * t) / 7.9 + ph[4]) + 0.15 * Math.sin((TAU * t) / 4.3 + ph[5])) * k;
@@ -119,7 +134,7 @@ export function makeHeadMotion(seed: number, scale: number) {
     const ty = scale * (0.005 * breath + 0.003 * Math.sin((TAU * t) / 4.7 + ph[9])) + scale * 0.012 * em;
     return {
       yaw: yaw * g,
-      pitch: pitch * g,
+      pitch: pitch * gp,
       roll: roll * g,
       tx: tx * g,
       ty: ty * g,

@@ -12,7 +12,7 @@ import {
   PERFORMANCE_DEFAULTS,
   type Performance,
 } from "@avatar-video/contract";
-import { headGain, type HeadStyle } from "./life";
+import { headGain, type HeadStyle, nodGain } from "./life";
 import { smoothstep } from "./smoothstep";
 
 /** How much of each drawn expression shows, 0..1 (all 0: the photo's own expression). */
@@ -30,7 +30,7 @@ export interface Direction {
 
 export interface PerformanceAt {
   expression: ExpressionWeights;
-  /** The head's style (life.ts): headGain of headMotion, and emphasis. */
+  /** The head's style (life.ts): headGain and nodGain of headMotion, and emphasis. */
   style: HeadStyle;
 }
 
@@ -76,7 +76,7 @@ export class PerformanceTrack {
     DRAWN_EXPRESSIONS.forEach((name, i) => {
       expression[name] = v[i];
     });
-    return { expression, style: { head: headGain(v[HEAD]), emphasis: v[EMPHASIS] } };
+    return { expression, style: { head: headGain(v[HEAD]), nod: nodGain(v[HEAD]), emphasis: v[EMPHASIS] } };
   }
 
   private vectorAt(t: number): number[] {

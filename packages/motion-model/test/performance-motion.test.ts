@@ -14,6 +14,7 @@ import {
   evenBlinkStarts,
   headGain,
   makeHeadMotion,
+  nodGain,
   PerformanceTrack,
   prng,
 } from "@avatar-video/motion-model";
@@ -52,6 +53,8 @@ const sd = (xs: number[]) => {
   return Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / xs.length);
 };
 const peak = (xs: number[]) => Math.max(...xs.map(Math.abs));
+/** The head's style at a `headMotion` setting (emphasis 1). */
+const at = (headMotion: number) => ({ head: headGain(headMotion), nod: nodGain(headMotion), emphasis: 1 });
 
 describe("head motion and emphasis", () => {
   it("at the defaults gives today's numbers, bit for bit", () => {
@@ -59,34 +62,38 @@ describe("head motion and emphasis", () => {
     for (let f = 0; f < 500; f++) {
       const t = f / FPS;
       const s = speech(t);
-      expect(head(t, s.energy, s.emphasis, 0.7, { head: headGain(1), emphasis: 1 })).toEqual(
-        head(t, s.energy, s.emphasis, 0.7),
-      );
+      expect(head(t, s.energy, s.emphasis, 0.7, at(1))).toEqual(head(t, s.energy, s.emphasis, 0.7));
     }
     expect(headGain(1)).toBe(1);
+    expect(nodGain(1)).toBe(1);
   });
 
-  it("0 keeps the head still (< 0.1°), 2 moves it ≥ 2.5× as much, 3 about ±3° with nods", () => {
+  it("0 keeps the head still (exactly 0°), 2 moves it ≥ 2.5× as much, 3 about ±3° with nods", () => {
     for (const seed of [1, 7, 1234]) {
       const calm = headOver60s(DEFAULT_HEAD_STYLE, seed);
-      const still = headOver60s({ head: headGain(0), emphasis: 1 }, seed);
-      const more = headOver60s({ head: headGain(2), emphasis: 1 }, seed);
-      const lively = headOver60s({ head: headGain(3), emphasis: 1 }, seed);
-      expect(Math.max(peak(still.yaw), peak(still.pitch))).toBeLessThan(0.1);
+      const still = headOver60s(at(0), seed);
+      const more = headOver60s(at(2), seed);
+      const lively = headOver60s(at(3), seed);
+      expect(Math.max(peak(still.yaw), peak(still.pitch))).toBe(0);
       expect(sd(more.yaw) / sd(calm.yaw)).toBeGreaterThanOrEqual(2.5);
       expect(sd(more.pitch) / sd(calm.pitch)).toBeGreaterThanOrEqual(2.5);
       expect(peak(calm.yaw)).toBeLessThan(1.5);
       expect(peak(lively.yaw)).toBeGreaterThan(2.5);
       expect(peak(lively.yaw)).toBeLessThan(4.8);
+      // A livelier head nods more than it sways: at 2 and 3 its pitch moves about as much as its yaw.
+      expect(sd(more.pitch) / sd(more.yaw)).toBeGreaterThan(0.9);
+      expect(sd(lively.pitch) / sd(lively.yaw)).toBeGreaterThan(0.9);
+      // (This speech stresses a syllable fully every 1.4 s; a rendered voice nods ≈ ±5° at 3.)
+      expect(peak(lively.pitch)).toBeLessThan(8.5);
       // The brow raises belong to emphasis, not to the head.
       expect(still.brow).toEqual(calm.brow);
     }
   });
 
   it("emphasis scales the nods and brow raises: 0 none, 2 twice today's", () => {
-    const none = headOver60s({ head: 1, emphasis: 0 });
+    const none = headOver60s({ ...at(1), emphasis: 0 });
     const calm = headOver60s();
-    const marked = headOver60s({ head: 1, emphasis: 2 });
+    const marked = headOver60s({ ...at(1), emphasis: 2 });
     expect(peak(none.brow)).toBe(0);
     const raised = calm.brow.findIndex((b) => b > 0.1 && b < 0.45);
     expect(marked.brow[raised]).toBeCloseTo(2 * calm.brow[raised], 6);
@@ -177,7 +184,7 @@ describe("expression timeline", () => {
 
   it("live changes start from where the track is (also mid-ease) and ease head motion and emphasis too", () => {
     const track = new PerformanceTrack();
-    expect(track.at(1).style).toEqual({ head: 1, emphasis: 1 });
+    expect(track.at(1).style).toEqual({ head: 1, nod: 1, emphasis: 1 });
     track.change(1, { expression: "surprised", intensity: 1 });
     track.change(1.1, { expression: "sad" }); // keeps the intensity, starts from the half-eased surprise
     const start = track.at(1.1).expression;
@@ -185,8 +192,8 @@ describe("expression timeline", () => {
     expect(start.surprised).toBeLessThan(0.5);
     expect(track.at(1.4).expression).toEqual({ happy: 0, serious: 0, surprised: 0, sad: 1 });
     track.change(2, { headMotion: 3, emphasis: 0 });
-    expect(track.at(2).style).toEqual({ head: 1, emphasis: 1 });
-    expect(track.at(2.3).style).toEqual({ head: headGain(3), emphasis: 0 });
+    expect(track.at(2).style).toEqual({ head: 1, nod: 1, emphasis: 1 });
+    expect(track.at(2.3).style).toEqual({ ...at(3), emphasis: 0 });
     expect(track.at(2.3).expression.sad).toBe(1);
   });
 
