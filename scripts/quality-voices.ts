@@ -2,7 +2,7 @@
  * Mouth shapes against the phones of real voices the classifier never heard (docs/phonetic-mouth.md, "Real
  * voices"), on the live motion channels and the renderer's track of the same audio:
  *
- *   npm run quality:voices [-- --json out.json] [--clips] [--validation]
+ *   npm run quality:voices [-- --json out.json] [--clips] [--validation] [--path live|rendered]
  *
  * Held-out English (scripts/speech/voices.ts), phone timings by forced alignment: the five LibriVox excerpts
  * of pocketsphinx-testdata (one reader, 64 kbps with room noise), joined into one recording with their own
@@ -53,6 +53,7 @@ function main() {
       clips: { type: "boolean" },
       validation: { type: "boolean" },
       condition: { type: "string", default: "clean" },
+      path: { type: "string" },
     },
   });
   const conditions = (values.condition === "all" ? CONDITIONS : [values.condition]) as Condition[];
@@ -78,6 +79,7 @@ function main() {
       ["live", live],
       ["rendered", rendered],
     ] as const) {
+      if (values.path && values.path !== path) continue;
       const run = (pcm: Float32Array) => analyse(degrade(condition, pcm));
       say(`\n${path}${condition === "clean" ? "" : `, ${condition}`}`);
       const bookCh: Channels[] = parts.length ? run(joined) : [];
@@ -114,7 +116,7 @@ function main() {
     }
   console.log(
     `\ngoals: seal ≥ 90 %, vowels sealed ≤ 5 %, open AUC ≥ 0.8, round AUC ≥ 0.85, tuck ≥ 70 %, pauses closed ≥ 90 %, speech/pause ≥ 3×` +
-      `\n${skipped.length} held-out clips not aligned (a number of several digits, or a word the aligner's dictionary lacks): ${skipped.join(" ")}`,
+      `\n${skipped.length} ${values.validation ? "validation" : "held-out"} clips not aligned (a number of several digits, or a word the aligner's dictionary lacks): ${skipped.join(" ")}`,
   );
   if (values.json) writeFileSync(values.json, JSON.stringify(rows, null, 2));
 }

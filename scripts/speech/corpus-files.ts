@@ -12,7 +12,8 @@ export const RAW_VALUES = MEL_BANDS + 2;
 export interface Corpus {
   frames: Float32Array;
   labels: Int8Array;
-  utterances: Array<{ voice: string; frames: number }>;
+  /** Each utterance's voice, length in frames and the channel conditions it went through (augment.ts). */
+  utterances: Array<{ voice: string; frames: number; conditions?: string[] }>;
 }
 
 const bytes = (parts: ArrayBufferView[]) =>

@@ -7,12 +7,15 @@
  * synthesiser's clean spectrum; frames then go through the product's own analysis (packages/motion-model).
  *
  *   tsx scripts/speech/corpus.ts [--out .local/speech] [--utterances 1500] [--seed 1] [--real-en 3]
- *     [--real es,fr,it,ru --real-times 2]
+ *     [--real es,fr,it,ru --real-times 2] [--channels]
  *
  * With `--real-en N`, real speech too: the training prompts of Asterisk's English speaker (voices.ts; never
  * the held-out or validation ones), each N times with its own warp and degradation, classes from the forced
  * alignment's phones. `--real` adds the training prompts of other languages' speakers, classes carried over
  * from espeak-ng saying the transcript (transfer.ts; frames near a change of class left unlabelled).
+ *
+ * `--channels` also passes each utterance, after that, through the conditions a customer's audio may come
+ * in (augment.ts: babble or street noise, reverb, telephone band, MP3), each drawn on its own.
  *
  * Writes the corpus files of corpus-files.ts. Three of the voices measured by scripts/quality-phonetic.ts (espeak-ng en-us and
  * en-gb+f3, flite rms) are never used here; flite slt is (the only female voice of a second synthesiser).
@@ -25,6 +28,7 @@ import { HOP, makeFrameAnalyzer } from "../../packages/motion-model/src/lipsync-
 import { speakerLevels } from "../../packages/motion-model/src/lipsync";
 import { MEL_BANDS } from "../../packages/motion-model/src/mel";
 import { VISEMES } from "../../packages/motion-model/src/visemes";
+import { makeChannel } from "./augment";
 import { arpabetVisemes } from "./arpabet-visemes";
 import { RAW_VALUES, writeCorpus } from "./corpus-files";
 import { espeakPhonemes, espeakTool } from "./espeak-phonemes";
@@ -231,6 +235,7 @@ function main() {
       "real-en": { type: "string", default: "0" },
       real: { type: "string", default: "" },
       "real-times": { type: "string", default: "2" },
+      channels: { type: "boolean", default: false },
     },
   });
   const dir = resolve(values.out!);
@@ -240,15 +245,21 @@ function main() {
   const pick = <T>(a: readonly T[]) => a[Math.floor(rng() * a.length)];
   const frames: Float32Array[] = [];
   const labels: Int8Array[] = [];
-  const index: Array<{ voice: string; frames: number }> = [];
+  const index: Array<{ voice: string; frames: number; conditions?: string[] }> = [];
+  const channel = values.channels ? makeChannel(rng, VARIANTS) : undefined;
   const count = Number(values.utterances);
   const real = Number(values["real-en"]) ? realEnglish() : [];
   const add = (speech: Speech) => {
     const u = decodeWarped(speech, 0.85 + 0.4 * rng(), Math.round(RATE * (0.2 + 0.5 * rng())));
     degrade(u.pcm, rng);
-    frames.push(features(u.pcm));
+    const heard = channel?.(u.pcm);
+    frames.push(features(heard?.pcm ?? u.pcm));
     labels.push(u.labels);
-    index.push({ voice: speech.voice, frames: u.labels.length });
+    index.push({
+      voice: speech.voice,
+      frames: u.labels.length,
+      ...(heard?.applied.length ? { conditions: heard.applied } : {}),
+    });
   };
   for (let k = 0; k < count; k++) {
     const kind = rng();

@@ -1,8 +1,8 @@
 /**
  * Training text for the viseme classifier: English sentences from a vocabulary that shares no word with the
- * measured word lists (scripts/quality/phonetic-words.ts), and pseudo-words in languages
- * whose spelling espeak-ng reads phonemically (Spanish, Italian, German), so every mouth class occurs in
- * many contexts and more than one language.
+ * measured word lists (scripts/quality/phonetic-words.ts), and pseudo-words in Spanish, Italian, German,
+ * Portuguese, French and Polish (spelled as each reads them; the labels come from espeak-ng's own phonemes
+ * anyway), so every mouth class occurs in many contexts and more than one language.
  */
 import { ALL_WORDS } from "../quality/phonetic-words";
 import type { Rng } from "./rng";
@@ -57,6 +57,21 @@ const SYLLABLES: Record<string, { on: string[]; v: string[]; coda: string[] }> =
     on: ["", "p", "b", "m", "f", "w", "t", "d", "n", "l", "s", "k", "g", "sch", "r", "h", "z", "pf", "kn", "schw"],
     v: ["a", "e", "i", "o", "u", "ä", "ö", "ü", "ei", "au", "eu", "ie", "oo", "uh"],
     coda: ["", "", "n", "s", "l", "r", "m", "t", "ch", "ng"],
+  },
+  pt: {
+    on: ["", "p", "b", "m", "f", "v", "t", "d", "n", "l", "s", "c", "g", "r", "ch", "lh", "nh", "j", "pr", "bl"],
+    v: ["a", "e", "i", "o", "u", "ão", "ei", "ou", "ã", "õe"],
+    coda: ["", "", "", "s", "r", "l", "m"],
+  },
+  fr: {
+    on: ["", "p", "b", "m", "f", "v", "t", "d", "n", "l", "s", "c", "g", "r", "ch", "j", "pl", "br", "tr", "gn"],
+    v: ["a", "é", "i", "o", "ou", "u", "eu", "an", "on", "in", "oi", "è"],
+    coda: ["", "", "", "", "r", "l", "s", "c"],
+  },
+  pl: {
+    on: ["", "p", "b", "m", "f", "w", "t", "d", "n", "l", "s", "k", "g", "sz", "cz", "rz", "ch", "pr", "zw", "ł"],
+    v: ["a", "e", "i", "o", "u", "y", "ą", "ę", "ó"],
+    coda: ["", "", "", "n", "m", "k", "ł", "ść"],
   },
 };
 

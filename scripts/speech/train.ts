@@ -4,6 +4,8 @@
  *
  *   tsx scripts/speech/train.ts [--corpus .local/speech[,more corpora]] [--epochs 12] [--hidden 64,48] [--seed 1]
  *     [--out file]   (default: the package's viseme-weights.ts)
+ *     [--init weights.ts --lr 5e-4]   (go on from stored weights, e.g. to add new speech without starting over)
+ *     [--sample 0.5]   (each epoch a fresh random share of the training frames; neighbours are much alike)
  *
  * Frames become classifier values through the product's own code (viseme-input.ts). Utterances of three
  * voice variants are held out: their frame accuracy, per-class recall and confusions
@@ -14,7 +16,13 @@ import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { MEL_BANDS } from "../../packages/motion-model/src/mel";
 import { CONTEXT, FRAME_VALUES, frameValues, INPUTS, SILENT_FRAME } from "../../packages/motion-model/src/viseme-input";
-import { encodeLayer, softmax, type DenseLayer } from "../../packages/motion-model/src/viseme-net";
+import {
+  decodeLayer,
+  encodeLayer,
+  softmax,
+  type DenseLayer,
+  type StoredLayer,
+} from "../../packages/motion-model/src/viseme-net";
 import { VISEMES } from "../../packages/motion-model/src/visemes";
 import { type Corpus, RAW_VALUES, readCorpora } from "./corpus-files";
 import { makeRng } from "./rng";
@@ -180,6 +188,22 @@ class Net {
   }
 }
 
+/** The inverse of foldScaling: stored weights as the network reads scaled values. */
+function unfoldScaling(l: DenseLayer, mu: Float32Array, sd: Float32Array): DenseLayer {
+  const params = l.params.slice();
+  const n = l.inputs;
+  for (let o = 0; o < l.outputs; o++) {
+    let shift = 0;
+    for (let i = 0; i < n; i++) {
+      const v = i % FRAME_VALUES;
+      params[o * n + i] = l.params[o * n + i] * sd[v];
+      shift += l.params[o * n + i] * mu[v];
+    }
+    params[l.outputs * n + o] += shift;
+  }
+  return { ...l, params };
+}
+
 /** First layer rescaled so the network reads unscaled frame values. */
 function foldScaling(l: DenseLayer, mu: Float32Array, sd: Float32Array): DenseLayer {
   const params = l.params.slice();
@@ -196,7 +220,7 @@ function foldScaling(l: DenseLayer, mu: Float32Array, sd: Float32Array): DenseLa
   return { ...l, params };
 }
 
-function main() {
+async function main() {
   const { values } = parseArgs({
     options: {
       corpus: { type: "string", default: ".local/speech" },
@@ -204,6 +228,9 @@ function main() {
       hidden: { type: "string", default: "64,48" },
       seed: { type: "string", default: "1" },
       out: { type: "string", default: OUT },
+      init: { type: "string" },
+      lr: { type: "string", default: "2e-3" },
+      sample: { type: "string", default: "1" },
     },
   });
   const rng = makeRng(Number(values.seed));
@@ -226,6 +253,13 @@ function main() {
 
   const sizes = [INPUTS, ...values.hidden!.split(",").map(Number), CLASSES];
   const net = new Net(sizes, rng);
+  if (values.init) {
+    const stored: StoredLayer[] = (await import(resolve(values.init))).VISEME_LAYERS;
+    const from = stored.map(decodeLayer);
+    if (from.map((l) => l.outputs).join() !== sizes.slice(1).join()) throw new Error(`${values.init}: other sizes`);
+    from.forEach((l, k) => net.layers[k].params.set((k === 0 ? unfoldScaling(l, mu, sd) : l).params));
+  }
+  const [lr0, sample] = [Number(values.lr), Number(values.sample)];
   const acts = sizes.slice(1).map((n) => new Float32Array(n));
   const deltas = sizes.slice(1).map((n) => new Float32Array(n));
   const x = new Float32Array(INPUTS);
@@ -236,10 +270,11 @@ function main() {
       const j = Math.floor(rng() * (i + 1));
       [train[i], train[j]] = [train[j], train[i]];
     }
-    const lr = 2e-3 * 0.5 * (1 + Math.cos((Math.PI * e) / epochs));
+    const lr = lr0 * 0.5 * (1 + Math.cos((Math.PI * e) / epochs));
     let loss = 0;
-    for (let b = 0; b < train.length; b += BATCH) {
-      const end = Math.min(train.length, b + BATCH);
+    const taken = Math.round(train.length * sample);
+    for (let b = 0; b < taken; b += BATCH) {
+      const end = Math.min(taken, b + BATCH);
       for (let s = b; s < end; s++) {
         const i = train[s];
         net.forward(input(c, i, mu, sd, x), acts);
@@ -257,7 +292,7 @@ function main() {
       (row, k) => `${VISEMES[k]} ${Math.round((100 * row[k]) / (row.reduce((a, b) => a + b, 0) || 1))}`,
     );
     console.log(
-      `epoch ${e + 1}: loss ${(loss / train.length).toFixed(3)}, held-out accuracy ${((100 * correct) / held.length).toFixed(1)} %; recall ${recall.join(", ")}`,
+      `epoch ${e + 1}: loss ${(loss / taken).toFixed(3)}, held-out accuracy ${((100 * correct) / held.length).toFixed(1)} %; recall ${recall.join(", ")}`,
     );
     const rows = confusion.map((row, k) => `${VISEMES[k].padEnd(7)} ${row.map((n) => String(n).padStart(6)).join("")}`);
     if (e === epochs - 1) console.log(`confusions (rows = true class):\n${rows.join("\n")}`);
@@ -274,4 +309,4 @@ function main() {
   console.log(`wrote ${values.out}`);
 }
 
-main();
+await main();
