@@ -18,6 +18,8 @@ const WorkerVars = z.object({
   RENDERER_ACCOUNT_SHARE: numberVar("a number above 0 and at most 1", (n) => n > 0 && n <= 1).default(0.5),
   /** The stall threshold in seconds, for tests that kill renderers (unset: the pipeline's own). */
   STALL_AFTER_SECONDS: intVar(5, 60).optional(),
+  /** Audio longer than this renders split across instances (unset: 120; tests shorten it). */
+  SPLIT_AFTER_SECONDS: intVar(10, 3600).optional(),
 });
 
 export type WorkerConfig = z.output<typeof WorkerVars>;

@@ -3,6 +3,7 @@
  * "Renderer contract"). The renderer builds them with these types; the Worker validates them with this schema.
  */
 import { z } from "zod";
+import { MAX_SEGMENTS } from "./dispatch";
 
 /** Stage names: lower-case words joined by underscores (documented in docs/pipeline.md). */
 export const STAGE_RE = /^[a-z][a-z0-9_]{0,47}$/;
@@ -32,7 +33,16 @@ export const ReportedError = z.object({
 
 export const FailedEvent = z.object({ type: z.literal("failed"), error: ReportedError });
 
-export const JobEvent = z.discriminatedUnion("type", [ProgressEvent, SucceededEvent, FailedEvent]);
+/**
+ * A run dispatched with `split` ends here instead of rendering: its audio is long, the video is rendered in
+ * `segments` segments on runs of their own (dispatch.ts). Terminal for the run, not for the job.
+ */
+export const SplitEvent = z.object({
+  type: z.literal("split"),
+  segments: z.number().int().min(2).max(MAX_SEGMENTS),
+});
+
+export const JobEvent = z.discriminatedUnion("type", [ProgressEvent, SucceededEvent, FailedEvent, SplitEvent]);
 export type JobEvent = z.infer<typeof JobEvent>;
 export type ReportedError = z.infer<typeof ReportedError>;
 

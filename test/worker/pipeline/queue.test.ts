@@ -237,6 +237,8 @@ describe("consumer: video jobs", () => {
         leadOutSeconds: 0,
       },
       outputs: { video: obj(videoKey(jobId)), matte: obj(avatarKeys(avatarId).matte) },
+      // Audio over 2 minutes comes back as a split render (8 instances in wrangler.toml: at most 8 segments).
+      split: { thresholdSeconds: 120, maxSegments: 8 },
     } satisfies VideoPayload);
     expect(await jobRow("video", jobId)).toMatchObject({ status: "processing", attempt: 1, stage: "starting" });
   });

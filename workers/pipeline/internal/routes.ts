@@ -1,4 +1,4 @@
-import { JobEvent } from "@avatar-video/contract";
+import { JobEvent, MAX_SEGMENTS } from "@avatar-video/contract";
 import { Hono, type Context } from "hono";
 import type { AppEnv } from "../../platform/env";
 import { apiError, conflict, forbidden, invalid, notFound, unauthorized } from "../../platform/http/errors";
@@ -8,7 +8,18 @@ import { avatarIdForJob } from "../jobs/avatar-id";
 import { handleJobEvent } from "../jobs/events";
 import { loadJob, type AnyJob } from "../jobs/store";
 import { verifyJobToken, type JobKind } from "../jobs/tokens";
-import { alphaVideoKey, avatarKeys, avatarPrefix, videoKey } from "../../platform/storage/keys";
+import {
+  alphaVideoKey,
+  avatarKeys,
+  avatarPrefix,
+  videoAudioTrackKey,
+  videoKey,
+  videoPartKey,
+  videoPartKeys,
+} from "../../platform/storage/keys";
+import { handleSegmentEvent } from "../jobs/segment-events";
+import { loadSegment } from "../jobs/segments";
+import { runId } from "../queue/messages";
 import { MAX_REQUEST_BYTES, abortUpload, completeUpload, createUpload, uploadPart } from "./multipart";
 
 /**
@@ -32,16 +43,38 @@ async function authenticate(c: Context<AppEnv>, jobId: string, attempt: number):
   return kind;
 }
 
-/** POST /internal/jobs/{jobId}/events?attempt=N — progress (heartbeat), succeeded, failed. */
-internalRoutes.post("/jobs/:jobId/events", async (c) => {
-  const { jobId, attempt } = jobAndAttempt(c.req.param("jobId"), c.req.query("attempt"));
-  const kind = await authenticate(c, jobId, attempt);
+/** A split render's run (video_segments.idx, docs/pipeline.md "Split renders"): 0 to MAX_SEGMENTS (the join). */
+function segmentOf(value: string | undefined): number {
+  const idx = Number(value);
+  if (!/^\d{1,2}$/.test(value ?? "") || idx > MAX_SEGMENTS)
+    throw invalid(`segment must be an integer from 0 to ${MAX_SEGMENTS}`);
+  return idx;
+}
+
+async function eventBody(c: Context<AppEnv>): Promise<JobEvent> {
   const parsed = JobEvent.safeParse(await readJsonBody(c));
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
     throw invalid(`Invalid event: ${issue.path.join(".") || "type"}: ${issue.message}`);
   }
-  return c.json(await handleJobEvent(c.env, kind, jobId, attempt, parsed.data, Date.now()));
+  return parsed.data;
+}
+
+/** POST /internal/jobs/{jobId}/events?attempt=N — progress (heartbeat), succeeded, failed, split. */
+internalRoutes.post("/jobs/:jobId/events", async (c) => {
+  const { jobId, attempt } = jobAndAttempt(c.req.param("jobId"), c.req.query("attempt"));
+  const kind = await authenticate(c, jobId, attempt);
+  const event = await eventBody(c);
+  return c.json(await handleJobEvent(c.env, kind, jobId, attempt, event, Date.now()));
+});
+
+/** POST /internal/jobs/{jobId}/segments/{idx}/events?attempt=N — the same, from a run of a split render. */
+internalRoutes.post("/jobs/:jobId/segments/:idx/events", async (c) => {
+  const { jobId, attempt } = jobAndAttempt(c.req.param("jobId"), c.req.query("attempt"));
+  const segment = segmentOf(c.req.param("idx"));
+  if ((await authenticate(c, runId({ jobId, segment }), attempt)) !== "video") throw unauthorized();
+  const event = await eventBody(c);
+  return c.json(await handleSegmentEvent(c.env, jobId, segment, attempt, event, Date.now()));
 });
 
 // ---- objects ---------------------------------------------------------------------------------------------
@@ -49,19 +82,21 @@ internalRoutes.post("/jobs/:jobId/events", async (c) => {
 /**
  * What a run may touch: an Avatar job writes its new Avatar's artifacts; a video job reads its Avatar's,
  * writes its MP4 (and WebM with alpha when asked), and the Avatar's matte when it has none yet (the PUT is
- * conditional: an existing matte is never replaced).
+ * conditional: an existing matte is never replaced). A split render's segment writes its part instead of the
+ * MP4 (segment 0 also the audio track); its join reads the parts and writes the MP4.
  */
-async function allowed(found: AnyJob, method: "GET" | "PUT", key: string): Promise<boolean> {
+async function allowed(found: AnyJob, method: "GET" | "PUT", key: string, segment?: number): Promise<boolean> {
   if (found.kind === "avatar") {
     return method === "PUT" && Object.values(avatarKeys(await avatarIdForJob(found.job.id))).includes(key);
   }
   const job = found.job;
-  if (method === "GET") return key.startsWith(avatarPrefix(job.avatarId));
-  return (
-    key === videoKey(job.id) ||
-    key === avatarKeys(job.avatarId).matte ||
-    (!!job.settings.alpha && key === alphaVideoKey(job.id))
-  );
+  const join = segment !== undefined && segment === job.segments;
+  const parts = join ? videoPartKeys(job.id) : [];
+  if (method === "GET") return key.startsWith(avatarPrefix(job.avatarId)) || parts.includes(key);
+  if (key === avatarKeys(job.avatarId).matte) return true;
+  if (segment !== undefined && !join)
+    return key === videoPartKey(job.id, segment) || (segment === 0 && key === videoAudioTrackKey(job.id));
+  return key === videoKey(job.id) || (!!job.settings.alpha && key === alphaVideoKey(job.id));
 }
 
 const CONTENT_TYPES: Record<string, string> = {
@@ -72,6 +107,7 @@ const CONTENT_TYPES: Record<string, string> = {
   json: "application/json",
   mp4: "video/mp4",
   webm: "video/webm",
+  m4a: "audio/mp4",
 };
 /** Upload ceilings per kind of object (the platform's request body limit applies on top). */
 const MAX_PUT_BYTES: Record<string, number> = {
@@ -82,6 +118,7 @@ const MAX_PUT_BYTES: Record<string, number> = {
   json: 8 * MiB,
   mp4: 4096 * MiB,
   webm: 4096 * MiB,
+  m4a: 4096 * MiB,
 };
 
 function objectKey(c: Context<AppEnv>): string {
@@ -105,14 +142,27 @@ function objectKey(c: Context<AppEnv>): string {
 async function objectAccess(c: Context<AppEnv>, method: "GET" | "PUT") {
   const key = objectKey(c);
   const { jobId, attempt } = jobAndAttempt(c.req.query("job"), c.req.query("attempt"));
-  const kind = await authenticate(c, jobId, attempt);
+  const raw = c.req.query("segment");
+  const segment = raw === undefined ? undefined : segmentOf(raw);
+  const run = runId({ jobId, segment });
+  const kind = await authenticate(c, run, attempt);
+  if (segment !== undefined && kind !== "video") throw unauthorized();
   const found = await loadJob(c.env, kind, jobId);
   if (!found) throw unauthorized(); // a token for a job of this kind that does not exist
-  if (found.job.status !== "processing" || found.job.attempt !== attempt) {
+  if (!(await isCurrent(c.env, found, attempt, segment))) {
     throw conflict("This run is no longer current: a newer attempt runs or the job has ended.");
   }
-  if (!(await allowed(found, method, key))) throw forbidden(`This job may not ${method} ${key}.`);
-  return { key, run: { kind, jobId, attempt } };
+  if (!(await allowed(found, method, key, segment))) throw forbidden(`This job may not ${method} ${key}.`);
+  return { key, run: { kind, jobId: run, attempt } };
+}
+
+/** The job is processing and this is its current run: the job's own attempt, or its split render row's. */
+async function isCurrent(env: AppEnv["Bindings"], found: AnyJob, attempt: number, segment?: number) {
+  if (found.job.status !== "processing") return false;
+  if (segment === undefined) return found.job.attempt === attempt;
+  if (found.kind !== "video" || found.job.segments === null || segment > found.job.segments) return false;
+  const row = await loadSegment(env, found.job.id, segment);
+  return row?.status === "processing" && row.attempt === attempt;
 }
 
 /** GET /internal/objects/{key}?job=…&attempt=N — a video run reads its Avatar's portrait, rig, background. */

@@ -4,7 +4,10 @@ import { alphaVideoKey, avatarKeys, videoKey } from "../../platform/storage/keys
 import { releaseRenderer } from "../renderer/pool";
 import { avatarIdForJob } from "./avatar-id";
 import { succeedAvatar } from "./avatar-success";
-import { normalizeFailure, PIPELINE_FAILURES, type JobError } from "./failures";
+import { logEvent } from "../../platform/logging/log-event";
+import { splitRule } from "../renderer/split";
+import { normalizeFailure, PIPELINE_FAILURES, type JobError, unexpectedSplit } from "./failures";
+import { recordSplit } from "./segments";
 import { loadJob, type AnyJob } from "./store";
 import { failJob, recordProgress, succeedVideo } from "./transitions";
 import { captureUnit, finishAvatarSlot } from "./units";
@@ -15,7 +18,7 @@ import { videoAccessProblem } from "./video-access";
 export type EventAnswer = { ok: true } | { ignored: true; abort?: JobError } | { abort: JobError };
 
 /** Told to a run that is no longer current, so it stops instead of working for nothing. */
-const SUPERSEDED: JobError = {
+export const SUPERSEDED: JobError = {
   code: "superseded",
   message: "This run is no longer current: a newer attempt runs or the job has ended.",
   retryable: false,
@@ -57,7 +60,29 @@ async function apply(env: Env, found: AnyJob, event: JobEvent, now: number): Pro
       const changed = await failJob(env, found, normalizeFailure(kind, event.error), now, ["processing"]);
       return changed ? { ok: true } : { ignored: true };
     }
+    case "split":
+      return split(env, found, event.segments, now);
   }
+}
+
+/** The run renders nothing more: the video goes to `segments` runs of their own (docs/pipeline.md "Split renders"). */
+async function split(env: Env, found: AnyJob, segments: number, now: number): Promise<EventAnswer> {
+  // Only a run given the rule splits, and only into as many segments as the rule allows.
+  const rule = found.kind === "video" ? splitRule(env, found.job) : undefined;
+  if (found.kind !== "video" || !rule || segments > rule.maxSegments) {
+    await failJob(env, found, unexpectedSplit(found.kind, segments), now, ["processing"]);
+    return { ok: true };
+  }
+  if (!(await recordSplit(env, found.job, segments, now))) return { ignored: true };
+  const runs = Array.from({ length: segments }, (_, segment) => ({
+    body: { kind: "video" as const, jobId: found.job.id, segment },
+  }));
+  // A lost send is the sweep's to repeat (the rows are queued, stamped now).
+  await env.JOBS.sendBatch(runs).catch((error: unknown) =>
+    logEvent("segments_send_failed", { jobId: found.job.id, segments, error }, "warn"),
+  );
+  logEvent("video_split", { jobId: found.job.id, accountId: found.job.accountId, segments });
+  return { ok: true };
 }
 
 async function progress(env: Env, found: AnyJob, stage: string, now: number): Promise<EventAnswer> {

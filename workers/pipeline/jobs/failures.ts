@@ -54,6 +54,12 @@ export const PIPELINE_FAILURES = {
     message: "The rendered video could not be stored; submit a new job.",
     retryable: true,
   },
+  /** A split render whose segments do not tile one timeline (their runs disagree): nothing to join. */
+  videoSegmentsMismatch: {
+    code: "render_failed",
+    message: "The video's segments could not be joined; submit a new job.",
+    retryable: true,
+  },
   avatarDispatchRejected: {
     code: "internal_error",
     message: AVATAR_FAILURES.internal_error.message,
@@ -67,6 +73,14 @@ export const PIPELINE_FAILURES = {
     retryable: false,
   },
 } satisfies Record<string, JobError>;
+
+/** A `split` event from a run that was not allowed to split (so: a renderer out of step with the Worker). */
+export function unexpectedSplit(kind: JobKind, segments: number): JobError {
+  return {
+    ...(kind === "avatar" ? PIPELINE_FAILURES.avatarDispatchRejected : PIPELINE_FAILURES.videoSegmentsMismatch),
+    detail: `The run asked to split the job into ${segments} segments, which it was not allowed to.`,
+  };
+}
 
 /** A renderer message is shown only if it cannot leak a source URL or internal detail. */
 const safeMessage = (m: unknown): m is string =>

@@ -15,6 +15,7 @@ import type { JobKind } from "./tokens";
 export interface RunUpload {
   uploadId: string;
   kind: JobKind;
+  /** The run's job, or a split render's run (`{jobId}/{idx}`). */
   jobId: string;
   attempt: number;
   key: string;
@@ -33,9 +34,13 @@ export async function forgetRunUpload(env: Env, uploadId: string): Promise<void>
 const BATCH = 50;
 const current = (table: string, kind: JobKind) =>
   `exists (select 1 from ${table} j where u.kind = '${kind}' and j.id = u.job_id and j.status = 'processing' and j.attempt = u.attempt)`;
+// A split render's run records its upload under its run id, `{jobId}/{idx}` (queue/messages.ts runId).
+const SEGMENT_CURRENT = `exists (select 1 from video_segments s join video_jobs j on j.id = s.job_id
+  where u.kind = 'video' and s.job_id || '/' || s.idx = u.job_id and s.status = 'processing'
+    and s.attempt = u.attempt and j.status = 'processing')`;
 const NOT_CURRENT = `
   select u.upload_id as uploadId, u.key from job_uploads u
-  where not ${current("video_jobs", "video")} and not ${current("avatar_jobs", "avatar")}
+  where not ${current("video_jobs", "video")} and not ${current("avatar_jobs", "avatar")} and not ${SEGMENT_CURRENT}
   order by u.created_at limit ${BATCH}`;
 
 /**

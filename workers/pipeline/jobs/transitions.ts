@@ -4,6 +4,7 @@ import type { Env } from "../../platform/env";
 import { STALE_HEARTBEAT_MS, WAITING_FOR_RENDERER } from "./constants";
 import { explain, type JobError } from "./failures";
 import { db, sharedTable, type AnyJob } from "./store";
+import { endSplitRuns } from "./segments";
 import { finishAvatarSlot } from "./units";
 import type { JobKind } from "./tokens";
 import { deleteFailedJobOutputs } from "./outputs";
@@ -113,7 +114,7 @@ export async function recordProgress(
 /**
  * → failed with the error, completedAt now. `from` lists the statuses the job may fail from and the
  * attempt pins the run. Avatar: a unit still reserved is released (D1 first, then the limiter), the
- * concurrency slot is freed; a captured unit stays captured.
+ * concurrency slot is freed; a captured unit stays captured. Video: a split render's runs end too.
  */
 export async function failJob(
   env: Env,
@@ -150,6 +151,8 @@ export async function failJob(
   }
   const failed = await compareAndSet(env, kind, base, {}, where);
   if (failed) await discardOutputs(env, kind, job.id);
+  // A split render's runs all end with it (a row the job was loaded without is the sweep's to end).
+  if (failed && job.segments !== null) await endSplitRuns(env, job.id);
   return failed;
 }
 

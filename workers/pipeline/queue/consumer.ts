@@ -9,7 +9,8 @@ const isJobMessage = (body: unknown): body is JobMessage =>
   typeof body === "object" &&
   body !== null &&
   ((body as JobMessage).kind === "avatar" || (body as JobMessage).kind === "video") &&
-  typeof (body as JobMessage).jobId === "string";
+  typeof (body as JobMessage).jobId === "string" &&
+  ((body as JobMessage).segment === undefined || Number.isSafeInteger((body as JobMessage).segment));
 
 /**
  * Queue consumer: each message names a job; the D1 row says what to do. Acked once handled (including
@@ -36,7 +37,13 @@ export async function consumeJobs(batch: MessageBatch<JobMessage>, env: Env, _ct
       } catch (err) {
         logEvent(
           "queue_dispatch_error",
-          { kind: msg.body.kind, jobId: msg.body.jobId, deliveries: msg.attempts, error: err },
+          {
+            kind: msg.body.kind,
+            jobId: msg.body.jobId,
+            segment: msg.body.segment,
+            deliveries: msg.attempts,
+            error: err,
+          },
           "error",
         );
         msg.retry({ delaySeconds: dispatchRetryDelaySeconds(msg.attempts) });

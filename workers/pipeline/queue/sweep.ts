@@ -1,5 +1,5 @@
 import { and, desc, eq, gte, inArray, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
-import { avatarJobs, videoJobs } from "../../platform/db/schema";
+import { avatarJobs, type VideoSegment, videoJobs } from "../../platform/db/schema";
 import type { Env } from "../../platform/env";
 import { backgroundBaseUrlProblem } from "../../platform/http/base-url";
 import {
@@ -19,6 +19,7 @@ import { abortStaleRunUploads } from "../jobs/run-uploads";
 import { PIPELINE_FAILURES } from "../jobs/failures";
 import { db, loadJob, sharedTable } from "../jobs/store";
 import type { JobKind } from "../jobs/tokens";
+import { endSplitRuns, markSegmentsSent, segmentsToSweep } from "../jobs/segments";
 import { failJob, heartbeatStale } from "../jobs/transitions";
 import { reconcileAccount } from "../../accounts/public";
 import { reconcileRendererPool } from "../renderer/pool";
@@ -76,6 +77,7 @@ export async function runSweep(env: Env, now: number = Date.now()): Promise<Swee
     await step(`${kind}_resend`, () => resendQueued(env, kind, now, report));
     await step(`${kind}_stalled`, () => handleStalled(env, kind, now, report));
   }
+  await step("video_segments", () => sweepSegments(env, now, report));
   // After the steps that end jobs, so a run they fenced or failed loses its unfinished uploads in this pass.
   await step("run_uploads", async () => void (report.uploadsAborted += await abortStaleRunUploads(env)));
   await step("reconcile", () => reconcileAvatarAccounts(env, now, report));
@@ -141,10 +143,12 @@ async function resendQueued(env: Env, kind: JobKind, now: number, report: SweepR
 async function handleStalled(env: Env, kind: JobKind, now: number, report: SweepReport) {
   const t = sharedTable(kind);
   const staleMs = staleHeartbeatMs(env);
+  // A split render's job has no run of its own: its runs are rows (sweepSegments).
+  const whole = kind === "video" ? isNull(videoJobs.segments) : undefined;
   const rows = await db(env)
     .select({ id: t.id, attempt: t.attempt })
     .from(t)
-    .where(and(eq(t.status, "processing"), heartbeatStale(t, now, staleMs)))
+    .where(and(eq(t.status, "processing"), heartbeatStale(t, now, staleMs), whole))
     .orderBy(t.heartbeatAt)
     .limit(SWEEP_BATCH)
     .all();
@@ -172,6 +176,30 @@ async function handleStalled(env: Env, kind: JobKind, now: number, report: Sweep
   }
   await send(env, kind, again, now);
   report.redispatched += again.length;
+}
+
+/**
+ * A split render's runs (docs/pipeline.md "Split renders"), as the two steps above do for whole renders: a
+ * run silent past the stall threshold is sent again alone while attempts remain (else its job fails), a
+ * queued run whose message is 2 minutes old (or was never sent) is sent again, and the rows of an ended job
+ * (one failed before its split was seen) end.
+ */
+async function sweepSegments(env: Env, now: number, report: SweepReport) {
+  const rows = await segmentsToSweep(env, now, staleHeartbeatMs(env));
+  const again: VideoSegment[] = [];
+  for (const { segment, jobStatus } of rows) {
+    if (jobStatus !== "processing") await endSplitRuns(env, segment.jobId);
+    else if (segment.status === "queued" || segment.attempt < MAX_ATTEMPTS) again.push(segment);
+    else {
+      const found = await loadJob(env, "video", segment.jobId);
+      if (found && (await failStalled(env, found, now))) report.stalledFailed++;
+    }
+  }
+  if (!again.length) return;
+  await env.JOBS.sendBatch(again.map((s) => ({ body: { kind: "video" as const, jobId: s.jobId, segment: s.idx } })));
+  await markSegmentsSent(env, again, now);
+  report.redispatched += again.filter((s) => s.status === "processing").length;
+  report.resent += again.filter((s) => s.status === "queued").length;
 }
 
 /** Avatar jobs are short: one not resolved within the deadline fails instead of holding a unit and a slot. */

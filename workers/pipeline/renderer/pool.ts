@@ -2,7 +2,9 @@ import { inArray } from "drizzle-orm";
 import type { Env } from "../../platform/env";
 import { logEvent } from "../../platform/logging/log-event";
 import { RESEND_AFTER_MS } from "../jobs/constants";
+import { videoSegments } from "../../platform/db/schema";
 import { db, isTerminal, sharedTable } from "../jobs/store";
+import { runId, runMessage } from "../queue/messages";
 import type { Grant, HeldJob, JobRef, RunRequest } from "./pool-state";
 import type { PoolView } from "./pool-view";
 import { rendererPoolConfig } from "./renderer-target";
@@ -15,11 +17,14 @@ type PoolEnv = Pick<Env, "RENDERER_POOL" | "RENDERER_INSTANCES" | "RENDERER_ACCO
 
 const pool = (env: PoolEnv) => env.RENDERER_POOL.getByName("renderers");
 
-/** Renders that just got an instance are dispatched at once; a lost send is re-sent by the sweep (≤ 3 min). */
+/**
+ * Renders that just got an instance are dispatched at once; a lost send is re-sent by the sweep (≤ 3 min).
+ * The pool's `jobId` is a run's name (queue/messages.ts runId): a split render's runs hold leases of their own.
+ */
 async function sendGranted(env: PoolEnv, granted: JobRef[]) {
   if (!granted.length) return;
   try {
-    await env.JOBS.sendBatch(granted.map(({ kind, jobId }) => ({ body: { kind, jobId } })));
+    await env.JOBS.sendBatch(granted.map(({ kind, jobId }) => ({ body: runMessage(kind, jobId) })));
   } catch (error) {
     logEvent("renderer_grant_send_failed", { jobs: granted.length, error }, "warn");
   }
@@ -64,8 +69,10 @@ export async function reconcileRendererPool(env: PoolEnv & Pick<Env, "DB">, now:
   const known = await pool(env).jobsToCheck(WAITING_CHECKED_PER_SWEEP);
   const gone: string[] = [];
   const lostGrants: JobRef[] = [];
+  const isSplitRun = (j: HeldJob) => runMessage(j.kind, j.jobId).segment !== undefined;
+  await checkSplitRuns(env, known.filter(isSplitRun), now, gone, lostGrants);
   for (const kind of ["avatar", "video"] as const) {
-    const jobs = known.filter((j) => j.kind === kind);
+    const jobs = known.filter((j) => j.kind === kind && !isSplitRun(j));
     for (let i = 0; i < jobs.length; i += D1_IDS_PER_QUERY) {
       const chunk = jobs.slice(i, i + D1_IDS_PER_QUERY);
       const t = sharedTable(kind);
@@ -96,3 +103,22 @@ export async function reconcileRendererPool(env: PoolEnv & Pick<Env, "DB">, now:
 }
 
 const grantLost = (job: HeldJob, now: number) => job.held && now - job.since > RESEND_AFTER_MS;
+
+/** The same for a split render's runs, against their rows (a row is gone once its job ended). */
+async function checkSplitRuns(env: Pick<Env, "DB">, runs: HeldJob[], now: number, gone: string[], lost: JobRef[]) {
+  for (let i = 0; i < runs.length; i += D1_IDS_PER_QUERY) {
+    const chunk = runs.slice(i, i + D1_IDS_PER_QUERY);
+    const ids = [...new Set(chunk.map((r) => runMessage("video", r.jobId).jobId))];
+    const rows = await db(env)
+      .select({ jobId: videoSegments.jobId, idx: videoSegments.idx, status: videoSegments.status })
+      .from(videoSegments)
+      .where(inArray(videoSegments.jobId, ids))
+      .all();
+    const status = new Map(rows.map((r) => [runId({ jobId: r.jobId, segment: r.idx }), r.status]));
+    for (const run of chunk) {
+      const s = status.get(run.jobId);
+      if (s === undefined || s === "done" || s === "pending") gone.push(run.jobId);
+      else if (s === "queued" && grantLost(run, now)) lost.push({ kind: "video", jobId: run.jobId });
+    }
+  }
+}

@@ -157,6 +157,8 @@ export const videoJobs = sqliteTable(
     stage: text("stage").notNull().default("queued"),
     outputKey: text("output_key"),
     expiresAt: timestamp("expires_at").notNull(),
+    /** A split render's segment count, set by its planning run (null: rendered whole; migration 0008). */
+    segments: integer("segments"),
   },
   (t) => [
     uniqueIndex("video_jobs_request").on(t.accountId, t.requestId).where(sql`request_id is not null`),
@@ -184,6 +186,29 @@ export const jobUploads = sqliteTable(
     createdAt: timestamp("created_at").notNull(),
   },
   (t) => [index("job_uploads_job").on(t.jobId)],
+);
+
+/**
+ * The runs of a split render (docs/pipeline.md "Split renders"): segments 0…n−1 (n = video_jobs.segments), each
+ * rendering its frames on an instance of its own, and the join (idx = n), `pending` until every segment is
+ * `done`. Each row has its own attempt and heartbeat, as a job row has for a whole render; the rows are
+ * deleted when the job ends.
+ */
+export const videoSegments = sqliteTable(
+  "video_segments",
+  {
+    jobId: text("job_id").notNull(),
+    idx: integer("idx").notNull(),
+    status: text("status", { enum: ["pending", "queued", "processing", "done"] }).notNull(),
+    attempt: integer("attempt").notNull().default(0),
+    enqueuedAt: timestamp("enqueued_at"),
+    heartbeatAt: timestamp("heartbeat_at"),
+    /** A done segment's frames [start_frame, end_frame) of the timeline's `frames`, as its run reported them. */
+    startFrame: integer("start_frame"),
+    endFrame: integer("end_frame"),
+    frames: integer("frames"),
+  },
+  (t) => [primaryKey({ columns: [t.jobId, t.idx] }), index("video_segments_status").on(t.status, t.heartbeatAt)],
 );
 
 // ---- Web console (docs/console.md) ----------------------------------------------------------------------
@@ -294,6 +319,7 @@ export type App = typeof apps.$inferSelect;
 export type Avatar = typeof avatars.$inferSelect;
 export type AvatarJob = typeof avatarJobs.$inferSelect;
 export type VideoJob = typeof videoJobs.$inferSelect;
+export type VideoSegment = typeof videoSegments.$inferSelect;
 export type ConsoleUser = typeof consoleUsers.$inferSelect;
 export type ConsoleUpload = typeof consoleUploads.$inferSelect;
 export type AdminAuditEntry = typeof adminAudit.$inferSelect;
