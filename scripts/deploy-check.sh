@@ -11,9 +11,11 @@ export PATH="$root/node_modules/.bin:$PATH" WRANGLER_SEND_METRICS=false CI=true 
 work=$(mktemp -d "${TMPDIR:-/tmp}/deploy-check.XXXXXX")
 trap 'rm -rf "$work"' EXIT
 
+# One tar stream, not a cp per file (a fork per file took seconds); deleted files are left out.
+mkdir -p "$work/tree"
 git ls-files -z --cached --others --exclude-standard | while IFS= read -r -d '' f; do
-  [ -e "$f" ] && mkdir -p "$work/tree/$(dirname "$f")" && cp -p "$f" "$work/tree/$f"
-done
+  [ -e "$f" ] && printf '%s\0' "$f"
+done | tar --null -T - -cf - | tar -xf - -C "$work/tree"
 ln -s "$root/node_modules" "$work/tree/node_modules"
 
 rollout=()

@@ -11,17 +11,33 @@ logs=.local/test-results
 rm -rf "$logs" && mkdir -p "$logs"
 status=0
 
-# step NAME COMMAND…: runs quietly; prints "✓ NAME (Ns)" or the command's output and "✗ NAME".
-step() {
+# run NAME COMMAND…: runs a step quietly, keeping its output, exit status and seconds in $logs.
+run() {
   local name=$1 started=$SECONDS
   shift
-  if "$@" >"$logs/$name.log" 2>&1; then
-    echo "✓ $name ($((SECONDS - started))s)"
-  else
-    cat "$logs/$name.log"
-    echo "✗ $name ($((SECONDS - started))s; full output in $logs/$name.log)"
-    status=1
-  fi
+  "$@" >"$logs/$name.log" 2>&1
+  echo "$? $((SECONDS - started))" >"$logs/$name.status"
+}
+
+# report NAME…: prints "✓ NAME (Ns)" for each step, or the step's output and "✗ NAME".
+report() {
+  local name code seconds
+  for name; do
+    read -r code seconds <"$logs/$name.status"
+    if [ "$code" = 0 ]; then
+      echo "✓ $name (${seconds}s)"
+    else
+      cat "$logs/$name.log"
+      echo "✗ $name (${seconds}s; full output in $logs/$name.log)"
+      status=1
+    fi
+  done
+}
+
+# step NAME COMMAND…: runs a step and prints its line.
+step() {
+  run "$@"
+  report "$1"
 }
 
 # Debian's chromium (browser tests) and ffmpeg (the renderer prefers a maintained system build), espeak-ng and
@@ -40,20 +56,27 @@ if [ ${#missing[@]} -gt 0 ]; then
   fi
 fi
 
-step typecheck bash -c "tsc --noEmit -p . && tsc --noEmit -p tsconfig.scripts.json && tsc --noEmit -p container && tsc --noEmit -p packages/motion-client && tsc --noEmit -p client && tsc --noEmit -p tsconfig.browser.json"
-# The linter and the formatter are configured in biome.json.
-step lint biome lint .
-# Docs are reference: ≤ 400 lines, no commit hashes (history lives in docs/history/ and git).
-step docs tsx scripts/check-docs.ts
-step format biome format .
-# worker-configuration.d.ts (the Worker's Env) must match wrangler.toml and .dev.vars.example.
-step worker-types npm run --silent types:worker -- --check
-# No import cycles anywhere (tests included); the Worker's wings meet only through their public.ts
-# (.dependency-cruiser.cjs).
-step import-rules depcruise --config .dependency-cruiser.cjs workers container/src packages client/src scripts test
-# A deploy names its public origin (PUBLIC_BASE_URL); without one the check must fail (issue 24, point 8).
-step deploy-check env PUBLIC_BASE_URL=https://avatar-video.example.com bash scripts/deploy-check.sh
-step deploy-check-needs-base-url bash -c '! out=$(PUBLIC_BASE_URL= bash scripts/deploy-check.sh 2>&1) && grep -q "PUBLIC_BASE_URL would ship as \"\"" <<<"$out"'
+# The static checks side by side, their lines printed in this order once all are done: tsc is single-threaded,
+# so its six runs go two at a time (largest first), and the other checks run in a lane of their own beside them.
+typecheck_projects=(. tsconfig.scripts.json container client tsconfig.browser.json packages/motion-client)
+run typecheck bash -c 'printf "%s\n" "$@" | xargs -P 2 -I {} tsc --noEmit -p {}' typecheck "${typecheck_projects[@]}" &
+(
+  # The linter and the formatter are configured in biome.json.
+  run lint biome lint .
+  # Docs are reference: ≤ 400 lines, no commit hashes (history lives in docs/history/ and git).
+  run docs tsx scripts/check-docs.ts
+  run format biome format .
+  # worker-configuration.d.ts (the Worker's Env) must match wrangler.toml and .dev.vars.example.
+  run worker-types npm run --silent types:worker -- --check
+  # No import cycles anywhere (tests included); the Worker's wings meet only through their public.ts
+  # (.dependency-cruiser.cjs).
+  run import-rules depcruise --config .dependency-cruiser.cjs workers container/src packages client/src scripts test
+  # A deploy names its public origin (PUBLIC_BASE_URL); without one the check must fail (issue 24, point 8).
+  run deploy-check env PUBLIC_BASE_URL=https://avatar-video.example.com bash scripts/deploy-check.sh
+  run deploy-check-needs-base-url bash -c '! out=$(PUBLIC_BASE_URL= bash scripts/deploy-check.sh 2>&1) && grep -q "PUBLIC_BASE_URL would ship as \"\"" <<<"$out"'
+) &
+wait
+report typecheck lint docs format worker-types import-rules deploy-check deploy-check-needs-base-url
 
 # One vitest project per suite (vitest.config.ts), one after the other: each prints its own line.
 for suite in workers renderer client scripts e2e e2e-scale; do
