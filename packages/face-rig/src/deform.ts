@@ -60,6 +60,9 @@ const ROUND_CLOSE_SIDES = 0.9;
 const ROUND_CLOSE_MIDDLE = 0.4;
 const PURSE_IN = 0.06;
 
+/** Share of an expression's lip closing let go at a wide-open jaw (a vowel's opening). */
+const HELD_RELEASE = 0.6;
+
 /** Maximum lower-lip drop at open = 1, in half mouth widths. */
 const JAW_MAX = 0.55;
 
@@ -83,6 +86,9 @@ export function deform(m: FaceModel, pose: FacePose, out: Float32Array): Float32
   // or serious expression holds them where it puts them.
   let relax = Math.min(1, Math.max(0, pose.relax)) * m.mouth.smile;
   if (x) relax *= 1 - x.holdSmile;
+  // Lips an expression holds closed part again as the jaw opens: a closed mouth speaks through an opening
+  // of its own, not through a slit the jaw alone makes.
+  const held = x && x.closeLips > 0 ? x.closeLips * (1 - HELD_RELEASE * smoothstep(0.05, 0.6, open)) : 0;
   // Lips apart at rest (a smile showing its teeth) purse further in: the corners cover the side teeth.
   const parted = smoothstep(0.1, 0.4, mv[14] - mv[13]);
   const horiz = 0.1 * spread - (0.26 + PURSE_IN * parted) * round - 0.35 * relax;
@@ -96,7 +102,10 @@ export function deform(m: FaceModel, pose: FacePose, out: Float32Array): Float32
     const purse = round * (1 - press) * (ROUND_CLOSE_MIDDLE + (ROUND_CLOSE_SIDES - ROUND_CLOSE_MIDDLE) * sides);
     let dv = restCloseV[i] * (press + purse) + tuckV[i] * tuck;
     // An expression may close a parted photo mouth at rest, all the way; speech opens it from there.
-    if (x && x.closeLips > 0) dv += (m.fullCloseV[i] - restCloseV[i] * (press + purse)) * x.closeLips;
+    if (held > 0) {
+      dv += (m.fullCloseV[i] - restCloseV[i] * (press + purse)) * held;
+      du += m.fullCloseU[i] * held;
+    }
     const role = lipRole[i];
     // Jaw.
     let jw = jawW[i];

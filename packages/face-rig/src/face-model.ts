@@ -75,6 +75,8 @@ export interface FaceModel {
   restCloseV: Float32Array;
   /** The same, closing a parted photo mouth all the way (an expression's closed mouth). */
   fullCloseV: Float32Array;
+  /** The same closing's movement along the corner line (px): the inner-lip pairs meet at their midpoints. */
+  fullCloseU: Float32Array;
   /** F/V offsets per vertex (dy in canvas px along the mouth's down axis at tuck = 1). */
   tuckV: Float32Array;
   mouth: {
@@ -128,6 +130,7 @@ export function buildFaceModel(rig: AvatarRig, place: Placement): FaceModel {
   pushRingTriangles(tris);
 
   const mouth = buildMouthRig(base, count);
+  const held = heldClosingOffsets(mouth, count);
   const jawW = faceJawWeights(mouth, count);
   setRingJawWeights(jawW);
 
@@ -144,7 +147,8 @@ export function buildFaceModel(rig: AvatarRig, place: Placement): FaceModel {
     lipRole: mouth.lipRole,
     innerRow: mouth.innerRow,
     restCloseV: restClosingOffsets(mouth, count),
-    fullCloseV: heldClosingOffsets(mouth, count),
+    fullCloseV: held.v,
+    fullCloseU: held.u,
     tuckV: tuckOffsets(mouth, count),
     mouth: {
       ...mouth.frame,

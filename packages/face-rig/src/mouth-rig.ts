@@ -196,28 +196,37 @@ export function restClosingOffsets(rig: MouthRig, count: number): Float32Array {
 const HELD_FOLLOW = [0.95, 0.85, 0.65];
 
 /**
- * Offsets (as restClosingOffsets) that close a parted photo mouth all the way and hold it closed (an
- * expression): the lips move nearly whole — a lip stretched over a broad smile's gap shows streaks — and
- * the skin beyond them takes up the stretch.
+ * Offsets (as restClosingOffsets, along the mouth's down axis `v` and along its corner line `u`, px) that close
+ * a parted photo mouth all the way and hold it closed (an expression): the lips move nearly whole — a lip
+ * stretched over a broad smile's gap shows streaks — and the skin beyond them takes up the stretch. Each pair
+ * of inner-lip points meets at their midpoint, across and along the mouth, so no sliver of the opening (and
+ * of the photo's teeth in it) is left beside a corner where the rows do not face each other.
  */
-export function heldClosingOffsets(rig: MouthRig, count: number): Float32Array {
-  const { mv } = rig;
+export function heldClosingOffsets(rig: MouthRig, count: number): { v: Float32Array; u: Float32Array } {
+  const { mu, mv } = rig;
   const hw = rig.frame.halfWidth;
-  const out = new Float32Array(count);
+  const v = new Float32Array(count);
+  const u = new Float32Array(count);
   const rows = [
     [LIPS_UPPER_INNER, LIPS_UPPER_SEMI_INNER, LIPS_UPPER_SEMI_OUTER, LIPS_UPPER_OUTER],
     [LIPS_LOWER_INNER, LIPS_LOWER_SEMI_INNER, LIPS_LOWER_SEMI_OUTER, LIPS_LOWER_OUTER],
   ];
   for (let k = 1; k < LIPS_UPPER_INNER.length - 1; k++) {
-    const gap = Math.max(0, (mv[LIPS_LOWER_INNER[k]] - mv[LIPS_UPPER_INNER[k]]) * hw);
+    const up = LIPS_UPPER_INNER[k];
+    const lo = LIPS_LOWER_INNER[k];
+    const gap = Math.max(0, (mv[lo] - mv[up]) * hw);
+    const along = gap > 0 ? (mu[lo] - mu[up]) * hw : 0;
     rows.forEach((lip, side) => {
-      const close = side === 0 ? gap / 2 : -gap / 2;
-      out[lip[0][k]] = close;
+      const sign = side === 0 ? 0.5 : -0.5;
+      v[lip[0][k]] = sign * gap;
+      u[lip[0][k]] = sign * along;
       for (let depth = 1; depth < lip.length; depth++) {
         const o = lip[depth][k];
-        if (o !== lip[0][k]) out[o] = close * HELD_FOLLOW[depth - 1];
+        if (o === lip[0][k]) continue;
+        v[o] = sign * gap * HELD_FOLLOW[depth - 1];
+        u[o] = sign * along * HELD_FOLLOW[depth - 1];
       }
     });
   }
-  return out;
+  return { v, u };
 }

@@ -9,15 +9,24 @@ import { NO_EXPRESSION } from "@avatar-video/motion-model";
 import { testAvatar } from "../../../test/renderer/helpers/media-avatar";
 
 let m: FaceModel;
+/** The same face with its lips parted, the lower inner row shifted along the mouth too (a broad smile's). */
+let parted: FaceModel;
+const LOWER = [[95, 88, 178, 87, 14, 317, 402, 318, 324], [96, 89, 179, 86, 15, 316, 403, 319, 325]];
+const UPPER_INNER = [191, 80, 81, 82, 13, 312, 311, 310, 415];
 beforeAll(async () => {
   const a = await testAvatar("single-phone");
-  m = buildFaceModel(a.rig, {
-    scaleX: 1,
-    scaleY: 1,
-    offsetX: 0,
-    offsetY: 0,
-    clip: { x0: 0, y0: 0, x1: 4000, y1: 4000 },
-  });
+  const place = { scaleX: 1, scaleY: 1, offsetX: 0, offsetY: 0, clip: { x0: 0, y0: 0, x1: 4000, y1: 4000 } };
+  m = buildFaceModel(a.rig, place);
+  const landmarks = a.rig.landmarks.map((p) => [...p]);
+  const hw = m.mouth.halfWidth;
+  LOWER.forEach((row, depth) =>
+    row.forEach((i, k) => {
+      const side = (k - 4) / 4; // −1 … 1 from corner to corner
+      landmarks[i][0] += 0.08 * hw * Math.sign(side) * (1 - depth * 0.3);
+      landmarks[i][1] += 0.3 * hw * (1 - side * side) + 0.05 * hw;
+    }),
+  );
+  parted = buildFaceModel({ ...a.rig, landmarks }, place);
 });
 
 const at = (pose: Partial<FacePose>) => deform(m, { ...NEUTRAL_POSE, ...pose }, new Float32Array(m.count * 2));
@@ -87,6 +96,32 @@ describe("expressions on the mesh", () => {
       // The lids meet: upper and lower lid middles within a pixel.
       expect(Math.abs(shut[159 * 2 + 1] - shut[145 * 2 + 1]), name).toBeLessThan(1.5);
     }
+  });
+
+  it("an expression closing parted lips brings each inner-lip pair together, across and along the mouth", () => {
+    const serious = deform(
+      parted,
+      { ...NEUTRAL_POSE, expression: { ...NO_EXPRESSION, serious: 0.6 } },
+      new Float32Array(parted.count * 2),
+    );
+    const gap = (xy: Float32Array, k: number) => {
+      const [u, l] = [UPPER_INNER[k], LOWER[0][k]];
+      return Math.hypot(xy[u * 2] - xy[l * 2], xy[u * 2 + 1] - xy[l * 2 + 1]);
+    };
+    for (let k = 0; k < UPPER_INNER.length; k++) {
+      expect(gap(parted.base, k), `rest ${k}`).toBeGreaterThan(2);
+      expect(gap(serious, k), `serious ${k}`).toBeLessThan(0.4 * gap(parted.base, k));
+    }
+    // Speaking, the held lips part again: a vowel's opening is more than the jaw's alone.
+    const vowel = { ...NEUTRAL_POSE, open: 0.55, expression: { ...NO_EXPRESSION, serious: 0.6 } };
+    const jawOnly = { ...vowel, expression: { ...NO_EXPRESSION, serious: 0.6 }, open: 0 };
+    const opening = (pose: FacePose) => {
+      const xy = deform(parted, pose, new Float32Array(parted.count * 2));
+      return xy[14 * 2 + 1] - xy[13 * 2 + 1];
+    };
+    expect(opening(vowel) - opening(jawOnly)).toBeGreaterThan(
+      opening({ ...NEUTRAL_POSE, open: 0.55, press: 1 }) - opening({ ...NEUTRAL_POSE, press: 1 }) + 0.5,
+    );
   });
 
   it("moves nothing far from the face: the outline and the anchor rings stay", () => {
