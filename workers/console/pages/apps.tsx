@@ -1,6 +1,7 @@
 import type { App, PersonRole } from "../../platform/db/schema";
 import { when } from "./format";
 import { CsrfField, type Flash, Page } from "./layout";
+import { RowAction, RowTable } from "./row-table";
 
 export interface AppsPageProps {
   csrf: string;
@@ -82,64 +83,45 @@ export function AppsPage(props: AppsPageProps) {
         )}
         {props.apps.length === 0 ? <p class="hint">No Apps yet.</p> : null}
         {props.apps.length > 0 ? (
-          <div class="table-wrap">
-            {/* stack-narrow: on a phone each App is a card, so Rotate key and Disable stay in view. */}
-            <table class="stack-narrow">
-              <thead>
-                <tr>
-                  <th>Name</th>
-                  <th>App ID</th>
-                  <th class="hide-narrow">Created</th>
-                  <th>State</th>
-                  <th>Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {props.apps.map((app) => (
-                  <tr>
-                    <td>{app.name}</td>
-                    <td>
-                      <code>{app.id}</code>
-                    </td>
-                    <td class="hide-narrow">{when(app.createdAt)}</td>
-                    <td>
-                      {app.revokedAt ? (
-                        <span class="status failed">disabled</span>
-                      ) : (
-                        <span class="status succeeded">active</span>
-                      )}
-                    </td>
-                    <td>
-                      {app.revokedAt || props.role !== "owner" ? null : (
-                        <div class="row-actions">
-                          <form
-                            method="post"
-                            action={`/console/apps/${app.id}/rotate`}
-                            data-confirm="Rotate the key? The current key stops working at once."
-                          >
-                            <CsrfField token={props.csrf} />
-                            <button type="submit" class="secondary" aria-label={`Rotate key of ${app.name}`}>
-                              Rotate key
-                            </button>
-                          </form>
-                          <form
-                            method="post"
-                            action={`/console/apps/${app.id}/disable`}
-                            data-confirm="Disable this App? Its key stops working for good."
-                          >
-                            <CsrfField token={props.csrf} />
-                            <button type="submit" class="danger" aria-label={`Disable ${app.name}`}>
-                              Disable
-                            </button>
-                          </form>
-                        </div>
-                      )}
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <RowTable
+            columns={[
+              { label: "Name" },
+              { label: "App ID" },
+              { label: "Created", wide: true },
+              { label: "State" },
+              { label: "Actions" },
+            ]}
+            rows={props.apps.map((app) => [
+              app.name,
+              <code>{app.id}</code>,
+              when(app.createdAt),
+              app.revokedAt ? (
+                <span class="status failed">disabled</span>
+              ) : (
+                <span class="status succeeded">active</span>
+              ),
+              app.revokedAt || props.role !== "owner" ? null : (
+                <div class="row-actions">
+                  <RowAction
+                    csrf={props.csrf}
+                    action={`/console/apps/${app.id}/rotate`}
+                    confirm="Rotate the key? The current key stops working at once."
+                    kind="secondary"
+                    name={`Rotate key of ${app.name}`}
+                    label="Rotate key"
+                  />
+                  <RowAction
+                    csrf={props.csrf}
+                    action={`/console/apps/${app.id}/disable`}
+                    confirm="Disable this App? Its key stops working for good."
+                    kind="danger"
+                    name={`Disable ${app.name}`}
+                    label="Disable"
+                  />
+                </div>
+              ),
+            ])}
+          />
         ) : null}
       </section>
     </Page>

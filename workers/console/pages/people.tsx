@@ -1,6 +1,7 @@
 import type { PersonRole } from "../../platform/db/schema";
 import { when } from "./format";
 import { CsrfField, type Flash, Page } from "./layout";
+import { RowAction, RowTable } from "./row-table";
 
 export interface PeoplePageProps {
   csrf: string;
@@ -61,76 +62,45 @@ export function PeoplePage(props: PeoplePageProps) {
       </section>
       <section class="panel">
         <h2>People</h2>
-        <div class="table-wrap">
-          <table class="stack-narrow">
-            <thead>
-              <tr>
-                <th>Email</th>
-                <th>Role</th>
-                <th class="hide-narrow">Since</th>
-                <th>Actions</th>
-              </tr>
-            </thead>
-            <tbody>
-              {props.people.map((p) => (
-                <tr>
-                  <td>{p.email}</td>
-                  <td>{p.role}</td>
-                  <td class="hide-narrow">{when(p.createdAt)}</td>
-                  <td>
-                    {p.id === props.selfId ? null : (
-                      <form
-                        method="post"
-                        action={`/console/people/${p.id}/remove`}
-                        data-confirm="Remove this person? They are signed out at once and cannot sign in again."
-                      >
-                        <CsrfField token={props.csrf} />
-                        <button type="submit" class="danger" aria-label={`Remove ${p.email}`}>
-                          Remove
-                        </button>
-                      </form>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
+        <RowTable
+          columns={[{ label: "Email" }, { label: "Role" }, { label: "Since", wide: true }, { label: "Actions" }]}
+          rows={props.people.map((p) => [
+            p.email,
+            p.role,
+            when(p.createdAt),
+            p.id === props.selfId ? null : (
+              <RowAction
+                csrf={props.csrf}
+                action={`/console/people/${p.id}/remove`}
+                confirm="Remove this person? They are signed out at once and cannot sign in again."
+                kind="danger"
+                name={`Remove ${p.email}`}
+                label="Remove"
+              />
+            ),
+          ])}
+        />
       </section>
       <section class="panel">
         <h2>Pending invites</h2>
         {props.invites.length === 0 ? <p class="hint">No pending invites.</p> : null}
         {props.invites.length > 0 ? (
-          <div class="table-wrap">
-            <table class="stack-narrow">
-              <thead>
-                <tr>
-                  <th>Email</th>
-                  <th>Role</th>
-                  <th class="hide-narrow">Expires</th>
-                  <th>Actions</th>
-                </tr>
-              </thead>
-              <tbody>
-                {props.invites.map((i) => (
-                  <tr>
-                    <td>{i.email}</td>
-                    <td>{roleLabel(i.role)}</td>
-                    <td class="hide-narrow">{when(i.expiresAt)}</td>
-                    <td>
-                      <form method="post" action="/console/people/invites/revoke">
-                        <CsrfField token={props.csrf} />
-                        <input type="hidden" name="email" value={i.email} />
-                        <button type="submit" class="secondary" aria-label={`Revoke the invite of ${i.email}`}>
-                          Revoke
-                        </button>
-                      </form>
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
+          <RowTable
+            columns={[{ label: "Email" }, { label: "Role" }, { label: "Expires", wide: true }, { label: "Actions" }]}
+            rows={props.invites.map((i) => [
+              i.email,
+              roleLabel(i.role),
+              when(i.expiresAt),
+              <RowAction
+                csrf={props.csrf}
+                action="/console/people/invites/revoke"
+                email={i.email}
+                kind="secondary"
+                name={`Revoke the invite of ${i.email}`}
+                label="Revoke"
+              />,
+            ])}
+          />
         ) : null}
       </section>
     </Page>
