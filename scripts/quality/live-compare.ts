@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Page } from "playwright-core";
 import sharp from "sharp";
-import type { AvatarRig } from "@avatar-video/contract";
+import { type AvatarRig, DRAWN_EXPRESSIONS } from "@avatar-video/contract";
 import {
   buildFaceModel,
   deform,
@@ -28,6 +28,25 @@ import { MOUTH_POSES } from "./paint-pose";
 /** The poses compared: the viseme targets at full loudness (paint-pose.ts). */
 export const LIVE_POSES = MOUTH_POSES;
 
+const NONE = { happy: 0, serious: 0, surprised: 0, sad: 0 };
+/** A turned, nodding, tilted head (the live protocol's head: yaw, pitch and roll; no translation). */
+const TURNED = { yaw: 2.5, pitch: -2, roll: 1.5 };
+
+/**
+ * The poses compared per expression (docs/performance.md): each drawn expression at the default intensity on
+ * a turned head, at rest and mid-word (an open vowel, with an emphasis brow raise); and the photo's own face
+ * (neutral) the same way.
+ */
+export const EXPRESSION_POSES: Array<[string, Partial<FacePose>]> = (
+  ["neutral", ...DRAWN_EXPRESSIONS] as const
+).flatMap((name) => {
+  const expression = name === "neutral" ? {} : { expression: { ...NONE, [name]: 0.6 } };
+  return [
+    [`${name} at rest`, { ...TURNED, ...expression }],
+    [`${name} mid-word`, { ...TURNED, ...expression, open: 0.6, spread: 0.2, relax: 1, brow: 0.5 }],
+  ] satisfies Array<[string, Partial<FacePose>]>;
+});
+
 export interface Box {
   x: number;
   y: number;
@@ -42,7 +61,7 @@ export interface Yuv {
   height: number;
 }
 
-/** The live protocol's frame for a pose (what the service would send). */
+/** The live protocol's frame for a pose (what the service would send: one blink for both eyes, no translation). */
 export function motionMessage(p: FacePose) {
   return {
     type: "motion" as const,
@@ -54,8 +73,10 @@ export function motionMessage(p: FacePose) {
     lipsClosed: p.press,
     lipTuck: p.tuck,
     smileRelax: p.relax,
-    blink: 0,
-    head: { yaw: 0, pitch: 0, roll: 0 },
+    blink: p.blinkL,
+    head: { yaw: p.yaw, pitch: p.pitch, roll: p.roll },
+    ...(p.brow ? { brow: p.brow } : {}),
+    ...(p.expression ? { expression: p.expression } : {}),
   };
 }
 
@@ -65,6 +86,38 @@ export function mouthBox(m: FaceModel): Box {
   const x = Math.round(ox - hw * 1.4) & ~1;
   const y = Math.round(oy - hw * 0.8) & ~1;
   return { x, y, width: Math.round(hw * 2.8) & ~1, height: Math.round(hw * 2) & ~1 };
+}
+
+/** The box of the model's points `ids`, padded by `pad` × the eye distance, even-aligned, inside w × h. */
+function pointsBox(m: FaceModel, ids: Iterable<number>, pad: number, w: number, h: number): Box {
+  let [x0, y0, x1, y1] = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const i of ids) {
+    const x = m.base[i * 2]!;
+    const y = m.base[i * 2 + 1]!;
+    [x0, y0, x1, y1] = [Math.min(x0, x), Math.min(y0, y), Math.max(x1, x), Math.max(y1, y)];
+  }
+  const p = pad * m.interocular;
+  const x = Math.max(0, Math.round(x0 - p)) & ~1;
+  const y = Math.max(0, Math.round(y0 - p)) & ~1;
+  return {
+    x,
+    y,
+    width: (Math.min(w, Math.round(x1 + p)) - x) & ~1,
+    height: (Math.min(h, Math.round(y1 + p)) - y) & ~1,
+  };
+}
+
+/**
+ * Where an expression shows, each region compared on its own (a whole-face box would dilute a smile's few
+ * moved pixels below the codec's error): the brows and eyes (FaceMesh's brow and eye-corner, lid-middle points),
+ * and the mouth (mouthBox, which includes the corners and cheeks by them).
+ */
+export function expressionBoxes(m: FaceModel, w: number, h: number): Array<[string, Box]> {
+  const browsEyes = [...m.brows, 33, 133, 159, 145, 263, 362, 386, 374];
+  return [
+    ["brows and eyes", pointsBox(m, browsEyes, 0.12, w, h)],
+    ["mouth", mouthBox(m)],
+  ];
 }
 
 /** The renderer's frames of `poses` on the portrait at its own size (its even part), as yuv420p. */
@@ -270,8 +323,8 @@ export function codecError(frames: Yuv[], box: Box, hold = 6, ramp = 3): Differe
   }
 }
 
-/** Full poses of LIVE_POSES. */
-export const livePoses = (): FacePose[] => LIVE_POSES.map(([, p]) => ({ ...NEUTRAL_POSE, ...p }));
+/** Full poses of LIVE_POSES (or of `poses`). */
+export const livePoses = (poses = LIVE_POSES): FacePose[] => poses.map(([, p]) => ({ ...NEUTRAL_POSE, ...p }));
 
 /** A yuv420p image as RGB24 (for pictures). */
 export const yuvRgb = (f: Yuv) => yuv420ToRgb(f.data, f.width, f.height);

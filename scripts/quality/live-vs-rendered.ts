@@ -1,9 +1,11 @@
 /**
- * Live = rendered, measured on a sample portrait (docs/motion.md): the poses of live-compare.ts drawn by the
- * motion client in Chromium (bundled from today's sources) and painted by the renderer, their difference
- * in the mouth box next to what H.264 changes there, and a 2× picture (rows: live, rendered; a column per pose).
+ * Live = rendered, measured on a sample portrait (docs/motion.md, docs/performance.md): the poses of
+ * live-compare.ts drawn by the motion client in Chromium (bundled from today's sources) and painted by the
+ * renderer, their difference in the mouth box (mouth poses) or, with `--expressions` (each expression on a
+ * turned head, at rest and mid-word), in the brows-and-eyes box and the mouth box, next to what H.264 changes
+ * there, and a 2× picture per box (rows: live, rendered; a column per pose).
  *
- *   tsx scripts/quality/live-vs-rendered.ts --inputs DIR --portrait teeth [--png out.png] [--bundle FILE]
+ *   tsx scripts/quality/live-vs-rendered.ts --inputs DIR --portrait teeth [--expressions] [--png out.png] [--bundle FILE]
  *
  * `--bundle` takes another build of workers/motion/generated/motion-client.ts (e.g. an older commit's).
  */
@@ -15,11 +17,14 @@ import { parseArgs } from "node:util";
 import { chromium } from "playwright-core";
 import { bundleMotionClient } from "../build-motion-client";
 import {
+  type Box,
   canvasRgb,
   codecError,
   cropYuv,
   difference,
   drawLive,
+  EXPRESSION_POSES,
+  expressionBoxes,
   LIVE_POSES,
   liveYuv,
   livePoses,
@@ -36,13 +41,15 @@ const { values } = parseArgs({
     portrait: { type: "string" },
     png: { type: "string" },
     bundle: { type: "string" },
+    expressions: { type: "boolean", default: false },
   },
 });
 if (!values.inputs || !values.portrait)
   throw new Error("usage: live-vs-rendered.ts --inputs DIR --portrait NAME [--png FILE]");
 const png = readFileSync(join(values.inputs, `${values.portrait}.png`));
 const rig = JSON.parse(readFileSync(join(values.inputs, `${values.portrait}.rig.json`), "utf8"));
-const poses = livePoses();
+const named = values.expressions ? EXPRESSION_POSES : LIVE_POSES;
+const poses = livePoses(named);
 
 const module = values.bundle ? readFileSync(values.bundle, "utf8") : await bundleMotionClient();
 const js = module.replace(/^[^\n]*\nexport const MOTION_CLIENT_JS = /, "").replace(/;\n$/, "");
@@ -70,23 +77,30 @@ await browser.close();
 server.close();
 
 const { model, frames } = await renderPoses(png, rig, poses);
-const box = mouthBox(model);
-const codec = codecError(frames, box);
+const { width: W, height: H } = frames[0]!;
+const boxes: Array<[string, Box]> = values.expressions ? expressionBoxes(model, W, H) : [["mouth", mouthBox(model)]];
 const f = (x: number) => x.toFixed(2);
-console.log(`${values.portrait}: mouth box ${box.width}×${box.height} at (${box.x}, ${box.y})`);
-console.log("pose | live vs rendered: MAD Y / MAD C / PSNR / max | H.264 vs lossless: MAD Y / MAD C / PSNR / max");
-const rows: Uint8Array[][] = [[], []];
-LIVE_POSES.forEach(([name], k) => {
-  const l = liveYuv(live[k]!, box);
-  const r = cropYuv(frames[k]!, box);
-  const d = difference(l, r);
-  const c = codec[k]!;
+for (const [region, box] of boxes) {
+  const codec = codecError(frames, box);
+  console.log(`${values.portrait}: ${region} box ${box.width}×${box.height} at (${box.x}, ${box.y})`);
   console.log(
-    `${name} | ${f(d.madY)} / ${f(d.madC)} / ${f(d.psnr)} dB / ${d.max} | ${f(c.madY)} / ${f(c.madC)} / ${f(c.psnr)} dB / ${c.max}`,
+    "pose | live vs rendered: MAD Y / MAD C / PSNR / max | H.264 vs lossless: MAD Y / MAD C / PSNR / max | rendered vs its neutral: MAD Y",
   );
-  rows[0]!.push(canvasRgb(live[k]!, box));
-  rows[1]!.push(yuvRgb(r));
-});
-const moved = difference(cropYuv(frames[1]!, box), cropYuv(frames[0]!, box));
-console.log(`rendered open vowel vs rest: ${f(moved.madY)} / ${f(moved.madC)} / ${f(moved.psnr)} dB`);
-if (values.png) await tileSheet(rows, box.width, box.height, values.png);
+  const rows: Uint8Array[][] = [[], []];
+  named.forEach(([name], k) => {
+    const r = cropYuv(frames[k]!, box);
+    const d = difference(liveYuv(live[k]!, box), r);
+    const c = codec[k]!;
+    // The same mouth and head without the expression (EXPRESSION_POSES come in pairs after neutral's).
+    const own = values.expressions ? ` | ${f(difference(r, cropYuv(frames[k % 2]!, box)).madY)}` : "";
+    console.log(
+      `${name} | ${f(d.madY)} / ${f(d.madC)} / ${f(d.psnr)} dB / ${d.max} | ${f(c.madY)} / ${f(c.madC)} / ${f(c.psnr)} dB / ${c.max}${own}`,
+    );
+    rows[0]!.push(canvasRgb(live[k]!, box));
+    rows[1]!.push(yuvRgb(r));
+  });
+  const moved = difference(cropYuv(frames[1]!, box), cropYuv(frames[0]!, box));
+  console.log(`rendered ${named[1]![0]} vs ${named[0]![0]}: ${f(moved.madY)} / ${f(moved.madC)} / ${f(moved.psnr)} dB`);
+  const png = boxes.length > 1 ? values.png?.replace(/\.png$/, `-${region.replace(/ /g, "-")}.png`) : values.png;
+  if (png) await tileSheet(rows, box.width, box.height, png);
+}
