@@ -30,13 +30,24 @@ const list = (m: Map<string, string[]>) =>
     .map(([p, ws]) => `${p} ${ws.length} (${ws.slice(0, 4).join(", ")}${ws.length > 4 ? ", …" : ""})`)
     .join("; ") || "–";
 
-function line(lang: string, path: string, f: LanguageFigures) {
+function line(label: string, f: LanguageFigures) {
   return (
-    `${lang} ${path.padEnd(8)} with p/b/m sealed ${pc(f.sealedWords / f.withWords).padStart(5)} of ${f.withWords}` +
-    ` (bilabials ${pc(f.sealedBilabials / f.bilabials)} of ${f.bilabials})` +
-    `  without, sealed ${pc(f.falseWords / f.withoutWords).padStart(5)} of ${f.withoutWords} (pressed ${f.pressedWords})`
+    `${label.padEnd(16)} with p/b/m sealed ${pc(f.sealedWords / f.withWords).padStart(5)} of ${f.withWords}` +
+    ` (pressed ${pc(f.pressedSealWords / f.withWords).padStart(5)}; bilabials ${pc(f.sealedBilabials / f.bilabials)} of ${f.bilabials})` +
+    `  without, sealed ${pc(f.falseWords / f.withoutWords).padStart(5)} of ${f.withoutWords} (pressed ${pc(f.pressedWords / f.withoutWords)})`
   );
 }
+
+const COUNTS = [
+  "withWords",
+  "sealedWords",
+  "pressedSealWords",
+  "bilabials",
+  "sealedBilabials",
+  "withoutWords",
+  "falseWords",
+  "pressedWords",
+] as const;
 
 function main() {
   const { values } = parseArgs({
@@ -46,27 +57,24 @@ function main() {
   const tool = espeakTool(dir);
   const langs = values.only ? values.only.split(",") : Object.keys(LANGUAGES);
   const rows: Record<string, unknown>[] = [];
-  const pooled = Object.fromEntries(Object.keys(PATHS).map((p) => [p, [0, 0, 0, 0]]));
+  const pooled = Object.fromEntries(Object.keys(PATHS).map((p) => [p, { missed: new Map(), falseAt: new Map() }]));
   for (const lang of langs) {
     const { pcm, words } = speakWords(tool, dir, LANGUAGES[lang]);
     for (const [path, run] of Object.entries(PATHS)) {
       const f = languageFigures(run(pcm), words);
-      console.log(line(lang, path, f));
+      console.log(line(`${lang} ${path}`, f));
       if (path === "live") console.log(`   missed: ${list(f.missed)}\n   false seals at: ${list(f.falseAt)}`);
-      const p = pooled[path];
-      [p[0], p[1], p[2], p[3]] = [p[0] + f.sealedWords, p[1] + f.withWords, p[2] + f.falseWords, p[3] + f.withoutWords];
+      const p: Record<string, unknown> = pooled[path];
+      for (const k of COUNTS) p[k] = ((p[k] as number) ?? 0) + f[k];
       rows.push({ lang, path, ...f, missed: Object.fromEntries(f.missed), falseAt: Object.fromEntries(f.falseAt) });
     }
   }
-  for (const [path, [s, w, fa, wo]] of Object.entries(pooled))
-    console.log(
-      `pooled ${path.padEnd(8)} with p/b/m sealed ${pc(s / w)} of ${w}  without, sealed ${pc(fa / wo)} of ${wo}`,
-    );
+  for (const [path, f] of Object.entries(pooled)) console.log(line(`pooled ${path}`, f as LanguageFigures));
   console.log("goals: with p/b/m sealed ≥ 85 %, without ≤ 15 %");
   if (!values["no-real"]) {
     console.log("\nreal voices, held-out Asterisk prompts: closures per bilabial of the transcript (0.8–1.3)");
     for (const [path, run] of Object.entries(PATHS)) {
-      const real = closureRates(run);
+      const real = closureRates(run, false, true);
       for (const r of real)
         console.log(
           `${r.lang} ${path.padEnd(8)} ${(r.seals / (r.labials || 1)).toFixed(2)} (${r.seals} closures / ${r.labials} bilabials, ${r.clips} prompts)  at: ${Object.entries(

@@ -157,6 +157,8 @@ export interface LanguageFigures {
   sealedWords: number;
   bilabials: number;
   sealedBilabials: number;
+  /** Words whose every bilabial has a frame with lipsClosed ≥ 0.5: sealed on a photo whose lips part at rest too. */
+  pressedSealWords: number;
   withoutWords: number;
   falseWords: number;
   /** Of those, words whose lips pressed (lipsClosed ≥ 0.5), not only nearly closed. */
@@ -175,6 +177,7 @@ export function languageFigures(ch: Channels[], words: WordSpeech[]): LanguageFi
     sealedWords: 0,
     bilabials: 0,
     sealedBilabials: 0,
+    pressedSealWords: 0,
     withoutWords: 0,
     falseWords: 0,
     pressedWords: 0,
@@ -183,7 +186,9 @@ export function languageFigures(ch: Channels[], words: WordSpeech[]): LanguageFi
   };
   for (const w of words) {
     if (w.bilabials.length) {
-      const ok = w.bilabials.map((b) => frameRange(ch, b.a - SLACK, b.b + SLACK).some((n) => closedLooking(ch[n])));
+      const around = w.bilabials.map((b) => frameRange(ch, b.a - SLACK, b.b + SLACK));
+      const ok = around.map((ns) => ns.some((n) => closedLooking(ch[n])));
+      if (around.every((ns) => ns.some((n) => ch[n].lipsClosed >= 0.5))) f.pressedSealWords++;
       f.withWords++;
       f.bilabials += ok.length;
       f.sealedBilabials += ok.filter(Boolean).length;

@@ -60,24 +60,28 @@ function site(classes: Int8Array | undefined, [n, m]: [number, number]): string 
   return best ? VISEMES[best[0]] : "unsure";
 }
 
-/** Per language, closures and bilabials over its held-out (or validation) prompts, and where the closures fall. */
-export function closureRates(run: (pcm: Float32Array) => Channels[], validation = false) {
+/**
+ * Per language, closures and bilabials over its held-out (or validation) prompts, and with `sites` where the
+ * closures fall (a warp per prompt: slower).
+ */
+export function closureRates(run: (pcm: Float32Array) => Channels[], validation = false, sites = false) {
   const tool = espeakTool(join(VOICES_DIR, "transfer"));
   return Object.keys(REAL_VOICES).map((lang) => {
     let [seals, labials, clips] = [0, 0, 0];
-    const sites: Record<string, number> = {};
+    const at: Record<string, number> = {};
     for (const c of corePrompts(lang).filter((c) => (validation ? c.validation : c.heldOut))) {
       const pcm = decode16k(c.wav);
       const runs = closureRuns(run(pcm));
-      if (!classesOf.has(c.id)) classesOf.set(c.id, transferClasses(tool, scratch, REAL_VOICES[lang], c.text, pcm));
-      for (const r of runs) {
+      if (sites && !classesOf.has(c.id))
+        classesOf.set(c.id, transferClasses(tool, scratch, REAL_VOICES[lang], c.text, pcm));
+      for (const r of sites ? runs : []) {
         const s = site(classesOf.get(c.id), r);
-        sites[s] = (sites[s] ?? 0) + 1;
+        at[s] = (at[s] ?? 0) + 1;
       }
       seals += runs.length;
       labials += bilabials(tool, lang, c.text);
       clips++;
     }
-    return { lang, clips, seals, labials, perBilabial: seals / (labials || 1), sites };
+    return { lang, clips, seals, labials, perBilabial: seals / (labials || 1), sites: at };
   });
 }
