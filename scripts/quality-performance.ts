@@ -54,7 +54,8 @@ const INTENSITY = Number(values.intensity);
 const parts = new Set(values.only!.split(","));
 const SEED = 1234;
 
-type Figures = Pick<FaceReading, "corners" | "brows" | "innerBrows" | "eyes">;
+/** The readings, and `innerEnds`: the inner brow ends over the eye line (the brow middle's height plus half the inner ends' rise over the outer ones). */
+type Figures = Pick<FaceReading, "corners" | "brows" | "innerBrows" | "eyes"> & { innerEnds: number };
 /**
  * Goals per expression at intensity 0.6 against neutral (docs/performance.md): corners × mouth width, brows and
  * eyes × the eye corners' distance; `smiling`: only on a photo that smiles (serious levels its corners).
@@ -66,7 +67,7 @@ const MARGINS: Record<DrawnExpression, Array<{ key: keyof Figures; min?: number;
   ],
   serious: [
     { key: "corners", max: -0.01, smiling: true },
-    { key: "innerBrows", max: -0.004 },
+    { key: "innerEnds", max: -0.008 },
   ],
   surprised: [
     { key: "brows", min: 0.03 },
@@ -157,10 +158,13 @@ async function readEmotions(path: string, every: number): Promise<Emotions | und
 function figures(rs: Array<FaceReading | undefined>): Figures {
   const ok = rs.filter((r): r is FaceReading => r !== undefined);
   const open = median(ok.map((r) => r.eyes));
+  const brows = median(ok.map((r) => r.brows));
+  const innerBrows = median(ok.map((r) => r.innerBrows));
   return {
     corners: median(ok.map((r) => r.corners)),
-    brows: median(ok.map((r) => r.brows)),
-    innerBrows: median(ok.map((r) => r.innerBrows)),
+    brows,
+    innerBrows,
+    innerEnds: brows + innerBrows / 2,
     eyes: median(ok.filter((r) => r.eyes > 0.6 * open).map((r) => r.eyes)),
   };
 }
@@ -191,6 +195,7 @@ if (parts.has("expressions")) {
         corners: f.corners - neutral.corners,
         brows: f.brows - neutral.brows,
         innerBrows: f.innerBrows - neutral.innerBrows,
+        innerEnds: f.innerEnds - neutral.innerEnds,
         eyes: f.eyes - neutral.eyes,
       };
       const verdicts = MARGINS[expression]

@@ -61,7 +61,7 @@ const ROUND_CLOSE_MIDDLE = 0.4;
 const PURSE_IN = 0.06;
 
 /** Share of an expression's lip closing let go at a wide-open jaw (a vowel's opening). */
-const HELD_RELEASE = 0.6;
+const HELD_RELEASE = 0.35;
 
 /** Maximum lower-lip drop at open = 1, in half mouth widths. */
 const JAW_MAX = 0.55;
