@@ -160,8 +160,8 @@ export default defineConfig(async () => ({
           name: "e2e",
           sequence: { groupOrder: 4 },
           include: ["test/e2e/**/*.test.ts"],
-          // Needs three renderer instances: its own stack (the e2e-scale project).
-          exclude: ["test/e2e/renderer-scale.test.ts"],
+          // Need three renderer instances: their own stack (the e2e-scale project).
+          exclude: ["test/e2e/renderer-scale.test.ts", "test/e2e/segments.test.ts"],
           environment: "node",
           globalSetup: ["./test/e2e/global-setup.ts"],
           testTimeout: 180_000,
@@ -170,12 +170,12 @@ export default defineConfig(async () => ({
         },
       },
       {
-        // The renderer pool over real HTTP: the e2e stack with three renderer processes as three instances
-        // (test/e2e/global-setup-scale.ts). Its own project, so every other e2e test keeps its one-renderer stack.
+        // The renderer pool and split renders over real HTTP: the e2e stack with three renderer processes as three
+        // instances (test/e2e/global-setup-scale.ts). Its own project, so every other e2e test keeps its one-renderer stack.
         test: {
           name: "e2e-scale",
           sequence: { groupOrder: 5 },
-          include: ["test/e2e/renderer-scale.test.ts"],
+          include: ["test/e2e/renderer-scale.test.ts", "test/e2e/segments.test.ts"],
           environment: "node",
           globalSetup: ["./test/e2e/global-setup-scale.ts"],
           testTimeout: 300_000,

@@ -22,7 +22,12 @@ declare module "vitest" {
 export default (project: TestProject) => startE2eStack(project, 1, BASE);
 
 /** The stack of an e2e suite; the e2e-scale project runs its own with three renderer instances. */
-export async function startE2eStack(project: TestProject, rendererInstances: number, base: number) {
+export async function startE2eStack(
+  project: TestProject,
+  rendererInstances: number,
+  base: number,
+  workerVars: Record<string, string> = {},
+) {
   const [mediaPort, port, rendererPort] = [base, base + 1, base + 2];
   const state = `.local/e2e-state-${base}`;
   const mediaDir = `.local/e2e-media-${base}`;
@@ -40,7 +45,7 @@ export async function startE2eStack(project: TestProject, rendererInstances: num
     vars,
     sweepEveryMs: 5_000,
     // Renderer deaths are noticed after 15 s of silence instead of 30 s (docs/operations.md); beats every 2 s.
-    workerVars: { STALL_AFTER_SECONDS: "15" },
+    workerVars: { STALL_AFTER_SECONDS: "15", ...workerVars },
     rendererEnv: { HEARTBEAT_MS: "2000" },
   });
   controls["restart-renderer"] = () => stack.restartRenderer();

@@ -9,7 +9,6 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { ffmpegPath, ffprobePath, run } from "../../container/src/media/public";
 import type { JobFailure } from "../../container/src/rules/public";
 import {
   type RenderInput,
@@ -20,6 +19,7 @@ import {
 } from "../../container/src/video/public";
 import { encodeAudio, speechLike, synthSpeech } from "./helpers/media-audio";
 import { SMALL_SQUARE, type TestAvatar, testAvatar } from "./helpers/media-avatar";
+import { framePsnrs, streamInfo, streamMd5s } from "./helpers/video-compare";
 
 /** x264 lossless: decoded frames are the painted frames, bit for bit. */
 const LOSSLESS = ["-c:v", "libx264", "-preset", "ultrafast", "-qp", "0", "-pix_fmt", "yuv420p"];
@@ -71,72 +71,6 @@ async function splitRender(whole: RenderResult, videoArgs?: string[]): Promise<{
   return { mp4: joined.mp4Path, seams: plan.slice(1).map((s) => s.start) };
 }
 
-/** ffmpeg's MD5 of every decoded frame (or audio packet, copied) of one stream. */
-async function md5s(path: string, stream: "v" | "a"): Promise<string[]> {
-  const codec = stream === "a" ? ["-c", "copy"] : [];
-  const r = await run(ffmpegPath(), [
-    "-v",
-    "error",
-    "-i",
-    path,
-    "-map",
-    `0:${stream}`,
-    ...codec,
-    "-f",
-    "framemd5",
-    "-",
-  ]);
-  expect(r.code).toBe(0);
-  return r.stdout
-    .toString("utf8")
-    .split("\n")
-    .filter((l) => l && !l.startsWith("#"))
-    .map((l) => l.split(",").at(-1)!.trim());
-}
-
-async function streamInfo(path: string) {
-  const r = await run(ffprobePath(), [
-    "-v",
-    "error",
-    "-show_entries",
-    "format=duration:stream=codec_type,nb_frames",
-    "-of",
-    "json",
-    path,
-  ]);
-  return JSON.parse(r.stdout.toString("utf8")) as {
-    format: { duration: string };
-    streams: { codec_type: string; nb_frames: string }[];
-  };
-}
-
-/** Per-frame PSNR (dB, luma and chroma) of b against a. */
-async function psnrs(a: string, b: string): Promise<number[]> {
-  const stats = join(dir, `psnr-${Math.random().toString(36).slice(2)}.txt`);
-  const r = await run(ffmpegPath(), [
-    "-v",
-    "error",
-    "-i",
-    a,
-    "-i",
-    b,
-    "-lavfi",
-    `[0:v][1:v]psnr=stats_file=${stats}`,
-    "-f",
-    "null",
-    "-",
-  ]);
-  expect(r.code).toBe(0);
-  const { readFile } = await import("node:fs/promises");
-  return (await readFile(stats, "utf8"))
-    .trim()
-    .split("\n")
-    .map((l) => {
-      const v = /psnr_avg:(\S+)/.exec(l)![1];
-      return v === "inf" ? Number.POSITIVE_INFINITY : Number(v);
-    });
-}
-
 describe("planSegments", () => {
   it("leaves audio at or under the threshold whole, and splits longer audio into contiguous ranges", () => {
     expect(planSegments({ frames: 3025, audioSeconds: 120 })).toEqual([{ start: 0, end: 3025 }]);
@@ -181,7 +115,7 @@ describe("a render split in three and joined", () => {
   it("losslessly: every frame equals the single render's (no repeated or missing frame at a seam)", async () => {
     const whole = await renderVideo(input({ videoArgs: LOSSLESS }));
     const { mp4 } = await splitRender(whole, LOSSLESS);
-    const [single, joined] = await Promise.all([md5s(whole.mp4Path, "v"), md5s(mp4, "v")]);
+    const [single, joined] = await Promise.all([streamMd5s(whole.mp4Path, "v"), streamMd5s(mp4, "v")]);
     expect(single).toHaveLength(whole.timeline.frames);
     expect(joined).toEqual(single);
   }, 120_000);
@@ -195,9 +129,9 @@ describe("a render split in three and joined", () => {
     );
     expect(Number(b.format.duration)).toBeCloseTo(Number(a.format.duration), 3);
     // One audio track encoded once over the whole timeline: the same packets as the single render's.
-    expect(await md5s(mp4, "a")).toEqual(await md5s(whole.mp4Path, "a"));
+    expect(await streamMd5s(mp4, "a")).toEqual(await streamMd5s(whole.mp4Path, "a"));
     // Encoded apart, the frames differ only by the encoder's rounding; at a seam no more than elsewhere.
-    const psnr = await psnrs(whole.mp4Path, mp4);
+    const psnr = await framePsnrs(whole.mp4Path, mp4);
     expect(psnr).toHaveLength(whole.timeline.frames);
     expect(Math.min(...psnr)).toBeGreaterThan(40);
     for (const seam of seams) expect(Math.min(psnr[seam - 1], psnr[seam])).toBeGreaterThan(40);
