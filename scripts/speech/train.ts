@@ -253,7 +253,9 @@ function trainWithNumpy(
       names: VISEMES,
     };
     writeFileSync(join(work, "config.json"), JSON.stringify(config));
-    execFileSync("python3", [join(import.meta.dirname, "train.py"), work], { stdio: "inherit" });
+    // One BLAS thread: the matrices are small, and on a busy machine a second thread only spins.
+    const env = { ...process.env, OPENBLAS_NUM_THREADS: "1", OMP_NUM_THREADS: "1" };
+    execFileSync("python3", [join(import.meta.dirname, "train.py"), work], { stdio: "inherit", env });
     return cfg.sizes.slice(1).map((_, k) => {
       const b = readFileSync(join(work, `out-${k}.f32`));
       return new Float32Array(b.buffer.slice(b.byteOffset, b.byteOffset + b.byteLength));
