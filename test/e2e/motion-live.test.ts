@@ -55,7 +55,8 @@ declare global {
   }
 }
 
-// MOTION_LIVE_SHOTS=<dir> also saves the canvas at the widest-open sample and at rest (to look at the mouth).
+// MOTION_LIVE_SHOTS=<dir> also saves the canvas at the widest-open sample and at rest (to look at the mouth), the
+// live page, and the live = rendered tiles.
 const SHOTS = process.env.MOTION_LIVE_SHOTS;
 const RATE = 48_000;
 const SPEECH_S = 4;
@@ -256,6 +257,8 @@ describe("/console/live in Chromium", () => {
   it("live = rendered per expression: each expression on a turned head, at rest and mid-word, within the codec's error", async () => {
     const { account, avatarId } = await teethAvatar();
     const { page, problems } = await talk(account, avatarId);
+    // The page while live, with its Expression, Intensity and Head motion controls.
+    if (SHOTS) await page.screenshot({ path: join(SHOTS, "live-page.png"), fullPage: true });
     const rigUrl = await page.evaluate(() => window.__live!()!.ready!.avatar.rigUrl);
     // Motion frames as the service sends them for each pose (expression weights, head yaw/pitch/roll, brow).
     const poses = livePoses(EXPRESSION_POSES);
