@@ -63,10 +63,19 @@ function main() {
     for (const [path, run] of Object.entries(PATHS)) {
       const f = languageFigures(run(pcm), words);
       console.log(line(`${lang} ${path}`, f));
-      if (path === "live") console.log(`   missed: ${list(f.missed)}\n   false seals at: ${list(f.falseAt)}`);
+      if (path === "live")
+        console.log(
+          `   missed: ${list(f.missed)}\n   not pressed: ${list(f.unpressed)}\n   false seals at: ${list(f.falseAt)}`,
+        );
       const p: Record<string, unknown> = pooled[path];
       for (const k of COUNTS) p[k] = ((p[k] as number) ?? 0) + f[k];
-      rows.push({ lang, path, ...f, missed: Object.fromEntries(f.missed), falseAt: Object.fromEntries(f.falseAt) });
+      const maps = { missed: f.missed, unpressed: f.unpressed, falseAt: f.falseAt };
+      rows.push({
+        lang,
+        path,
+        ...f,
+        ...Object.fromEntries(Object.entries(maps).map(([k, m]) => [k, Object.fromEntries(m)])),
+      });
     }
   }
   for (const [path, f] of Object.entries(pooled)) console.log(line(`pooled ${path}`, f as LanguageFigures));

@@ -165,6 +165,8 @@ export interface LanguageFigures {
   pressedWords: number;
   /** Bilabials missed, by phoneme, with the words. */
   missed: Map<string, string[]>;
+  /** Bilabials not pressed (sealed only by a small opening, or missed). */
+  unpressed: Map<string, string[]>;
   /** Phonemes under the seals of words without bilabials, with the words. */
   falseAt: Map<string, string[]>;
 }
@@ -182,13 +184,16 @@ export function languageFigures(ch: Channels[], words: WordSpeech[]): LanguageFi
     falseWords: 0,
     pressedWords: 0,
     missed: new Map(),
+    unpressed: new Map(),
     falseAt: new Map(),
   };
   for (const w of words) {
     if (w.bilabials.length) {
       const around = w.bilabials.map((b) => frameRange(ch, b.a - SLACK, b.b + SLACK));
       const ok = around.map((ns) => ns.some((n) => closedLooking(ch[n])));
-      if (around.every((ns) => ns.some((n) => ch[n].lipsClosed >= 0.5))) f.pressedSealWords++;
+      const pressed = around.map((ns) => ns.some((n) => ch[n].lipsClosed >= 0.5));
+      if (pressed.every(Boolean)) f.pressedSealWords++;
+      w.bilabials.forEach((b, i) => pressed[i] || tally(f.unpressed, b.name, w.word));
       f.withWords++;
       f.bilabials += ok.length;
       f.sealedBilabials += ok.filter(Boolean).length;

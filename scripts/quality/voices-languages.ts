@@ -48,15 +48,23 @@ function closureRuns(ch: Channels[]): Array<[number, number]> {
 
 const classesOf = new Map<string, Int8Array | undefined>();
 
-/** What the transferred classes say a closure (frames `run`) shows: "m/b/p", another class, or "unsure". */
+/**
+ * What the transferred classes say a closure (frames `run`) shows: "m/b/p" if one is labelled within 60 ms
+ * (transfer.ts leaves other frames that near one unlabelled), else the class most of its frames ± 20 ms have,
+ * or "unsure".
+ */
 function site(classes: Int8Array | undefined, [n, m]: [number, number]): string {
   if (!classes) return "unsure";
-  const a = Math.max(0, Math.floor((n / FPS + LIP_LEAD_SECONDS - 0.02) * 100));
-  const b = Math.min(classes.length - 1, Math.ceil(((m + 1) / FPS + LIP_LEAD_SECONDS + 0.02) * 100));
+  const span = (pad: number) => [
+    Math.max(0, Math.floor((n / FPS + LIP_LEAD_SECONDS - pad) * 100)),
+    Math.min(classes.length - 1, Math.ceil(((m + 1) / FPS + LIP_LEAD_SECONDS + pad) * 100)),
+  ];
+  const [a0, b0] = span(0.06);
+  for (let i = a0; i <= b0; i++) if (classes[i] === VISEMES.indexOf("mbp")) return "m/b/p";
+  const [a, b] = span(0.02);
   const count = new Map<number, number>();
-  for (let i = a; i <= b; i++) count.set(classes[i], (count.get(classes[i]) ?? 0) + 1);
-  if (count.has(VISEMES.indexOf("mbp"))) return "m/b/p";
-  const best = [...count].filter(([c]) => c >= 0).sort((x, y) => y[1] - x[1])[0];
+  for (let i = a; i <= b; i++) if (classes[i] >= 0) count.set(classes[i], (count.get(classes[i]) ?? 0) + 1);
+  const best = [...count].sort((x, y) => y[1] - x[1])[0];
   return best ? VISEMES[best[0]] : "unsure";
 }
 
