@@ -132,7 +132,12 @@ export function deform(m: FaceModel, pose: FacePose, out: Float32Array): Float32
       dv += 0.4 * relax * g * g * h * hw;
     }
     if (x) {
-      const [eu, ev] = mouthShift(x, u, v, m.mouth.smile);
+      // Lips held closed take the shift of where they closed to: both rows of a pair get the same one, so
+      // the smile's levelling cannot part them again (a broad smile's lower lip lies far below the corners).
+      const [eu, ev] =
+        held > 0
+          ? mouthShift(x, u + (m.fullCloseU[i] * held) / hw, v + (m.fullCloseV[i] * held) / hw, m.mouth.smile)
+          : mouthShift(x, u, v, m.mouth.smile);
       du += eu * hw;
       dv += ev * hw;
     }
