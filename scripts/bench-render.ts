@@ -1,7 +1,7 @@
 /**
  * Render benchmark: a speech-like clip (default 60 s) at 1024×1024 and 1920×1080.
  *
- *   npm run bench:render -- [--seconds 60] [--size 512 | --sizes 1024x1024,1920x1080] [--floors | --skip-floors] [--skip-quality] [--portrait file.png --rig rig.json --matte matte.png] [--alpha | --performance JSON]
+ *   npm run bench:render -- [--seconds 60] [--size 512 | --sizes 1024x1024,1920x1080] [--floors | --skip-floors] [--skip-quality] [--portrait file.png --rig rig.json --matte matte.png] [--alpha | --performance JSON | --segments N]
  *
  * Long clips (issue 8: `--seconds 3600 --size 512`) loop 60 s of synthesized speech with ffmpeg, so the
  * bench process holds the same audio for every length and its peak RSS (printed, with the render's own
@@ -24,6 +24,9 @@
  * --performance '{"expression":"happy","headMotion":2}' (no floors): the same, without and with that
  * `video.performance` (docs/performance.md, "Cost"), with the ratio of their CPU times too.
  *
+ * --segments N (no floors): the same clip whole and as N segments of a split render, each alone, with the audio
+ * track and the join (scripts/lib/bench-segments.ts; docs/operations.md, "Capacity").
+ *
  * --compare <git-ref> [--rounds 2]: that ref's own bench, built in a worktree, alternated A/B with this tree's,
  * and the median figures per size side by side (scripts/lib/bench-compare.ts).
  */
@@ -43,9 +46,10 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { renderVideo, makeTimeline, type RenderSettings } from "../container/src/video/public";
 import { ffmpegChoice, ffmpegPath, run } from "../container/src/media/public";
-import { type AvatarRig, PERFORMANCE_DEFAULTS } from "@avatar-video/contract";
+import { type AvatarRig, PERFORMANCE_DEFAULTS, VIDEO_DEFAULTS } from "@avatar-video/contract";
 import { encodeAudio, speechLike, synthSpeech } from "../test/renderer/helpers/media-audio";
 import { argsForEachSide, compareRefs } from "./lib/bench-compare";
+import { benchSegments } from "./lib/bench-segments";
 import { floorRun, pngLoopFloor } from "./lib/encode-floors";
 import { LOSSLESS_VIDEO_ARGS, ssimAgainst } from "./lib/output-quality";
 
@@ -67,6 +71,7 @@ const { values: opts } = parseArgs({
     label: { type: "string" },
     compare: { type: "string" },
     rounds: { type: "string" },
+    segments: { type: "string" },
   },
 });
 
@@ -149,7 +154,7 @@ async function main() {
   const seconds = Number(arg("seconds", "60"));
   if (!(seconds > 0)) throw new Error("--seconds must be a positive number");
   const sizes = (opts.size ? [opts.size] : (arg("sizes") ?? "").split(",")).map(parseSize);
-  const side = opts.alpha || opts.performance !== undefined; // a side-by-side run: no floors, no SSIM
+  const side = opts.alpha || opts.segments || opts.performance !== undefined; // side by side: no floors, no SSIM
   const floors = opts["skip-floors"] || side ? false : (opts.floors ?? seconds <= 600);
   const quality = !opts["skip-quality"] && !side && seconds <= 600;
   const work = mkdtempSync(join(tmpdir(), "bench-render-"));
@@ -216,6 +221,11 @@ async function main() {
       const tl = makeTimeline(seconds, 0, 0);
       if (opts.alpha) {
         await sideBySide(width, height, timedRender, "alpha: true", { alpha: true });
+        continue;
+      }
+      if (opts.segments) {
+        const settings = { ...VIDEO_DEFAULTS, width, height };
+        await benchSegments({ ...avatar, audioPath, settings }, Number(opts.segments), work);
         continue;
       }
       if (opts.performance !== undefined) {
