@@ -9,7 +9,7 @@ import path from "node:path";
 import type { VideoDispatch } from "@avatar-video/contract";
 import { unexpectedFailure } from "../rules/public";
 import { type JobContext, abortable, since } from "./context";
-import type { VideoResult } from "./video-job";
+import { uploadFailed, type VideoResult } from "./video-job";
 
 /** A part is at most a whole video (the Worker accepts 4 GiB per MP4). */
 const MAX_PART_BYTES = 4096 * 1024 * 1024;
@@ -43,10 +43,8 @@ export async function runJoinJob(ctx: JobContext<VideoDispatch>): Promise<VideoR
 
   await link.progress("uploading");
   t = performance.now();
-  const bytes = await link.putObject(dispatch.outputs.video, { file: joined.mp4Path }, "video/mp4").catch((err) => {
-    if (signal.aborted) throw signal.reason;
-    throw unexpectedFailure("video", `video upload failed: ${(err as Error).message}`);
-  });
+  const video = dispatch.outputs.video;
+  const bytes = await link.putObject(video, { file: joined.mp4Path }, "video/mp4").catch(uploadFailed(signal));
   timings.uploadMs = since(t);
   return {
     durationSeconds: joined.durationSeconds,

@@ -152,10 +152,7 @@ export async function runVideoJob(ctx: JobContext<VideoDispatch>): Promise<Video
     link.putObject(dispatch.outputs.video, { file: rendered.mp4Path }, "video/mp4"),
     rendered.webmPath && alphaUrl ? link.putObject(alphaUrl, { file: rendered.webmPath }, "video/webm") : undefined,
     rendered.audioTrackPath && audioUrl ? link.putObject(audioUrl, { file: rendered.audioTrackPath }, "audio/mp4") : 0,
-  ]).catch((err) => {
-    if (signal.aborted) throw signal.reason;
-    throw unexpectedFailure("video", `video upload failed: ${(err as Error).message}`);
-  });
+  ]).catch(uploadFailed(signal));
   timings.uploadMs = since(t);
 
   return {
@@ -171,6 +168,12 @@ export async function runVideoJob(ctx: JobContext<VideoDispatch>): Promise<Video
     timings,
   };
 }
+
+/** An output that could not be stored: the stop, when the run was stopped; else render_failed (retryable). */
+export const uploadFailed = (signal: AbortSignal) => (err: unknown) => {
+  if (signal.aborted) throw signal.reason;
+  throw unexpectedFailure("video", `video upload failed: ${(err as Error).message}`);
+};
 
 function segmentDone(index: number, rendered: RenderOutput): NonNullable<VideoResult["segment"]> {
   if (!rendered.range || !rendered.timeline)

@@ -81,17 +81,10 @@ export async function segmentPayload(
 ): Promise<VideoPayload | null> {
   const run = { jobId: job.id, attempt, segment: index };
   const payload = await videoRunPayload(env, job, run);
-  if (!payload) return null;
   const url = (key: string) => objectUrl(backgroundBaseUrl(env), key, run);
-  return {
-    ...payload,
-    segment: { index, count },
-    outputs: {
-      ...payload.outputs,
-      video: url(videoPartKey(job.id, index)),
-      ...(index === 0 ? { audioTrack: url(videoAudioTrackKey(job.id)) } : {}),
-    },
-  };
+  const video = url(videoPartKey(job.id, index));
+  const audioTrack = index === 0 ? { audioTrack: url(videoAudioTrackKey(job.id)) } : {};
+  return payload && { ...payload, segment: { index, count }, outputs: { ...payload.outputs, video, ...audioTrack } };
 }
 
 /** The join of a split render's `count` parts (run index `count`), checked to hold `frames` frames. */
@@ -104,10 +97,9 @@ export async function joinPayload(
 ): Promise<VideoPayload | null> {
   const run = { jobId: job.id, attempt, segment: count };
   const payload = await videoRunPayload(env, job, run);
-  if (!payload) return null;
   const url = (key: string) => objectUrl(backgroundBaseUrl(env), key, run);
   const parts = Array.from({ length: count }, (_, k) => url(videoPartKey(job.id, k)));
-  return { ...payload, join: { parts, audioTrack: url(videoAudioTrackKey(job.id)), frames } };
+  return payload && { ...payload, join: { parts, audioTrack: url(videoAudioTrackKey(job.id)), frames } };
 }
 
 async function videoRunPayload(env: Env, job: VideoJob, run: RunAddress): Promise<VideoPayload | null> {
