@@ -11,8 +11,9 @@
  *    its margin (MARGINS, the goals in the docs).
  *  - timeline: the teeth portrait smiling, then serious from 2 s of the audio on: a strip of face crops across
  *    the change (`timeline-strip.jpg`), every 0.1 s.
- *  - head: the phone portrait at headMotion 0, 1, 2, 3: the yaw and pitch SD the face model reads, and their
- *    ratio to 1 above the reading's floor (what it reads at 0, where the head is exactly still).
+ *  - head: the first portrait (phone) at headMotion 0, 1, 2, 3: the yaw and pitch SD the motion model drew,
+ *    how much of it the face model reads back (against the still head's render: quality/head-reading.ts),
+ *    and its plain readings beside them (raw, and above what it reads on the still head).
  *  - blinks: 60 s at 10 and 30 blinks a minute and at the default: the blinks per minute read from the eyes.
  * Renders use the renderer's own code (container/src/video), seed 1234, speech-like audio with pauses. Per
  * portrait a sheet of face crops from the videos is written (`<portrait>-sheet.jpg`: neutral and each
@@ -31,6 +32,7 @@ import {
 import { OPENING_SECONDS, renderVideo } from "../container/src/video/public";
 import { encodeAudio, speechLike, synthSpeech } from "../test/renderer/helpers/media-audio";
 import { type Emotions, type FaceReading, readEmotion, readFace } from "./quality/face-reading";
+import { motionDrawn, motionFollowed, poseSd, type YawPitch } from "./quality/head-reading";
 import { sampleAvatar, samplePortraits } from "./quality/sample-portraits";
 import { videoFrame, videoFrames, videoInfo } from "./quality/video-frames";
 
@@ -89,10 +91,6 @@ const EMOTION_OF: Record<DrawnExpression, { label: keyof Emotions; sign: 1 | -1 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   return s.length ? s[s.length >> 1] : NaN;
-};
-const sd = (xs: number[]) => {
-  const m = xs.reduce((a, b) => a + b, 0) / (xs.length || 1);
-  return Math.sqrt(xs.reduce((a, b) => a + (b - m) ** 2, 0) / (xs.length || 1));
 };
 const pct = (x: number) => `${x >= 0 ? "+" : ""}${(100 * x).toFixed(1)}%`;
 
@@ -255,23 +253,52 @@ if (parts.has("timeline")) {
 
 if (parts.has("head")) {
   const audio = await speech(12);
-  const avatar = await sampleAvatar(INPUTS, "phone", images.phone);
-  const sds: Record<number, { yaw: number; pitch: number }> = {};
+  // The first of --portraits (phone by default).
+  const face = values.portraits!.split(",")[0];
+  const avatar = await sampleAvatar(INPUTS, face, images[face]);
+  const reads: Record<number, Array<YawPitch | undefined>> = {};
+  const drawn: Record<number, YawPitch> = {};
+  const above: Record<number, YawPitch> = {};
+  const followed: Record<number, YawPitch> = {};
+  const x = (a: YawPitch, b: YawPitch) => `${(a.yaw / b.yaw).toFixed(2)}× / ${(a.pitch / b.pitch).toFixed(2)}×`;
+  const deg = (a: YawPitch) => `${a.yaw.toFixed(2)} / ${a.pitch.toFixed(2)}°`;
   for (const headMotion of [0, 1, 2, 3]) {
     const p = { ...PERFORMANCE_DEFAULTS, timeline: [], headMotion };
-    const path = await render(`head-${headMotion}`, avatar, audio, SIZE, headMotion === 1 ? undefined : p);
-    const ok = (await readVideo(path, 2)).filter((r): r is FaceReading => r !== undefined);
-    sds[headMotion] = { yaw: sd(ok.map((r) => r.yaw)), pitch: sd(ok.map((r) => r.pitch)) };
-    // The reading's own floor — what it reads on a head that does not move (headMotion 0) while the mouth
-    // speaks — is taken out in quadrature before the ratio.
-    const own = (h: number, k: "yaw" | "pitch") => Math.sqrt(Math.max(0, sds[h][k] ** 2 - sds[0][k] ** 2));
-    const ratio = (k: "yaw" | "pitch") => (own(headMotion, k) / own(1, k)).toFixed(2);
+    const path = await render(`head-${face}-${headMotion}`, avatar, audio, SIZE, headMotion === 1 ? undefined : p);
+    reads[headMotion] = (await readVideo(path, 2)).map((r) => r && { yaw: r.yaw, pitch: r.pitch });
+    const angles = await motionDrawn(audio, SEED, p, 2);
+    drawn[headMotion] = poseSd(angles);
+    // The reader's own SDs on this video, and above what it reads on the still head (in quadrature).
+    const raw = poseSd(reads[headMotion]);
+    const floor = poseSd(reads[0]);
+    const over = (k: keyof YawPitch) => Math.sqrt(Math.max(0, raw[k] ** 2 - floor[k] ** 2));
+    if (!headMotion) {
+      const peak = Math.max(...angles.map((a) => Math.max(Math.abs(a.yaw), Math.abs(a.pitch))));
+      console.log(
+        `headMotion 0: drawn max |yaw|, |pitch| ${peak}°; read ${deg(raw)} (the reader's floor on a still head)`,
+      );
+      continue;
+    }
+    followed[headMotion] = motionFollowed(reads[headMotion], reads[0], angles);
+    above[headMotion] = { yaw: over("yaw"), pitch: over("pitch") };
+    report[`head-${headMotion}`] = {
+      drawn: drawn[headMotion],
+      followed: followed[headMotion],
+      raw,
+      above: above[headMotion],
+    };
     console.log(
-      `headMotion ${headMotion}: yaw SD ${sds[headMotion].yaw.toFixed(2)}°, pitch SD ${sds[headMotion].pitch.toFixed(2)}°` +
-        (headMotion ? ` (above the floor: ${ratio("yaw")}× / ${ratio("pitch")}× of 1)` : " (the reading's floor)"),
+      `headMotion ${headMotion}: drawn yaw / pitch SD ${deg(drawn[headMotion])} (${x(drawn[headMotion], drawn[1])} of 1); ` +
+        `followed ${deg(followed[headMotion])} (${x(followed[headMotion], followed[1])}); ` +
+        `raw ${deg(raw)}, above the floor ${deg(above[headMotion])} (${x(above[headMotion], above[1])})`,
     );
   }
-  report.head = sds;
+  // A ratio means something where the reader follows the drawn motion at 1 (reads back at least half of it).
+  const verdict = (k: keyof YawPitch) =>
+    followed[1][k] < 0.5 * drawn[1][k]
+      ? `${k}: the face model does not follow it here`
+      : `${k} ${(followed[2][k] / followed[1][k]).toFixed(2)}× ${followed[2][k] >= 2.5 * followed[1][k] ? "ok" : "MISSES ≥ 2.5×"}`;
+  console.log(`headMotion 2 against 1, read back: ${verdict("yaw")}, ${verdict("pitch")}`);
 }
 
 if (parts.has("blinks")) {

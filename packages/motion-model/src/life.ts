@@ -88,8 +88,11 @@ export interface HeadStyle {
 }
 export const DEFAULT_HEAD_STYLE: HeadStyle = { head: 1, nod: 1, emphasis: 1 };
 
-/** headMotion 0, 1, 2, 3 → how much of today's movement: still, as before, 2.6× (≥ 2.5× its SD), ≈ ±3° yaw. */
-const HEAD_GAINS = [0, 1, 2.6, 3.4];
+/**
+ * headMotion 0, 1, 2, 3 → how much of today's movement: still, as before, 2.8× (≥ 2.5× its SD, with room for
+ * what a face model reads back: docs/performance.md, "Head motion"), ≈ ±3° yaw.
+ */
+const HEAD_GAINS = [0, 1, 2.8, 3.4];
 /**
  * The same for pitch: a livelier presenter nods more than it sways (≈ ±3° nods at 3). Also what lets a face
  * model read 2 as ≥ 2.5× the pitch of 1: its pitch reading moves with the speaking jaw, in step with the
