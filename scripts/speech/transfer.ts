@@ -102,6 +102,17 @@ function decodeRaw(input: string[]): Float32Array {
   return new Float32Array(out.buffer.slice(out.byteOffset, out.byteOffset + out.byteLength));
 }
 
+/**
+ * espeak-ng `voice` saying `text` (16 kHz), and for each 10 ms frame of `pcm` the synthetic frame it is matched
+ * to; undefined where the warp finds no path.
+ */
+export function warpToEspeak(tool: string, dir: string, voice: string, text: string, pcm: Float32Array) {
+  const synth = espeakPhonemes(tool, dir, voice, 160, text);
+  const spcm = decodeRaw(synth.input);
+  const path = warpPath(frames(pcm), frames(spcm));
+  return path[0] < 0 ? undefined : { synth, spcm, path };
+}
+
 /** Synthetic frames this close to a change of class stay unlabelled: the warp is least sure at boundaries. */
 const EDGE = 2;
 /**
@@ -121,12 +132,10 @@ export function transferClasses(
   text: string,
   pcm: Float32Array,
 ): Int8Array | undefined {
-  const synth = espeakPhonemes(tool, dir, voice, 160, text);
-  const spcm = decodeRaw(synth.input);
-  const [real, fake] = [frames(pcm), frames(spcm)];
-  const path = warpPath(real, fake);
-  if (path[0] < 0) return undefined;
-  const synthClass = new Int8Array(fake.ceps.length); // 0 = rest
+  const warp = warpToEspeak(tool, dir, voice, text, pcm);
+  if (!warp) return undefined;
+  const { synth, spcm, path } = warp;
+  const synthClass = new Int8Array(Math.ceil(spcm.length / HOP)); // 0 = rest
   synth.events.forEach((e, k) => {
     const end = k + 1 < synth.events.length ? synth.events[k + 1].t : synth.end;
     const classes = visemesOf(e.name);
