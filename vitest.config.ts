@@ -128,6 +128,9 @@ export default defineConfig(async () => ({
           testTimeout: 60_000,
           hookTimeout: 120_000,
           pool: "forks",
+          // A file spends much of its time waiting (ffmpeg children, local servers, timers): two files at a time
+          // keep both cores busy (vitest's default leaves one core out: one file at a time on 2 cores).
+          maxWorkers: "100%",
         },
       },
       {

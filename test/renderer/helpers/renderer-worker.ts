@@ -51,7 +51,10 @@ export interface FakeWorker {
   callbackUrl(jobId: string, attempt: number): string;
   objectUrl(key: string): string;
   eventsOf(jobId: string, attempt?: number): SeenEvent[];
-  /** Resolves with the first event matching, waiting for it. */
+  /**
+   * Resolves with the first event matching, waiting for it (45 s by default: a real engine's job shares the
+   * machine with another test file, and the tests' own limit is 60 s).
+   */
   waitFor(pred: (e: SeenEvent) => boolean, timeoutMs?: number): Promise<SeenEvent>;
   terminal(jobId: string, attempt?: number, timeoutMs?: number): Promise<SeenEvent>;
   reset(): void;
@@ -75,7 +78,7 @@ export async function startFakeWorker(): Promise<FakeWorker> {
     objectUrl: (key) => `${fw.origin}/objects/${key}?exp=9999999999&sig=object-secret`,
     eventsOf: (jobId, attempt) =>
       fw.events.filter((e) => e.jobId === jobId && (attempt === undefined || e.urlAttempt === attempt)),
-    waitFor(pred, timeoutMs = 15_000) {
+    waitFor(pred, timeoutMs = 45_000) {
       const hit = fw.events.find(pred);
       if (hit) return Promise.resolve(hit);
       return new Promise((resolve, reject) => {
