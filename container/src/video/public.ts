@@ -12,7 +12,6 @@ export {
   SPLIT_DEFAULTS,
   joinVideo,
   planSegments,
-  segmentRange,
   videoAudioTrack,
   type JoinInput,
   type SplitRule,
