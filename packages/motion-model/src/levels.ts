@@ -49,12 +49,24 @@ function percentile(counts: Uint32Array, total: number, p: number, prior?: { bin
   const all = total + (prior?.n ?? 0);
   if (all === 0) return NaN;
   const rank = Math.min(all - 1, Math.max(0, Math.round((all - 1) * p)));
-  let seen = 0;
-  for (let b = 0; b < BINS; b++) {
-    seen += counts[b] + (prior && prior.bin === b ? prior.n : 0);
-    if (seen > rank) return dbOf(b);
+  const extra = (b: number) => (prior && prior.bin === b ? prior.n : 0);
+  if (p < 0.5) {
+    // The lowest bin whose count and those below it pass the rank.
+    let seen = 0;
+    for (let b = 0; b < BINS; b++) {
+      seen += counts[b] + extra(b);
+      if (seen > rank) return dbOf(b);
+    }
+    return dbOf(BINS - 1);
   }
-  return dbOf(BINS - 1);
+  // The same bin found from the top (fewer bins to walk for a high percentile): the highest one whose count
+  // and those above it reach all − rank.
+  let above = 0;
+  for (let b = BINS - 1; b > 0; b--) {
+    above += counts[b] + extra(b);
+    if (above >= all - rank) return dbOf(b);
+  }
+  return dbOf(0);
 }
 
 export class CausalLevels {

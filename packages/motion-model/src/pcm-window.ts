@@ -4,6 +4,7 @@
  */
 export class PcmWindow {
   private pcm = new Float32Array(16_384);
+  private view: Float32Array | undefined;
   /** Samples held. */
   length = 0;
   /** Sample number of the first sample held. */
@@ -38,6 +39,9 @@ export class PcmWindow {
 
   /** The samples held (sample number `start + k` at index k); a view, valid until the next append. */
   get held(): Float32Array {
-    return this.pcm.subarray(0, this.length);
+    // Read by every analysis frame: one view per change, not one per read.
+    if (this.view?.buffer !== this.pcm.buffer || this.view.length !== this.length)
+      this.view = this.pcm.subarray(0, this.length);
+    return this.view;
   }
 }

@@ -70,6 +70,8 @@ export interface PerformChange extends Direction {
 }
 
 const r4 = (x: number) => Math.round(x * 1e4) / 1e4;
+/** PCM16 little-endian can be read as an Int16Array where the platform is little-endian (every runtime here). */
+const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 export class MotionStream {
   private readonly resampler: StreamResampler;
@@ -84,6 +86,7 @@ export class MotionStream {
   private readonly pcm = new PcmWindow(); // at 16 kHz
   private inputSamples = 0; // at the input rate
   private oddByte: number | undefined;
+  private scratch = new Float32Array(1024); // pushPcm16's samples as floats
   // Per analysis frame (ring): features, levels, gate, quiet-run bookkeeping, smoothed values.
   private readonly feat: FrameFeatures[] = new Array(RING);
   private readonly values: Float32Array[] = new Array(RING);
@@ -149,9 +152,16 @@ export class MotionStream {
     }
     const n = data.length >> 1;
     if (data.length & 1) this.oddByte = data[data.length - 1];
-    const view = new DataView(data.buffer, data.byteOffset, n * 2);
-    const f = new Float32Array(n);
-    for (let i = 0; i < n; i++) f[i] = view.getInt16(i * 2, true) / 32768;
+    // The samples go into the scratch buffer, which pushSamples copies (resampler or window) before returning.
+    if (this.scratch.length < n) this.scratch = new Float32Array(Math.max(n, 2 * this.scratch.length));
+    const f = this.scratch.subarray(0, n);
+    if (LITTLE_ENDIAN && (data.byteOffset & 1) === 0) {
+      const pcm = new Int16Array(data.buffer, data.byteOffset, n);
+      for (let i = 0; i < n; i++) f[i] = pcm[i] / 32768;
+    } else {
+      const view = new DataView(data.buffer, data.byteOffset, n * 2);
+      for (let i = 0; i < n; i++) f[i] = view.getInt16(i * 2, true) / 32768;
+    }
     return this.pushSamples(f);
   }
 

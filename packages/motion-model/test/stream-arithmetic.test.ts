@@ -1,0 +1,86 @@
+/**
+ * The live stream's hot arithmetic (packages/motion-model/src/resample.ts, levels.ts) is the plain formula it
+ * stands for, bit for bit: the resampler's per-phase taps against the windowed-sinc interpolation written
+ * out per tap, and the level histograms' percentiles against a sorted window.
+ */
+import { describe, expect, it } from "vitest";
+import { prng } from "../src/life";
+import { CausalLevels } from "../src/levels";
+import { StreamResampler } from "../src/resample";
+
+/** The interpolation as written per tap: the kernel table read at |pos − k|·64, linearly between entries. */
+function direct(x: Float32Array, inRate: number, outRate: number): number[] {
+  const step = inRate / outRate;
+  const cutoff = Math.min(1, outRate / inRate) * 0.95;
+  const half = Math.ceil(8 / cutoff);
+  const table = new Float32Array(half * 64 + 2);
+  for (let i = 0; i <= half * 64; i++) {
+    const t = i / 64;
+    const sx = t * cutoff;
+    const sinc = t === 0 ? 1 : Math.sin(Math.PI * sx) / (Math.PI * sx);
+    const w = 0.42 + 0.5 * Math.cos((Math.PI * t) / half) + 0.08 * Math.cos((2 * Math.PI * t) / half);
+    table[i] = cutoff * sinc * w;
+  }
+  const out: number[] = [];
+  for (let n = 0; Math.floor(n * step) + half < x.length; n++) {
+    const pos = n * step;
+    const c = Math.floor(pos);
+    let acc = 0;
+    for (let k = c - half + 1; k <= c + half; k++) {
+      if (k < 0) continue;
+      const d = Math.abs(pos - k) * 64;
+      const j = Math.floor(d);
+      acc += x[k] * (table[j] + (table[j + 1] - table[j]) * (d - j));
+    }
+    out.push(Math.fround(acc));
+  }
+  return out;
+}
+
+describe("stream arithmetic", () => {
+  it("resamples 8 to 96 kHz to 16 kHz exactly as the per-tap formula, in chunks of any size", () => {
+    for (const rate of [8_000, 11_025, 22_050, 24_000, 44_100, 48_000, 96_000]) {
+      const rand = prng(rate);
+      const x = new Float32Array(rate * 2).map((_, i) => Math.sin(i * 0.013) * 0.4 + (rand() - 0.5) * 0.2);
+      const want = direct(x, rate, 16_000);
+      for (const maxChunk of [1, 37, 960, 20_000]) {
+        const r = new StreamResampler(rate, 16_000);
+        const got: number[] = [];
+        for (let i = 0; i < x.length; ) {
+          const n = 1 + Math.floor(rand() * maxChunk);
+          got.push(...r.push(x.subarray(i, i + n)));
+          i += n;
+        }
+        expect(got.length, `${rate} Hz`).toBe(want.length);
+        expect(got, `${rate} Hz in chunks up to ${maxChunk}`).toEqual(want);
+      }
+    }
+  });
+
+  it("takes the speaker's floor and level from percentiles of its windows, as sorting them would", () => {
+    const rand = prng(3);
+    const levels = new CausalLevels();
+    const all: number[] = [];
+    const active: number[] = [];
+    const bin = (db: number) => Math.max(0, Math.min(240, Math.round((db + 120) / 0.5)));
+    const pct = (xs: number[], p: number) => {
+      const s = xs.slice().sort((a, b) => a - b);
+      return s[Math.min(s.length - 1, Math.max(0, Math.round((s.length - 1) * p)))]!;
+    };
+    for (let i = 0; i < 3000; i++) {
+      // Speech-like loudness: pauses near −70 dB, words −40…−15 dB, now and then a clipped or silent frame.
+      const db = rand() < 0.3 ? -70 + rand() * 8 : rand() < 0.02 ? (rand() < 0.5 ? -120 : 5) : -40 + rand() * 25;
+      const { floor, ref } = levels.update(db);
+      all.push(bin(db));
+      const prior = Array.from({ length: 20 }, () => bin(-65));
+      const wantFloor = Math.max(-90, Math.min(-120 + 0.5 * pct([...all.slice(-2000), ...prior], 0.1), -25));
+      expect(floor).toBe(wantFloor);
+      active.push(db > floor + 6 && db > -75 ? bin(db) : -1);
+      const long = active.slice(-2000).filter((b) => b >= 0);
+      const short = active.slice(-300).filter((b) => b >= 0);
+      const globalRef = long.length ? -120 + 0.5 * pct(long, 0.9) : -120;
+      const local = short.length >= 10 ? -120 + 0.5 * pct(short, 0.9) : globalRef;
+      expect(ref).toBe(Math.max(local, globalRef - 12));
+    }
+  });
+});
