@@ -43,9 +43,11 @@ export async function startE2eStack(
     persistTo: state,
     sourceAllowlist: `127.0.0.1:${mediaPort}`,
     vars,
-    sweepEveryMs: 5_000,
-    // Renderer deaths are noticed after 15 s of silence instead of 30 s (docs/operations.md); beats every 2 s.
-    workerVars: { STALL_AFTER_SECONDS: "15", ...workerVars },
+    // Renderer deaths are noticed after 12 s of silence instead of 30 s, by a sweep every 2 s (docs/operations.md):
+    // the tests that kill the renderer wait for this seven times. Not below 12 s: a dispatch to a hung renderer
+    // gives up after 10 s and must hand the job back (queued) before the sweep could call its claim stalled.
+    sweepEveryMs: 2_000,
+    workerVars: { STALL_AFTER_SECONDS: "12", ...workerVars },
     rendererEnv: { HEARTBEAT_MS: "2000" },
   });
   controls["restart-renderer"] = () => stack.restartRenderer();

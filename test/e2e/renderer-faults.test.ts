@@ -19,7 +19,7 @@ import {
 
 // Issue 8 fault test: the renderer is killed (SIGKILL of its pid) five times in a row, each time at a random
 // moment of the work, while 3 videos and 3 Avatar jobs are in flight. The supervisor restarts it, the sweep
-// notices the silent runs (STALL_AFTER_SECONDS = 15 in the e2e stack) and the jobs are dispatched again.
+// notices the silent runs (STALL_AFTER_SECONDS = 12 in the e2e stack) and the jobs are dispatched again.
 
 const KILLS = 5;
 const WORKING = new Set(["preparing_media", "rendering", "encoding", "uploading"]);
