@@ -9,15 +9,17 @@
  */
 import { type FaceModel, SILHOUETTE } from "@avatar-video/face-rig";
 import { grow, occluderPlanes, type OccluderPlane, runs } from "./lid-occluders";
-import { movedTris, type Occluder, putBack, takeOut } from "./lid-paint";
-import { rasterMax } from "./lid-skin";
+import { type Occluder, putBack, takeOut } from "./lid-paint";
+import { rasterMax, triangleRows } from "./lid-skin";
 import type { Rect } from "./warp";
 
 export interface Eyewear {
   /** Luma and chroma planes: box, alpha and the still with the eyewear filled in. */
   planes: OccluderPlane[];
-  /** Mesh triangles (vertex triples) over the box. */
-  tris: number[][];
+  /** Mesh triangles (vertex triples) whose rest position holds a stroke: the only ones that can carry one away. */
+  carry: number[][];
+  /** Per plane, per carrying triangle: the box of its stroke pixels at rest (plane box px). */
+  bounds: Map<number[], Int32Array>[];
   /** The luma box, even-aligned. */
   box: Rect;
 }
@@ -34,6 +36,8 @@ const INSET = 0.06;
 const THIN_SHARE = 0.6;
 /** The box around the eyes: beyond the eye corners, above the brows, below the lower lids (× interocular). */
 const BOX = { side: 0.45, above: 0.12, below: 0.35 };
+/** How far from the box a pixel whose skin came from under a stroke can lie, × interocular (head motion 3). */
+const REACH = 0.3;
 /** Lid-grid vertices per eye and per grid row (packages/face-rig/src/eyelid-mesh.ts), both grids last in the mesh. */
 const GRID = { cols: 17, vertices: 170 };
 
@@ -143,17 +147,47 @@ export function findEyewear(m: FaceModel, still: Uint8Array, W: number, H: numbe
   const ring = Math.max(1, Math.round(EDGE * io));
   grow(alpha, bw, bh, ring, 1);
   grow(alpha, bw, bh, ring, 0.5);
-  const tris: number[][] = [];
-  for (let t = 0; t < m.tris.length; t += 3) {
-    const v = [m.tris[t], m.tris[t + 1], m.tris[t + 2]];
-    const xs = v.map(X);
-    const ys = v.map(Y);
-    if (Math.max(...xs) >= bx && Math.min(...xs) <= bx1 && Math.max(...ys) >= by && Math.min(...ys) <= by1)
-      tris.push(v);
-  }
   const planes = occluderPlanes(still, W, H, bx, by, bw, bh, alpha);
   for (const p of planes) relax(p.clean, p.alpha, p.bw, p.bh, Math.ceil(2 * T * p.scale));
-  return { planes, tris, box: { x0: bx, y0: by, x1: bx1, y1: by1 } };
+  const tris = Array.from({ length: m.tris.length / 3 }, (_, t) => [
+    m.tris[t * 3],
+    m.tris[t * 3 + 1],
+    m.tris[t * 3 + 2],
+  ]);
+  const bounds = planes.map((p) => strokeBounds(p, tris, m));
+  const carry = tris.filter((v) => bounds.some((b) => b.has(v)));
+  return { planes, carry, bounds, box: { x0: bx, y0: by, x1: bx1, y1: by1 } };
+}
+
+/** Per triangle, the box of the plane's stroke pixels (alpha > 0) whose centres lie in it at rest. */
+function strokeBounds(p: OccluderPlane, tris: number[][], m: FaceModel): Map<number[], Int32Array> {
+  const out = new Map<number[], Int32Array>();
+  // Rest positions as mapBack has them: pixel-index coordinates of the plane's box.
+  const at = (i: number, k: 0 | 1) => m.base[i * 2 + k] * p.scale - 0.5 - (k ? p.by : p.bx) + 0.5;
+  for (const v of tris) {
+    const b = Int32Array.of(p.bw, p.bh, -1, -1);
+    triangleRows(
+      at(v[0], 0),
+      at(v[0], 1),
+      at(v[1], 0),
+      at(v[1], 1),
+      at(v[2], 0),
+      at(v[2], 1),
+      p.bw,
+      p.bh,
+      (x0, x1, y) => {
+        for (let x = x0; x <= x1; x++)
+          if (p.alpha[y * p.bw + x] > 0) {
+            b[0] = Math.min(b[0], x);
+            b[1] = Math.min(b[1], y);
+            b[2] = Math.max(b[2], x);
+            b[3] = Math.max(b[3], y);
+          }
+      },
+    );
+    if (b[2] >= 0) out.set(v, b);
+  }
+  return out;
 }
 
 /**
@@ -257,11 +291,21 @@ function components(mask: Uint8Array, bw: number, bh: number): number[][] {
 
 /**
  * An expression's frame: the eyewear taken out of the skin the expression moved and put back where the pose
- * without its expression and blink (`rigid`) carries it. Writes lie inside the moved triangles, which the
- * warp repainted. Call `takeOutEyewear` before the blink's lid painting and `putBackEyewear` after it.
+ * without its expression and blink (`rigid`) carries it. Only triangles the expression displaced from there
+ * take part (elsewhere both steps cancel); every pixel they cover now or at `rigid` was repainted by the warp
+ * (a displaced triangle moved; a pixel of its rigid place lies in it, or in a moved one when the head moves).
+ * Call `takeOutEyewear` before the blink's lid painting and `putBackEyewear` after it, with the same `rigid`.
  */
-export function takeOutEyewear(frame: Uint8Array, xy: Float32Array, m: FaceModel, ew: Eyewear): void {
-  for (const p of ew.planes) takeOut(frame, xy, occluder(m, ew.tris, p));
+export function takeOutEyewear(
+  frame: Uint8Array,
+  xy: Float32Array,
+  rigid: Float32Array,
+  m: FaceModel,
+  ew: Eyewear,
+): void {
+  const tris = displaced(xy, rigid, ew.carry);
+  // Skin comes from under the strokes to at most where the head and the expression carry it.
+  ew.planes.forEach((p, k) => takeOut(frame, xy, occluder(m, tris, p, ew.bounds[k]), REACH * m.interocular * p.scale));
 }
 
 export function putBackEyewear(
@@ -272,8 +316,19 @@ export function putBackEyewear(
   m: FaceModel,
   ew: Eyewear,
 ): void {
-  const moved = movedTris(m, xy, ew.tris);
-  for (const p of ew.planes) putBack(frame, still, xy, rigid, occluder(m, moved, p), true);
+  const tris = displaced(xy, rigid, ew.carry);
+  ew.planes.forEach((p, k) => putBack(frame, still, xy, rigid, occluder(m, tris, p, ew.bounds[k]), true, null));
 }
 
-const occluder = (m: FaceModel, tris: number[][], p: OccluderPlane): Occluder => ({ m, tris, p });
+/** Triangles with a vertex more than a twentieth of a pixel from its rigid place. */
+const displaced = (xy: Float32Array, rigid: Float32Array, tris: number[][]) =>
+  tris.filter((v) =>
+    v.some((i) => Math.abs(xy[i * 2] - rigid[i * 2]) > 0.05 || Math.abs(xy[i * 2 + 1] - rigid[i * 2 + 1]) > 0.05),
+  );
+
+const occluder = (m: FaceModel, tris: number[][], p: OccluderPlane, bounds: Map<number[], Int32Array>): Occluder => ({
+  m,
+  tris,
+  p,
+  bounds,
+});

@@ -52,29 +52,41 @@ export interface Occluder {
   m: FaceModel;
   tris: number[][];
   p: OccluderPlane;
+  /** Per triangle, the box (x0, y0, x1, y1, plane box px) of its occluder pixels at rest: only the pixels that can map there are looked at. */
+  bounds?: Map<number[], Int32Array>;
 }
 
 /** Triangles of `tris` with a vertex moved from its rest position. */
-export function movedTris(m: FaceModel, xy: Float32Array, tris: number[][]): number[][] {
+function movedTris(m: FaceModel, xy: Float32Array, tris: number[][]): number[][] {
   const unmoved = (i: number) => xy[i * 2] === m.base[i * 2] && xy[i * 2 + 1] === m.base[i * 2 + 1];
   return tris.filter((t) => !t.every(unmoved));
 }
 
-/** Pixels of moved triangles whose source lies under an occluder take the filled-in still instead. */
-export function takeOut(frame: Uint8Array, xy: Float32Array, o: Occluder): void {
+/**
+ * Pixels of moved triangles whose source lies under an occluder take the filled-in still instead. `reach`
+ * (plane px): only pixels within that distance of the occluder's box are looked at (large triangles reach
+ * far beyond it); without it, the whole plane.
+ */
+export function takeOut(frame: Uint8Array, xy: Float32Array, o: Occluder, reach?: number): void {
   const { m, p } = o;
   const clean = (x: number, y: number) => p.clean[y * p.bw + x];
   const moved = movedTris(m, xy, o.tris);
-  forOccludedPixels({ ...o, tris: moved }, { pos: xy, ox: 0, oy: 0, w: p.pw, h: p.ph }, (x, y, sx, sy) => {
-    frame[p.off + y * p.pw + x] = Math.round(sample(clean, p.bw, p.bh, sx, sy));
+  const r = reach === undefined ? undefined : Math.ceil(reach);
+  const ox = r === undefined ? 0 : Math.max(0, p.bx - r);
+  const oy = r === undefined ? 0 : Math.max(0, p.by - r);
+  const w = r === undefined ? p.pw : Math.min(p.pw, p.bx + p.bw + r) - ox;
+  const h = r === undefined ? p.ph : Math.min(p.ph, p.by + p.bh + r) - oy;
+  forOccludedPixels({ ...o, tris: moved }, { pos: xy, ox, oy, w, h }, (x, y, sx, sy) => {
+    frame[p.off + (y + oy) * p.pw + x + ox] = Math.round(sample(clean, p.bw, p.bh, sx, sy));
   });
 }
 
 /**
  * Composite the occluders' still pixels where the head alone carries them (`still0`, the pose without the
  * blink, or without the expression): every pixel of the triangles there is mapped back to the still (so no
- * holes under head motion) and takes the still where an occluder covers it, inside the triangles (at `xy`)
- * only: those the warp repainted.
+ * holes under head motion) and takes the still where an occluder covers it, inside the triangles at `xy`
+ * that the warp repainted (`repainted`: by default the occluder's own; null when the caller knows every
+ * pixel placed is).
  */
 export function putBack(
   frame: Uint8Array,
@@ -83,15 +95,16 @@ export function putBack(
   still0: Float32Array,
   o: Occluder,
   matte = false,
+  repainted: number[][] | null = o.tris,
 ): void {
   const { p } = o;
   const { scale: k, bw, bh } = p;
-  const inside = new Float32Array(bw * bh);
-  for (const t of o.tris) rasterMax(inside, p.bx, p.by, bw, bh, xy, k, t[0], t[1], t[2], 1);
+  const inside = new Float32Array(repainted ? bw * bh : 0);
+  for (const t of repainted ?? []) rasterMax(inside, p.bx, p.by, bw, bh, xy, k, t[0], t[1], t[2], 1);
   const S = (x: number, y: number) => still[p.off + (p.by + y) * p.pw + p.bx + x];
   const C = (x: number, y: number) => p.clean[y * bw + x];
   forOccludedPixels(o, { pos: still0, ox: p.bx, oy: p.by, w: bw, h: bh }, (x, y, sx, sy, a) => {
-    if (!inside[y * bw + x]) return;
+    if (repainted && !inside[y * bw + x]) return;
     const i = p.off + (p.by + y) * p.pw + p.bx + x;
     const s = sample(S, bw, bh, sx, sy);
     // `matte`: the still is the occluder over the filled-in skin at alpha a, so it goes over the frame's skin
@@ -125,9 +138,12 @@ function forOccludedPixels(
     const back = mapBack([ax, ay, bx, by, cx, cy], v, o.m, o.p);
     if (!back) continue;
     const [rx, ry, m11, m12, m21, m22] = back;
+    const clip = o.bounds ? clipTo(o.bounds.get(v), rx, ry, m11, m12, m21, m22, ax, ay) : FULL;
+    if (!clip) continue;
     triangleRows(ax, ay, bx, by, cx, cy, at.w, at.h, (x0, x1, y) => {
+      if (y < clip[1] || y > clip[3]) return;
       const dy = y + 0.5 - ay;
-      for (let x = x0; x <= x1; x++) {
+      for (let x = Math.max(x0, clip[0]); x <= Math.min(x1, clip[2]); x++) {
         const dx = x + 0.5 - ax;
         const sx = rx + m11 * dx + m12 * dy,
           sy = ry + m21 * dx + m22 * dy;
@@ -139,6 +155,41 @@ function forOccludedPixels(
       }
     });
   }
+}
+
+const FULL = [-Infinity, -Infinity, Infinity, Infinity];
+
+/**
+ * The placed pixels (x0, y0, x1, y1) that can map back into rest box `b` (plane box px) of a triangle whose
+ * back-mapping is source = r + M · (pixel + ½ − a): the box's corners mapped forward, a pixel of slack.
+ */
+function clipTo(
+  b: Int32Array | undefined,
+  rx: number,
+  ry: number,
+  m11: number,
+  m12: number,
+  m21: number,
+  m22: number,
+  ax: number,
+  ay: number,
+): number[] | undefined {
+  if (!b) return undefined;
+  const det = m11 * m22 - m12 * m21;
+  if (Math.abs(det) < 1e-12) return FULL;
+  const out = [Infinity, Infinity, -Infinity, -Infinity];
+  for (const sx of [b[0] - 1, b[2] + 1])
+    for (const sy of [b[1] - 1, b[3] + 1]) {
+      const ux = sx - rx;
+      const uy = sy - ry;
+      const x = ax - 0.5 + (m22 * ux - m12 * uy) / det;
+      const y = ay - 0.5 + (-m21 * ux + m11 * uy) / det;
+      out[0] = Math.min(out[0], Math.floor(x) - 1);
+      out[1] = Math.min(out[1], Math.floor(y) - 1);
+      out[2] = Math.max(out[2], Math.ceil(x) + 1);
+      out[3] = Math.max(out[3], Math.ceil(y) + 1);
+    }
+  return out;
 }
 
 /** Below the lid line (FaceMesh upper0, which rides on the lid edge), how far the warp's hard edge lies, × eye width (eyelid-mesh.ts EDGE_BAND). */

@@ -77,6 +77,8 @@ export class FramePainter {
   private eyewear: Eyewear | null | undefined;
   /** Vertex positions of the pose without its blink (where occluders in front of the lids stay). */
   private readonly blinkFree: Float32Array;
+  /** Vertex positions of the pose without its expression and blink (where glasses stay). */
+  private readonly rigid: Float32Array;
   /** Per-step wall milliseconds of the calling thread (diagnostics). */
   readonly t = { warp: 0, mouth: 0, join: 0 };
 
@@ -129,6 +131,7 @@ export class FramePainter {
     this.lids = lidSkinPlan(model);
     this.occluders = lidOccluders(model, this.lids, a.stat, width, height);
     this.blinkFree = new Float32Array(model.count * 2);
+    this.rigid = new Float32Array(model.count * 2);
   }
 
   /**
@@ -281,7 +284,8 @@ export class FramePainter {
     // Under an expression, glasses are taken out of the moved skin and put back rigid around the lids' paint.
     const ew = expressionShape(pose.expression) ? this.findEyewear() : undefined;
     const frame = this.target(bi);
-    if (ew) takeOutEyewear(frame, this.xy, m, ew);
+    const rigid = ew && deform(m, { ...pose, blinkR: 0, blinkL: 0, expression: undefined }, this.rigid);
+    if (ew && rigid) takeOutEyewear(frame, this.xy, rigid, m, ew);
     if (pose.blinkR > 0 || pose.blinkL > 0) {
       const { width: W, height: H } = this.layout;
       paintBlinkLids(
@@ -299,8 +303,7 @@ export class FramePainter {
       );
       this.finishPerson(bi, this.lidsRect());
     }
-    if (ew) {
-      const rigid = deform(m, { ...pose, blinkR: 0, blinkL: 0, expression: undefined }, this.blinkFree);
+    if (ew && rigid) {
       putBackEyewear(frame, this.arena.stat, this.xy, rigid, m, ew);
       this.finishPerson(bi, ew.box);
     }
