@@ -35,6 +35,8 @@ interface Live {
   cover: number;
   /** Wall time of the last idle frame of the current starving stretch (none since the last audio). */
   lastIdleAt: number | undefined;
+  /** When an on-time tick first found the stream starving (the first idle frame waits a frame to confirm it). */
+  starvingSince: number | undefined;
   sampleRate?: number;
   /** Analysis of earlier audio still running in slices (analyse); later audio waits for it. */
   work?: Promise<void>;
@@ -83,6 +85,7 @@ export class MotionSession extends DurableObject<Env> {
       lastClientAt: now,
       cover: now,
       lastIdleAt: undefined,
+      starvingSince: undefined,
       timer: undefined,
       timerDue: now,
       closed: false,
@@ -124,6 +127,7 @@ export class MotionSession extends DurableObject<Env> {
           live.audioClock = clock;
           live.cover = advanceCover(live.cover, now, verdict.bytes.byteLength / 2, live.sampleRate!);
           live.lastIdleAt = undefined; // the armed timer finds the stream covered and re-arms itself
+          live.starvingSince = undefined;
           return await this.analyse(live, verdict.bytes);
         }
         case "perform":
@@ -197,12 +201,19 @@ export class MotionSession extends DurableObject<Env> {
         return;
       }
       const idleAt = nextIdleAt(live.cover, live.lastIdleAt, FRAME_MS);
+      const starving = live.phase === "streaming" && !live.work && idleAt <= now;
       // A tick more than a frame late means this thread is behind: the audio may be waiting in its queue, and
-      // idle frames would only add work; the next tick, after the queue, decides.
-      if (live.phase === "streaming" && !live.work && idleAt <= now && now - live.timerDue <= FRAME_MS) {
+      // idle frames would only add work; a later tick, after the queue, decides.
+      if (!starving || now - live.timerDue > FRAME_MS) live.starvingSince = undefined;
+      else if (live.lastIdleAt === undefined && live.starvingSince === undefined) {
+        // Starving, as far as this thread has read: audio that reached it during a stall of the thread (a
+        // loaded machine) may still be queued behind this tick. A frame later, with that audio read, decides.
+        live.starvingSince = now;
+      } else if (live.lastIdleAt !== undefined || now - live.starvingSince! >= FRAME_MS) {
         // The audio received no longer covers real time: an idle frame (25 fps, slots missed are skipped),
         // taking no audio time, so audio that comes late is analysed as if it had come on time.
         live.lastIdleAt = idleAt + FRAME_MS <= now ? now : idleAt;
+        live.starvingSince = undefined; // confirmed: the stretch's idle frames follow at 25 fps
         this.send([live.stream!.idle()]);
       }
       this.schedule();
@@ -220,7 +231,8 @@ export class MotionSession extends DurableObject<Env> {
     if (!live || live.closed) return;
     const { sessionSeconds, idleSeconds } = live.setup.limits;
     let due = Math.min(live.openedAt + sessionSeconds * 1000, live.lastClientAt + idleSeconds * 1000);
-    if (live.phase === "streaming") due = Math.min(due, nextIdleAt(live.cover, live.lastIdleAt, FRAME_MS));
+    if (live.starvingSince !== undefined) due = Math.min(due, live.starvingSince + FRAME_MS);
+    else if (live.phase === "streaming") due = Math.min(due, nextIdleAt(live.cover, live.lastIdleAt, FRAME_MS));
     clearTimeout(live.timer);
     const now = Date.now();
     live.timerDue = Math.max(now + 1, due);

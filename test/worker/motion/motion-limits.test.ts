@@ -204,7 +204,8 @@ describe("limits, enforced by the account's object", () => {
     c.ws.send(JSON.stringify({ type: "start", sampleRate: 16000 }));
     await sleep(2200);
     const frames = c.messages.filter((m) => m.type === "motion");
-    // 2.2 s minus the 100 ms of grace: ~52 frames, paced in real time, each marked idle at audio 0.
+    // 2.2 s minus the 100 ms of grace and the frame that confirms it: ~51 frames, paced in real time, each marked
+    // idle at audio 0.
     expect(frames.length).toBeGreaterThanOrEqual(46);
     expect(frames.length).toBeLessThanOrEqual(54);
     for (const f of frames) {

@@ -92,8 +92,9 @@ describe("live timing under jitter", () => {
 
     const idle = c.arrivals.filter((a) => a.frame.idle);
     const sound = c.arrivals.filter((a) => !a.frame.idle);
-    // Idle frames fill the stall at 25 fps once the audio is 100 ms short of real time, the mouth closed,
-    // standing where the received audio ends (1 s); a sender held up by a loaded machine may add a few before.
+    // Idle frames fill the stall at 25 fps once the audio is 100 ms short of real time (and a frame confirms it),
+    // the mouth closed, standing where the received audio ends (1 s); a sender held up by a loaded machine may
+    // add a few before.
     const stall = idle.filter((a) => a.frame.audioMs === 1000);
     expect(stall.length).toBeGreaterThanOrEqual(50);
     expect(stall.length).toBeLessThanOrEqual(60);
@@ -147,6 +148,30 @@ describe("live timing under jitter", () => {
     for (let ms = 1420; ms <= 2000; ms += 20) {
       await sleep(Math.max(0, t0 + ms - Date.now()));
       send(ms);
+    }
+    c.ws.send(JSON.stringify({ type: "stop" }));
+    expect((await c.closed).code).toBe(1000);
+    expect(c.arrivals.filter((a) => a.frame.idle)).toEqual([]);
+    expect(c.arrivals.map((a) => a.frame.audioMs)).toEqual(Array.from({ length: 50 }, (_, n) => n * 40));
+  }, 15_000);
+
+  it("a stall that ends as the starving check comes due adds no idle frame: the audio queued behind it decides", async () => {
+    const c = await connect();
+    const audio = pcm16(2, RATE);
+    const t0 = Date.now();
+    let sent = 0;
+    for (let ms = 20; ms <= 2000; ms += 20) {
+      // This thread (the session object's too) stalls from 780 to 920 ms, as a loaded machine stalls a process:
+      // the object's check, due 100 ms after the audio it has read ends (~900 ms), comes as the stall ends,
+      // with the chunks sent meanwhile queued behind it.
+      if (ms > 780 && ms <= 920) {
+        while (Date.now() < t0 + ms) {
+          // busy
+        }
+      } else await sleep(Math.max(0, t0 + ms - Date.now()));
+      const end = Math.min(audio.length, (RATE / 1000) * ms * 2);
+      c.ws.send(audio.slice(sent, end));
+      sent = end;
     }
     c.ws.send(JSON.stringify({ type: "stop" }));
     expect((await c.closed).code).toBe(1000);
