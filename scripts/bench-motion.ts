@@ -3,15 +3,18 @@
  *
  * Starts its own local stack (or uses --base-url), creates an Avatar from a fixture portrait, then for each
  * concurrency level opens that many connections, then streams speech on all of them in real time
- * (--chunk-ms PCM16 chunks at 16 kHz, default 20 ms as packages/motion-client's AudioWorklet sends; each
- * connection at its own phase within a chunk, as independent microphones are) and prints:
+ * (--chunk-ms PCM16 chunks at --rate, default 20 ms at 16 kHz; packages/motion-client's AudioWorklet sends 20 ms
+ * at the browser's rate, usually 48 or 44.1 kHz; each connection at its own phase within a chunk, as independent
+ * microphones are) and prints:
  *   latency  p50/p99 from sending the audio chunk that completes a frame's audio (its 40 ms plus the 71 ms
  *            look-ahead) to receiving that frame, both timed in this process — network, Worker, Durable
  *            Object and analysis included;
  *   fps      frames per second delivered per connection while streaming (goal 25.0);
  *   cpu      CPU per connection in % of one core while streaming, by process (from /proc): the workerd
  *            running the Worker and its objects, wrangler's dev proxy, node (wrangler, renderer), and this
- *            client; then the busiest workerd thread (local workerd runs every object on one thread).
+ *            client; then the busiest workerd thread (local workerd runs every object on one thread), also as
+ *            its CPU per frame it delivered × 25 fps: what a connection costs the thread even when the machine
+ *            is too loaded for it to keep up (then the other figures say more about the load than the service).
  * The client does not offer permessage-deflate (the deployed service declines it; wrangler dev's proxy would
  * accept it): `--offer-deflate` offers it as browsers do. `--flood` adds a client pushing audio at network speed on
  * its own account (scripts/lib/motion-flooder.ts); each level then runs `--rounds` times without and with it,
@@ -19,8 +22,9 @@
  * over 4 ms and which of the flooder's events each followed. `--flood-controls` adds its two controls to each
  * round (its token mints alone; token requests with an unknown key; GET /health/live at that rate; the flooder against
  * a stand-in server: its own CPU alone); `--request-costs`
- * first prints the stack's CPU per request of the flooder's kinds. Prints figures; asserts nothing. Run it
- * with `nice`.
+ * first prints the stack's CPU per request of the flooder's kinds. Prints figures; asserts nothing. On a shared
+ * machine run it 2-3 times and read the load averages it prints; scripts/bench-motion-cpu.ts counts the
+ * analysis's instructions, which no load changes.
  */
 import { readFileSync } from "node:fs";
 import { createServer } from "node:http";
@@ -30,6 +34,8 @@ import { ensureDevVars } from "./lib/dev-vars";
 import { type FloodMode, spikesAfterEvents, startFlooder, threadCpu } from "./lib/motion-flooder";
 import { cpuByRole, cpuByThread, stackRoles } from "./lib/proc-cpu";
 import { startStack } from "./lib/stack";
+import { ANALYSIS_RATE } from "@avatar-video/motion-model";
+import { StreamResampler } from "../packages/motion-model/src/resample";
 import { speechLike, synthSpeech } from "../test/renderer/helpers/media-audio";
 
 const { values: args } = parseArgs({
@@ -39,6 +45,8 @@ const { values: args } = parseArgs({
     levels: { type: "string", default: "1,20,100" },
     seconds: { type: "string", default: "12" },
     "chunk-ms": { type: "string", default: "20" },
+    // The clients' sample rate: browsers capture at 44.1 or 48 kHz and send that (the service resamples to 16 kHz).
+    rate: { type: "string", default: "16000" },
     // wrangler dev records a trace of every event (each WebSocket message) into a local SQLite store by default.
     "local-observability": { type: "boolean", default: false },
     // Offer permessage-deflate as browsers do (the service declines it; wrangler dev's proxy accepts it).
@@ -53,7 +61,7 @@ const { values: args } = parseArgs({
     "request-costs": { type: "boolean", default: false },
   },
 });
-const RATE = 16_000;
+const RATE = Number(args.rate);
 const CHUNK_MS = Number(args["chunk-ms"]);
 const CHUNK = (RATE * CHUNK_MS) / 1000;
 const port = Number(args.port);
@@ -147,9 +155,11 @@ speech.forEach((x, i) => pcm.writeInt16LE(Math.max(-32768, Math.min(32767, Math.
 /**
  * Input sample (index) that completes frame n: stream.ts interpolates analysis frames 4n+4 and 4n+5 (50 ms lip
  * lead) and smooths frame 4n+5 once frame 4n+9 is analysed (4 frames of plosive look-ahead), whose window
- * ends at sample (4n+9)·160 + 80 + 256: 71 ms of look-ahead past the frame's 40 ms.
+ * ends at sample (4n+9)·160 + 80 + 256: 71 ms of look-ahead past the frame's 40 ms. At another rate, the
+ * input sample there plus the resampler's own look-ahead.
  */
-const completingSample = (n: number) => 640 * n + 1775;
+const lookahead = new StreamResampler(RATE, ANALYSIS_RATE).lookaheadSeconds * RATE;
+const completingSample = (n: number) => Math.floor(((640 * n + 1775) * RATE) / ANALYSIS_RATE) + lookahead;
 
 // ---- one level --------------------------------------------------------------------------------------
 async function open(headers: Record<string, string>) {
@@ -211,7 +221,8 @@ async function stream(ws: WebSocket, startAt: number) {
   done = true;
   ws.send(JSON.stringify({ type: "stop" }));
   // Delivery rate while audio streams in: frames of audio between the first and the last one received.
-  return { latencies, arrivals, idle, fps: (streamingFrames - 1) / ((lastAt - firstAt) / 1000), closed };
+  const fps = (streamingFrames - 1) / ((lastAt - firstAt) / 1000);
+  return { latencies, arrivals, idle, frames: streamingFrames + idle, fps, closed };
 }
 
 const pct = (xs: number[], p: number) => {
@@ -222,7 +233,7 @@ const perConn = (seconds: number, wall: number, n: number) => `${((seconds / wal
 const loadavg = () => readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ");
 
 console.log(
-  `motion bench: ${seconds} s of speech per connection, ${CHUNK_MS} ms PCM16 chunks at 16 kHz (${1000 / CHUNK_MS} messages/s in, 25 frames/s out), stack ${base}` +
+  `motion bench: ${seconds} s of speech per connection, ${CHUNK_MS} ms PCM16 chunks at ${RATE / 1000} kHz (${1000 / CHUNK_MS} messages/s in, 25 frames/s out), stack ${base}` +
     (stack ? `, wrangler local observability ${process.env.X_LOCAL_OBSERVABILITY}` : ""),
 );
 console.log(`load average before: ${loadavg()}; ${(await import("node:os")).cpus().length} cores`);
@@ -262,6 +273,10 @@ async function runLevel(n: number, variant: "alone" | FloodMode, label: string) 
   const busiest = workerPid
     ? Math.max(...[...cpuByThread(workerPid)].map(([tid, s]) => s - (t0Threads.get(tid) ?? 0)))
     : NaN;
+  // The busiest thread's CPU per 40 ms frame it delivered, as % of a core for a connection at 25 fps: what a
+  // connection costs even when a loaded machine leaves the thread too little time to keep up.
+  const delivered = results.reduce((s, r) => s + r.frames, 0);
+  const perFrame = `${((busiest / (delivered / 25)) * 100).toFixed(2)} % per connection at 25 fps (its CPU per frame delivered)`;
   const flood = await flooder?.stop();
   const samples = results.flatMap((r) => r.latencies.map((latency, i) => ({ latency, at: r.arrivals[i]! })));
   const spikes = `${samples.filter((x) => x.latency > SPIKE_MS).length} latencies > ${SPIKE_MS} ms`;
@@ -296,7 +311,7 @@ async function runLevel(n: number, variant: "alone" | FloodMode, label: string) 
     detail.push(
       `${label}, ${wall.toFixed(1)} s, load ${loadavg()}: ${Object.entries(d)
         .map(([k, v]) => `${k} ${((v / wall) * 100).toFixed(1)} %`)
-        .join(", ")}; busiest workerd thread ${((busiest / wall) * 100).toFixed(1)} % of a core`,
+        .join(", ")}; busiest workerd thread ${((busiest / wall) * 100).toFixed(1)} % of a core, ${perFrame}`,
     );
   await new Promise((r) => setTimeout(r, 1000));
 }
