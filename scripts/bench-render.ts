@@ -22,7 +22,9 @@
  * --alpha (no floors): the same job without and with `alpha: true` (the WebM with alpha beside the MP4),
  * alternated over two rounds, and the ratio of their wall times (docs/rendering.md, "The person matte").
  * --performance '{"expression":"happy","headMotion":2}' (no floors): the same, without and with that
- * `video.performance` (docs/performance.md, "Cost"), with the ratio of their CPU times too.
+ * `video.performance` (docs/performance.md, "Cost"), with the ratio of their CPU times too; with `--once`, only
+ * the job with it, rendered once like a plain run (to time whole processes from outside, paired with the same
+ * command without `--performance`).
  *
  * --segments N (no floors): the same clip whole and as N segments of a split render, each alone, with the audio
  * track and the join (scripts/lib/bench-segments.ts; docs/operations.md, "Capacity").
@@ -67,6 +69,7 @@ const { values: opts } = parseArgs({
     matte: { type: "string" },
     alpha: { type: "boolean" },
     performance: { type: "string" },
+    once: { type: "boolean" },
     fixture: { type: "string" },
     label: { type: "string" },
     compare: { type: "string" },
@@ -154,9 +157,13 @@ async function main() {
   const seconds = Number(arg("seconds", "60"));
   if (!(seconds > 0)) throw new Error("--seconds must be a positive number");
   const sizes = (opts.size ? [opts.size] : (arg("sizes") ?? "").split(",")).map(parseSize);
-  const side = opts.alpha || opts.segments || opts.performance !== undefined; // side by side: no floors, no SSIM
-  const floors = opts["skip-floors"] || side ? false : (opts.floors ?? seconds <= 600);
-  const quality = !opts["skip-quality"] && !side && seconds <= 600;
+  // (Not `performance`: that is the clock timedRender reads.)
+  const direction =
+    opts.performance === undefined ? undefined : { ...PERFORMANCE_DEFAULTS, ...JSON.parse(opts.performance) };
+  const side = opts.alpha || opts.segments || (direction !== undefined && !opts.once); // side by side: no floors, no SSIM
+  // (The floors and the SSIM reference are of the job without a performance.)
+  const floors = opts["skip-floors"] || side || direction ? false : (opts.floors ?? seconds <= 600);
+  const quality = !opts["skip-quality"] && !side && !direction && seconds <= 600;
   const work = mkdtempSync(join(tmpdir(), "bench-render-"));
   try {
     const avatar = await loadAvatar(work);
@@ -228,13 +235,12 @@ async function main() {
         await benchSegments({ ...avatar, audioPath, settings }, Number(opts.segments), work);
         continue;
       }
-      if (opts.performance !== undefined) {
-        const performance = { ...PERFORMANCE_DEFAULTS, ...JSON.parse(opts.performance) };
-        await sideBySide(width, height, timedRender, `performance ${opts.performance}`, { performance });
+      if (direction && !opts.once) {
+        await sideBySide(width, height, timedRender, `performance ${opts.performance}`, { performance: direction });
         continue;
       }
       if (!floors) {
-        const { r, ms, cpu } = await timedRender(width, height);
+        const { r, ms, cpu } = await timedRender(width, height, direction ? { performance: direction } : {});
         console.log(
           [
             `${width}×${height}: ${r.frames} frames (${r.durationSeconds.toFixed(2)} s)`,
