@@ -16,9 +16,10 @@
 import { parseArgs } from "node:util";
 import { loadavg } from "node:os";
 import { PERFORMANCE_DEFAULTS, type Performance } from "@avatar-video/contract";
-import { buildFaceModel, deform, type FacePose, NEUTRAL_POSE } from "@avatar-video/face-rig";
+import { deform, type FacePose, NEUTRAL_POSE } from "@avatar-video/face-rig";
 import { type MotionFrame, MotionStream } from "@avatar-video/motion-model";
 import { speechLike, synthSpeech } from "../test/renderer/helpers/media-audio";
+import { portraitModel } from "./quality/live-compare";
 import { sampleAvatar, samplePortraits } from "./quality/sample-portraits";
 
 const { values: args } = parseArgs({
@@ -91,13 +92,7 @@ const poseOf = (f: MotionFrame): FacePose => ({
 const images = await samplePortraits(args.inputs!);
 const { rig } = await sampleAvatar(args.inputs!, "phone", images.phone!);
 const { width: W, height: H } = rig.portrait;
-const model = buildFaceModel(rig, {
-  scaleX: 1,
-  scaleY: 1,
-  offsetX: 0,
-  offsetY: 0,
-  clip: { x0: 0, y0: 0, x1: W, y1: H },
-});
+const model = portraitModel(rig, W, H);
 const xy = new Float32Array(model.count * 2);
 /** CPU µs per deform of `poses` (ten passes). */
 function draw(poses: FacePose[]): number {

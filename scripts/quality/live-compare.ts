@@ -120,6 +120,10 @@ export function expressionBoxes(m: FaceModel, w: number, h: number): Array<[stri
   ];
 }
 
+/** The rig's face model on the portrait at its own size (W × H of it), as the live client places it. */
+export const portraitModel = (rig: AvatarRig, W: number, H: number): FaceModel =>
+  buildFaceModel(rig, { scaleX: 1, scaleY: 1, offsetX: 0, offsetY: 0, clip: { x0: 0, y0: 0, x1: W, y1: H } });
+
 /** The renderer's frames of `poses` on the portrait at its own size (its even part), as yuv420p. */
 export async function renderPoses(
   portraitPng: Buffer,
@@ -131,13 +135,7 @@ export async function renderPoses(
   const H = info.height & ~1;
   const rgb = new Uint8Array(W * H * 3);
   for (let y = 0; y < H; y++) rgb.set(data.subarray(y * info.width * 3, (y * info.width + W) * 3), y * W * 3);
-  const model = buildFaceModel(rig, {
-    scaleX: 1,
-    scaleY: 1,
-    offsetX: 0,
-    offsetY: 0,
-    clip: { x0: 0, y0: 0, x1: W, y1: H },
-  });
+  const model = portraitModel(rig, W, H);
   const pixels = { data: rgb, width: W, height: H, channels: 3 as const };
   const painter = await FramePainter.create(model, photoMouthColors(pixels, model), rgbToYuv420(rgb, W, H), W, H, {
     threads: 1,
