@@ -90,6 +90,7 @@ function main() {
             r.sites,
           )
             .sort((a, b) => b[1] - a[1])
+            .slice(0, 12)
             .map(([s, n]) => `${s} ${n}`)
             .join(", ")}`,
         );

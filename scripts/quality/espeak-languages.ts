@@ -12,7 +12,7 @@ import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { LIP_LEAD_SECONDS } from "@avatar-video/motion-model";
-import { espeakPhonemes } from "../speech/espeak-phonemes";
+import { type EspeakSpeech, espeakPhonemes } from "../speech/espeak-phonemes";
 import { RATE } from "../speech/tts";
 import type { Language } from "./language-words";
 import type { Channels } from "./phonetic-measure";
@@ -22,7 +22,7 @@ const GAP = 0.7;
 const SLACK = 0.02;
 
 /** A phoneme name without stress, length and combining marks. */
-const bare = (name: string) =>
+export const bare = (name: string) =>
   name
     .normalize("NFD")
     .replace(/\p{M}/gu, "")
@@ -54,8 +54,9 @@ const MAX_CLOSURE = 0.15;
  * Each stop's span moved back over the silent closure before its release (≤ 150 ms); a word's first one
  * keeps its place (its closure is the silence before the word).
  */
-function withClosures(phonemes: WordSpeech["phonemes"], pcm: Int16Array, rate: number) {
+export function withClosures(phonemes: WordSpeech["phonemes"], pcm: ArrayLike<number>, rate: number) {
   const hop = Math.round(rate / 200);
+  if (!phonemes.length) return phonemes;
   const db = (t: number) => {
     let e = 0;
     const i0 = Math.max(0, Math.round(t * rate) - hop);
@@ -73,6 +74,10 @@ function withClosures(phonemes: WordSpeech["phonemes"], pcm: Int16Array, rate: n
     return { ...p, a };
   });
 }
+
+/** espeak-ng's phonemes as spans (s): each until the next ("" = a pause). */
+export const spans = (s: EspeakSpeech) =>
+  s.events.map((e, k) => ({ name: e.name, a: e.t, b: s.events[k + 1]?.t ?? s.end })).filter((p) => p.b > p.a);
 
 function wordSpeech(word: string, phonemes: WordSpeech["phonemes"]): WordSpeech {
   const bilabials: WordSpeech["bilabials"] = [];
@@ -107,12 +112,14 @@ export function speakWords(tool: string, dir: string, lang: Language, wpm = 160)
     parts.push(pcm);
     const t0 = at / rate;
     const phonemes = withClosures(
-      s.events
-        .map((e, k) => ({ name: e.name, a: e.t, b: s.events[k + 1]?.t ?? s.end }))
-        .filter((p) => p.name !== "" && p.b > p.a),
+      spans(s).filter((p) => p.name !== ""),
       pcm,
       rate,
-    ).map((p) => ({ ...p, a: t0 + p.a, b: t0 + p.b }));
+    ).map((p) => ({
+      ...p,
+      a: t0 + p.a,
+      b: t0 + p.b,
+    }));
     words.push(wordSpeech(word, phonemes));
     at += pcm.length;
     gap();

@@ -2,19 +2,18 @@
  * Other languages on real voices (scripts/quality-voices.ts, quality-languages.ts): how often the lips close for
  * each bilabial the transcript has. Bilabials are counted in espeak-ng's phonemes of the transcript (p, b, m; a
  * doubled one once; digits read as words), which also spots the Spanish v read as b. Where each closure falls:
- * the class transfer.ts gives the frames it shows (espeak-ng's phonemes of the transcript matched to the
- * recording by dynamic time warping), "m/b/p" if any of them is one.
+ * the espeak-ng phoneme of the transcript that transfer.ts's warp matches the frames it shows to (a stop's
+ * span reaching back over its silent closure), "m/b/p" if one lies within 60 ms.
  */
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { LIP_LEAD_SECONDS } from "@avatar-video/motion-model";
-import { VISEMES } from "../../packages/motion-model/src/visemes";
 import { espeakPhonemes, espeakTool } from "../speech/espeak-phonemes";
-import { transferClasses } from "../speech/transfer";
-import { decode16k } from "../speech/tts";
+import { warpToEspeak } from "../speech/transfer";
+import { decode16k, RATE } from "../speech/tts";
 import { corePrompts, VOICES_DIR } from "../speech/voices";
-import { isBilabial } from "./espeak-languages";
+import { bare, isBilabial, spans, withClosures } from "./espeak-languages";
 import type { Channels } from "./phonetic-measure";
 
 export const REAL_VOICES: Record<string, string> = { es: "es-419", fr: "fr", it: "it", ru: "ru" };
@@ -46,26 +45,37 @@ function closureRuns(ch: Channels[]): Array<[number, number]> {
   return runs;
 }
 
-const classesOf = new Map<string, Int8Array | undefined>();
+type Warp = { path: Int32Array; phonemes: Array<{ name: string; a: number; b: number }> } | undefined;
+const warps = new Map<string, Warp>();
+
+function warp(tool: string, lang: string, id: string, text: string, pcm: Float32Array): Warp {
+  if (!warps.has(id)) {
+    const w = warpToEspeak(tool, scratch, REAL_VOICES[lang], text, pcm);
+    warps.set(id, w && { path: w.path, phonemes: withClosures(spans(w.synth), w.spcm, RATE) });
+  }
+  return warps.get(id);
+}
 
 /**
- * What the transferred classes say a closure (frames `run`) shows: "m/b/p" if one is labelled within 60 ms
- * (transfer.ts leaves other frames that near one unlabelled), else the class most of its frames ± 20 ms have,
- * or "unsure".
+ * The phoneme a closure (frames `run`) shows: "m/b/p" if the warp matches a frame within 60 ms of it to one,
+ * else the phoneme most of its frames ± 20 ms are matched to ("pause" for espeak-ng's pauses).
  */
-function site(classes: Int8Array | undefined, [n, m]: [number, number]): string {
-  if (!classes) return "unsure";
-  const span = (pad: number) => [
-    Math.max(0, Math.floor((n / FPS + LIP_LEAD_SECONDS - pad) * 100)),
-    Math.min(classes.length - 1, Math.ceil(((m + 1) / FPS + LIP_LEAD_SECONDS + pad) * 100)),
-  ];
-  const [a0, b0] = span(0.06);
-  for (let i = a0; i <= b0; i++) if (classes[i] === VISEMES.indexOf("mbp")) return "m/b/p";
-  const [a, b] = span(0.02);
-  const count = new Map<number, number>();
-  for (let i = a; i <= b; i++) if (classes[i] >= 0) count.set(classes[i], (count.get(classes[i]) ?? 0) + 1);
-  const best = [...count].sort((x, y) => y[1] - x[1])[0];
-  return best ? VISEMES[best[0]] : "unsure";
+function site(w: Warp, [n, m]: [number, number]): string {
+  if (!w) return "unsure";
+  const at = (pad: number) => {
+    const names: string[] = [];
+    const [a, b] = [n / FPS + LIP_LEAD_SECONDS - pad, (m + 1) / FPS + LIP_LEAD_SECONDS + pad];
+    for (let i = Math.max(0, Math.floor(a * 100)); i <= b * 100 && i < w.path.length; i++) {
+      const t = (w.path[i] + 0.5) / 100;
+      const p = w.phonemes.find((p) => t >= p.a && t < p.b);
+      if (w.path[i] >= 0 && p) names.push(p.name);
+    }
+    return names;
+  };
+  if (at(0.06).some(isBilabial)) return "m/b/p";
+  const count = new Map<string, number>();
+  for (const name of at(0.02)) count.set(bare(name) || "pause", (count.get(bare(name) || "pause") ?? 0) + 1);
+  return [...count].sort((x, y) => y[1] - x[1])[0]?.[0] ?? "unsure";
 }
 
 /**
@@ -80,10 +90,8 @@ export function closureRates(run: (pcm: Float32Array) => Channels[], validation 
     for (const c of corePrompts(lang).filter((c) => (validation ? c.validation : c.heldOut))) {
       const pcm = decode16k(c.wav);
       const runs = closureRuns(run(pcm));
-      if (sites && !classesOf.has(c.id))
-        classesOf.set(c.id, transferClasses(tool, scratch, REAL_VOICES[lang], c.text, pcm));
       for (const r of sites ? runs : []) {
-        const s = site(classesOf.get(c.id), r);
+        const s = site(warp(tool, lang, c.id, c.text, pcm), r);
         at[s] = (at[s] ?? 0) + 1;
       }
       seals += runs.length;
