@@ -89,8 +89,12 @@ export function findEyewear(m: FaceModel, still: Uint8Array, W: number, H: numbe
     bw,
     bh,
   );
-  const outside = Float32Array.from(face, (f) => 1 - f);
-  grow(outside, bw, bh, Math.max(1, Math.round(INSET * io)), 1);
+  const outside = dilate(
+    Uint8Array.from(face, (f) => 1 - f),
+    bw,
+    bh,
+    Math.max(1, Math.round(INSET * io)),
+  );
   const near = new Uint8Array(bw * bh);
   const dark = new Uint8Array(bw * bh);
   for (let i = 0; i < dark.length; i++) {
@@ -204,6 +208,25 @@ function relax(clean: Uint8Array, alpha: Float32Array, bw: number, bh: number, n
         if (alpha[i]) v[i] = (v[i - 1] + v[i + 1] + v[i - bw] + v[i + bw]) / 4;
       }
   for (let i = 0; i < v.length; i++) clean[i] = Math.round(v[i]);
+}
+
+/** Pixels within r (chessboard) of a set pixel of `mask`: a square window's maximum, rows then columns, by running counts. */
+function dilate(mask: Uint8Array, bw: number, bh: number, r: number): Uint8Array {
+  const pass = (src: Uint8Array, n: number, lines: number, at: (line: number, i: number) => number) => {
+    const out = new Uint8Array(src.length);
+    for (let l = 0; l < lines; l++) {
+      let count = 0;
+      for (let i = 0; i < Math.min(r, n); i++) count += src[at(l, i)];
+      for (let i = 0; i < n; i++) {
+        if (i + r < n) count += src[at(l, i + r)];
+        if (i - r - 1 >= 0) count -= src[at(l, i - r - 1)];
+        out[at(l, i)] = count > 0 ? 1 : 0;
+      }
+    }
+    return out;
+  };
+  const rows = pass(mask, bw, bh, (y, x) => y * bw + x);
+  return pass(rows, bh, bw, (x, y) => y * bw + x);
 }
 
 /** Grow the set pixels of `a` (value 1) into pixels that pass `ok`, 8-connected, up to `n` steps. */
@@ -320,10 +343,10 @@ export function putBackEyewear(
   ew.planes.forEach((p, k) => putBack(frame, still, xy, rigid, occluder(m, tris, p, ew.bounds[k]), true, null));
 }
 
-/** Triangles with a vertex more than a twentieth of a pixel from its rigid place. */
+/** Triangles with a vertex more than a quarter pixel from its rigid place (a smaller bend does not show). */
 const displaced = (xy: Float32Array, rigid: Float32Array, tris: number[][]) =>
   tris.filter((v) =>
-    v.some((i) => Math.abs(xy[i * 2] - rigid[i * 2]) > 0.05 || Math.abs(xy[i * 2 + 1] - rigid[i * 2 + 1]) > 0.05),
+    v.some((i) => Math.abs(xy[i * 2] - rigid[i * 2]) > 0.25 || Math.abs(xy[i * 2 + 1] - rigid[i * 2 + 1]) > 0.25),
   );
 
 const occluder = (m: FaceModel, tris: number[][], p: OccluderPlane, bounds: Map<number[], Int32Array>): Occluder => ({

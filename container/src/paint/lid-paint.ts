@@ -10,18 +10,19 @@ import { tri3, type LidOccluders, type OccluderPlane } from "./lid-occluders";
 import { rasterMax, smoothLidSkin, triangleRows, type LidSkinPlan } from "./lid-skin";
 import { yuvPlanes, type YuvPlane } from "./still-frame";
 
-/** Bilinear sample of a box of values (bw × bh) at box coordinates (x, y), clamped to the box. */
-function sample(get: (x: number, y: number) => number, bw: number, bh: number, x: number, y: number): number {
+/**
+ * Bilinear sample of a box of values (bw × bh, row r at a[off + r · stride]) at box coordinates (x, y),
+ * clamped to the box.
+ */
+function sample(a: Uint8Array, off: number, stride: number, bw: number, bh: number, x: number, y: number): number {
   const cx = Math.min(bw - 1, Math.max(0, x)),
     cy = Math.min(bh - 1, Math.max(0, y));
   const x0 = Math.min(bw - 2, Math.floor(cx)),
     y0 = Math.min(bh - 2, Math.floor(cy));
   const fx = cx - x0,
     fy = cy - y0;
-  return (
-    (get(x0, y0) * (1 - fx) + get(x0 + 1, y0) * fx) * (1 - fy) +
-    (get(x0, y0 + 1) * (1 - fx) + get(x0 + 1, y0 + 1) * fx) * fy
-  );
+  const o = off + y0 * stride + x0;
+  return (a[o] * (1 - fx) + a[o + 1] * fx) * (1 - fy) + (a[o + stride] * (1 - fx) + a[o + stride + 1] * fx) * fy;
 }
 
 export function paintBlinkLids(
@@ -69,7 +70,6 @@ function movedTris(m: FaceModel, xy: Float32Array, tris: number[][]): number[][]
  */
 export function takeOut(frame: Uint8Array, xy: Float32Array, o: Occluder, reach?: number): void {
   const { m, p } = o;
-  const clean = (x: number, y: number) => p.clean[y * p.bw + x];
   const moved = movedTris(m, xy, o.tris);
   const r = reach === undefined ? undefined : Math.ceil(reach);
   const ox = r === undefined ? 0 : Math.max(0, p.bx - r);
@@ -77,7 +77,7 @@ export function takeOut(frame: Uint8Array, xy: Float32Array, o: Occluder, reach?
   const w = r === undefined ? p.pw : Math.min(p.pw, p.bx + p.bw + r) - ox;
   const h = r === undefined ? p.ph : Math.min(p.ph, p.by + p.bh + r) - oy;
   forOccludedPixels({ ...o, tris: moved }, { pos: xy, ox, oy, w, h }, (x, y, sx, sy) => {
-    frame[p.off + (y + oy) * p.pw + x + ox] = Math.round(sample(clean, p.bw, p.bh, sx, sy));
+    frame[p.off + (y + oy) * p.pw + x + ox] = Math.round(sample(p.clean, 0, p.bw, p.bw, p.bh, sx, sy));
   });
 }
 
@@ -101,15 +101,14 @@ export function putBack(
   const { scale: k, bw, bh } = p;
   const inside = new Float32Array(repainted ? bw * bh : 0);
   for (const t of repainted ?? []) rasterMax(inside, p.bx, p.by, bw, bh, xy, k, t[0], t[1], t[2], 1);
-  const S = (x: number, y: number) => still[p.off + (p.by + y) * p.pw + p.bx + x];
-  const C = (x: number, y: number) => p.clean[y * bw + x];
+  const at = p.off + p.by * p.pw + p.bx;
   forOccludedPixels(o, { pos: still0, ox: p.bx, oy: p.by, w: bw, h: bh }, (x, y, sx, sy, a) => {
     if (repainted && !inside[y * bw + x]) return;
     const i = p.off + (p.by + y) * p.pw + p.bx + x;
-    const s = sample(S, bw, bh, sx, sy);
+    const s = sample(still, at, p.pw, bw, bh, sx, sy);
     // `matte`: the still is the occluder over the filled-in skin at alpha a, so it goes over the frame's skin
     // the same way (the blurred edge keeps its darkening; where nothing moved the still comes back exactly).
-    const v = matte ? s + (1 - a) * (frame[i] - sample(C, bw, bh, sx, sy)) : frame[i] + a * (s - frame[i]);
+    const v = matte ? s + (1 - a) * (frame[i] - sample(p.clean, 0, bw, bw, bh, sx, sy)) : frame[i] + a * (s - frame[i]);
     frame[i] = v < 0 ? 0 : v > 255 ? 255 : Math.round(v);
   });
 }
@@ -134,7 +133,13 @@ function forOccludedPixels(
 ): void {
   const { scale: k, bw, bh } = o.p;
   for (const v of o.tris) {
-    const [ax, ay, bx, by, cx, cy] = v.flatMap((i) => [at.pos[i * 2] * k - at.ox, at.pos[i * 2 + 1] * k - at.oy]);
+    const P = at.pos;
+    const ax = P[v[0] * 2] * k - at.ox,
+      ay = P[v[0] * 2 + 1] * k - at.oy,
+      bx = P[v[1] * 2] * k - at.ox,
+      by = P[v[1] * 2 + 1] * k - at.oy,
+      cx = P[v[2] * 2] * k - at.ox,
+      cy = P[v[2] * 2 + 1] * k - at.oy;
     const back = mapBack([ax, ay, bx, by, cx, cy], v, o.m, o.p);
     if (!back) continue;
     const [rx, ry, m11, m12, m21, m22] = back;
@@ -263,10 +268,13 @@ function softenLidEdge(
 function mapBack(q: number[], v: number[], m: FaceModel, p: OccluderPlane): number[] | undefined {
   const [ax, ay, bx, by, cx, cy] = q;
   const k = p.scale;
-  const [rx, ry, sx1, sy1, tx, ty] = v.flatMap((i) => [
-    m.base[i * 2] * k - 0.5 - p.bx,
-    m.base[i * 2 + 1] * k - 0.5 - p.by,
-  ]);
+  const b = m.base;
+  const rx = b[v[0] * 2] * k - 0.5 - p.bx,
+    ry = b[v[0] * 2 + 1] * k - 0.5 - p.by,
+    sx1 = b[v[1] * 2] * k - 0.5 - p.bx,
+    sy1 = b[v[1] * 2 + 1] * k - 0.5 - p.by,
+    tx = b[v[2] * 2] * k - 0.5 - p.bx,
+    ty = b[v[2] * 2 + 1] * k - 0.5 - p.by;
   const d = (bx - ax) * (cy - ay) - (cx - ax) * (by - ay);
   if (Math.abs(d) < 1e-9) return undefined;
   const i11 = (cy - ay) / d,
