@@ -64,6 +64,13 @@ const WORKER_DEPENDENCIES = [
   "zod",
 ];
 
+/**
+ * The Node suites (renderer, client, scripts): a process per file, one file per core. Their files spend much of
+ * their time waiting (ffmpeg and npm children, local servers, timers); vitest's default leaves one core out,
+ * which on 2 cores is one file at a time.
+ */
+const NODE_POOL = { pool: "forks", maxWorkers: "100%" } as const;
+
 const isLateQueueWork = (error: { name?: string; message?: string }) =>
   error.name === "EnvironmentTeardownError" && (error.message ?? "").startsWith("[vitest-worker]: Closing rpc while");
 
@@ -127,10 +134,7 @@ export default defineConfig(async () => ({
           environment: "node",
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          pool: "forks",
-          // A file spends much of its time waiting (ffmpeg children, local servers, timers): two files at a time
-          // keep both cores busy (vitest's default leaves one core out: one file at a time on 2 cores).
-          maxWorkers: "100%",
+          ...NODE_POOL,
         },
       },
       {
@@ -142,7 +146,7 @@ export default defineConfig(async () => ({
           environment: "node",
           testTimeout: 30_000,
           hookTimeout: 120_000,
-          pool: "forks",
+          ...NODE_POOL,
         },
       },
       {
@@ -153,7 +157,7 @@ export default defineConfig(async () => ({
           include: ["test/scripts/**/*.test.ts"],
           environment: "node",
           testTimeout: 60_000,
-          pool: "forks",
+          ...NODE_POOL,
         },
       },
       {
