@@ -150,7 +150,9 @@ it("uses the speaker's own level: soft speech opens, and a quiet file opens like
   expect(mean(mixed.track, "open", 1.45, 1.7)).toBeGreaterThan(0.25);
 });
 
-it("closes the lips before a plosive burst after a short silence", async () => {
+// A closure of unknown place closes the mouth; only the classifier seals it (a t or k closure must not look
+// like a p: issue 33).
+it("closes the mouth before a plosive burst after a short silence", async () => {
   const segs: Segment[] = [
     { kind: "silence", seconds: 0.3 },
     { kind: "vowel", vowel: "AA", seconds: 0.35 },
@@ -161,15 +163,11 @@ it("closes the lips before a plosive burst after a short silence", async () => {
   const { track } = await analyse(segs);
   const sp = spans(segs);
   const [c0, c1] = sp[2];
-  // During the closure the lips are pressed and the opening collapses.
-  let maxPress = 0;
+  // During the closure the opening falls to under half the vowel's (pressed or not).
   let minOpen = 1;
-  for (let i = Math.round(c0 * 100) + 2; i < Math.round(c1 * 100) - 1; i++) {
-    maxPress = Math.max(maxPress, track.press[i]);
+  for (let i = Math.round(c0 * 100) + 2; i < Math.round(c1 * 100) - 1; i++)
     minOpen = Math.min(minOpen, track.open[i] * (1 - track.press[i]));
-  }
-  expect(maxPress).toBeGreaterThan(0.6);
-  expect(minOpen).toBeLessThan(0.2);
+  expect(minOpen).toBeLessThan(0.5 * mean(track, "open", sp[1][0] + 0.1, sp[1][1]));
   // And open again after the burst.
   expect(mean(track, "open", sp[3][0] + 0.1, sp[3][1])).toBeGreaterThan(0.6);
 });
