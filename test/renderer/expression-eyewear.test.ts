@@ -5,7 +5,6 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import {
-  buildFaceModel,
   deform,
   type ExpressionWeights,
   type FaceModel,
@@ -14,21 +13,15 @@ import {
   NEUTRAL_POSE,
 } from "@avatar-video/face-rig";
 import { findEyewear } from "../../container/src/paint/eyewear";
-import { composeCanvas, FramePainter, rgbToYuv420 } from "../../container/src/paint/public";
-import { testAvatar } from "./helpers/media-avatar";
-import { withGlasses } from "./helpers/spectacles";
+import { FramePainter } from "../../container/src/paint/public";
+import { testStills, withGlasses } from "./helpers/spectacles";
 
 const S = 768;
-const settings = { width: S, height: S, fit: "crop", backgroundColor: "#000000", backgroundFit: "cover" } as const;
-const stills: Record<string, { model: FaceModel; still: Uint8Array }> = {};
 const NONE: ExpressionWeights = { happy: 0, serious: 0, surprised: 0, sad: 0 };
+let stills: Record<string, { model: FaceModel; still: Uint8Array }> = {};
 
 beforeAll(async () => {
-  for (const name of ["single-phone", "single-camera"] as const) {
-    const a = await testAvatar(name);
-    const { rgb, placement } = await composeCanvas(a.portraitPng, a.rig, undefined, settings);
-    stills[name] = { model: buildFaceModel(a.rig, placement), still: rgbToYuv420(rgb, S, S) };
-  }
+  stills = await testStills(S);
 }, 120_000);
 
 const at = (m: FaceModel, pose: FacePose) => deform(m, pose, new Float32Array(m.count * 2));

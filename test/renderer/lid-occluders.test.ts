@@ -4,28 +4,15 @@
  * test portraits' own lashes, eyeliner and eyeshadow are never taken for occluders (they move with the lid).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildFaceModel, deform, mouthColors, NEUTRAL_POSE, type FaceModel } from "@avatar-video/face-rig";
-import {
-  lidOccluders,
-  lidSkinPlan,
-  rasterMax,
-  composeCanvas,
-  FramePainter,
-  rgbToYuv420,
-} from "../../container/src/paint/public";
-import { testAvatar } from "./helpers/media-avatar";
-import { withGlasses } from "./helpers/spectacles";
+import { deform, mouthColors, NEUTRAL_POSE, type FaceModel } from "@avatar-video/face-rig";
+import { lidOccluders, lidSkinPlan, rasterMax, FramePainter } from "../../container/src/paint/public";
+import { testStills, withGlasses } from "./helpers/spectacles";
 
 const S = 768;
-const settings = { width: S, height: S, fit: "crop", backgroundColor: "#000000", backgroundFit: "cover" } as const;
-const stills: Record<string, { model: FaceModel; still: Uint8Array }> = {};
+let stills: Record<string, { model: FaceModel; still: Uint8Array }> = {};
 
 beforeAll(async () => {
-  for (const name of ["single-phone", "single-camera"] as const) {
-    const a = await testAvatar(name);
-    const { rgb, placement } = await composeCanvas(a.portraitPng, a.rig, undefined, settings);
-    stills[name] = { model: buildFaceModel(a.rig, placement), still: rgbToYuv420(rgb, S, S) };
-  }
+  stills = await testStills(S);
 }, 120_000);
 
 describe("occluders in front of the lids", () => {

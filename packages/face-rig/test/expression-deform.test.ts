@@ -17,7 +17,7 @@ beforeAll(async () => {
   const a = await testAvatar("single-phone");
   const place = { scaleX: 1, scaleY: 1, offsetX: 0, offsetY: 0, clip: { x0: 0, y0: 0, x1: 4000, y1: 4000 } };
   m = buildFaceModel(a.rig, place);
-  const landmarks = a.rig.landmarks.map((p) => [...p]);
+  const landmarks = a.rig.landmarks.map((p) => [...p] as [number, number, number]);
   const hw = m.mouth.halfWidth;
   LOWER.forEach((row, depth) =>
     row.forEach((i, k) => {

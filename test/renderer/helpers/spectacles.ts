@@ -1,8 +1,22 @@
 /**
  * Spectacles drawn on a test still's luma (test/renderer/lid-occluders.test.ts, expression-eyewear.test.ts):
- * a 4–5 px dark rim around each eye, a bridge and temples, at canvas size S × S.
+ * a 4–5 px dark rim around each eye, a bridge and temples, at canvas size S × S; and the stills to draw them on.
  */
-import type { FaceModel } from "@avatar-video/face-rig";
+import { buildFaceModel, type FaceModel } from "@avatar-video/face-rig";
+import { composeCanvas, rgbToYuv420 } from "../../../container/src/paint/public";
+import { testAvatar } from "./media-avatar";
+
+/** The test portraits' stills (yuv420p) and face models on an S × S canvas, cropped to the face. */
+export async function testStills(S: number): Promise<Record<string, { model: FaceModel; still: Uint8Array }>> {
+  const settings = { width: S, height: S, fit: "crop", backgroundColor: "#000000", backgroundFit: "cover" } as const;
+  const stills: Record<string, { model: FaceModel; still: Uint8Array }> = {};
+  for (const name of ["single-phone", "single-camera"] as const) {
+    const a = await testAvatar(name);
+    const { rgb, placement } = await composeCanvas(a.portraitPng, a.rig, undefined, settings);
+    stills[name] = { model: buildFaceModel(a.rig, placement), still: rgbToYuv420(rgb, S, S) };
+  }
+  return stills;
+}
 
 /** The still with spectacles drawn on its luma: a 4–5 px dark rim around each eye, a bridge and temples; returns the rim's pixels. */
 export function withGlasses(m: FaceModel, still: Uint8Array, S: number): { frame: Uint8Array; rim: Uint8Array } {
