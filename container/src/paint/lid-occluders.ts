@@ -7,7 +7,7 @@
  * carries them (lid-paint.ts). Lashes, eyeliner and eyeshadow stay with the lid: they lie in the eye's own
  * grid rows, are thick blobs, or do not reach beyond the eye.
  */
-import type { FaceModel } from "@avatar-video/face-rig";
+import { type FaceModel, fillUnder, grow, runs } from "@avatar-video/face-rig";
 import { rasterMax, type LidSkinPlan } from "./lid-skin";
 import { yuvPlanes, type YuvPlane } from "./still-frame";
 
@@ -160,40 +160,6 @@ function thinCrossing(
   return any ? keep : undefined;
 }
 
-/** Length of the run of set pixels each pixel belongs to, along lines of `n` pixels (`step` apart; `lines` lines `stride` apart). */
-export function runs(mask: Uint8Array, n: number, lines: number, step: number, stride: number): Int32Array {
-  const out = new Int32Array(mask.length);
-  for (let l = 0; l < lines; l++) {
-    let k = 0;
-    while (k < n) {
-      if (!mask[l * stride + k * step]) {
-        k++;
-        continue;
-      }
-      let e = k;
-      while (e < n && mask[l * stride + e * step]) e++;
-      for (let j = k; j < e; j++) out[l * stride + j * step] = e - k;
-      k = e;
-    }
-  }
-  return out;
-}
-
-/** Set pixels within r (chessboard) of a pixel ≥ `value`… to at least `value` (a ring of `value` around). */
-export function grow(a: Float32Array, bw: number, bh: number, r: number, value: number): void {
-  const src = Float32Array.from(a);
-  for (let y = 0; y < bh; y++)
-    for (let x = 0; x < bw; x++) {
-      if (src[y * bw + x] < value) continue;
-      for (let dy = -r; dy <= r; dy++)
-        for (let dx = -r; dx <= r; dx++) {
-          const X = x + dx,
-            Y = y + dy;
-          if (X >= 0 && Y >= 0 && X < bw && Y < bh && a[Y * bw + X] < value) a[Y * bw + X] = value;
-        }
-    }
-}
-
 /** The luma box and both chroma boxes, each with its alpha and the still filled in under it. */
 export function occluderPlanes(
   still: Uint8Array,
@@ -219,37 +185,5 @@ export function occluderPlanes(
       if (a > ca[c]) ca[c] = a;
     }
   const chroma = (p: YuvPlane) => ({ ...p, bx: cbx, by: cby, bw: cbw, bh: cbh, alpha: ca });
-  return [luma, chroma(u), chroma(v)].map((p) => ({ ...p, clean: fill(still, p) }));
-}
-
-/** The still's box with the occluder filled: each covered pixel interpolated across the shorter covered run (rows or columns). */
-function fill(
-  still: Uint8Array,
-  p: { off: number; pw: number; bx: number; by: number; bw: number; bh: number; alpha: Float32Array },
-): Uint8Array {
-  const { bw, bh, alpha } = p;
-  const S = (x: number, y: number) => still[p.off + (p.by + y) * p.pw + p.bx + x];
-  const out = new Uint8Array(bw * bh);
-  for (let y = 0; y < bh; y++)
-    for (let x = 0; x < bw; x++) {
-      if (!alpha[y * bw + x]) {
-        out[y * bw + x] = S(x, y);
-        continue;
-      }
-      let l = x,
-        r = x,
-        u = y,
-        d = y;
-      while (l >= 0 && alpha[y * bw + l]) l--;
-      while (r < bw && alpha[y * bw + r]) r++;
-      while (u >= 0 && alpha[u * bw + x]) u--;
-      while (d < bh && alpha[d * bw + x]) d++;
-      const hOk = l >= 0 && r < bw,
-        vOk = u >= 0 && d < bh;
-      const useH = hOk && (!vOk || r - l <= d - u);
-      if (useH) out[y * bw + x] = Math.round(S(l, y) + ((S(r, y) - S(l, y)) * (x - l)) / (r - l));
-      else if (vOk) out[y * bw + x] = Math.round(S(x, u) + ((S(x, d) - S(x, u)) * (y - u)) / (d - u));
-      else out[y * bw + x] = S(x, y);
-    }
-  return out;
+  return [luma, chroma(u), chroma(v)].map((p) => ({ ...p, clean: fillUnder(still, p) }));
 }

@@ -5,8 +5,11 @@
  * stretches the skin, the painted luma is smoothed across the streaks (along the rows, radius growing with
  * the stretch) and the photo's grain is put back, after the warp: an unstretched lid is left as painted.
  */
-import { type FaceModel, grainNoise } from "@avatar-video/face-rig";
+import { type FaceModel, grainNoise, rasterMax, triangleRows } from "@avatar-video/face-rig";
 import { yuvPlanes, type YuvPlane } from "./still-frame";
+
+// Moved to face-rig (shared with the live client's eyewear); re-exported for the painters here.
+export { rasterMax, triangleRows };
 
 export interface LidSkinPlan {
   /** Triangles (index triples) that a blink deforms. */
@@ -158,84 +161,6 @@ function smoothPlane(
       const v = frame[o + x] + wt * (mean - frame[o + x]) + g;
       frame[o + x] = v < 0 ? 0 : v > 255 ? 255 : Math.round(v);
     }
-  }
-}
-
-/** w[pixel] = max(w, value) over the pixels whose centres lie in triangle abc (box-relative). */
-export function rasterMax(
-  w: Float32Array,
-  bx: number,
-  by: number,
-  bw: number,
-  bh: number,
-  p: Float32Array,
-  scale: number,
-  a: number,
-  b: number,
-  c: number,
-  value: number,
-): void {
-  triangleRows(
-    p[a * 2] * scale - bx,
-    p[a * 2 + 1] * scale - by,
-    p[b * 2] * scale - bx,
-    p[b * 2 + 1] * scale - by,
-    p[c * 2] * scale - bx,
-    p[c * 2 + 1] * scale - by,
-    bw,
-    bh,
-    (x0, x1, y) => {
-      for (let o = y * bw + x0, e = y * bw + x1; o <= e; o++) if (w[o] < value) w[o] = value;
-    },
-  );
-}
-
-const ROW_SPAN = new Float64Array(2);
-
-/** Widen span [l, r] by where the edge (x0, y0)–(x1, y1) crosses the horizontal line y = py. */
-function cut(span: Float64Array, py: number, x0: number, y0: number, x1: number, y1: number): void {
-  if (py < Math.min(y0, y1) || py > Math.max(y0, y1)) return;
-  if (y0 === y1) {
-    span[0] = Math.min(span[0], x0, x1);
-    span[1] = Math.max(span[1], x0, x1);
-    return;
-  }
-  const x = x0 + ((py - y0) * (x1 - x0)) / (y1 - y0);
-  if (x < span[0]) span[0] = x;
-  if (x > span[1]) span[1] = x;
-}
-
-/**
- * For each row y of a w × h grid, the pixels x0…x1 (inclusive) whose centres lie in the triangle (edges
- * included; degenerate triangles cover nothing): one interval per row, no per-pixel test.
- */
-export function triangleRows(
-  ax: number,
-  ay: number,
-  bx: number,
-  by: number,
-  cx: number,
-  cy: number,
-  w: number,
-  h: number,
-  fn: (x0: number, x1: number, y: number) => void,
-): void {
-  if (Math.abs((bx - ax) * (cy - ay) - (cx - ax) * (by - ay)) < 1e-9) return;
-  const ya = Math.max(0, Math.ceil(Math.min(ay, by, cy) - 0.5)),
-    yb = Math.min(h - 1, Math.floor(Math.max(ay, by, cy) - 0.5));
-  const span = ROW_SPAN;
-  for (let y = ya; y <= yb; y++) {
-    const py = y + 0.5;
-    span[0] = Infinity;
-    span[1] = -Infinity;
-    cut(span, py, ax, ay, bx, by);
-    cut(span, py, bx, by, cx, cy);
-    cut(span, py, cx, cy, ax, ay);
-    const l = span[0],
-      r = span[1];
-    const x0 = Math.max(0, Math.ceil(l - 0.5 - 1e-9)),
-      x1 = Math.min(w - 1, Math.floor(r - 0.5 + 1e-9));
-    if (x0 <= x1) fn(x0, x1, y);
   }
 }
 

@@ -16,3 +16,5 @@ export { grainNoise, lumaOf, samplePhoto, yuv420FromPixels, yuvFrameLayout, type
 export { mouthStyle, type MouthStyle } from "./mouth-style";
 export { measureOpening, paintRect, shade, type Rect } from "./mouth-shade";
 export type { Interior } from "./mouth-layers";
+export { grow, rasterMax, runs, triangleRows } from "./raster";
+export { eyewearMask, type EyewearMask, fillUnder, relaxFill } from "./eyewear-mask";

@@ -4,10 +4,13 @@
  * and the renderer's own mouth interior over it (mouth-overlay.ts: face-rig's shading, painted on the CPU
  * into a small RGBA patch each frame and blended over the warped mouth). Transparent: the
  * texture carries the person matte as alpha (with the person's own edge colours, as the renderer's alpha
- * video), so the warp moves the cut-out with the face and the page shows around it.
+ * video), so the warp moves the cut-out with the face and the page shows around it. Under an expression,
+ * glasses stay rigid as in a video (rigid-eyewear.ts): the face is drawn from the portrait without its rims
+ * and the rims are drawn over it where the head alone carries them.
  */
 import {
   deform,
+  expressionShape,
   type FacePose,
   buildFaceModel,
   type FaceModel,
@@ -16,6 +19,7 @@ import {
 } from "@avatar-video/face-rig";
 import type { AvatarRig } from "@avatar-video/contract";
 import { type MouthPatch, MouthOverlay } from "./mouth-overlay";
+import { eyewearImages } from "./rigid-eyewear";
 import type { LiveRig, MotionMessage } from "./types";
 
 const VERT = `attribute vec2 a_pos; attribute vec2 a_uv; uniform vec2 u_size; varying vec2 v_uv;
@@ -114,6 +118,8 @@ export class AvatarCanvas {
   private readonly overlayTex: WebGLTexture;
   private readonly overlayPos: WebGLBuffer;
   private readonly portraitTex: WebGLTexture;
+  /** The portrait without its rims and the rims alone, if it shows glasses; and their rigid vertex positions. */
+  private readonly eyewear?: { clean: WebGLTexture; rims: WebGLTexture; pos: WebGLBuffer; xy: Float32Array };
   /** Transparent black behind a cut-out, else opaque black (the portrait covers it). */
   private readonly clear: [number, number, number, number];
 
@@ -166,12 +172,23 @@ export class AvatarCanvas {
     const ctx = c2d.getContext("2d", { willReadFrequently: true })!;
     ctx.drawImage(image, 0, 0);
     const px = ctx.getImageData(0, 0, W, H);
-    if (matte) {
+    const cut = matte && cutout(px, matte, W, H);
+    if (cut) {
       // The canvas is premultiplied: WebGL premultiplies the texture on upload, so edges filter cleanly.
       gl.pixelStorei(gl.UNPACK_PREMULTIPLY_ALPHA_WEBGL, true);
-      gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, cutout(px, matte, W, H));
+      gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, cut);
     } else {
       gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, image);
+    }
+    const ew = eyewearImages(this.model, px, cut || px);
+    if (ew) {
+      const clean = texture(gl, gl.LINEAR);
+      gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, ew.clean);
+      const rims = texture(gl, gl.LINEAR);
+      gl.pixelStorei(gl.UNPACK_PREMULTIPLY_ALPHA_WEBGL, false);
+      gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, gl.RGBA, gl.UNSIGNED_BYTE, ew.rims);
+      const xy = new Float32Array(this.model.count * 2);
+      this.eyewear = { clean, rims, pos: buffer(xy, gl.ARRAY_BUFFER, gl.DYNAMIC_DRAW), xy };
     }
     this.clear = matte ? [0, 0, 0, 0] : [0, 0, 0, 1];
     // Mouth colours and style from the photo, measured by the renderer's own code (face-rig).
@@ -216,6 +233,9 @@ export class AvatarCanvas {
     gl.viewport(0, 0, W, H);
     gl.clearColor(...this.clear);
     gl.clear(gl.COLOR_BUFFER_BIT);
+    const ew = expressionShape(pose.expression) ? this.eyewear : undefined;
+    gl.activeTexture(gl.TEXTURE0);
+    gl.bindTexture(gl.TEXTURE_2D, this.portraitTex);
     // 1. The still portrait (everything outside the mesh stays put).
     this.useTextured(this.quadPos, this.quadUv);
     gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4);
@@ -224,6 +244,7 @@ export class AvatarCanvas {
     this.useTextured(this.posBuf, this.uvBuf);
     gl.bindBuffer(gl.ARRAY_BUFFER, this.posBuf);
     gl.bufferSubData(gl.ARRAY_BUFFER, 0, this.xy as Float32Array<ArrayBuffer>);
+    if (ew) gl.bindTexture(gl.TEXTURE_2D, ew.clean);
     for (const [idx, n] of [
       [this.triIdx, this.model.tris.length],
       [this.holeIdx, this.model.holeTris.length],
@@ -231,9 +252,27 @@ export class AvatarCanvas {
       gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, idx);
       gl.drawElements(gl.TRIANGLES, n, gl.UNSIGNED_INT, 0);
     }
+    // 2b. Under an expression, the rims where the pose without the expression and the blink carries them.
+    if (ew) this.drawRims(ew, pose);
     // 3. The renderer's mouth interior over it, where the lips have parted beyond the photo's own opening.
     const patch = this.overlay.paint(this.xy, pose);
     if (patch) this.drawPatch(patch);
+  }
+
+  private drawRims(ew: NonNullable<AvatarCanvas["eyewear"]>, pose: FacePose): void {
+    const gl = this.gl;
+    deform(this.model, { ...pose, blinkR: 0, blinkL: 0, expression: undefined }, ew.xy);
+    gl.bindBuffer(gl.ARRAY_BUFFER, ew.pos);
+    gl.bufferSubData(gl.ARRAY_BUFFER, 0, ew.xy as Float32Array<ArrayBuffer>);
+    this.useTextured(ew.pos, this.uvBuf);
+    gl.bindTexture(gl.TEXTURE_2D, ew.rims);
+    gl.enable(gl.BLEND);
+    // "Over" on colour; the canvas's alpha (opaque on the face) stays.
+    gl.blendFuncSeparate(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA, gl.ZERO, gl.ONE);
+    gl.bindBuffer(gl.ELEMENT_ARRAY_BUFFER, this.triIdx);
+    gl.drawElements(gl.TRIANGLES, this.model.tris.length, gl.UNSIGNED_INT, 0);
+    gl.disable(gl.BLEND);
+    gl.bindTexture(gl.TEXTURE_2D, this.portraitTex);
   }
 
   /** Blends an RGBA patch (not premultiplied) over the canvas at its rect, pixel for pixel ("over"). */
