@@ -191,34 +191,22 @@ class Net {
   }
 }
 
-/** The inverse of foldScaling: stored weights as the network reads scaled values. */
-function unfoldScaling(l: DenseLayer, mu: Float32Array, sd: Float32Array): DenseLayer {
+/**
+ * The first layer rescaled between scaled and raw frame values: `fold` makes the network read unscaled values
+ * (as stored), otherwise stored weights become ones that read scaled values again (to train on).
+ */
+function rescaleInputs(l: DenseLayer, mu: Float32Array, sd: Float32Array, fold: boolean): DenseLayer {
   const params = l.params.slice();
   const n = l.inputs;
   for (let o = 0; o < l.outputs; o++) {
     let shift = 0;
     for (let i = 0; i < n; i++) {
       const v = i % FRAME_VALUES;
-      params[o * n + i] = l.params[o * n + i] * sd[v];
-      shift += l.params[o * n + i] * mu[v];
+      const folded = fold ? l.params[o * n + i] / sd[v] : l.params[o * n + i];
+      params[o * n + i] = fold ? folded : folded * sd[v];
+      shift += folded * mu[v];
     }
-    params[l.outputs * n + o] += shift;
-  }
-  return { ...l, params };
-}
-
-/** First layer rescaled so the network reads unscaled frame values. */
-function foldScaling(l: DenseLayer, mu: Float32Array, sd: Float32Array): DenseLayer {
-  const params = l.params.slice();
-  const n = l.inputs;
-  for (let o = 0; o < l.outputs; o++) {
-    let shift = 0;
-    for (let i = 0; i < n; i++) {
-      const v = i % FRAME_VALUES;
-      params[o * n + i] = l.params[o * n + i] / sd[v];
-      shift += (l.params[o * n + i] * mu[v]) / sd[v];
-    }
-    params[l.outputs * n + o] -= shift;
+    params[l.outputs * n + o] += fold ? -shift : shift;
   }
   return { ...l, params };
 }
@@ -303,7 +291,7 @@ async function main() {
     const stored: StoredLayer[] = (await import(resolve(values.init))).VISEME_LAYERS;
     const from = stored.map(decodeLayer);
     if (from.map((l) => l.outputs).join() !== sizes.slice(1).join()) throw new Error(`${values.init}: other sizes`);
-    from.forEach((l, k) => net.layers[k].params.set((k === 0 ? unfoldScaling(l, mu, sd) : l).params));
+    from.forEach((l, k) => net.layers[k].params.set((k === 0 ? rescaleInputs(l, mu, sd, false) : l).params));
   }
   const [lr0, sample] = [Number(values.lr), Number(values.sample)];
   const acts = sizes.slice(1).map((n) => new Float32Array(n));
@@ -348,7 +336,7 @@ async function main() {
     const rows = confusion.map((row, k) => `${VISEMES[k].padEnd(7)} ${row.map((n) => String(n).padStart(6)).join("")}`);
     if (e === epochs - 1) console.log(`confusions (rows = true class):\n${rows.join("\n")}`);
   }
-  const layers = net.layers.map((l, k) => encodeLayer(k === 0 ? foldScaling(l, mu, sd) : l));
+  const layers = net.layers.map((l, k) => encodeLayer(k === 0 ? rescaleInputs(l, mu, sd, true) : l));
   const speechKinds = corpus.utterances.some((u) => u.voice.startsWith("real "))
     ? "espeak-ng, flite and real speech"
     : "espeak-ng and flite speech";
