@@ -125,27 +125,9 @@ export function speakWords(tool: string, dir: string, lang: Language, wpm = 160)
     gap();
   }
   const pcm16 = Buffer.concat(parts.map((p) => Buffer.from(p.buffer, p.byteOffset, p.byteLength)));
-  const out = execFileSync(
-    "ffmpeg",
-    [
-      "-v",
-      "error",
-      "-f",
-      "s16le",
-      "-ar",
-      String(rate),
-      "-ac",
-      "1",
-      "-i",
-      "pipe:0",
-      "-ar",
-      String(RATE),
-      "-f",
-      "f32le",
-      "pipe:1",
-    ],
-    { input: pcm16, maxBuffer: 1 << 28 },
-  );
+  // espeak-ng's rate → 16 kHz float.
+  const args = `-v error -f s16le -ar ${rate} -ac 1 -i pipe:0 -ar ${RATE} -f f32le pipe:1`.split(" ");
+  const out = execFileSync("ffmpeg", args, { input: pcm16, maxBuffer: 1 << 28 });
   return { pcm: new Float32Array(out.buffer.slice(out.byteOffset, out.byteOffset + out.byteLength)), words };
 }
 
