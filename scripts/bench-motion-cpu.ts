@@ -5,8 +5,9 @@
  * the message's bytes as a Uint8Array, MotionStream.pushPcm16 (resampling, analysis, classifier, frames) and
  * each frame as the JSON the object sends — for --connections streams, their messages interleaved as one
  * thread serves them, each --chunk-ms of the same speech bench:motion sends (12 s, 16 kHz by default; browsers
- * send 44.1 or 48 kHz: --rate 48000). Prints per sample rate: µs of CPU per message and per stage, and what
- * that is per real-time connection in % of a core — on a loaded machine these wobble with the load.
+ * send 44.1 or 48 kHz: --rate 48000). Prints per sample rate: µs of CPU per message (and of it the JSON), what
+ * that is per real-time connection in % of a core, and the garbage collections meanwhile (a major one pauses
+ * every connection on the thread) — on a loaded machine the times wobble with the load.
  *
  * --callgrind counts instructions instead, which no load changes: it bundles this script and runs it under
  * valgrind's callgrind twice (--connections N and 2N), and prints the difference per message (start-up and
@@ -14,6 +15,7 @@
  */
 import { execFileSync, spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
+import { constants, PerformanceObserver } from "node:perf_hooks";
 import { parseArgs } from "node:util";
 import { type MotionFrame, MotionStream } from "@avatar-video/motion-model";
 import { speechLike, synthSpeech } from "../test/renderer/helpers/media-audio";
@@ -53,9 +55,12 @@ const encode = (f: MotionFrame) => JSON.stringify({ type: "motion", ...f });
 interface Run {
   messages: number;
   frames: number;
-  /** CPU ms of the messages (bytes and pushPcm16) and of their frames' JSON, when timed. */
-  analysis: number;
+  /** CPU ms of the messages: bytes, pushPcm16 and each frame's JSON. */
+  cpu: number;
+  /** µs of CPU per frame's JSON alone (a sample of the frames encoded again). */
   json: number;
+  /** Garbage collections on this thread while streaming: count and pause (ms), minor and major. */
+  gc: { minor: number; minorMs: number; major: number; majorMs: number; longestMs: number };
 }
 
 const cpuMs = () => {
@@ -63,27 +68,45 @@ const cpuMs = () => {
   return (c.user + c.system) / 1000;
 };
 
-/** `n` connections streaming `msgs` each, interleaved message by message; the frames' JSON after. */
-function run(msgs: ArrayBuffer[], rate: number, n: number): Run {
+/** `n` connections streaming `msgs` each, interleaved message by message, each frame encoded as it comes. */
+async function run(msgs: ArrayBuffer[], rate: number, n: number): Promise<Run> {
   const streams = Array.from({ length: n }, (_, i) => new MotionStream(rate, i + 1));
-  const out: MotionFrame[] = [];
+  const gc = { minor: 0, minorMs: 0, major: 0, majorMs: 0, longestMs: 0 };
+  const obs = new PerformanceObserver((list) => {
+    for (const e of list.getEntries()) {
+      const major = (e.detail as { kind?: number } | undefined)?.kind === constants.NODE_PERFORMANCE_GC_MAJOR;
+      gc[major ? "major" : "minor"]++;
+      gc[major ? "majorMs" : "minorMs"] += e.duration;
+      gc.longestMs = Math.max(gc.longestMs, e.duration);
+    }
+  });
+  obs.observe({ entryTypes: ["gc"] });
+  const sample: MotionFrame[] = [];
+  let bytes = 0;
+  let frames = 0;
   const t0 = cpuMs();
   for (const m of msgs)
     for (const s of streams) {
       // A message arrives as its own ArrayBuffer; the object reads it as bytes (protocol.ts).
-      for (const f of s.pushPcm16(new Uint8Array(m.slice(0)))) out.push(f);
+      for (const f of s.pushPcm16(new Uint8Array(m.slice(0)))) {
+        bytes += encode(f).length;
+        frames++;
+        if (sample.length < 1000) sample.push(f);
+      }
     }
+  const cpu = cpuMs() - t0;
+  await new Promise((r) => setTimeout(r, 10)); // the observer's last entries
+  obs.disconnect();
   const t1 = cpuMs();
-  let bytes = 0;
-  for (const f of out) bytes += encode(f).length;
-  const t2 = cpuMs();
+  for (let k = 0; k < 20; k++) for (const f of sample) bytes += encode(f).length;
+  const json = ((cpuMs() - t1) * 1000) / (20 * sample.length);
   if (bytes === 0) throw new Error("no frames");
-  return { messages: msgs.length * n, frames: out.length, analysis: t1 - t0, json: t2 - t1 };
+  return { messages: msgs.length * n, frames, cpu, json, gc };
 }
 
 if (args.quiet) {
   const rate = rates[0]!;
-  const r = run(messages(rate), rate, connections);
+  const r = await run(messages(rate), rate, connections);
   console.log(JSON.stringify({ messages: r.messages, frames: r.frames }));
 } else if (args.callgrind) {
   callgrind();
@@ -92,15 +115,18 @@ if (args.quiet) {
     `motion analysis per message: ${connections} connections × ${seconds} s, ${chunkMs} ms PCM16 messages, interleaved; load ${loadavg()}`,
   );
   console.log(
-    "rate | CPU µs per message = analysis (bytes, pushPcm16) + frame JSON | % of a core per real-time connection",
+    "rate | CPU µs per message (bytes, pushPcm16, frame JSON) | of which JSON | % of a core per real-time connection | GC while streaming: minor, major (count, pause), longest pause",
   );
   for (const rate of rates) {
     const msgs = messages(rate);
-    run(msgs, rate, 2); // compile and settle first
-    const r = run(msgs, rate, connections);
-    const us = (ms: number) => ((ms * 1000) / r.messages).toFixed(1);
-    const pct = ((r.analysis + r.json) / 1000 / (connections * seconds)) * 100;
-    console.log(`${rate} Hz | ${us(r.analysis + r.json)} = ${us(r.analysis)} + ${us(r.json)} | ${pct.toFixed(3)} %`);
+    await run(msgs, rate, 2); // compile and settle first
+    const r = await run(msgs, rate, connections);
+    const pct = (r.cpu / 1000 / (connections * seconds)) * 100;
+    const { minor, minorMs, major, majorMs, longestMs } = r.gc;
+    console.log(
+      `${rate} Hz | ${((r.cpu * 1000) / r.messages).toFixed(1)} | ${((r.json * r.frames) / r.messages).toFixed(1)} | ${pct.toFixed(3)} % | ` +
+        `${minor} in ${minorMs.toFixed(0)} ms, ${major} in ${majorMs.toFixed(0)} ms, ${longestMs.toFixed(1)} ms`,
+    );
   }
   console.log(`load average after: ${loadavg()}`);
 }

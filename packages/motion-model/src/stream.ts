@@ -28,7 +28,7 @@ import { type Direction, type ExpressionWeights, PerformanceTrack } from "./perf
 import { makeMouthTargets } from "./phonetic-mouth";
 import { StreamResampler } from "./resample";
 import { smoothstep } from "./smoothstep";
-import { frameValues, LOOKAHEAD } from "./viseme-input";
+import { FRAME_VALUES, frameValues, LOOKAHEAD } from "./viseme-input";
 
 export const MOTION_FPS = 25;
 /** The mouth leads the sound by this much, as in rendered videos (audiovisual tolerance ~80 ms sound-first). */
@@ -36,6 +36,7 @@ export const LIP_LEAD_SECONDS = 0.05;
 /** Analysis frames a frame's viseme and plosive-closure decisions may look ahead (keeps within 80 ms of look-ahead). */
 const CLOSURE_LOOKAHEAD = LOOKAHEAD;
 const RING = 128; // analysis frames kept: closure runs (≤ 25) + the speech-before window (30) + look-ahead
+const NO_FEATURES: FrameFeatures = { db: -120, low: 0, mid: 0, hi: 0, vhi: 0, mel: new Float32Array(0) };
 
 export interface MotionFrame {
   /** Frames sent on this stream so far (idle frames included); `t` = frame / 25 drives blinks and head motion. */
@@ -88,8 +89,10 @@ export class MotionStream {
   private oddByte: number | undefined;
   private scratch = new Float32Array(1024); // pushPcm16's samples as floats
   // Per analysis frame (ring): features, levels, gate, quiet-run bookkeeping, smoothed values.
-  private readonly feat: FrameFeatures[] = new Array(RING);
-  private readonly values: Float32Array[] = new Array(RING);
+  // Features and classifier values are copied into slots made once: what the analysis returns dies young, and
+  // the heap of a thread serving many streams does not fill with frames that lived a second (major GCs).
+  private readonly feat: FrameFeatures[] = Array.from({ length: RING }, () => ({ ...NO_FEATURES }));
+  private readonly values: Float32Array[] = Array.from({ length: RING }, () => new Float32Array(FRAME_VALUES));
   private readonly ref = new Float32Array(RING);
   private readonly floor = new Float32Array(RING);
   private readonly quiet = new Uint8Array(RING);
@@ -259,8 +262,13 @@ export class MotionStream {
     const k = i % RING;
     const f = this.analyze(this.pcm.held, this.pcm.start, i * HOP + HOP / 2);
     const lv = this.levels.update(f.db);
-    this.feat[k] = f;
-    this.values[k] = frameValues(f, lv.ref);
+    const slot = this.feat[k];
+    slot.db = f.db;
+    slot.low = f.low;
+    slot.mid = f.mid;
+    slot.hi = f.hi;
+    slot.vhi = f.vhi; // the mel bands are read only through the values below
+    this.values[k].set(frameValues(f, lv.ref));
     this.ref[k] = lv.ref;
     this.floor[k] = lv.floor;
     this.active[k] = this.gate(f.db, lv.ref, lv.floor, lv.silent) ? 1 : 0;
