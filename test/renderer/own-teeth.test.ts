@@ -38,6 +38,28 @@ describe("a portrait showing its teeth", () => {
   });
 });
 
+describe("the side teeth at the image-left corner", () => {
+  // Her lower lip rises steeply to that corner; stretching the side teeth's lowest row down to it as the
+  // jaw drops drew a tall white wedge (a fang) below the others. The teeth there keep their own extent.
+  it.each([0.4, 0.6, 0.9])("open %s: no more teeth-white there than with the lips at rest", (open) => {
+    const m = painter.model;
+    const hw = m.mouth.halfWidth;
+    const white = (rgb: Buffer) => {
+      let n = 0;
+      for (let y = Math.round(m.mouth.oy - 0.6 * hw); y < m.mouth.oy + 0.8 * hw; y++)
+        for (let x = Math.round(m.mouth.ox - hw); x < m.mouth.ox - 0.5 * hw; x++) {
+          const o = (y * POSE_SIZE + x) * 3;
+          if (0.299 * rgb[o] + 0.587 * rgb[o + 1] + 0.114 * rgb[o + 2] > 190) n++;
+        }
+      return n;
+    };
+    const pose = { ...NEUTRAL_POSE, spread: 0.1, relax: 1 };
+    const shut = white(painter.paint(pose).rgb);
+    expect(shut).toBeGreaterThan(50);
+    expect(white(painter.paint({ ...pose, open }).rgb)).toBeLessThanOrEqual(1.05 * shut);
+  });
+});
+
 describe("a smile that rounds (oo, w, o)", () => {
   it("purses: the lips close over the teeth at the sides and stay open in the middle", () => {
     const m = painter.model;

@@ -59,8 +59,8 @@ export function teethBelowLip(
 
 /**
  * Per u (a lookup table like teethBelowLip's): where the lower lip rises steeply to a corner the side teeth
- * reach down to it (their lowest row stretched over what the jaw opened there), px: the thin strip of cavity
- * it would leave along that edge reads as a drawn dark line. Where the lip runs flatter the opening below the
+ * reach down to it while the strip of cavity left along that edge is thinner than a blurred edge (it would
+ * read as a drawn dark line), px: the most they may reach. Where the lip runs flatter the opening below the
  * teeth is wide and stays cavity (mouth-layers.ts reusePhotoInterior).
  */
 export function cornerTeethReach({ ax, lo }: Rest): Float64Array {
