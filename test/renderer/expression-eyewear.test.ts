@@ -12,8 +12,7 @@ import {
   mouthColors,
   NEUTRAL_POSE,
 } from "@avatar-video/face-rig";
-import { findEyewear } from "../../container/src/paint/eyewear";
-import { FramePainter } from "../../container/src/paint/public";
+import { FramePainter, findEyewear } from "../../container/src/paint/public";
 import { testStills, withGlasses } from "./helpers/spectacles";
 
 const S = 768;

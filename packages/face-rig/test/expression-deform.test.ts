@@ -11,7 +11,10 @@ import { testAvatar } from "../../../test/renderer/helpers/media-avatar";
 let m: FaceModel;
 /** The same face with its lips parted, the lower inner row shifted along the mouth too (a broad smile's). */
 let parted: FaceModel;
-const LOWER = [[95, 88, 178, 87, 14, 317, 402, 318, 324], [96, 89, 179, 86, 15, 316, 403, 319, 325]];
+const LOWER = [
+  [95, 88, 178, 87, 14, 317, 402, 318, 324],
+  [96, 89, 179, 86, 15, 316, 403, 319, 325],
+];
 const UPPER_INNER = [191, 80, 81, 82, 13, 312, 311, 310, 415];
 beforeAll(async () => {
   const a = await testAvatar("single-phone");
