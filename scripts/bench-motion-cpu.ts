@@ -74,7 +74,7 @@ async function run(msgs: ArrayBuffer[], rate: number, n: number): Promise<Run> {
   const gc = { minor: 0, minorMs: 0, major: 0, majorMs: 0, longestMs: 0 };
   const obs = new PerformanceObserver((list) => {
     for (const e of list.getEntries()) {
-      const major = (e.detail as { kind?: number } | undefined)?.kind === constants.NODE_PERFORMANCE_GC_MAJOR;
+      const major = (e as { detail?: { kind?: number } }).detail?.kind === constants.NODE_PERFORMANCE_GC_MAJOR;
       gc[major ? "major" : "minor"]++;
       gc[major ? "majorMs" : "minorMs"] += e.duration;
       gc.longestMs = Math.max(gc.longestMs, e.duration);
