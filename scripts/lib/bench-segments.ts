@@ -31,7 +31,7 @@ export async function benchSegments(base: Base, count: number, work: string): Pr
   const { width, height } = base.settings;
   console.log(`${width}×${height}, ${tl.frames} frames in ${count} segments:`);
   line("whole render", tl.durationSeconds, whole.s, `, analysis ${whole.value.timings.analysis} ms`);
-  const parts: { mp4Path: string; audioTrackPath?: string }[] = [];
+  const parts: { s: number; mp4Path: string; audioTrackPath?: string }[] = [];
   for (let index = 0; index < count; index++) {
     const part = await timed(() =>
       renderVideo({ ...base, workDir: dir(`segment-${index}`), segment: { index, count }, audioTrack: index === 0 }),
@@ -39,7 +39,7 @@ export async function benchSegments(base: Base, count: number, work: string): Pr
     const r = part.value;
     const extra = `, analysis ${r.timings.analysis} ms, ${(statSync(r.mp4Path).size / 1048576).toFixed(1)} MB${index === 0 ? " (with the audio track)" : ""}`;
     line(`segment ${index} [${r.range.start}, ${r.range.end})`, r.durationSeconds, part.s, extra);
-    parts.push(r);
+    parts.push({ s: part.s, mp4Path: r.mp4Path, audioTrackPath: r.audioTrackPath });
   }
   const track = await timed(() => videoAudioTrack({ audioPath: base.audioPath, timeline: tl, workDir: dir("audio") }));
   console.log(`  audio track alone: ${track.s.toFixed(1)} s (${(tl.durationSeconds / track.s).toFixed(0)}× real time)`);
