@@ -87,9 +87,8 @@ export function takeOutEyewear(
   m: FaceModel,
   ew: Eyewear,
 ): void {
-  const tris = displaced(xy, rigid, ew.carry);
   // Skin comes from under the strokes to at most where the head and the expression carry it.
-  ew.planes.forEach((p, k) => takeOut(frame, xy, occluder(m, tris, p, ew.bounds[k]), REACH * m.interocular * p.scale));
+  occluders(xy, rigid, m, ew).forEach((o, k) => takeOut(frame, xy, o, REACH * m.interocular * ew.planes[k].scale));
 }
 
 export function putBackEyewear(
@@ -100,9 +99,14 @@ export function putBackEyewear(
   m: FaceModel,
   ew: Eyewear,
 ): void {
-  const tris = displaced(xy, rigid, ew.carry);
-  ew.planes.forEach((p, k) => putBack(frame, still, xy, rigid, occluder(m, tris, p, ew.bounds[k]), true, null));
+  for (const o of occluders(xy, rigid, m, ew)) putBack(frame, still, xy, rigid, o, true, null);
 }
+
+/** Each plane's strokes over the triangles the expression moved. */
+const occluders = (xy: Float32Array, rigid: Float32Array, m: FaceModel, ew: Eyewear) => {
+  const tris = displaced(xy, rigid, ew.carry);
+  return ew.planes.map((p, k) => occluder(m, tris, p, ew.bounds[k]));
+};
 
 /** Triangles with a vertex more than a quarter pixel from its rigid place (a smaller bend does not show). */
 const displaced = (xy: Float32Array, rigid: Float32Array, tris: number[][]) =>
