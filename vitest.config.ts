@@ -112,16 +112,17 @@ async function workersProject() {
       // starts its workerd (vitest's default leaves one core out: one file at a time on a 2-core machine).
       maxWorkers: "100%",
       deps: { optimizer: { ssr: { enabled: true, include: WORKER_DEPENDENCIES } } },
-      // The Worker's own queue consumer keeps dispatching the jobs a file created (to the stub renderer) after
-      // the file's last test; when the file's environment closes under it, vitest reports that late work as
-      // an unhandled EnvironmentTeardownError. It happens after every assertion, so only that error is ignored.
-      onUnhandledError: (error: { name?: string; message?: string }) => !isLateQueueWork(error),
     },
   };
 }
 
 export default defineConfig(async () => ({
   test: {
+    // The Worker's own queue consumer keeps dispatching the jobs a file created (to the stub renderer) after the
+    // file's last test; when the file's environment closes under it, vitest reports that late work as an
+    // unhandled EnvironmentTeardownError. It happens after every assertion, so only that error is ignored. Vitest
+    // reads this option from the root config only (a project's own is silently unused).
+    onUnhandledError: (error: { name?: string; message?: string }) => !isLateQueueWork(error),
     projects: [
       await workersProject(),
       {
