@@ -65,6 +65,8 @@ run typecheck bash -c 'printf "%s\n" "$@" | xargs -P 2 -I {} tsc --noEmit -p {}'
   run lint biome lint .
   # Docs are reference: ≤ 400 lines, no commit hashes (history lives in docs/history/ and git).
   run docs tsx scripts/check-docs.ts
+  # Commit subjects: ≤ 72 characters since the rule was enforced.
+  run commit-subjects bash scripts/check-commit-subjects.sh
   run format biome format .
   # worker-configuration.d.ts (the Worker's Env) must match wrangler.toml and .dev.vars.example.
   run worker-types npm run --silent types:worker -- --check
@@ -76,7 +78,7 @@ run typecheck bash -c 'printf "%s\n" "$@" | xargs -P 2 -I {} tsc --noEmit -p {}'
   run deploy-check-needs-base-url bash -c '! out=$(PUBLIC_BASE_URL= bash scripts/deploy-check.sh 2>&1) && grep -q "PUBLIC_BASE_URL would ship as \"\"" <<<"$out"'
 ) &
 wait
-report typecheck lint docs format worker-types import-rules deploy-check deploy-check-needs-base-url
+report typecheck lint docs commit-subjects format worker-types import-rules deploy-check deploy-check-needs-base-url
 
 # One vitest project per suite (vitest.config.ts), one after the other: each prints its own line.
 for suite in workers renderer client scripts e2e e2e-scale; do
