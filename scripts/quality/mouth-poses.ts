@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { parseArgs } from "node:util";
 import sharp from "sharp";
 import { NEUTRAL_POSE } from "@avatar-video/face-rig";
-import { MOUTH_POSES, POSE_SIZE as S, posePainter } from "./paint-pose";
+import { MOUTH_POSES, poseCrop, posePainter } from "./paint-pose";
 
 const { values } = parseArgs({
   options: { inputs: { type: "string" }, portrait: { type: "string" }, out: { type: "string" } },
@@ -28,15 +28,7 @@ const K = 2;
 const tiles: Buffer[] = [];
 for (const [, pose] of MOUTH_POSES) {
   const { rgb } = painter.paint({ ...NEUTRAL_POSE, ...pose });
-  const w = 2 * side;
-  const img = Buffer.alloc(w * w * 3);
-  for (let y = 0; y < w; y++) img.set(rgb.subarray(((y0 + y) * S + x0) * 3, ((y0 + y) * S + x0 + w) * 3), y * w * 3);
-  tiles.push(
-    await sharp(img, { raw: { width: w, height: w, channels: 3 } })
-      .resize(w * K, w * K, { kernel: "nearest" })
-      .png()
-      .toBuffer(),
-  );
+  tiles.push(await poseCrop(rgb, x0, y0, 2 * side, 2 * side, K));
 }
 const t = 2 * side * K;
 await sharp({ create: { width: MOUTH_POSES.length * (t + 4), height: t, channels: 3, background: "#fff" } })

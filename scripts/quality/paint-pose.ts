@@ -4,6 +4,7 @@
  */
 import { buildFaceModel, deform, type FaceModel, type FacePose, photoMouthColors } from "@avatar-video/face-rig";
 import type { AvatarRig } from "@avatar-video/contract";
+import sharp from "sharp";
 import { composeCanvas, FramePainter, rgbToYuv420, yuv420ToRgb } from "../../container/src/paint/public";
 
 /** The poses the viseme classes aim at (packages/motion-model/src/phonetic-mouth.ts), at full loudness. */
@@ -56,4 +57,15 @@ export async function posePainter(portraitPng: Buffer, rig: AvatarRig): Promise<
     },
     close: () => painter.close(),
   };
+}
+
+/** A w×h crop at (x0, y0) of a painted pose's RGB24 frame, enlarged k× nearest-neighbour, as PNG. */
+export function poseCrop(rgb: Buffer, x0: number, y0: number, w: number, h: number, k: number): Promise<Buffer> {
+  const img = Buffer.alloc(w * h * 3);
+  for (let y = 0; y < h; y++)
+    img.set(rgb.subarray(((y0 + y) * POSE_SIZE + x0) * 3, ((y0 + y) * POSE_SIZE + x0 + w) * 3), y * w * 3);
+  return sharp(img, { raw: { width: w, height: h, channels: 3 } })
+    .resize(w * k, h * k, { kernel: "nearest" })
+    .png()
+    .toBuffer();
 }

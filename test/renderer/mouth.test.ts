@@ -124,6 +124,29 @@ describe("mouth interior", () => {
     for (let y = 59; y <= 61; y++) for (let x = 90; x <= 110; x++) expect(f[y * W + x]).toBeLessThan(110);
   });
 
+  it("meets a smiling photo's fully pressed lips in a soft dark line of lip colour, no teeth between", () => {
+    const g = 14;
+    const sigma = 1.5;
+    const { stat, st } = smilingStyle(g, sigma);
+    // Pressed all the way: the warp brought the lips (90) together, leaving a 1 px streak of squeezed teeth.
+    const f = Uint8Array.from(stat);
+    for (let y = 40; y < 80; y++) for (let x = 70; x <= 130; x++) f[y * W + x] = 90;
+    const { upper, lower } = lips(0);
+    for (let x = 80; x <= 120; x++) f[60 * W + x] = 230;
+    drawMouthInterior(f, L, upper, lower, 0, st, clip);
+    const col = (y: number) => f[y * W + 100];
+    // The line: darker than the lip (90) where they meet, never the teeth's brightness; lip again 4σ away.
+    expect(Math.min(col(59), col(60))).toBeLessThan(80);
+    expect(Math.min(col(59), col(60))).toBeGreaterThan(50);
+    for (let y = 55; y <= 65; y++) expect(col(y), `y ${y}`).toBeLessThan(95);
+    expect(Math.abs(col(54) - 90)).toBeLessThanOrEqual(3);
+    // As soft as the photo: no steeper than a line blurred by σ (a Gaussian of σ peaks in slope at depth × 0.607 / σ).
+    const depth = 90 - Math.min(col(59), col(60));
+    let maxStep = 0;
+    for (let y = 52; y < 68; y++) maxStep = Math.max(maxStep, Math.abs(col(y + 1) - col(y)));
+    expect(maxStep).toBeLessThanOrEqual(Math.ceil((depth * 0.607) / sigma) + 1);
+  });
+
   it("ends a smiling photo's own teeth as softly as the photo where the opening grows below them", () => {
     const g = 14;
     for (const blur of [1, 2.5]) {
@@ -138,6 +161,20 @@ describe("mouth interior", () => {
       const gaussianPeak = (230 - lo) / (blur * Math.sqrt(2 * Math.PI));
       expect(maxStep).toBeLessThanOrEqual(Math.ceil(gaussianPeak * 1.1) + 1);
     }
+  });
+
+  it("draws lower teeth above the lower lip on a wide opening: lit edges, soft gaps between them", () => {
+    const f = frameOf();
+    const { upper, lower } = lips(40);
+    drawMouthInterior(f, L, upper, lower, 0.9, style(1.2), clip);
+    const lum = (x: number, y: number) => f[y * W + x];
+    // The lower lip's inner edge at the middle is y 86; the teeth stand above it, the cavity above them.
+    const teeth = lum(104, 83);
+    expect(teeth).toBeGreaterThan(120);
+    expect(teeth - lum(104, 74)).toBeGreaterThan(50);
+    // The gap between the central incisors (x 100) is darker than a tooth's middle, but not a black line.
+    expect(lum(100, 83)).toBeLessThan(teeth - 5);
+    expect(lum(100, 83)).toBeGreaterThan(0.7 * teeth);
   });
 
   it("covers a smiling photo's side teeth near the lip corners on a wide opening (no stretched streaks)", () => {

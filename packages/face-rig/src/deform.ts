@@ -6,6 +6,7 @@ import { FACE_POINTS } from "./face-model";
 import { smoothstep } from "@avatar-video/motion-model";
 import { moveLids } from "./eyelids";
 import { expressionShape, mouthShift, type ExpressionWeights } from "./expression";
+import { PRESS_FLATTEN } from "./mouth-rig";
 
 export interface FacePose {
   /** Jaw/lip opening 0..1. */
@@ -91,6 +92,9 @@ export function deform(m: FaceModel, pose: FacePose, out: Float32Array): Float32
   const held = x && x.closeLips > 0 ? x.closeLips * (1 - HELD_RELEASE * smoothstep(0.05, 0.6, open)) : 0;
   // Lips apart at rest (a smile showing its teeth) purse further in: the corners cover the side teeth.
   const parted = smoothstep(0.1, 0.4, mv[14] - mv[13]);
+  // Such lips also close faster with the press (half a press covers most of the teeth) and meet at a full
+  // one: pressCloseV carries them past restCloseV's cap.
+  const pc = press + parted * press * (1 - press);
   const horiz = 0.1 * spread - (0.26 + PURSE_IN * parted) * round - 0.35 * relax;
   for (let i = 0; i < FACE_POINTS; i++) {
     const u = mu[i];
@@ -100,11 +104,13 @@ export function deform(m: FaceModel, pose: FacePose, out: Float32Array): Float32
     // Rounding purses a photo's parted lips: they close at the sides, less in the middle.
     const sides = smoothstep(0.2, 0.75, Math.abs(u));
     const purse = round * (1 - press) * (ROUND_CLOSE_MIDDLE + (ROUND_CLOSE_SIDES - ROUND_CLOSE_MIDDLE) * sides);
-    let dv = restCloseV[i] * (press + purse) + tuckV[i] * tuck;
+    const closeV = restCloseV[i] * (pc + purse) + m.pressCloseV[i] * pc;
+    let dv = closeV + tuckV[i] * tuck;
+    du += m.pressCloseU[i] * pc;
     // An expression may close a parted photo mouth at rest, all the way; speech opens it from there.
     if (held > 0) {
-      dv += (m.fullCloseV[i] - restCloseV[i] * (press + purse)) * held;
-      du += m.fullCloseU[i] * held;
+      dv += (m.fullCloseV[i] - closeV) * held;
+      du += (m.fullCloseU[i] - m.pressCloseU[i] * pc) * held;
     }
     const role = lipRole[i];
     // Jaw.
@@ -117,11 +123,11 @@ export function deform(m: FaceModel, pose: FacePose, out: Float32Array): Float32
       dv -= J * 0.12 * prof;
       // Rounding pushes the lips out (fuller in 2D); pressing flattens them.
       dv -= 0.05 * hw * round * prof;
-      dv += 0.03 * hw * press * prof;
+      dv += PRESS_FLATTEN * hw * pc * prof;
     } else if (role === 2) {
       const prof = Math.max(0, 1 - u * u);
       dv += 0.05 * hw * round * prof;
-      dv -= 0.03 * hw * press * prof;
+      dv -= PRESS_FLATTEN * hw * pc * prof;
     }
     // Corners in/out (and down as a smile relaxes); fades out over the cheeks and vertically.
     if (horiz !== 0) {

@@ -32,6 +32,7 @@ import {
   buildMouthRig,
   faceJawWeights,
   heldClosingOffsets,
+  pressExcessOffsets,
   restClosingOffsets,
   smileLift,
   tuckOffsets,
@@ -77,6 +78,10 @@ export interface FaceModel {
   fullCloseV: Float32Array;
   /** The same closing's movement along the corner line (px): the inner-lip pairs meet at their midpoints. */
   fullCloseU: Float32Array;
+  /** What a full press closes beyond restCloseV on a photo whose lips are apart by more than its cap (v, px). */
+  pressCloseV: Float32Array;
+  /** That closing's movement along the corner line (px). */
+  pressCloseU: Float32Array;
   /** F/V offsets per vertex (dy in canvas px along the mouth's down axis at tuck = 1). */
   tuckV: Float32Array;
   mouth: {
@@ -131,6 +136,7 @@ export function buildFaceModel(rig: AvatarRig, place: Placement): FaceModel {
 
   const mouth = buildMouthRig(base, count);
   const held = heldClosingOffsets(mouth, count);
+  const excess = pressExcessOffsets(mouth, count);
   const jawW = faceJawWeights(mouth, count);
   setRingJawWeights(jawW);
 
@@ -149,6 +155,8 @@ export function buildFaceModel(rig: AvatarRig, place: Placement): FaceModel {
     restCloseV: restClosingOffsets(mouth, count),
     fullCloseV: held.v,
     fullCloseU: held.u,
+    pressCloseV: excess.v,
+    pressCloseU: excess.u,
     tuckV: tuckOffsets(mouth, count),
     mouth: {
       ...mouth.frame,

@@ -74,14 +74,50 @@ export function paintTongue(c: Interior, col: Float64Array, u: number, v: number
   mix(col, t[0] * sh, t[1] * sh, t[2] * sh, ta);
 }
 
-/** Lower teeth: a thin band above the lower lip at the centre, in the lip's shadow. */
-export function paintLowerTeeth(c: Interior, col: Float64Array, u: number, au: number, v: number, vLo: number): void {
-  if (!(c.lowTeethH > 0.3 && au < 0.45)) return;
-  const top = vLo - c.lowTeethH * Math.sqrt(Math.max(0, 1 - (u / 0.45) ** 2));
-  const la = smoothstep(top - c.step, top + c.step, v) * (1 - smoothstep(0.15, 0.45, au)) * 0.45 * c.lowTeethVis;
+/** Lower-teeth boundaries in |u|: narrower incisors than the upper ones, the arch ending sooner. */
+const LOWER_TOOTH_EDGES = [0, 0.2, 0.41, 0.6, 0.76];
+
+/**
+ * Lower teeth above the lower lip, one tooth at a time: incisal edges lit from above, slightly rounded with a
+ * notch between teeth, darker gaps, their lower part in the lip's shadow with a line of gum at the lip on a
+ * wide opening, the arch sinking behind the lip towards the sides.
+ */
+export function paintLowerTeeth(
+  c: Interior,
+  col: Float64Array,
+  u: number,
+  au: number,
+  v: number,
+  vLo: number,
+  gapHere: number,
+): void {
+  const end = LOWER_TOOTH_EDGES[LOWER_TOOTH_EDGES.length - 1];
+  if (!(c.lowTeethH > 0.3 && c.lowTeethVis > 0 && au < end)) return;
+  let k = 1;
+  while (au > LOWER_TOOTH_EDGES[k]) k++;
+  const a0 = LOWER_TOOTH_EDGES[k - 1];
+  const a1 = LOWER_TOOTH_EDGES[k];
+  const t = (au - a0) / (a1 - a0);
+  const h = Math.min(c.lowTeethH, 0.3 * gapHere) * Math.sqrt(Math.max(0, 1 - (au / end) ** 2));
+  if (!(h > 0.3)) return;
+  const top = vLo - h * (0.88 + 0.12 * Math.sin(Math.PI * t));
+  const la = smoothstep(top - c.step, top + c.step, v) * (1 - smoothstep(0.6 * end, end, au)) * c.lowTeethVis;
   if (la <= 0) return;
-  const t = c.st.teeth;
-  mix(col, t[0] * 0.55, t[1] * 0.55, t[2] * 0.55, la);
+  const depth = Math.min(1, Math.max(0, (v - top) / h)); // 0 at the incisal edge, 1 at the lip
+  let sh = 0.62 + 0.26 * (1 - depth) + 0.08 * Math.sin(Math.PI * t);
+  // Gaps as soft as the photo: a crisp dark line per tooth reads as a fence.
+  const gw = Math.max(0.8, c.edge) / c.ax.hw;
+  sh *= 1 - 0.16 * (1 - smoothstep(0, gw, Math.min(au - a0, a1 - au)));
+  sh *= 0.92 - 0.35 * smoothstep(0.15, 0.7, au);
+  sh *= 1 + c.st.light * u;
+  const tc = c.st.teeth;
+  mix(col, tc[0] * sh, tc[1] * sh, tc[2] * sh, la);
+  // Gum at the lip where the teeth stand tall (a wide opening): the lip's shadow colour, lightened.
+  const gum = smoothstep(0.72, 0.95, depth) * smoothstep(0.08 * c.ax.hw, 0.14 * c.ax.hw, h) * la;
+  if (gum > 0) {
+    const e = c.st.cavityEdge;
+    mix(col, e[0] * 1.5, e[1] * 1.4, e[2] * 1.4, 0.7 * gum);
+  }
 }
 
 /**
@@ -161,10 +197,13 @@ export function reusePhotoInterior(
   return wp;
 }
 
+/** Luma lost at the middle of the line where closed lips meet (their shadow on each other). */
+const SEAM_DARK = 0.25;
+
 /**
  * Lips pressed together over the photo's own teeth: the squeezed remains of the opening get the colour of
- * the lower lip just outside the photo's rest opening (a little darker where the lips meet), reaching a
- * blurred step beyond the inner edges. Returns the coverage.
+ * the lower lip just outside the photo's rest opening, with the soft dark line of lips meeting along its
+ * middle (as wide as the photo's blur), reaching a blurred step beyond the inner edges. Returns the coverage.
  */
 export function paintSeal(
   c: Interior,
@@ -179,7 +218,7 @@ export function paintSeal(
   const a = 1 - smoothstep(0, c.step + 1, -dist);
   if (a <= 0) return 0;
   const r = c.st.rest.ax;
-  const below = smoothstep(vUp, vLo, v);
+  const d = v - (vUp + vLo) / 2;
   // The lower lip's colour (FaceMesh may put a smiling photo's upper inner-lip points on the teeth).
   const v0 = curveAt(c.st.rest.lo, LUT, u) + curveAt(c.st.teethBelowLip, LUT, u) + 0.12 * r.hw;
   const [pr, pg, pb] = samplePhoto(
@@ -188,7 +227,8 @@ export function paintSeal(
     r.ox + u * r.hw * r.ex - v0 * r.ey,
     r.oy + u * r.hw * r.ey + v0 * r.ex,
   );
-  const dark = 1 - 0.15 * (1 - Math.abs(2 * below - 1));
+  const w = 1.3 * c.edge;
+  const dark = 1 - SEAM_DARK * Math.exp((-0.5 * d * d) / (w * w));
   col[0] = pr * dark;
   col[1] = pg * dark;
   col[2] = pb * dark;

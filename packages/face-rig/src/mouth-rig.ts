@@ -164,12 +164,15 @@ export function smileLift(rig: MouthRig): number {
   return Math.max(0, Math.min(0.35, centre));
 }
 
+/** The most restClosingOffsets closes a pair of inner-lip points, half mouth widths. */
+const MAX_REST_CLOSE = 0.24;
+
 /** Closing offsets (dy along the mouth's down axis, px) that bring a photo's parted lips together for M/B/P. */
 export function restClosingOffsets(rig: MouthRig, count: number): Float32Array {
   const { mv } = rig;
   const hw = rig.frame.halfWidth;
   const restCloseV = new Float32Array(count);
-  const maxClose = 0.24 * hw;
+  const maxClose = MAX_REST_CLOSE * hw;
   for (let k = 1; k < LIPS_UPPER_INNER.length - 1; k++) {
     const ui = LIPS_UPPER_INNER[k];
     const li = LIPS_LOWER_INNER[k];
@@ -195,14 +198,23 @@ export function restClosingOffsets(rig: MouthRig, count: number): Float32Array {
 /** Shares of the inner row's closing that the lip rows further out follow in a held closed mouth. */
 const HELD_FOLLOW = [0.95, 0.85, 0.65];
 
+/** How far a press flattens each lip towards the other (deform.ts), half mouth widths at the middle. */
+export const PRESS_FLATTEN = 0.03;
+/** Share of the press's extra closing (beyond restClosingOffsets) the lower lip takes: the jaw closes too. */
+const PRESS_LOWER_SHARE = 0.6;
+
 /**
- * Offsets (as restClosingOffsets, along the mouth's down axis `v` and along its corner line `u`, px) that close
- * a parted photo mouth all the way and hold it closed (an expression): the lips move nearly whole — a lip
- * stretched over a broad smile's gap shows streaks — and the skin beyond them takes up the stretch. Each pair
- * of inner-lip points meets at their midpoint, across and along the mouth, so no sliver of the opening (and
- * of the photo's teeth in it) is left beside a corner where the rows do not face each other.
+ * Offsets (along the mouth's down axis `v` and along its corner line `u`, px) that move each pair of inner-lip
+ * points towards each other by `amount(gap, k)` px of their rest gap, the lower lip taking `lowerShare` of it,
+ * along the mouth too in proportion (towards where the pair meets), the lip rows further out following nearly
+ * whole (HELD_FOLLOW).
  */
-export function heldClosingOffsets(rig: MouthRig, count: number): { v: Float32Array; u: Float32Array } {
+function wholeLipClosing(
+  rig: MouthRig,
+  count: number,
+  lowerShare: number,
+  amount: (gap: number, k: number) => number,
+): { v: Float32Array; u: Float32Array } {
   const { mu, mv } = rig;
   const hw = rig.frame.halfWidth;
   const v = new Float32Array(count);
@@ -215,18 +227,48 @@ export function heldClosingOffsets(rig: MouthRig, count: number): { v: Float32Ar
     const up = LIPS_UPPER_INNER[k];
     const lo = LIPS_LOWER_INNER[k];
     const gap = Math.max(0, (mv[lo] - mv[up]) * hw);
-    const along = gap > 0 ? (mu[lo] - mu[up]) * hw : 0;
+    const close = amount(gap, k);
+    if (!(close > 0)) continue;
+    const along = (mu[lo] - mu[up]) * hw * (close === gap ? 1 : close / gap);
     rows.forEach((lip, side) => {
-      const sign = side === 0 ? 0.5 : -0.5;
-      v[lip[0][k]] = sign * gap;
+      const sign = side === 0 ? 1 - lowerShare : -lowerShare;
+      v[lip[0][k]] = sign * close;
       u[lip[0][k]] = sign * along;
       for (let depth = 1; depth < lip.length; depth++) {
         const o = lip[depth][k];
         if (o === lip[0][k]) continue;
-        v[o] = sign * gap * HELD_FOLLOW[depth - 1];
+        v[o] = sign * close * HELD_FOLLOW[depth - 1];
         u[o] = sign * along * HELD_FOLLOW[depth - 1];
       }
     });
   }
   return { v, u };
+}
+
+/**
+ * Offsets (as wholeLipClosing) for the part of a parted photo mouth that restClosingOffsets leaves open at a
+ * full press — the lips of a smile showing its teeth are apart by more than its cap — so the lips meet at
+ * press 1 instead of leaving a squeezed strip of teeth between them; the lower lip takes most of it. Zero
+ * where the rest closing (with the press's flattening) already meets.
+ */
+export function pressExcessOffsets(rig: MouthRig, count: number): { v: Float32Array; u: Float32Array } {
+  const { mu } = rig;
+  const hw = rig.frame.halfWidth;
+  return wholeLipClosing(rig, count, PRESS_LOWER_SHARE, (gap, k) => {
+    const up = mu[LIPS_UPPER_INNER[k]];
+    const lo = mu[LIPS_LOWER_INNER[k]];
+    const flat = PRESS_FLATTEN * hw * (Math.max(0, 1 - up * up) + Math.max(0, 1 - lo * lo));
+    return Math.max(0, gap - Math.min(gap, MAX_REST_CLOSE * hw) - flat);
+  });
+}
+
+/**
+ * Offsets (as wholeLipClosing) that close a parted photo mouth all the way and hold it closed (an
+ * expression): the lips move nearly whole — a lip stretched over a broad smile's gap shows streaks — and the
+ * skin beyond them takes up the stretch. Each pair of inner-lip points meets at their midpoint, across and
+ * along the mouth, so no sliver of the opening (and of the photo's teeth in it) is left beside a corner where
+ * the rows do not face each other.
+ */
+export function heldClosingOffsets(rig: MouthRig, count: number): { v: Float32Array; u: Float32Array } {
+  return wholeLipClosing(rig, count, 0.5, (gap) => gap);
 }

@@ -66,10 +66,18 @@ export function measureOpening(
   }
   const extra = centreGap - restGap;
   const s = st.blur;
+  // Lips closing over the photo's own teeth (M/B/P): what is left of the opening shows those teeth as they
+  // are, covered by the lips (the warp would squeeze them into a grey strip), until the last of it, which
+  // is painted as lips meeting.
+  const closing = st.ownTeeth && restGap > 0 ? Math.max(0, -extra / restGap) : 0;
   // F/V: the strip of upper teeth between the lips shows however little the lips are apart.
-  const vis = Math.max(smoothstep(0.4, 1.2 + 1.5 * s, extra), tuck * smoothstep(0.3, 1 + s, centreGap));
-  // Lips closing over the photo's own teeth (M/B/P): the squeezed seam is covered with the lips' own colour.
-  const seal = st.ownTeeth && restGap > 0 ? smoothstep(0.2, 0.6, -extra / restGap) : 0;
+  const vis = Math.max(
+    smoothstep(0.4, 1.2 + 1.5 * s, extra),
+    tuck * smoothstep(0.3, 1 + s, centreGap),
+    smoothstep(0.02, 0.12, closing),
+  );
+  // A slit narrower than a couple of the photo's blurs cannot show teeth: there the lips have met.
+  const seal = closing > 0 ? Math.max(smoothstep(0.75, 0.95, closing), 1 - smoothstep(1 + s, 2 + 2 * s, centreGap)) : 0;
   // Per column, with rounding closing them at the sides only (deform.ts); the strip of teeth the mesh gives
   // the lower lip (lip-edge.ts) counts as opening, now and at rest.
   const sealed = new Float64Array(LUT + 1);
@@ -95,7 +103,7 @@ export function measureOpening(
     teethVis,
     lowTeethVis: shown,
     teethH: 0.28 * hw,
-    lowTeethH: 0.07 * hw * smoothstep(0.35, 0.9, open),
+    lowTeethH: 0.13 * hw * smoothstep(0.3, 0.9, open),
     edge: Math.max(0.7, s),
     step: STEP * Math.max(0.5, s),
     sealed,
@@ -106,7 +114,7 @@ export function measureOpening(
 
 /** How far lips that were `restGap` px apart in the photo have closed over its teeth at `gap` px (0..1). */
 function sealAt(gap: number, restGap: number): number {
-  return restGap > 2 ? smoothstep(0.6, 0.8, 1 - gap / restGap) : 0;
+  return restGap > 2 ? smoothstep(0.75, 0.95, 1 - gap / restGap) : 0;
 }
 
 /** The even-aligned luma rect that can change: the lips' bounding box plus the blur's reach, inside `clip`. */
@@ -155,7 +163,7 @@ export function shade(c: Interior, L: YuvFrameLayout, col: Float64Array, px: num
     const gapHere = Math.max(0, vLo - vUp);
     paintCavity(c, col, dist, au);
     paintTongue(c, col, u, v, vLo, gapHere);
-    paintLowerTeeth(c, col, u, au, v, vLo);
+    paintLowerTeeth(c, col, u, au, v, vLo, gapHere);
     paintUpperTeeth(c, col, u, au, v, vUp, gapHere);
     col[3] = st.ownTeeth ? 1 - reusePhotoInterior(c, L, col, u, v, vUp, vLo) : 1;
     const fade = st.ownTeeth ? smoothstep(CORNER_FADE_OWN_TEETH, 0.995, au) : smoothstep(CORNER_FADE, 0.98, au);
@@ -166,7 +174,7 @@ export function shade(c: Interior, L: YuvFrameLayout, col: Float64Array, px: num
     g = col[1],
     b = col[2],
     synth = col[3];
-  const closed = paintSeal(c, L, col, u, v, vUp, vLo, dist) * (1 - smoothstep(CORNER_FADE, 0.98, au));
+  const closed = paintSeal(c, L, col, u, v, vUp, vLo, dist) * (1 - smoothstep(CORNER_FADE_OWN_TEETH, 0.995, au));
   // Both by their coverage: the open part weighs open × (1 − seal), the sealed one closed × seal.
   const wo = open * (1 - seal);
   const cover = wo + closed * seal;
