@@ -20,32 +20,79 @@ const bin = (hz: number) => Math.round(hz / BIN);
 
 export const clamp01 = (x: number) => (x < 0 ? 0 : Math.min(x, 1));
 
-/** In-place iterative radix-2 complex FFT. */
-export function fft(re: Float64Array, im: Float64Array): void {
-  const n = re.length;
+/**
+ * What an FFT of size n reuses from call to call: the bit-reversal swaps, and per stage the twiddle factors
+ * exactly as the butterfly recurrence (w ← w·e^(−2πi/len), from 1) produces them, so the transform is the
+ * textbook loop's bit for bit without recomputing them for every frame. Stage of half-size h: entries h..2h−1.
+ */
+interface FftPlan {
+  swaps: Uint16Array;
+  wr: Float64Array;
+  wi: Float64Array;
+}
+const plans = new Map<number, FftPlan>();
+
+function fftPlan(n: number): FftPlan {
+  let plan = plans.get(n);
+  if (plan) return plan;
+  const swaps: number[] = [];
   for (let i = 1, j = 0; i < n; i++) {
     let bit = n >> 1;
     for (; j & bit; bit >>= 1) j ^= bit;
     j ^= bit;
-    if (i < j) {
-      let t = re[i];
-      re[i] = re[j];
-      re[j] = t;
-      t = im[i];
-      im[i] = im[j];
-      im[j] = t;
-    }
+    if (i < j) swaps.push(i, j);
   }
+  const wr = new Float64Array(Math.max(n, 1));
+  const wi = new Float64Array(Math.max(n, 1));
   for (let len = 2; len <= n; len <<= 1) {
     const ang = (-2 * Math.PI) / len;
-    const wr = Math.cos(ang);
-    const wi = Math.sin(ang);
+    const [sr, si] = [Math.cos(ang), Math.sin(ang)];
     const h = len >> 1;
-    for (let i = 0; i < n; i += len) {
-      let cr = 1;
-      let ci = 0;
-      for (let j = 0; j < h; j++) {
-        const a = i + j;
+    let cr = 1;
+    let ci = 0;
+    for (let j = 0; j < h; j++) {
+      wr[h + j] = cr;
+      wi[h + j] = ci;
+      const t = cr * sr - ci * si;
+      ci = cr * si + ci * sr;
+      cr = t;
+    }
+  }
+  plan = { swaps: Uint16Array.from(swaps), wr, wi };
+  plans.set(n, plan);
+  return plan;
+}
+
+/** In-place iterative radix-2 complex FFT (n ≤ 65 536). */
+export function fft(re: Float64Array, im: Float64Array): void {
+  const n = re.length;
+  const { swaps, wr, wi } = fftPlan(n);
+  for (let s = 0; s < swaps.length; s += 2) {
+    const i = swaps[s];
+    const j = swaps[s + 1];
+    let t = re[i];
+    re[i] = re[j];
+    re[j] = t;
+    t = im[i];
+    im[i] = im[j];
+    im[j] = t;
+  }
+  for (let h = 1; h < n; h <<= 1) {
+    const len = h << 1;
+    // Twiddle 1 first: x·1 − y·0 is x (up to the sign of a zero, which no power or magnitude sees).
+    for (let a = 0; a < n; a += len) {
+      const b = a + h;
+      const xr = re[b];
+      const xi = im[b];
+      re[b] = re[a] - xr;
+      im[b] = im[a] - xi;
+      re[a] += xr;
+      im[a] += xi;
+    }
+    for (let j = 1; j < h; j++) {
+      const cr = wr[h + j];
+      const ci = wi[h + j];
+      for (let a = j; a < n; a += len) {
         const b = a + h;
         const xr = re[b] * cr - im[b] * ci;
         const xi = re[b] * ci + im[b] * cr;
@@ -53,9 +100,6 @@ export function fft(re: Float64Array, im: Float64Array): void {
         im[b] = im[a] - xi;
         re[a] += xr;
         im[a] += xi;
-        const t = cr * wr - ci * wi;
-        ci = cr * wi + ci * wr;
-        cr = t;
       }
     }
   }
@@ -76,8 +120,12 @@ export interface FrameFeatures {
 /**
  * Features of the frame centred at sample number `center` (mono 16 kHz). `samples` holds sample numbers
  * `start` on (a stream keeps only the recent ones); any sample not held, or before 0, reads as 0.
+ * With `reuse`, every call returns the same object (and mel array), overwritten by the next call: for a caller
+ * that copies what it keeps (stream.ts), so a thread serving many streams allocates nothing per frame.
  */
-export function makeFrameAnalyzer(): (samples: Float32Array, start: number, center: number) => FrameFeatures {
+export function makeFrameAnalyzer(
+  opts: { reuse?: boolean } = {},
+): (samples: Float32Array, start: number, center: number) => FrameFeatures {
   const hamming = new Float64Array(NFFT);
   for (let i = 0; i < NFFT; i++) hamming[i] = 0.54 - 0.46 * Math.cos((2 * Math.PI * i) / (NFFT - 1));
   const re = new Float64Array(NFFT);
@@ -90,12 +138,17 @@ export function makeFrameAnalyzer(): (samples: Float32Array, start: number, cent
     for (let k = bin(a); k < bin(b); k++) acc += pw[k];
     return acc;
   };
+  const shared: FrameFeatures = { db: -120, low: 0, mid: 0, hi: 0, vhi: 0, mel: new Float32Array(MEL_BANDS) };
+  const silentMel = new Float32Array(MEL_BANDS).fill(-120);
   return (samples, start, center) => {
     const f0 = Math.round(center - NFFT / 2);
-    for (let k = 0; k < NFFT; k++) {
-      const j = f0 + k - start;
-      frame[k] = f0 + k >= 0 && j >= 0 && j < samples.length ? samples[j] : 0;
-    }
+    const from = f0 - start;
+    if (f0 >= 0 && from >= 0 && from + NFFT <= samples.length) frame.set(samples.subarray(from, from + NFFT));
+    else
+      for (let k = 0; k < NFFT; k++) {
+        const j = from + k;
+        frame[k] = f0 + k >= 0 && j >= 0 && j < samples.length ? samples[j] : 0;
+      }
     let sum = 0;
     const s0 = Math.round(center - WIN / 2) - f0;
     for (let k = 0; k < WIN; k++) {
@@ -104,29 +157,33 @@ export function makeFrameAnalyzer(): (samples: Float32Array, start: number, cent
     }
     const rms = Math.sqrt(sum / WIN);
     const db = rms > 1e-6 ? 20 * Math.log10(rms) : -120;
-    if (db < -75) return { db, low: 0, mid: 0, hi: 0, vhi: 0, mel: new Float32Array(MEL_BANDS).fill(-120) };
-    for (let k = 0; k < NFFT; k++) {
-      re[k] = frame[k] * hamming[k];
-      im[k] = 0;
+    const out: FrameFeatures = opts.reuse ? shared : { db, low: 0, mid: 0, hi: 0, vhi: 0, mel: silentMel };
+    out.db = db;
+    if (db < -75) {
+      out.low = out.mid = out.hi = out.vhi = 0;
+      if (opts.reuse) out.mel.set(silentMel);
+      else out.mel = new Float32Array(silentMel);
+      return out;
     }
+    for (let k = 0; k < NFFT; k++) re[k] = frame[k] * hamming[k];
+    im.fill(0);
     fft(re, im);
     for (let k = 0; k < NFFT / 2; k++) pw[k] = re[k] * re[k] + im[k] * im[k];
     const speech = bandSum(80, 4000) + 1e-12;
-    const mel = new Float32Array(MEL_BANDS);
+    const mel = opts.reuse ? out.mel : new Float32Array(MEL_BANDS);
     for (let b = 0; b < MEL_BANDS; b++) {
       const { from, w } = filters[b];
       let e = 0;
       for (let k = 0; k < w.length; k++) e += w[k] * pw[from + k];
       mel[b] = 10 * Math.log10(e / NFFT + 1e-12);
     }
-    return {
-      db,
-      low: bandSum(80, 550) / speech,
-      mid: bandSum(550, 1300) / speech,
-      hi: bandSum(1700, 3500) / speech,
-      vhi: bandSum(4000, 8000) / (speech + bandSum(4000, 8000)),
-      mel,
-    };
+    const top = bandSum(4000, 8000);
+    out.low = bandSum(80, 550) / speech;
+    out.mid = bandSum(550, 1300) / speech;
+    out.hi = bandSum(1700, 3500) / speech;
+    out.vhi = top / (speech + top);
+    out.mel = mel;
+    return out;
   };
 }
 

@@ -76,7 +76,7 @@ const LITTLE_ENDIAN = new Uint8Array(new Uint16Array([1]).buffer)[0] === 1;
 
 export class MotionStream {
   private readonly resampler: StreamResampler;
-  private readonly analyze = makeFrameAnalyzer();
+  private readonly analyze = makeFrameAnalyzer({ reuse: true });
   private readonly levels = new CausalLevels();
   private readonly gate = makeGate();
   private readonly smooth = makeSmoother();

@@ -4,6 +4,7 @@
  * out per tap, and the level histograms' percentiles against a sorted window.
  */
 import { describe, expect, it } from "vitest";
+import { fft } from "../src/lipsync-frame";
 import { prng } from "../src/life";
 import { CausalLevels } from "../src/levels";
 import { StreamResampler } from "../src/resample";
@@ -37,7 +38,54 @@ function direct(x: Float32Array, inRate: number, outRate: number): number[] {
   return out;
 }
 
+/** The radix-2 FFT as written before its plan: twiddles by the recurrence inside every stage, butterflies in order. */
+function textbookFft(re: Float64Array, im: Float64Array): void {
+  const n = re.length;
+  for (let i = 1, j = 0; i < n; i++) {
+    let bit = n >> 1;
+    for (; j & bit; bit >>= 1) j ^= bit;
+    j ^= bit;
+    if (i < j) {
+      [re[i], re[j]] = [re[j]!, re[i]!];
+      [im[i], im[j]] = [im[j]!, im[i]!];
+    }
+  }
+  for (let len = 2; len <= n; len <<= 1) {
+    const ang = (-2 * Math.PI) / len;
+    const [wr, wi] = [Math.cos(ang), Math.sin(ang)];
+    for (let i = 0; i < n; i += len) {
+      let [cr, ci] = [1, 0];
+      for (let j = 0; j < len >> 1; j++) {
+        const [a, b] = [i + j, i + j + (len >> 1)];
+        const xr = re[b]! * cr - im[b]! * ci;
+        const xi = re[b]! * ci + im[b]! * cr;
+        re[b] = re[a]! - xr;
+        im[b] = im[a]! - xi;
+        re[a] = re[a]! + xr;
+        im[a] = im[a]! + xi;
+        [cr, ci] = [cr * wr - ci * wi, cr * wi + ci * wr];
+      }
+    }
+  }
+}
+
 describe("stream arithmetic", () => {
+  it("transforms exactly as the textbook FFT: complex input of any size, and real frames' power spectra", () => {
+    const rand = prng(7);
+    for (const n of [1, 2, 4, 8, 64, 512, 4096])
+      for (const real of [false, true]) {
+        const re = Float64Array.from({ length: n }, () => rand() - 0.5);
+        const im = Float64Array.from({ length: n }, () => (real ? 0 : rand() - 0.5));
+        const [re2, im2] = [re.slice(), im.slice()];
+        fft(re, im);
+        textbookFft(re2, im2);
+        // The one freedom the plan takes: x·1 − y·0 = x may differ in the sign of a zero, which no power sees.
+        const power = (r: Float64Array, i: Float64Array) => Array.from(r, (x, k) => x * x + i[k]! * i[k]!);
+        expect(power(re, im), `${n} ${real ? "real" : "complex"}`).toEqual(power(re2, im2));
+        if (!real) expect([...re, ...im], `${n} complex`).toEqual([...re2, ...im2]);
+      }
+  });
+
   it("resamples 8 to 96 kHz to 16 kHz exactly as the per-tap formula, in chunks of any size", () => {
     for (const rate of [8_000, 11_025, 22_050, 24_000, 44_100, 48_000, 96_000]) {
       const rand = prng(rate);
