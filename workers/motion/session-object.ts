@@ -3,7 +3,14 @@ import visemeDense from "@avatar-video/motion-model/viseme-dense.wasm";
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../platform/env";
 import { type MotionLimits, rememberCoolDown } from "../accounts/public";
-import { advanceAudioClock, advanceCover, FLOOD_COOL_DOWN_MS, nextIdleAt, pacingViolation } from "./pacing";
+import {
+  advanceAudioClock,
+  advanceCover,
+  creditPause,
+  FLOOD_COOL_DOWN_MS,
+  nextIdleAt,
+  pacingViolation,
+} from "./pacing";
 import { CLOSE, judgeMessage, MOTION_PROTOCOL, type Phase } from "./protocol";
 
 // Workers compile no code at run time: the viseme classifier's wasm kernel comes as a module (viseme-kernel.ts).
@@ -29,9 +36,9 @@ interface Live {
   phase: Phase;
   stream?: MotionStream;
   lastClientAt: number;
-  /** Where the audio sent so far ends on the wall clock, for the flood rule (pacing.ts). */
-  audioClock?: number;
-  /** Where the audio received so far stops covering real time (pacing.ts); set at start. */
+  /** Where the audio sent so far ends on the wall clock, for the flood rule (pacing.ts); from the opening on. */
+  audioClock: number;
+  /** Where the audio received so far stops covering real time (pacing.ts); before start, the opening. */
   cover: number;
   /** Wall time of the last idle frame of the current starving stretch (none since the last audio). */
   lastIdleAt: number | undefined;
@@ -83,6 +90,7 @@ export class MotionSession extends DurableObject<Env> {
       openedAt: now,
       phase: "waiting",
       lastClientAt: now,
+      audioClock: now,
       cover: now,
       lastIdleAt: undefined,
       starvingSince: undefined,
@@ -114,6 +122,8 @@ export class MotionSession extends DurableObject<Env> {
           live.stream = new MotionStream(verdict.sampleRate, seedOf(live.setup.connectionId), verdict.performance);
           live.sampleRate = verdict.sampleRate;
           live.cover = now;
+          live.lastIdleAt = undefined;
+          live.starvingSince = undefined;
           const { avatar, modelVersion } = live.setup;
           ws.send(JSON.stringify({ type: "ready", fps: 25, modelVersion, avatar }));
           this.schedule(); // idle frames are due from now on
@@ -121,7 +131,7 @@ export class MotionSession extends DurableObject<Env> {
         }
         case "audio": {
           // Judged with this message's audio counted, before any of it is analysed (pacing.ts).
-          const clock = advanceAudioClock(live.audioClock, now, verdict.bytes.byteLength / 2, live.sampleRate!);
+          const clock = advanceAudioClock(live.audioClock, verdict.bytes.byteLength / 2, live.sampleRate!);
           const flooding = pacingViolation(clock, now);
           if (flooding) return this.end(CLOSE.policy, flooding, false, now + FLOOD_COOL_DOWN_MS);
           live.audioClock = clock;
@@ -201,11 +211,16 @@ export class MotionSession extends DurableObject<Env> {
         return;
       }
       const idleAt = nextIdleAt(live.cover, live.lastIdleAt, FRAME_MS);
-      const starving = live.phase === "streaming" && !live.work && idleAt <= now;
+      // Before start the client has sent no audio yet: a pause like any other for the flood rule.
+      const starving = live.phase !== "stopped" && !live.work && idleAt <= now;
       // A tick more than a frame late means this thread is behind: the audio may be waiting in its queue, and
       // idle frames would only add work; a later tick, after the queue, decides.
-      if (!starving || now - live.timerDue > FRAME_MS) live.starvingSince = undefined;
-      else if (live.lastIdleAt === undefined && live.starvingSince === undefined) {
+      const late = now - live.timerDue > FRAME_MS;
+      if (!starving || late) {
+        live.starvingSince = undefined;
+        // Behind, even mid-stretch: the pause is confirmed afresh (a frame apart) before it counts again.
+        if (late) live.lastIdleAt = undefined;
+      } else if (live.lastIdleAt === undefined && live.starvingSince === undefined) {
         // Starving, as far as this thread has read: audio that reached it during a stall of the thread (a
         // loaded machine) may still be queued behind this tick. A frame later, with that audio read, decides.
         live.starvingSince = now;
@@ -214,7 +229,9 @@ export class MotionSession extends DurableObject<Env> {
         // taking no audio time, so audio that comes late is analysed as if it had come on time.
         live.lastIdleAt = idleAt + FRAME_MS <= now ? now : idleAt;
         live.starvingSince = undefined; // confirmed: the stretch's idle frames follow at 25 fps
-        this.send([live.stream!.idle()]);
+        // The client pauses (this thread is on time): the pause banks at most PAUSE_CREDIT_MS (pacing.ts).
+        live.audioClock = creditPause(live.audioClock, now);
+        if (live.stream) this.send([live.stream.idle()]);
       }
       this.schedule();
     } catch (err) {
@@ -232,7 +249,7 @@ export class MotionSession extends DurableObject<Env> {
     const { sessionSeconds, idleSeconds } = live.setup.limits;
     let due = Math.min(live.openedAt + sessionSeconds * 1000, live.lastClientAt + idleSeconds * 1000);
     if (live.starvingSince !== undefined) due = Math.min(due, live.starvingSince + FRAME_MS);
-    else if (live.phase === "streaming") due = Math.min(due, nextIdleAt(live.cover, live.lastIdleAt, FRAME_MS));
+    else if (live.phase !== "stopped") due = Math.min(due, nextIdleAt(live.cover, live.lastIdleAt, FRAME_MS));
     clearTimeout(live.timer);
     const now = Date.now();
     live.timerDue = Math.max(now + 1, due);
