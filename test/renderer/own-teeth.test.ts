@@ -38,6 +38,32 @@ describe("a portrait showing its teeth", () => {
   });
 });
 
+describe("m/b/p over her teeth", () => {
+  // Teeth-white (bright, nearly grey) pixels where the lips meet: the middle of the mouth, from just above
+  // the corner line to below the lips' meeting line, corner to corner.
+  const white = (rgb: Buffer) => {
+    const m = painter.model;
+    const hw = m.mouth.halfWidth;
+    let n = 0;
+    for (let y = Math.round(m.mouth.oy - 0.1 * hw); y < m.mouth.oy + 0.5 * hw; y++)
+      for (let x = Math.round(m.mouth.ox - hw); x < m.mouth.ox + hw; x++) {
+        const o = (y * POSE_SIZE + x) * 3;
+        const [r, g, b] = [rgb[o], rgb[o + 1], rgb[o + 2]];
+        if (0.299 * r + 0.587 * g + 0.114 * b > 150 && Math.max(r, g, b) - Math.min(r, g, b) < 40) n++;
+      }
+    return n;
+  };
+  const press = (p: number) => white(painter.paint({ ...NEUTRAL_POSE, press: p, relax: 1 }).rgb);
+
+  it("a full press shows no ghost of her teeth in the closed lips, and covers them as it grows", () => {
+    const shown = press(0);
+    expect(shown).toBeGreaterThan(500);
+    expect(press(0.5)).toBeLessThan(0.5 * shown);
+    expect(press(0.8)).toBeLessThan(0.05 * shown);
+    expect(press(1)).toBeLessThan(0.03 * shown);
+  });
+});
+
 describe("the side teeth at the image-left corner", () => {
   // Her lower lip rises steeply to that corner; stretching the side teeth's lowest row down to it as the
   // jaw drops drew a tall white wedge (a fang) below the others. The teeth there keep their own extent.

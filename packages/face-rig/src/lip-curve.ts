@@ -62,3 +62,36 @@ export function curveAt(t: Float64Array, size: number, u: number): number {
   const k = Math.min(size - 1, fk | 0);
   return t[k] + (t[k + 1] - t[k]) * (fk - k);
 }
+
+/**
+ * Where each point of a moved lip curve came from: per u of the moved curve's table (its frame `ax`), the
+ * rest frame's u and v (frame `rax`) of the same place along the curve, from the curve's points now (`pts`)
+ * and at rest (`restPts`, the same points in the same order).
+ */
+export function curveOrigin(
+  pts: Float32Array,
+  ax: MouthAxis,
+  restPts: Float32Array,
+  rax: MouthAxis,
+  size: number,
+): { u: Float64Array; v: Float64Array } {
+  const n = pts.length / 2;
+  const local = (p: Float32Array, a: MouthAxis, i: number) => {
+    const dx = p[i * 2] - a.ox;
+    const dy = p[i * 2 + 1] - a.oy;
+    return [(dx * a.ex + dy * a.ey) / a.hw, -dx * a.ey + dy * a.ex];
+  };
+  const now = Array.from({ length: n }, (_, i) => local(pts, ax, i));
+  const then = Array.from({ length: n }, (_, i) => local(restPts, rax, i));
+  const u = new Float64Array(size + 1);
+  const v = new Float64Array(size + 1);
+  let j = 0;
+  for (let k = 0; k <= size; k++) {
+    const uk = -1 + (2 * k) / size;
+    while (j < n - 2 && now[j + 1][0] < uk) j++;
+    const f = Math.min(1, Math.max(0, (uk - now[j][0]) / (now[j + 1][0] - now[j][0] || 1)));
+    u[k] = then[j][0] + (then[j + 1][0] - then[j][0]) * f;
+    v[k] = then[j][1] + (then[j + 1][1] - then[j][1]) * f;
+  }
+  return { u, v };
+}

@@ -42,6 +42,8 @@ export interface Interior {
   sealed: Float64Array;
   deepDist: number;
   st: MouthStyle;
+  /** With the photo's corner teeth (corner-teeth.ts): where each point of the current inner-lip curves was at rest. */
+  origin?: { up: { u: Float64Array; v: Float64Array }; lo: { u: Float64Array; v: Float64Array } };
 }
 
 /** Blend `col` (r, g, b) towards a colour by `a`. */
@@ -197,6 +199,8 @@ export function reusePhotoInterior(
   return wp;
 }
 
+/** |u| beyond which the sealed lips' colour is that of the lower lip at this |u|. */
+const SEAL_SAMPLE_U = 0.7;
 /** Luma lost at the middle of the line where closed lips meet (their shadow on each other). */
 const SEAM_DARK = 0.25;
 
@@ -220,15 +224,19 @@ export function paintSeal(
   const r = c.st.rest.ax;
   const d = v - (vUp + vLo) / 2;
   // The lower lip's colour (FaceMesh may put a smiling photo's upper inner-lip points on the teeth).
-  const v0 = curveAt(c.st.rest.lo, LUT, u) + curveAt(c.st.teethBelowLip, LUT, u) + 0.12 * r.hw;
+  // Towards the corners the photo's side teeth can reach that far below the lip's edge (lip-edge.ts): there
+  // the lip's colour is taken from further in.
+  const us = Math.max(-SEAL_SAMPLE_U, Math.min(SEAL_SAMPLE_U, u));
+  const v0 = curveAt(c.st.rest.lo, LUT, us) + curveAt(c.st.teethBelowLip, LUT, us) + 0.12 * r.hw;
   const [pr, pg, pb] = samplePhoto(
     c.st.rest.stat,
     L,
-    r.ox + u * r.hw * r.ex - v0 * r.ey,
-    r.oy + u * r.hw * r.ey + v0 * r.ex,
+    r.ox + us * r.hw * r.ex - v0 * r.ey,
+    r.oy + us * r.hw * r.ey + v0 * r.ex,
   );
   const w = 1.3 * c.edge;
-  const dark = 1 - SEAM_DARK * Math.exp((-0.5 * d * d) / (w * w));
+  // Darker towards the corners, where closed lips fold into their shadow.
+  const dark = (1 - SEAM_DARK * Math.exp((-0.5 * d * d) / (w * w))) * (1 - 0.25 * smoothstep(0.75, 1, Math.abs(u)));
   col[0] = pr * dark;
   col[1] = pg * dark;
   col[2] = pb * dark;

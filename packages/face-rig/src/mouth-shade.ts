@@ -11,7 +11,8 @@
  * corners. Steps: measureOpening (once per frame) → paintRect → shade (per pixel).
  */
 import { smoothstep } from "@avatar-video/motion-model";
-import { curveAt, curveTable, LUT, mouthAxis } from "./lip-curve";
+import { cornerTeethAt } from "./corner-teeth";
+import { curveAt, curveOrigin, curveTable, LUT, mouthAxis } from "./lip-curve";
 import {
   paintCavity,
   paintLowerTeeth,
@@ -80,13 +81,15 @@ export function measureOpening(
   const seal = closing > 0 ? Math.max(smoothstep(0.75, 0.95, closing), 1 - smoothstep(1 + s, 2 + 2 * s, centreGap)) : 0;
   // Per column, with rounding closing them at the sides only (deform.ts); the strip of teeth the mesh gives
   // the lower lip (lip-edge.ts) counts as opening, now and at rest.
-  const sealed = new Float64Array(LUT + 1);
+  let sealed = new Float64Array(LUT + 1);
   if (st.ownTeeth) {
     const k = ax.hw / restAx.hw;
     for (let j = 0; j <= LUT; j++) {
       const below = st.teethBelowLip[j];
       sealed[j] = Math.max(seal, sealAt(loT[j] + below * k - upT[j], (rLo[j] + below - rUp[j]) * k));
     }
+    // Near the corners both gaps are a pixel or two and their ratio jumps from column to column.
+    sealed = smoothTable(sealed, 8);
   }
   if (!(vis > 0) && !sealed.some((a) => a > 0)) return undefined;
   const hw = ax.hw;
@@ -109,7 +112,25 @@ export function measureOpening(
     sealed,
     deepDist: Math.max(1.5, 0.2 * hw),
     st,
+    origin: st.cornerTeeth
+      ? {
+          up: curveOrigin(upper, ax, st.rest.upPts, restAx, LUT),
+          lo: curveOrigin(lower, ax, st.rest.loPts, restAx, LUT),
+        }
+      : undefined,
   };
+}
+
+/** A lookup table averaged over ±r entries (edges clamped). */
+function smoothTable(t: Float64Array, r: number): Float64Array<ArrayBuffer> {
+  const out = new Float64Array(t.length);
+  for (let j = 0; j < t.length; j++) {
+    let s = 0;
+    let n = 0;
+    for (let i = Math.max(0, j - r); i <= Math.min(t.length - 1, j + r); i++, n++) s += t[i];
+    out[j] = s / n;
+  }
+  return out;
 }
 
 /** How far lips that were `restGap` px apart in the photo have closed over its teeth at `gap` px (0..1). */
@@ -117,7 +138,10 @@ function sealAt(gap: number, restGap: number): number {
   return restGap > 2 ? smoothstep(0.75, 0.95, 1 - gap / restGap) : 0;
 }
 
-/** The even-aligned luma rect that can change: the lips' bounding box plus the blur's reach, inside `clip`. */
+/**
+ * The even-aligned luma rect that can change: the lips' bounding box plus the blur's reach and the photo's
+ * side teeth beyond the inner corners (corner-teeth.ts, up to 0.12 half widths), inside `clip`.
+ */
 export function paintRect(upper: Float32Array, lower: Float32Array, blur: number, clip: Rect): Rect | undefined {
   let minX = Infinity,
     minY = Infinity,
@@ -130,7 +154,7 @@ export function paintRect(upper: Float32Array, lower: Float32Array, blur: number
       minY = Math.min(minY, a[i + 1]);
       maxY = Math.max(maxY, a[i + 1]);
     }
-  const pad = Math.ceil(STEP * blur) + 3;
+  const pad = Math.ceil(STEP * blur) + 3 + Math.ceil(0.06 * (maxX - minX));
   const x0 = Math.max(clip.x0, (Math.floor(minX) - pad) & ~1);
   const x1 = Math.min(clip.x1, (Math.ceil(maxX) + pad + 1) & ~1);
   const y0 = Math.max(clip.y0, (Math.floor(minY) - pad) & ~1);
@@ -140,12 +164,59 @@ export function paintRect(upper: Float32Array, lower: Float32Array, blur: number
 
 /** Colour (into `col`: r, g, b, share of synthesised content) and coverage of the interior at (px, py). */
 export function shade(c: Interior, L: YuvFrameLayout, col: Float64Array, px: number, py: number): number {
-  const { ax, st } = c;
+  const { ax } = c;
   const dx = px - ax.ox;
   const dy = py - ax.oy;
   const u = (dx * ax.ex + dy * ax.ey) / ax.hw;
-  if (u <= -1 || u >= 1) return 0;
   const v = -dx * ax.ey + dy * ax.ex;
+  const cover = u > -1 && u < 1 ? shadeOpening(c, L, col, u, v) : 0;
+  return c.st.cornerTeeth ? sealCornerTeeth(c, L, col, u, v, cover) : cover;
+}
+
+/**
+ * Where sealed lips have carried the photo's side teeth from outside the inner-lip loop at a corner into the
+ * closed mouth (corner-teeth.ts), the sealed lips' colour over them: each point is followed back to the photo
+ * with the move of the lip it lies on (across and along the mouth). Returns the coverage, at least `cover`
+ * (what was drawn there).
+ */
+function sealCornerTeeth(
+  c: Interior,
+  L: YuvFrameLayout,
+  col: Float64Array,
+  u: number,
+  v: number,
+  cover: number,
+): number {
+  const { st, ax, origin } = c;
+  if (!st.cornerTeeth || !origin || Math.abs(u) < 0.8) return cover;
+  const uc = Math.max(-0.999, Math.min(0.999, u));
+  // How sealed that corner is: the lips' state a little in from it, the same for the whole corner.
+  const sealed = curveAt(c.sealed, LUT, Math.sign(u) * 0.9);
+  if (!(sealed > cover)) return cover;
+  const kr = st.rest.ax.hw / ax.hw;
+  const vUp = curveAt(c.upT, LUT, uc);
+  const vLo = curveAt(c.loT, LUT, uc);
+  const upper = v < (vUp + vLo) / 2;
+  const from = upper ? origin.up : origin.lo;
+  const uRest = u - (uc - curveAt(from.u, LUT, uc));
+  const vRest = (v - (upper ? vUp : vLo)) * kr + curveAt(from.v, LUT, uc);
+  const a = cornerTeethAt(st.cornerTeeth, uRest, vRest) * sealed;
+  if (!(a > cover)) return cover;
+  const r = col[0],
+    g = col[1],
+    b = col[2],
+    f = cover / a; // the share of what was drawn here that stays
+  paintSeal(c, L, col, uc, v, vUp, vLo, 0);
+  col[0] += (r - col[0]) * f;
+  col[1] += (g - col[1]) * f;
+  col[2] += (b - col[2]) * f;
+  col[3] *= f;
+  return a;
+}
+
+/** The opening's layers and the sealed lips at (u, v) in the current mouth frame, |u| < 1. */
+function shadeOpening(c: Interior, L: YuvFrameLayout, col: Float64Array, u: number, v: number): number {
+  const { ax, st } = c;
   const vUp = curveAt(c.upT, LUT, u);
   // Where the photo's teeth reach below the mesh's lower inner lip, that strip is opening too (lip-edge.ts).
   const k = ax.hw / st.rest.ax.hw;
@@ -174,7 +245,11 @@ export function shade(c: Interior, L: YuvFrameLayout, col: Float64Array, px: num
     g = col[1],
     b = col[2],
     synth = col[3];
-  const closed = paintSeal(c, L, col, u, v, vUp, vLo, dist) * (1 - smoothstep(CORNER_FADE_OWN_TEETH, 0.995, au));
+  // Pressed lips can cross near the corners (their points do not face each other there): the band between
+  // the crossed curves is the warp's fold, squeezed teeth, and is sealed as a whole.
+  const lo0 = vLo - below * k; // the mesh's own lower curve
+  const sealDist = Math.min(v - Math.min(vUp, lo0), Math.max(vUp, vLo) - v);
+  const closed = paintSeal(c, L, col, u, v, vUp, vLo, sealDist) * (1 - smoothstep(CORNER_FADE_OWN_TEETH, 0.995, au));
   // Both by their coverage: the open part weighs open × (1 − seal), the sealed one closed × seal.
   const wo = open * (1 - seal);
   const cover = wo + closed * seal;

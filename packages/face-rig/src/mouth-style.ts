@@ -12,6 +12,7 @@
  */
 import type { FaceModel } from "./face-model";
 import { curveTable, LUT, mouthAxis, type MouthAxis } from "./lip-curve";
+import { type CornerTeeth, cornerTeeth } from "./corner-teeth";
 import { cornerTeethReach, teethBelowLip } from "./lip-edge";
 import type { MouthColors } from "./mouth-colors";
 import { lumaOf, samplePhoto, yuvFrameLayout } from "./yuv-photo";
@@ -28,12 +29,17 @@ export interface MouthStyle extends MouthColors {
   teethBelowLip: Float64Array;
   /** Per u (lookup table, lip-edge.ts): how far the photo's side teeth reach below their rest end, px. */
   cornerTeethReach: Float64Array;
+  /** The photo's side teeth outside the inner-lip loop at the corners (corner-teeth.ts); absent: none. */
+  cornerTeeth?: CornerTeeth;
 }
 
 export interface RestMouth {
   ax: MouthAxis;
   up: Float64Array;
   lo: Float64Array;
+  /** The inner-lip points themselves (canvas px, corners first and last). */
+  upPts: Float32Array;
+  loPts: Float32Array;
   stat: Uint8Array;
 }
 
@@ -41,7 +47,7 @@ export interface RestMouth {
 export function restMouth(upper: Float32Array, lower: Float32Array, stat: Uint8Array): RestMouth {
   const ax = mouthAxis(upper);
   const table = (p: Float32Array) => curveTable(p, ax.ox, ax.oy, ax.ex, ax.ey, ax.hw, LUT);
-  return { ax, up: table(upper), lo: table(lower), stat };
+  return { ax, up: table(upper), lo: table(lower), upPts: upper, loPts: lower, stat };
 }
 
 /** Lips apart at rest by more than this share of the half mouth width: the photo's interior is reused. */
@@ -135,6 +141,8 @@ export function mouthStyle(colors: MouthColors, m: FaceModel, stat: Uint8Array, 
   const rest = restMouth(pts(upperInner), pts(lowerInner), stat);
   const teethRgb = ownTeeth ? photoTeeth(m, stat, W, H) : colors.teeth;
   const none = new Float64Array(LUT + 1);
+  const below = ownTeeth ? teethBelowLip(rest, lum, lumaOf(...teethRgb)) : none;
+  const L = yuvFrameLayout(W, H);
   return {
     ...colors,
     teeth: teethRgb,
@@ -143,8 +151,9 @@ export function mouthStyle(colors: MouthColors, m: FaceModel, stat: Uint8Array, 
     light,
     rest,
     ownTeeth,
-    teethBelowLip: ownTeeth ? teethBelowLip(rest, lum, lumaOf(...teethRgb)) : none,
+    teethBelowLip: below,
     cornerTeethReach: ownTeeth ? cornerTeethReach(rest) : none,
+    cornerTeeth: ownTeeth ? cornerTeeth(rest, below, (x, y) => samplePhoto(stat, L, x, y), teethRgb, blur) : undefined,
   };
 }
 
