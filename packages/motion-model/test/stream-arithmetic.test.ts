@@ -4,7 +4,7 @@
  * out per tap, and the level histograms' percentiles against a sorted window.
  */
 import { describe, expect, it } from "vitest";
-import { fft } from "../src/lipsync-frame";
+import { fft, makeRealPower } from "../src/lipsync-frame";
 import { prng } from "../src/life";
 import { CausalLevels } from "../src/levels";
 import { StreamResampler } from "../src/resample";
@@ -101,6 +101,31 @@ describe("stream arithmetic", () => {
         }
         expect(got.length, `${rate} Hz`).toBe(want.length);
         expect(got, `${rate} Hz in chunks up to ${maxChunk}`).toEqual(want);
+      }
+    }
+  });
+
+  it("takes a real frame's power spectrum by a half-size FFT: the full complex FFT's to rounding", () => {
+    const rand = prng(11);
+    for (const n of [4, 64, 512]) {
+      const power = makeRealPower(n);
+      for (let r = 0; r < 50; r++) {
+        // Speech-like: a few tones over noise, some frames near silence.
+        const scale = r % 5 === 0 ? 1e-4 : 1;
+        const x = Float64Array.from(
+          { length: n },
+          (_, i) => scale * (Math.sin(i * 0.3 + r) + 0.5 * Math.sin(i * 1.7) + rand() - 0.5),
+        );
+        const [re, im] = [x.slice(), new Float64Array(n)];
+        textbookFft(re, im);
+        const got = new Float64Array(n / 2);
+        power(x, got);
+        const total = re.reduce((acc, v, k) => acc + v * v + im[k]! * im[k]!, 0);
+        for (let k = 0; k < n / 2; k++) {
+          const want = re[k]! * re[k]! + im[k]! * im[k]!;
+          // Rounding, relative to the bin or (bins near zero) to the frame's energy; a wrong twiddle is off by the bin's size.
+          expect(Math.abs(got[k]! - want), `${n} points, bin ${k}`).toBeLessThanOrEqual(1e-12 * want + 1e-15 * total);
+        }
       }
     }
   });
