@@ -37,9 +37,9 @@ for (const name of values.portraits.split(",")) {
   const m = painter.model.mouth;
   // Crops of the same size on every portrait (their mouths are about as wide at 768²), centred on the mouth.
   const w = 120;
-  const h = 100;
+  const h = 120;
   const x0 = Math.round(m.ox - w / 2);
-  const y0 = Math.round(m.oy - 0.36 * h);
+  const y0 = Math.round(m.oy - 0.33 * h);
   const tiles: Buffer[] = [];
   for (const [, pose] of PRESS_POSES) {
     const { rgb } = painter.paint({ ...NEUTRAL_POSE, ...pose });
