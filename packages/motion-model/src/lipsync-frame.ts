@@ -106,11 +106,15 @@ export function fft(re: Float64Array, im: Float64Array): void {
 }
 
 /**
- * The power spectrum |X[k]|², k < n/2, of n real samples, by one complex FFT of n/2 points (the even samples
- * as real parts, the odd ones as imaginary), split into the two half-size spectra and joined by the twiddles:
- * half the butterflies of a complex FFT of the n samples, the same values to rounding (≈ 1e-16 relative).
+ * The power spectrum |X[k]|², k < n/2, of n real samples times `window` (all 1 if none), by one complex FFT of
+ * n/2 points (the even samples as real parts, the odd ones as imaginary), split into the two half-size spectra
+ * and joined by the twiddles: half the butterflies of a complex FFT of the n samples, the same values to
+ * rounding (≈ 1e-16 relative).
  */
-export function makeRealPower(n: number): (x: Float64Array, pw: Float64Array) => void {
+export function makeRealPower(
+  n: number,
+  window: Float64Array = new Float64Array(n).fill(1),
+): (x: Float64Array, pw: Float64Array) => void {
   const h = n >> 1;
   const zr = new Float64Array(h);
   const zi = new Float64Array(h);
@@ -118,8 +122,8 @@ export function makeRealPower(n: number): (x: Float64Array, pw: Float64Array) =>
   const wi = Float64Array.from({ length: h }, (_, k) => -Math.sin((2 * Math.PI * k) / n));
   return (x, pw) => {
     for (let k = 0; k < h; k++) {
-      zr[k] = x[2 * k];
-      zi[k] = x[2 * k + 1];
+      zr[k] = x[2 * k] * window[2 * k];
+      zi[k] = x[2 * k + 1] * window[2 * k + 1];
     }
     fft(zr, zi);
     for (let k = 0; k < h; k++) {
@@ -158,16 +162,16 @@ export function makeFrameAnalyzer(
 ): (samples: Float32Array, start: number, center: number) => FrameFeatures {
   const hamming = new Float64Array(NFFT);
   for (let i = 0; i < NFFT; i++) hamming[i] = 0.54 - 0.46 * Math.cos((2 * Math.PI * i) / (NFFT - 1));
-  const windowed = new Float64Array(NFFT);
-  const power = makeRealPower(NFFT);
+  const power = makeRealPower(NFFT, hamming);
   const pw = new Float64Array(NFFT / 2);
   const frame = new Float64Array(NFFT); // the samples the FFT reads (the loudness window lies inside)
   const filters = melFilters(NFFT, ANALYSIS_RATE);
-  const bandSum = (a: number, b: number) => {
+  const bandSum = (from: number, to: number) => {
     let acc = 0;
-    for (let k = bin(a); k < bin(b); k++) acc += pw[k];
+    for (let k = from; k < to; k++) acc += pw[k];
     return acc;
   };
+  const [b80, b550, b1300, b1700, b3500, b4000, b8000] = [80, 550, 1300, 1700, 3500, 4000, 8000].map(bin);
   const shared: FrameFeatures = { db: -120, low: 0, mid: 0, hi: 0, vhi: 0, mel: new Float32Array(MEL_BANDS) };
   const silentMel = new Float32Array(MEL_BANDS).fill(-120);
   return (samples, start, center) => {
@@ -195,9 +199,8 @@ export function makeFrameAnalyzer(
       else out.mel = new Float32Array(silentMel);
       return out;
     }
-    for (let k = 0; k < NFFT; k++) windowed[k] = frame[k] * hamming[k];
-    power(windowed, pw);
-    const speech = bandSum(80, 4000) + 1e-12;
+    power(frame, pw);
+    const speech = bandSum(b80, b4000) + 1e-12;
     const mel = opts.reuse ? out.mel : new Float32Array(MEL_BANDS);
     for (let b = 0; b < MEL_BANDS; b++) {
       const { from, w } = filters[b];
@@ -205,10 +208,10 @@ export function makeFrameAnalyzer(
       for (let k = 0; k < w.length; k++) e += w[k] * pw[from + k];
       mel[b] = 10 * Math.log10(e / NFFT + 1e-12);
     }
-    const top = bandSum(4000, 8000);
-    out.low = bandSum(80, 550) / speech;
-    out.mid = bandSum(550, 1300) / speech;
-    out.hi = bandSum(1700, 3500) / speech;
+    const top = bandSum(b4000, b8000);
+    out.low = bandSum(b80, b550) / speech;
+    out.mid = bandSum(b550, b1300) / speech;
+    out.hi = bandSum(b1700, b3500) / speech;
     out.vhi = top / (speech + top);
     out.mel = mel;
     return out;
