@@ -1,6 +1,6 @@
 /**
  * Mouth-interior colours picked once per portrait from its skin and lip tones (lighting level, hue) and,
- * for synthesised teeth, its eye whites and the light on its lips (photo-colors.ts samples them).
+ * for how bright synthesised teeth are, its eye whites and the light on its lips (photo-colors.ts samples them).
  */
 
 export type Rgb = [number, number, number];
@@ -14,28 +14,21 @@ export interface MouthColors {
 }
 
 /**
- * Pick interior colours that suit the portrait (lighting level and lip tone). With `whites` the teeth take
- * the eye whites' colour balance and the light at the mouth (teethFromWhites); without, they are derived
- * from the skin.
+ * Pick interior colours that suit the portrait (lighting level and lip tone). The teeth take the skin's
+ * hue (teethTint); with `whites` their brightness follows the eye whites and the light at the mouth.
  */
 export function mouthColors(skin: Rgb, lip: Rgb, whites?: { sclera: Rgb; lipLight: Rgb }): MouthColors {
-  const luma = 0.299 * skin[0] + 0.587 * skin[1] + 0.114 * skin[2];
+  const luma = lumaOf(skin);
   const L = Math.min(1.08, Math.max(0.5, luma / 165));
   const c = (r: number, g: number, b: number, k = L): [number, number, number] => [
     Math.min(255, Math.round(r * k)),
     Math.min(255, Math.round(g * k)),
     Math.min(255, Math.round(b * k)),
   ];
-  // Teeth: a little lighter than the skin, off-white tinted by the photo's light (half the skin's hue,
-  // half a warm neutral), never brighter than the lighting allows.
-  const tl = Math.min(215, Math.max(105, luma * 0.98 + 24));
-  const k = tl / Math.max(1, luma);
-  const fromSkin = [0, 1, 2].map((i) => {
-    const neutral = tl * [1.0, 0.97, 0.88][i];
-    const tinted = Math.min(255, skin[i] * k);
-    return Math.round(Math.min(255, 0.5 * neutral + 0.5 * tinted));
-  }) as Rgb;
-  const teeth = whites ? teethFromWhites(whites.sclera, whites.lipLight, luma) : fromSkin;
+  // Teeth: a little lighter than the skin, never brighter than the lighting allows; with eye whites, as
+  // bright as the photo renders a white at the mouth (teethLuma).
+  const tl = whites ? teethLuma(whites.sclera, whites.lipLight, luma) : Math.min(215, Math.max(105, luma * 0.98 + 24));
+  const teeth = teethTint(skin, tl);
   return {
     teeth,
     cavityEdge: [Math.round(lip[0] * 0.42), Math.round(lip[1] * 0.3), Math.round(lip[2] * 0.3)],
@@ -46,14 +39,23 @@ export function mouthColors(skin: Rgb, lip: Rgb, whites?: { sclera: Rgb; lipLigh
 
 const lumaOf = (c: Rgb) => 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
 
+/** The share of the skin's colour (its departure from grey) that teeth under the same light keep: ivory. */
+const TEETH_SKIN_TINT = 0.55;
+
 /**
- * Teeth under the photo's light: the eye whites' balance of red, green and blue (how the photo renders a
- * white), a little warmer (teeth are not as white as sclera), as bright as the whites (× 0.92) but at least a
- * little brighter than the skin, and no brighter than the light on the lips allows.
+ * Teeth of luma `tl` under the photo's light: the skin's hue at half its saturation — the photo's
+ * light and white balance as the face shows them, slightly warm, never greener than the skin (a white
+ * balance taken from the eye whites turns teeth grey-green beside warm skin).
  */
-function teethFromWhites(sclera: Rgb, lipLight: Rgb, skinLuma: number): Rgb {
-  const tint = [0, 1, 2].map((i) => (sclera[i] / Math.max(1, lumaOf(sclera))) * [1.0, 0.96, 0.86][i]) as Rgb;
-  const target = Math.min(Math.max(lumaOf(sclera) * 0.92, skinLuma * 1.1), lumaOf(lipLight) * 1.15, 225);
-  const k = target / Math.max(1e-6, lumaOf(tint));
-  return tint.map((v) => Math.round(Math.min(255, v * k))) as Rgb;
+function teethTint(skin: Rgb, tl: number): Rgb {
+  const sl = Math.max(1, lumaOf(skin));
+  return [0, 1, 2].map((i) => Math.round(Math.min(255, tl * (1 + TEETH_SKIN_TINT * (skin[i] / sl - 1))))) as Rgb;
+}
+
+/**
+ * How bright teeth are under the photo's light: as bright as the eye whites (× 0.92) but at least a little
+ * brighter than the skin, and no brighter than the light on the lips allows.
+ */
+function teethLuma(sclera: Rgb, lipLight: Rgb, skinLuma: number): number {
+  return Math.min(Math.max(lumaOf(sclera) * 0.92, skinLuma * 1.1), lumaOf(lipLight) * 1.15, 225);
 }

@@ -1,15 +1,12 @@
 /**
  * The painted layers of the synthesised mouth interior, back to front, for one pixel: cavity, tongue,
- * lower teeth, upper teeth, and — on a portrait that shows its own teeth — the photo's own interior
- * carried by the upper lip. Each blends into `col` (r, g, b); mouth-interior.ts decides where and how much.
+ * lower teeth, upper teeth (teeth.ts), and — on a portrait that shows its own teeth — the photo's own
+ * interior carried by the upper lip. Each blends into `col` (r, g, b); mouth-interior.ts decides where and how much.
  */
 import { smoothstep } from "@avatar-video/motion-model";
 import { curveAt, LUT, type MouthAxis } from "./lip-curve";
 import type { MouthStyle } from "./mouth-style";
 import { samplePhoto, type YuvFrameLayout } from "./yuv-photo";
-
-/** Upper-teeth boundaries in |u| (inner half widths): central incisors, laterals, canines, premolars. */
-const TOOTH_EDGES = [0, 0.3, 0.53, 0.72, 0.88];
 
 /**
  * Half width (× the photo's blur σ) of the smoothstep used for every step edge drawn (outline, tooth
@@ -47,7 +44,7 @@ export interface Interior {
 }
 
 /** Blend `col` (r, g, b) towards a colour by `a`. */
-function mix(col: Float64Array, r: number, g: number, b: number, a: number): void {
+export function mix(col: Float64Array, r: number, g: number, b: number, a: number): void {
   col[0] += (r - col[0]) * a;
   col[1] += (g - col[1]) * a;
   col[2] += (b - col[2]) * a;
@@ -74,90 +71,6 @@ export function paintTongue(c: Interior, col: Float64Array, u: number, v: number
   const sh = 0.45 + 0.4 * smoothstep(tcv - 0.36 * gapHere, tcv, v); // in the shadow of the palate
   const t = c.st.tongue;
   mix(col, t[0] * sh, t[1] * sh, t[2] * sh, ta);
-}
-
-/** Lower-teeth boundaries in |u|: narrower incisors than the upper ones, the arch ending sooner. */
-const LOWER_TOOTH_EDGES = [0, 0.2, 0.41, 0.6, 0.76];
-
-/**
- * Lower teeth above the lower lip, one tooth at a time: incisal edges lit from above, slightly rounded with a
- * notch between teeth, darker gaps, their lower part in the lip's shadow with a line of gum at the lip on a
- * wide opening, the arch sinking behind the lip towards the sides.
- */
-export function paintLowerTeeth(
-  c: Interior,
-  col: Float64Array,
-  u: number,
-  au: number,
-  v: number,
-  vLo: number,
-  gapHere: number,
-): void {
-  const end = LOWER_TOOTH_EDGES[LOWER_TOOTH_EDGES.length - 1];
-  if (!(c.lowTeethH > 0.3 && c.lowTeethVis > 0 && au < end)) return;
-  let k = 1;
-  while (au > LOWER_TOOTH_EDGES[k]) k++;
-  const a0 = LOWER_TOOTH_EDGES[k - 1];
-  const a1 = LOWER_TOOTH_EDGES[k];
-  const t = (au - a0) / (a1 - a0);
-  const h = Math.min(c.lowTeethH, 0.3 * gapHere) * Math.sqrt(Math.max(0, 1 - (au / end) ** 2));
-  if (!(h > 0.3)) return;
-  const top = vLo - h * (0.88 + 0.12 * Math.sin(Math.PI * t));
-  const la = smoothstep(top - c.step, top + c.step, v) * (1 - smoothstep(0.6 * end, end, au)) * c.lowTeethVis;
-  if (la <= 0) return;
-  const depth = Math.min(1, Math.max(0, (v - top) / h)); // 0 at the incisal edge, 1 at the lip
-  let sh = 0.62 + 0.26 * (1 - depth) + 0.08 * Math.sin(Math.PI * t);
-  // Gaps as soft as the photo: a crisp dark line per tooth reads as a fence.
-  const gw = Math.max(0.8, c.edge) / c.ax.hw;
-  sh *= 1 - 0.16 * (1 - smoothstep(0, gw, Math.min(au - a0, a1 - au)));
-  sh *= 0.92 - 0.35 * smoothstep(0.15, 0.7, au);
-  sh *= 1 + c.st.light * u;
-  const tc = c.st.teeth;
-  mix(col, tc[0] * sh, tc[1] * sh, tc[2] * sh, la);
-  // Gum at the lip where the teeth stand tall (a wide opening): the lip's shadow colour, lightened.
-  const gum = smoothstep(0.72, 0.95, depth) * smoothstep(0.08 * c.ax.hw, 0.14 * c.ax.hw, h) * la;
-  if (gum > 0) {
-    const e = c.st.cavityEdge;
-    mix(col, e[0] * 1.5, e[1] * 1.4, e[2] * 1.4, 0.7 * gum);
-  }
-}
-
-/**
- * Upper teeth, one tooth at a time hanging from the upper lip: rounded tooth face, darker gaps between
- * teeth (the middle one darkest), shadow under the lip, receding into the mouth's shadow at the sides,
- * the photo's light slope across the mouth.
- */
-export function paintUpperTeeth(
-  c: Interior,
-  col: Float64Array,
-  u: number,
-  au: number,
-  v: number,
-  vUp: number,
-  gapHere: number,
-): void {
-  if (!(c.teethVis > 0 && au < TOOTH_EDGES[TOOTH_EDGES.length - 1])) return;
-  const { edge, ax } = c;
-  let k = 1;
-  while (au > TOOTH_EDGES[k]) k++;
-  const a0 = TOOTH_EDGES[k - 1];
-  const a1 = TOOTH_EDGES[k];
-  const t = (au - a0) / (a1 - a0);
-  const free = Math.min(c.teethH, 0.55 * gapHere + 0.03 * ax.hw);
-  const h = (free + (gapHere + 2 * edge - free) * c.tuck) * (1 - 0.4 * (au / 0.88) ** 2);
-  const bottom = vUp + h * (0.9 + 0.1 * Math.sin(Math.PI * t));
-  const ua = (1 - smoothstep(bottom - c.step, bottom + c.step, v)) * (1 - smoothstep(0.5, 0.88, au)) * c.teethVis;
-  if (ua <= 0) return;
-  let sh = 0.8 + 0.2 * Math.sin(Math.PI * t);
-  const gw = Math.max(0.5, 0.6 * edge) / ax.hw;
-  const dEdge = Math.min(au - a0, a1 - au);
-  // Gaps between teeth are faint at this size (a hard dark line per tooth reads as blocks).
-  sh *= 1 - (k === 1 && au - a0 < a1 - au ? 0.3 : 0.2) * (1 - smoothstep(0, gw, dEdge));
-  sh *= 0.62 + 0.38 * smoothstep(vUp - 0.5 * edge, vUp + 0.45 * h + edge, v);
-  sh *= 0.9 - 0.4 * smoothstep(0.2, 0.8, au);
-  sh *= 1 + c.st.light * u;
-  const tc = c.st.teeth;
-  mix(col, tc[0] * sh, tc[1] * sh, tc[2] * sh, ua);
 }
 
 /**

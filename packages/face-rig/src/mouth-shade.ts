@@ -13,16 +13,8 @@
 import { smoothstep } from "@avatar-video/motion-model";
 import { cornerTeethAt } from "./corner-teeth";
 import { curveAt, curveOrigin, curveTable, LUT, mouthAxis } from "./lip-curve";
-import {
-  paintCavity,
-  paintLowerTeeth,
-  paintSeal,
-  paintTongue,
-  paintUpperTeeth,
-  reusePhotoInterior,
-  STEP,
-  type Interior,
-} from "./mouth-layers";
+import { paintCavity, paintSeal, paintTongue, reusePhotoInterior, STEP, type Interior } from "./mouth-layers";
+import { paintLowerTeeth, paintUpperTeeth } from "./teeth";
 import type { MouthStyle } from "./mouth-style";
 import type { YuvFrameLayout } from "./yuv-photo";
 
