@@ -25,6 +25,9 @@ const MID_GAP_DARK = 0.11;
 const TRANSLUCENT = 0.3;
 const EDGE_TINT = [0.94, 0.98, 1.04];
 const EDGE_SHADE = 0.55;
+/** The lip's shadow on the teeth: its share at the most, and its colour (the cavity's edge, lightened). */
+const LIP_SHADOW = 0.6;
+const LIP_SHADOW_LIGHT = 1.7;
 /** Shade on the teeth darkens red least (exponents of the luma factor per channel). */
 const SHADOW_TINT = [0.8, 1, 1.1];
 
@@ -65,10 +68,14 @@ function toothLight(c: Interior, tooth: ToothAt, u: number, au: number, corridor
  * reaches the teeth comes off the lips and gums: shaded ivory turns olive without it), the biting edge's
  * translucency `tr` darkening and cooling it.
  */
-function paintTooth(c: Interior, col: Float64Array, sh: number, tr: number, a: number): void {
+function paintTooth(c: Interior, col: Float64Array, sh: number, lip: number, tr: number, a: number): void {
   const tc = c.st.teeth;
+  const e = c.st.cavityEdge;
   const k = (i: number) => sh ** SHADOW_TINT[i] * (1 - tr + tr * EDGE_SHADE * EDGE_TINT[i]);
-  mix(col, tc[0] * k(0), tc[1] * k(1), tc[2] * k(2), a);
+  // In the lip's shadow (`lip` 0..1) the teeth take the colour of the lip's underside.
+  const s = LIP_SHADOW * lip;
+  const ch = (i: number) => tc[i] * k(i) * (1 - s) + e[i] * LIP_SHADOW_LIGHT * s;
+  mix(col, ch(0), ch(1), ch(2), a);
 }
 
 /**
@@ -95,9 +102,9 @@ export function paintUpperTeeth(
   if (ua <= 0) return;
   const sh = toothLight(c, tooth, u, au, 0.45);
   // The upper lip's shadow on the top of the teeth.
-  const lip = 0.65 + 0.35 * smoothstep(vUp - 0.5 * edge, vUp + 0.25 * h + edge, v);
+  const lip = 1 - smoothstep(vUp - 0.5 * edge, vUp + 0.25 * h + edge, v);
   const tr = TRANSLUCENT * smoothstep(bottom - 0.3 * h - edge, bottom - 0.5 * edge, v);
-  paintTooth(c, col, sh * lip, tr, ua);
+  paintTooth(c, col, sh, lip, tr, ua);
 }
 
 /**
@@ -124,9 +131,9 @@ export function paintLowerTeeth(
   if (la <= 0) return;
   const depth = Math.min(1, Math.max(0, (v - top) / h)); // 0 at the biting edge, 1 at the lip
   const sh = 0.85 * toothLight(c, tooth, u, au, 0.5);
-  const lip = 1 - 0.3 * smoothstep(0.35, 1, depth);
+  const lip = 0.5 * smoothstep(0.35, 1, depth);
   const tr = TRANSLUCENT * (1 - smoothstep((0.5 * c.edge) / h, 0.3 + c.edge / h, depth));
-  paintTooth(c, col, sh * lip, tr, la);
+  paintTooth(c, col, sh, lip, tr, la);
   // Gum at the lip where the teeth stand tall (a wide opening): the lip's shadow colour, lightened.
   const gum = smoothstep(0.72, 0.95, depth) * smoothstep(0.08 * c.ax.hw, 0.14 * c.ax.hw, h) * la;
   if (gum > 0) {
