@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { wavHeader } from "../lib/wav";
+import { biquad, resample } from "./pcm";
 import type { Rng } from "./rng";
 import { englishSentence, LANGUAGES, pseudoSentence } from "./texts";
 import { decode16k, RATE, speak } from "./tts";
@@ -110,32 +111,50 @@ export interface Channel {
   pcm: Float32Array;
 }
 
-/** A channel maker: one babble and one street recording per corpus, then conditions drawn per utterance. */
-export function makeChannel(rng: Rng, variants: readonly string[]): (pcm: Float32Array) => Channel {
+/**
+ * A channel maker: one babble and one street recording per corpus (a fresh one every 150 uses), then
+ * conditions drawn per utterance. With `every`, an utterance that drew none draws again: each copy of a real
+ * prompt is heard through at least one channel.
+ */
+export function makeChannel(rng: Rng, variants: readonly string[], every = false): (pcm: Float32Array) => Channel {
   let babble: Float32Array | undefined;
   let street: Float32Array | undefined;
+  let uses = 0;
+  const draw = () => {
+    const noise = rng() < CHANCE.babble ? "babble" : rng() < CHANCE.street / (1 - CHANCE.babble) ? "street" : "";
+    return {
+      reverb: rng() < CHANCE.reverb,
+      noise,
+      telephone: rng() < CHANCE.telephone,
+      mp3: rng() < CHANCE.mp3,
+    };
+  };
   return (input) => {
     let pcm = input;
     const applied: string[] = [];
-    if (rng() < CHANCE.reverb) {
+    let c = draw();
+    while (every && !c.reverb && !c.noise && !c.telephone && !c.mp3) c = draw();
+    if (++uses % 150 === 0) [babble, street] = [undefined, undefined];
+    if (c.reverb) {
       reverb(pcm, rng);
       applied.push("reverb");
     }
-    if (rng() < CHANCE.babble) {
+    if (c.noise === "babble") {
       babble ??= makeBabble(rng, variants);
       mix(pcm, babble, 5 + 20 * rng(), rng);
       applied.push("babble");
-    } else if (rng() < CHANCE.street / (1 - CHANCE.babble)) {
+    } else if (c.noise === "street") {
       street ??= makeStreet(rng);
       mix(pcm, street, 5 + 20 * rng(), rng);
       applied.push("street");
     }
-    if (rng() < CHANCE.telephone) {
+    if (c.telephone) {
       const [lo, hi] = [200 + 200 * rng(), 3000 + 700 * rng()];
-      pcm = ffmpeg(pcm, ["-af", `highpass=f=${lo | 0},lowpass=f=${hi | 0}`, "-ar", "8000", "wav"]);
+      const band = biquad(biquad(pcm, RATE, lo | 0, "high"), RATE, hi | 0, "low");
+      pcm = resample(resample(band, RATE, 8000), 8000, RATE);
       applied.push("telephone");
     }
-    if (rng() < CHANCE.mp3) {
+    if (c.mp3) {
       pcm = ffmpeg(pcm, ["-c:a", "libmp3lame", "-b:a", `${[24, 32, 40, 48][Math.floor(rng() * 4)]}k`, "mp3"]);
       applied.push("mp3");
     }

@@ -7,7 +7,7 @@
  * synthesiser's clean spectrum; frames then go through the product's own analysis (packages/motion-model).
  *
  *   tsx scripts/speech/corpus.ts [--out .local/speech] [--utterances 1500] [--seed 1] [--real-en 3]
- *     [--real es,fr,it,ru --real-times 2] [--channels]
+ *     [--real es,fr,it,ru --real-times 2] [--channels [--every-channel]]
  *
  * With `--real-en N`, real speech too: the training prompts of Asterisk's English speaker (voices.ts; never
  * the held-out or validation ones), each N times with its own warp and degradation, classes from the forced
@@ -15,7 +15,8 @@
  * from espeak-ng saying the transcript (transfer.ts; frames near a change of class left unlabelled).
  *
  * `--channels` also passes each utterance, after that, through the conditions a customer's audio may come
- * in (augment.ts: babble or street noise, reverb, telephone band, MP3), each drawn on its own.
+ * in (augment.ts: babble or street noise, reverb, telephone band, MP3), each drawn on its own;
+ * `--every-channel` gives every utterance at least one of them.
  *
  * Writes the corpus files of corpus-files.ts. Three of the voices measured by scripts/quality-phonetic.ts (espeak-ng en-us and
  * en-gb+f3, flite rms) are never used here; flite slt is (the only female voice of a second synthesiser).
@@ -33,6 +34,7 @@ import { arpabetVisemes } from "./arpabet-visemes";
 import { RAW_VALUES, writeCorpus } from "./corpus-files";
 import { espeakPhonemes, espeakTool } from "./espeak-phonemes";
 import { visemesOf } from "./ipa-visemes";
+import { type Decoded, decodeNative, resample } from "./pcm";
 import { makeRng, type Rng } from "./rng";
 import { englishSentence, LANGUAGES, pseudoSentence } from "./texts";
 import { transferClasses } from "./transfer";
@@ -141,37 +143,17 @@ function realOther(tool: string, dir: string, lang: string): Speech[] {
     });
 }
 
+/** Real prompts come back several times: each is decoded once. */
+const decodedReal = new Map<string, Decoded>();
+
 /** Decoded at 16 kHz with every frequency ×`warp` (and time ÷`warp`), silent margins of `pad` samples. */
 function decodeWarped(s: Speech, warp: number, pad: number): { pcm: Float32Array; labels: Int8Array } {
-  const rate = Number(
-    execFileSync("ffprobe", [
-      "-v",
-      "error",
-      ...s.input.slice(0, -2),
-      "-show_entries",
-      "stream=sample_rate",
-      "-of",
-      "csv=p=0",
-      s.input[s.input.length - 1],
-    ])
-      .toString()
-      .trim(),
-  );
-  const out = execFileSync(
-    "ffmpeg",
-    [
-      "-v",
-      "error",
-      ...s.input,
-      "-af",
-      `asetrate=${Math.round(rate * warp)},aresample=${RATE}`,
-      "-f",
-      "f32le",
-      "pipe:1",
-    ],
-    { maxBuffer: 1 << 28 },
-  );
-  const speech = new Float32Array(out.buffer.slice(out.byteOffset, out.byteOffset + out.byteLength));
+  const key = s.input.join(" ");
+  const real = s.voice.startsWith("real ");
+  const src = (real && decodedReal.get(key)) || decodeNative(s.input);
+  if (real) decodedReal.set(key, src);
+  // Played at rate × warp, then resampled: ffmpeg's asetrate + aresample.
+  const speech = resample(src.pcm, src.rate * warp, RATE);
   const pcm = new Float32Array(speech.length + 2 * pad);
   pcm.set(speech, pad);
   const labels = new Int8Array(Math.ceil(pcm.length / HOP)); // 0 = rest
@@ -236,6 +218,7 @@ function main() {
       real: { type: "string", default: "" },
       "real-times": { type: "string", default: "2" },
       channels: { type: "boolean", default: false },
+      "every-channel": { type: "boolean", default: false },
     },
   });
   const dir = resolve(values.out!);
@@ -246,7 +229,7 @@ function main() {
   const frames: Float32Array[] = [];
   const labels: Int8Array[] = [];
   const index: Array<{ voice: string; frames: number; conditions?: string[] }> = [];
-  const channel = values.channels ? makeChannel(rng, VARIANTS) : undefined;
+  const channel = values.channels ? makeChannel(rng, VARIANTS, values["every-channel"]) : undefined;
   const count = Number(values.utterances);
   const real = Number(values["real-en"]) ? realEnglish() : [];
   const add = (speech: Speech) => {

@@ -4,9 +4,11 @@
  *
  *   tsx scripts/speech/train.ts [--corpus .local/speech[,more corpora]] [--epochs 12] [--hidden 64,48] [--seed 1]
  *     [--out file]   (default: the package's viseme-weights.ts)
- *     [--init weights.ts --lr 5e-4]   (go on from stored weights, e.g. to add new speech without starting over)
+ *     [--init weights.ts --lr 5e-4]   (go on from stored weights, e.g. to add new speech without starting over;
+ *       wider hidden layers than the stored ones start as the stored network)
  *     [--sample 0.5]   (each epoch a fresh random share of the training frames; neighbours are much alike)
  *     [--numpy]   (the epochs run in train.py with NumPy, batches of 256 through BLAS: several times faster)
+ *     [--boost mbp=1.5,fv=1.3]   (a class's loss weight × that: a missed m/b/p costs more than a false one)
  *
  * Frames become classifier values through the product's own code (viseme-input.ts). Utterances of three
  * voice variants are held out: their frame accuracy, per-class recall and confusions
@@ -211,6 +213,20 @@ function rescaleInputs(l: DenseLayer, mu: Float32Array, sd: Float32Array, fold: 
   return { ...l, params };
 }
 
+/**
+ * Stored params `p` of layer `l` into the wider layer `into`: its units and inputs first, the new units keep
+ * their random incoming weights and read by nothing yet (zero weights from new inputs), so the wider network
+ * starts as the stored one.
+ */
+function widen(p: Float32Array, l: DenseLayer, into: DenseLayer): void {
+  const q = into.params;
+  for (let o = 0; o < into.outputs; o++) for (let i = l.inputs; i < into.inputs; i++) q[o * into.inputs + i] = 0;
+  for (let o = 0; o < l.outputs; o++) {
+    for (let i = 0; i < l.inputs; i++) q[o * into.inputs + i] = p[o * l.inputs + i];
+    q[into.outputs * into.inputs + o] = p[l.outputs * l.inputs + o];
+  }
+}
+
 /** The epochs in train.py (NumPy): frames and settings through a work folder, the trained params back. */
 function trainWithNumpy(
   c: Frames,
@@ -265,6 +281,7 @@ async function main() {
       lr: { type: "string", default: "2e-3" },
       sample: { type: "string", default: "1" },
       numpy: { type: "boolean", default: false },
+      boost: { type: "string", default: "" },
     },
   });
   const rng = makeRng(Number(values.seed));
@@ -284,14 +301,21 @@ async function main() {
   const weight = Array.from(share, (s) => 1 / Math.sqrt(s));
   const wMean = train.reduce((a, i) => a + weight[c.labels[i]], 0) / train.length;
   for (let k = 0; k < CLASSES; k++) weight[k] /= wMean;
+  for (const item of values.boost!.split(",").filter(Boolean)) {
+    const [name, by] = item.split("=");
+    const k = VISEMES.indexOf(name as (typeof VISEMES)[number]);
+    if (k < 0) throw new Error(`--boost: no class ${name}`);
+    weight[k] *= Number(by);
+  }
 
   const sizes = [INPUTS, ...values.hidden!.split(",").map(Number), CLASSES];
   const net = new Net(sizes, rng);
   if (values.init) {
     const stored: StoredLayer[] = (await import(resolve(values.init))).VISEME_LAYERS;
     const from = stored.map(decodeLayer);
-    if (from.map((l) => l.outputs).join() !== sizes.slice(1).join()) throw new Error(`${values.init}: other sizes`);
-    from.forEach((l, k) => net.layers[k].params.set((k === 0 ? rescaleInputs(l, mu, sd, false) : l).params));
+    const wider = from.length === net.layers.length && from.every((l, k) => l.outputs <= net.layers[k].outputs);
+    if (!wider || from[from.length - 1].outputs !== CLASSES) throw new Error(`${values.init}: other sizes`);
+    from.forEach((l, k) => widen((k === 0 ? rescaleInputs(l, mu, sd, false) : l).params, l, net.layers[k]));
   }
   const [lr0, sample] = [Number(values.lr), Number(values.sample)];
   const acts = sizes.slice(1).map((n) => new Float32Array(n));
