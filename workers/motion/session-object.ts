@@ -54,6 +54,8 @@ interface Live {
 }
 
 const FRAME_MS = 40;
+/** Before start there are no idle frames to send: the wait is checked (as a pause, for the flood rule) this often. */
+const WAITING_CHECK_MS = 1_000;
 /** Audio analysed in one go; a longer message is analysed in slices of this length (analyse). */
 const SLICE_MS = 100;
 const yieldToOthers = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
@@ -229,8 +231,9 @@ export class MotionSession extends DurableObject<Env> {
         // taking no audio time, so audio that comes late is analysed as if it had come on time.
         live.lastIdleAt = idleAt + FRAME_MS <= now ? now : idleAt;
         live.starvingSince = undefined; // confirmed: the stretch's idle frames follow at 25 fps
-        // The client pauses (this thread is on time): the pause banks at most PAUSE_CREDIT_MS (pacing.ts).
-        live.audioClock = creditPause(live.audioClock, now);
+        // The client pauses (this thread is on time): the pause banks at most PAUSE_CREDIT_MS (pacing.ts); before
+        // start, up to the next check too.
+        live.audioClock = creditPause(live.audioClock, live.stream ? now : now + WAITING_CHECK_MS);
         if (live.stream) this.send([live.stream.idle()]);
       }
       this.schedule();
@@ -249,6 +252,8 @@ export class MotionSession extends DurableObject<Env> {
     const { sessionSeconds, idleSeconds } = live.setup.limits;
     let due = Math.min(live.openedAt + sessionSeconds * 1000, live.lastClientAt + idleSeconds * 1000);
     if (live.starvingSince !== undefined) due = Math.min(due, live.starvingSince + FRAME_MS);
+    else if (live.phase === "waiting" && live.lastIdleAt !== undefined)
+      due = Math.min(due, live.lastIdleAt + WAITING_CHECK_MS);
     else if (live.phase !== "stopped") due = Math.min(due, nextIdleAt(live.cover, live.lastIdleAt, FRAME_MS));
     clearTimeout(live.timer);
     const now = Date.now();

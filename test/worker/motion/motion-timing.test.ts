@@ -254,6 +254,18 @@ describe("the flood rule forgives the service's lateness, not floods", () => {
     expect(last).toBeLessThan(500 + PAUSE_CREDIT_MS + MAX_AHEAD_MS + ARRIVAL_JITTER_MS + 1000);
   }, 20_000);
 
+  it("the wait before start is a pause too: 5 s after the opening, start and 6 s of audio at once → 1008", async () => {
+    const a = await motionAccount();
+    const c = accept(await upgrade({ token: await token(a), avatarId: a.avatarId }));
+    await sleep(5000);
+    c.ws.send(JSON.stringify({ type: "start", sampleRate: RATE }));
+    const send = chunker(c.ws, pcm16(6, RATE));
+    for (let k = 0; k < 300; k++) send.next();
+    const closed = await c.closed;
+    expect(closed.code).toBe(1008);
+    expect(closed.reason).toMatch(/^audio is \d+ ms ahead of real time; stream at most 2 s ahead$/);
+  }, 20_000);
+
   it("the clock counts audio against the time since the opening; only a pause's credit moves it", () => {
     const ms = (x: number) => (x / 1000) * RATE; // samples
     const opened = 0;
