@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { BLINK, blinkAmount } from "@avatar-video/motion-model";
 import { drawMouthInterior, placePortrait, yuvLayout } from "../../container/src/paint/public";
-import { cornerTeethReach, teethBelowLip } from "../../packages/face-rig/src/lip-edge";
+import { teethBelowLip } from "../../packages/face-rig/src/lip-edge";
 import { restMouth } from "../../packages/face-rig/src/mouth-style";
 import type { MouthStyle } from "@avatar-video/face-rig";
 import type { AvatarRig } from "@avatar-video/contract";
@@ -45,7 +45,6 @@ function style(blur: number, restGap = 0): MouthStyle {
     rest: restMouth(upper, lower, new Uint8Array(L.frameSize).fill(150)),
     ownTeeth: false,
     teethBelowLip: new Float64Array(257),
-    cornerTeethReach: new Float64Array(257),
   };
 }
 
@@ -70,7 +69,7 @@ function smilingStyle(gap: number, sigma: number): { stat: Uint8Array; st: Mouth
   const stat = smilePhoto(gap, sigma);
   const { upper, lower } = lips(gap);
   const rest = restMouth(upper, lower, stat);
-  return { stat, st: { ...style(sigma, gap), rest, ownTeeth: true, cornerTeethReach: cornerTeethReach(rest) } };
+  return { stat, st: { ...style(sigma, gap), rest, ownTeeth: true } };
 }
 
 describe("mouth interior", () => {

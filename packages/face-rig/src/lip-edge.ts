@@ -6,13 +6,10 @@
  * lower inner-lip curve the teeth still reach (px along the mouth's down axis, at rest). The interior treats
  * that strip as part of the opening (mouth-shade.ts, mouth-layers.ts).
  */
-import { smoothstep } from "@avatar-video/motion-model";
 import { curveAt, LUT, type MouthAxis } from "./lip-curve";
 
 /** The deepest strip looked for, in half mouth widths (the teeth sample portrait's is ≈ 0.2). */
 const MAX_DEPTH = 0.3;
-/** How far (half mouth widths) a photo's own side teeth reach below their rest end at the lip corners. */
-const CORNER_TEETH_REACH = 0.25;
 
 /** The photo's mouth at rest: its corner line and lower inner-lip curve (a lookup table in that frame). */
 type Rest = { ax: MouthAxis; lo: Float64Array };
@@ -53,23 +50,6 @@ export function teethBelowLip(
     let n = 0;
     for (let j = Math.max(0, k - R); j <= Math.min(LUT, k + R); j++, n++) s += raw[j];
     out[k] = s / n;
-  }
-  return out;
-}
-
-/**
- * Per u (a lookup table like teethBelowLip's): where the lower lip rises steeply to a corner the side teeth
- * reach down to it while the strip of cavity left along that edge is thinner than a blurred edge (it would
- * read as a drawn dark line), px: the most they may reach. Where the lip runs flatter the opening below the
- * teeth is wide and stays cavity (mouth-layers.ts reusePhotoInterior).
- */
-export function cornerTeethReach({ ax, lo }: Rest): Float64Array {
-  const at = (u: number) => curveAt(lo, LUT, Math.max(-1, Math.min(1, u)));
-  const out = new Float64Array(LUT + 1);
-  for (let k = 0; k <= LUT; k++) {
-    const u = -1 + (2 * k) / LUT;
-    const steep = Math.abs(at(u + 0.02) - at(u - 0.02)) / (0.04 * ax.hw);
-    out[k] = CORNER_TEETH_REACH * ax.hw * smoothstep(0.55, 0.85, Math.abs(u)) * smoothstep(0.8, 1.5, steep);
   }
   return out;
 }

@@ -85,7 +85,6 @@ export function reusePhotoInterior(
   u: number,
   v: number,
   vUp: number,
-  vLo: number,
 ): number {
   const { ax } = c;
   const r = c.st.rest.ax;
@@ -95,14 +94,9 @@ export function reusePhotoInterior(
   // Only the lower side ends (the teeth move with the upper lip), as softly as the photo's own edges; at
   // F/V the lower lip is against the teeth, so no cavity shows below them.
   const restLo = curveAt(c.st.rest.lo, LUT, u) + curveAt(c.st.teethBelowLip, LUT, u);
-  // Beside a steep lower lip at the corners (lip-edge.ts) the side teeth reach down to it only while the
-  // strip of cavity below them is thinner than a blurred edge (else a drawn dark line): their lowest row
-  // is stretched by at most that much, never into a long wedge; a wider strip stays cavity.
-  const reach = curveAt(c.st.cornerTeethReach, LUT, u);
-  const below = vLo - (restLo / k + dUp); // current frame, px from the teeth's end down to the lower lip
-  const thin =
-    reach > 0 ? (1 - smoothstep(c.step, 2 * c.step, below)) * smoothstep(-c.step, c.step, restLo + reach - v0) : 0;
-  const wp = Math.max(c.tuck, smoothstep(-c.step, c.step, restLo - v0), thin);
+  // Nor do they reach further down beside a steep lower lip at the corners: that strip is cavity too (a
+  // stretched row of teeth there reads as a white sliver at the opening's end).
+  const wp = Math.max(c.tuck, smoothstep(-c.step, c.step, restLo - v0));
   if (wp <= 0) return 0;
   const vs = Math.min(v0, restLo - c.step);
   const sx = r.ox + u * r.hw * r.ex - vs * r.ey;

@@ -228,7 +228,7 @@ function shadeOpening(c: Interior, L: YuvFrameLayout, col: Float64Array, u: numb
     paintTongue(c, col, u, v, vLo, gapHere);
     paintLowerTeeth(c, col, u, au, v, vLo, gapHere);
     paintUpperTeeth(c, col, u, au, v, vUp, gapHere);
-    col[3] = st.ownTeeth ? 1 - reusePhotoInterior(c, L, col, u, v, vUp, vLo) : 1;
+    col[3] = st.ownTeeth ? 1 - reusePhotoInterior(c, L, col, u, v, vUp) : 1;
     const fade = st.ownTeeth ? smoothstep(CORNER_FADE_OWN_TEETH, 0.995, au) : smoothstep(CORNER_FADE, 0.98, au);
     open = alpha * (1 - fade);
   }

@@ -13,7 +13,7 @@
 import type { FaceModel } from "./face-model";
 import { curveTable, LUT, mouthAxis, type MouthAxis } from "./lip-curve";
 import { type CornerTeeth, cornerTeeth } from "./corner-teeth";
-import { cornerTeethReach, teethBelowLip } from "./lip-edge";
+import { teethBelowLip } from "./lip-edge";
 import type { MouthColors } from "./mouth-colors";
 import { lumaOf, samplePhoto, yuvFrameLayout } from "./yuv-photo";
 
@@ -27,8 +27,6 @@ export interface MouthStyle extends MouthColors {
   ownTeeth: boolean;
   /** Per u (lookup table, lip-edge.ts): how far the photo's teeth reach below the mesh's lower inner lip, px. */
   teethBelowLip: Float64Array;
-  /** Per u (lookup table, lip-edge.ts): how far the photo's side teeth reach below their rest end, px. */
-  cornerTeethReach: Float64Array;
   /** The photo's side teeth outside the inner-lip loop at the corners (corner-teeth.ts); absent: none. */
   cornerTeeth?: CornerTeeth;
 }
@@ -152,7 +150,6 @@ export function mouthStyle(colors: MouthColors, m: FaceModel, stat: Uint8Array, 
     rest,
     ownTeeth,
     teethBelowLip: below,
-    cornerTeethReach: ownTeeth ? cornerTeethReach(rest) : none,
     cornerTeeth: ownTeeth ? cornerTeeth(rest, below, (x, y) => samplePhoto(stat, L, x, y), teethRgb, blur) : undefined,
   };
 }
