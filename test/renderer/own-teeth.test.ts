@@ -8,7 +8,7 @@ import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mouthColors, NEUTRAL_POSE, type FacePose } from "@avatar-video/face-rig";
 import { createAvatarAssets } from "../../container/src/avatar/public";
-import { interiorBrightThird } from "../../scripts/quality/metrics";
+import { fillPolygon, interiorBrightThird } from "../../scripts/quality/metrics";
 import { POSE_SIZE, posePainter, type PosePainter } from "../../scripts/quality/paint-pose";
 import { fixture } from "../fixtures/portraits/derive";
 
@@ -143,16 +143,8 @@ describe("the ends of a small opening over her teeth", () => {
     const pt = (i: number): [number, number] => [positions[i * 2], positions[i * 2 + 1]];
     const up = m.mouth.upperInner.map(pt);
     const lo = m.mouth.lowerInner.map(pt);
-    const loop = [...up, ...[...lo].reverse()];
-    const inside = (x: number, y: number) => {
-      let c = false;
-      for (let i = 0, j = loop.length - 1; i < loop.length; j = i++) {
-        const [xi, yi] = loop[i];
-        const [xj, yj] = loop[j];
-        if (yi > y !== yj > y && x < ((xj - xi) * (y - yi)) / (yj - yi) + xi) c = !c;
-      }
-      return c;
-    };
+    const inside = new Uint8Array(POSE_SIZE * POSE_SIZE);
+    fillPolygon(inside, POSE_SIZE, POSE_SIZE, [...up, ...[...lo].reverse()], 1);
     const dist = (x: number, y: number, line: Array<[number, number]>) => {
       let d = Infinity;
       for (let i = 1; i < line.length; i++) {
@@ -170,7 +162,7 @@ describe("the ends of a small opening over her teeth", () => {
     for (let y = Math.round(m.mouth.oy - hw); y < m.mouth.oy + hw; y++)
       for (let x = Math.round(m.mouth.ox - 1.2 * hw); x < m.mouth.ox + 1.2 * hw; x++) {
         const u = ((x + 0.5 - m.mouth.ox) * ex + (y + 0.5 - m.mouth.oy) * ey) / hw;
-        if (side * u < 0.55 || side * u > 0.85 || inside(x + 0.5, y + 0.5)) continue;
+        if (side * u < 0.55 || side * u > 0.85 || inside[y * POSE_SIZE + x]) continue;
         const dl = dist(x + 0.5, y + 0.5, lo);
         if (dl > 0.12 * hw || dl >= dist(x + 0.5, y + 0.5, up)) continue;
         const o = (y * POSE_SIZE + x) * 3;
