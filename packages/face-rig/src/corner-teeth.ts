@@ -7,7 +7,7 @@
  * mouth frame; mouth-shade.ts covers what of it the current frame shows with the sealed lips' colour.
  */
 import { curveAt, LUT, type MouthAxis } from "./lip-curve";
-import type { Rgb } from "./mouth-colors";
+import { type Rgb, rgbLuma } from "./mouth-colors";
 
 /** |u| range of the mask (inner half widths) and its rows (half widths across the corner line). */
 const U_FROM = 0.8;
@@ -55,11 +55,10 @@ export function cornerTeeth(
     const sb = b[0] + b[1] + b[2] || 1;
     return (a[0] / sa - b[0] / sb) ** 2 + (a[1] / sa - b[1] / sb) ** 2 + (a[2] / sa - b[2] / sb) ** 2;
   };
-  const luma = (c: Rgb) => 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
   const lowerLip: Array<[number, number]> = [];
   for (let u = -0.3; u <= 0.3; u += 0.1) lowerLip.push([u, curveAt(lo, LUT, u) + curveAt(below, LUT, u) + 0.12 * hw]);
   const lip = mean(lowerLip);
-  const dark = 0.9 * luma(lip);
+  const dark = 0.9 * rgbLuma(lip);
   const cols = Math.ceil((U_TO - U_FROM) * hw);
   const rows = Math.ceil((V_TO - V_FROM) * hw);
   const data = new Float32Array(2 * rows * cols);
@@ -77,7 +76,7 @@ export function cornerTeeth(
         if (v < top - NEAR * hw || v > bottom + NEAR * hw) continue; // not the lips' edge: the photo's own
         const c = at(u, v);
         const dt = d2(c, teeth);
-        if (dt < d2(c, lip) && dt < d2(c, skin) && luma(c) >= dark) data[(side * rows + i) * cols + j] = 1;
+        if (dt < d2(c, lip) && dt < d2(c, skin) && rgbLuma(c) >= dark) data[(side * rows + i) * cols + j] = 1;
       }
     }
   }

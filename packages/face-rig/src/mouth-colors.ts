@@ -18,7 +18,7 @@ export interface MouthColors {
  * hue (teethTint); with `whites` their brightness follows the eye whites and the light at the mouth.
  */
 export function mouthColors(skin: Rgb, lip: Rgb, whites?: { sclera: Rgb; lipLight: Rgb }): MouthColors {
-  const luma = lumaOf(skin);
+  const luma = rgbLuma(skin);
   const L = Math.min(1.08, Math.max(0.5, luma / 165));
   const c = (r: number, g: number, b: number, k = L): [number, number, number] => [
     Math.min(255, Math.round(r * k)),
@@ -37,7 +37,8 @@ export function mouthColors(skin: Rgb, lip: Rgb, whites?: { sclera: Rgb; lipLigh
   };
 }
 
-const lumaOf = (c: Rgb) => 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
+/** Rec. 601 luma of an RGB colour (0–255), the brightness every photo-colour choice here sorts and scales by. */
+export const rgbLuma = (c: Rgb) => 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
 
 /** The share of the skin's colour (its departure from grey) that teeth under the same light keep: ivory. */
 const TEETH_SKIN_TINT = 0.55;
@@ -48,7 +49,7 @@ const TEETH_SKIN_TINT = 0.55;
  * balance taken from the eye whites turns teeth grey-green beside warm skin).
  */
 function teethTint(skin: Rgb, tl: number): Rgb {
-  const sl = Math.max(1, lumaOf(skin));
+  const sl = Math.max(1, rgbLuma(skin));
   return [0, 1, 2].map((i) => Math.round(Math.min(255, tl * (1 + TEETH_SKIN_TINT * (skin[i] / sl - 1))))) as Rgb;
 }
 
@@ -57,5 +58,5 @@ function teethTint(skin: Rgb, tl: number): Rgb {
  * brighter than the skin, and no brighter than the light on the lips allows.
  */
 function teethLuma(sclera: Rgb, lipLight: Rgb, skinLuma: number): number {
-  return Math.min(Math.max(lumaOf(sclera) * 0.92, skinLuma * 1.1), lumaOf(lipLight) * 1.15, 225);
+  return Math.min(Math.max(rgbLuma(sclera) * 0.92, skinLuma * 1.1), rgbLuma(lipLight) * 1.15, 225);
 }

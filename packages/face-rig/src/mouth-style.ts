@@ -14,7 +14,7 @@ import type { FaceModel } from "./face-model";
 import { curveTable, LUT, mouthAxis, type MouthAxis } from "./lip-curve";
 import { type CornerTeeth, cornerTeeth } from "./corner-teeth";
 import { teethBelowLip } from "./lip-edge";
-import type { MouthColors } from "./mouth-colors";
+import { type MouthColors, rgbLuma } from "./mouth-colors";
 import { lumaOf, samplePhoto, yuvFrameLayout } from "./yuv-photo";
 
 export interface MouthStyle extends MouthColors {
@@ -164,8 +164,7 @@ function photoTeeth(m: FaceModel, stat: Uint8Array, W: number, H: number): [numb
     const [lx, ly] = [m.base[lowerInner[k] * 2], m.base[lowerInner[k] * 2 + 1]];
     for (let t = 0.15; t <= 0.85; t += 0.1) samples.push(samplePhoto(stat, L, ux + (lx - ux) * t, uy + (ly - uy) * t));
   }
-  const luma = (c: [number, number, number]) => 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
-  const top = samples.sort((a, b) => luma(b) - luma(a)).slice(0, Math.max(1, Math.round(samples.length / 3)));
+  const top = samples.sort((a, b) => rgbLuma(b) - rgbLuma(a)).slice(0, Math.max(1, Math.round(samples.length / 3)));
   return [0, 1, 2].map((i) =>
     Math.round(Math.min(255, Math.max(0, top.reduce((s, c) => s + c[i], 0) / top.length))),
   ) as [number, number, number];

@@ -13,7 +13,7 @@ import {
   RIGHT_EYE_LOWER0,
   RIGHT_EYE_UPPER0,
 } from "./facemesh-topology";
-import { mouthColors, type MouthColors, type Rgb } from "./mouth-colors";
+import { mouthColors, type MouthColors, type Rgb, rgbLuma } from "./mouth-colors";
 
 /** Interleaved pixels, 3 (RGB) or 4 (RGBA) bytes each, rows top to bottom. */
 export interface Pixels {
@@ -22,8 +22,6 @@ export interface Pixels {
   height: number;
   channels: 3 | 4;
 }
-
-const luma = (c: Rgb) => 0.299 * c[0] + 0.587 * c[1] + 0.114 * c[2];
 
 /** Colours of the pixels inside a polygon (canvas points), or within `radius` of some points. */
 function pixelsIn(px: Pixels, inside: (x: number, y: number) => boolean, box: [number, number, number, number]): Rgb[] {
@@ -80,7 +78,7 @@ const mean = (cs: Rgb[]): Rgb => {
 
 /** The brightest `share` of the colours (by luma), averaged. */
 function brightest(cs: Rgb[], share: number): Rgb {
-  const sorted = [...cs].sort((a, b) => luma(b) - luma(a));
+  const sorted = [...cs].sort((a, b) => rgbLuma(b) - rgbLuma(a));
   return mean(sorted.slice(0, Math.max(1, Math.round(sorted.length * share))));
 }
 
@@ -99,7 +97,7 @@ function sclera(px: Pixels, at: (i: number) => [number, number]): Rgb | undefine
     const cs = pixelsIn(px, poly.inside, poly.box).filter(
       (c) => Math.max(...c) - Math.min(...c) < 0.22 * Math.max(...c),
     );
-    const sorted = cs.sort((a, b) => luma(b) - luma(a));
+    const sorted = cs.sort((a, b) => rgbLuma(b) - rgbLuma(a));
     whites.push(...sorted.slice(Math.floor(sorted.length * 0.1), Math.floor(sorted.length * 0.35)));
   }
   return whites.length >= 12 ? mean(whites) : undefined;
