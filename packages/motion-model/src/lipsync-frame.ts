@@ -173,7 +173,6 @@ export function makeFrameAnalyzer(
   };
   const [b80, b550, b1300, b1700, b3500, b4000, b8000] = [80, 550, 1300, 1700, 3500, 4000, 8000].map(bin);
   const shared: FrameFeatures = { db: -120, low: 0, mid: 0, hi: 0, vhi: 0, mel: new Float32Array(MEL_BANDS) };
-  const silentMel = new Float32Array(MEL_BANDS).fill(-120);
   return (samples, start, center) => {
     const f0 = Math.round(center - NFFT / 2);
     const from = f0 - start;
@@ -191,17 +190,18 @@ export function makeFrameAnalyzer(
     }
     const rms = Math.sqrt(sum / WIN);
     const db = rms > 1e-6 ? 20 * Math.log10(rms) : -120;
-    const out: FrameFeatures = opts.reuse ? shared : { db, low: 0, mid: 0, hi: 0, vhi: 0, mel: silentMel };
+    const out: FrameFeatures = opts.reuse
+      ? shared
+      : { db, low: 0, mid: 0, hi: 0, vhi: 0, mel: new Float32Array(MEL_BANDS) };
     out.db = db;
     if (db < -75) {
       out.low = out.mid = out.hi = out.vhi = 0;
-      if (opts.reuse) out.mel.set(silentMel);
-      else out.mel = new Float32Array(silentMel);
+      out.mel.fill(-120);
       return out;
     }
     power(frame, pw);
     const speech = bandSum(b80, b4000) + 1e-12;
-    const mel = opts.reuse ? out.mel : new Float32Array(MEL_BANDS);
+    const mel = out.mel;
     for (let b = 0; b < MEL_BANDS; b++) {
       const { from, w } = filters[b];
       let e = 0;
@@ -213,7 +213,6 @@ export function makeFrameAnalyzer(
     out.mid = bandSum(b550, b1300) / speech;
     out.hi = bandSum(b1700, b3500) / speech;
     out.vhi = top / (speech + top);
-    out.mel = mel;
     return out;
   };
 }
