@@ -3,11 +3,11 @@
  * a rim from the skin under it: raised brows would arch the bridge and lift the rim tops. So at painter
  * creation the eyewear is found on the still (face-rig's eyewearMask, shared with the live client) and
  * while an expression shows, the moved skin is painted as if they were not there (filled from the skin
- * around them) and they are put back where the head alone carries them (lid-paint.ts `takeOut`, `putBack`).
+ * around them) and they are put back where the head alone carries them (occluder-carry.ts `takeOut`, `putBack`).
  */
 import { eyewearMask, type FaceModel, relaxFill, triangleRows } from "@avatar-video/face-rig";
 import { occluderPlanes, type OccluderPlane } from "./lid-occluders";
-import { type Occluder, putBack, takeOut } from "./lid-paint";
+import { type Occluder, putBack, takeOut } from "./occluder-carry";
 import type { Rect } from "./warp";
 
 export interface Eyewear {

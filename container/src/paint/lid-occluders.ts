@@ -4,7 +4,7 @@
  * thin, near-black structures that cross a lid's moving region and reach well beyond the eye (rims, a
  * strand of hair across the lid) are found on the still; in a blink the lid is painted as if they were not
  * there (their pixels filled from the skin around them) and then they are put back where the head alone
- * carries them (lid-paint.ts). Lashes, eyeliner and eyeshadow stay with the lid: they lie in the eye's own
+ * carries them (lid-paint.ts, occluder-carry.ts). Lashes, eyeliner and eyeshadow stay with the lid: they lie in the eye's own
  * grid rows, are thick blobs, or do not reach beyond the eye.
  */
 import { type FaceModel, fillUnder, grow, runs } from "@avatar-video/face-rig";
