@@ -4,8 +4,11 @@
  * 10 ms frame, the mouth targets of one frame, the voice gate and the smoothing. Only the speaker-level
  * estimate and the plosive look-ahead differ between the two callers.
  */
+import { type FrameSpectrum, jsSpectrum, type SpectrumPlan, wasmSpectrum } from "./frame-spectrum";
 import { MEL_BANDS, melFilters } from "./mel";
 import { smoothstep } from "./smoothstep";
+
+export { fft, makeRealPower } from "./fft";
 
 export const ANALYSIS_RATE = 16_000;
 /** Analysis frames per second (10 ms hop). */
@@ -20,125 +23,6 @@ const bin = (hz: number) => Math.round(hz / BIN);
 
 export const clamp01 = (x: number) => (x < 0 ? 0 : Math.min(x, 1));
 
-/**
- * What an FFT of size n reuses from call to call: the bit-reversal swaps, and per stage the twiddle factors
- * exactly as the butterfly recurrence (w ← w·e^(−2πi/len), from 1) produces them, so the transform is the
- * textbook loop's bit for bit without recomputing them for every frame. Stage of half-size h: entries h..2h−1.
- */
-interface FftPlan {
-  swaps: Uint16Array;
-  wr: Float64Array;
-  wi: Float64Array;
-}
-const plans = new Map<number, FftPlan>();
-
-function fftPlan(n: number): FftPlan {
-  let plan = plans.get(n);
-  if (plan) return plan;
-  const swaps: number[] = [];
-  for (let i = 1, j = 0; i < n; i++) {
-    let bit = n >> 1;
-    for (; j & bit; bit >>= 1) j ^= bit;
-    j ^= bit;
-    if (i < j) swaps.push(i, j);
-  }
-  const wr = new Float64Array(Math.max(n, 1));
-  const wi = new Float64Array(Math.max(n, 1));
-  for (let len = 2; len <= n; len <<= 1) {
-    const ang = (-2 * Math.PI) / len;
-    const [sr, si] = [Math.cos(ang), Math.sin(ang)];
-    const h = len >> 1;
-    let cr = 1;
-    let ci = 0;
-    for (let j = 0; j < h; j++) {
-      wr[h + j] = cr;
-      wi[h + j] = ci;
-      const t = cr * sr - ci * si;
-      ci = cr * si + ci * sr;
-      cr = t;
-    }
-  }
-  plan = { swaps: Uint16Array.from(swaps), wr, wi };
-  plans.set(n, plan);
-  return plan;
-}
-
-/** In-place iterative radix-2 complex FFT (n ≤ 65 536). */
-export function fft(re: Float64Array, im: Float64Array): void {
-  const n = re.length;
-  const { swaps, wr, wi } = fftPlan(n);
-  for (let s = 0; s < swaps.length; s += 2) {
-    const i = swaps[s];
-    const j = swaps[s + 1];
-    let t = re[i];
-    re[i] = re[j];
-    re[j] = t;
-    t = im[i];
-    im[i] = im[j];
-    im[j] = t;
-  }
-  for (let h = 1; h < n; h <<= 1) {
-    const len = h << 1;
-    // Twiddle 1 first: x·1 − y·0 is x (up to the sign of a zero, which no power or magnitude sees).
-    for (let a = 0; a < n; a += len) {
-      const b = a + h;
-      const xr = re[b];
-      const xi = im[b];
-      re[b] = re[a] - xr;
-      im[b] = im[a] - xi;
-      re[a] += xr;
-      im[a] += xi;
-    }
-    for (let j = 1; j < h; j++) {
-      const cr = wr[h + j];
-      const ci = wi[h + j];
-      for (let a = j; a < n; a += len) {
-        const b = a + h;
-        const xr = re[b] * cr - im[b] * ci;
-        const xi = re[b] * ci + im[b] * cr;
-        re[b] = re[a] - xr;
-        im[b] = im[a] - xi;
-        re[a] += xr;
-        im[a] += xi;
-      }
-    }
-  }
-}
-
-/**
- * The power spectrum |X[k]|², k < n/2, of n real samples times `window` (all 1 if none), by one complex FFT of
- * n/2 points (the even samples as real parts, the odd ones as imaginary), split into the two half-size spectra
- * and joined by the twiddles: half the butterflies of a complex FFT of the n samples, the same values to
- * rounding (≈ 1e-16 relative).
- */
-export function makeRealPower(
-  n: number,
-  window: Float64Array = new Float64Array(n).fill(1),
-): (x: Float64Array, pw: Float64Array) => void {
-  const h = n >> 1;
-  const zr = new Float64Array(h);
-  const zi = new Float64Array(h);
-  const wr = Float64Array.from({ length: h }, (_, k) => Math.cos((2 * Math.PI * k) / n));
-  const wi = Float64Array.from({ length: h }, (_, k) => -Math.sin((2 * Math.PI * k) / n));
-  return (x, pw) => {
-    for (let k = 0; k < h; k++) {
-      zr[k] = x[2 * k] * window[2 * k];
-      zi[k] = x[2 * k + 1] * window[2 * k + 1];
-    }
-    fft(zr, zi);
-    for (let k = 0; k < h; k++) {
-      const m = k === 0 ? 0 : h - k;
-      const er = (zr[k] + zr[m]) * 0.5; // the even samples' spectrum
-      const ei = (zi[k] - zi[m]) * 0.5;
-      const or = (zi[k] + zi[m]) * 0.5; // the odd samples'
-      const oi = (zr[m] - zr[k]) * 0.5;
-      const xr = er + wr[k] * or - wi[k] * oi;
-      const xi = ei + wr[k] * oi + wi[k] * or;
-      pw[k] = xr * xr + xi * xi;
-    }
-  };
-}
-
 export interface FrameFeatures {
   /** Loudness over 25 ms, dBFS. */
   db: number;
@@ -151,29 +35,41 @@ export interface FrameFeatures {
   mel: Float32Array;
 }
 
+/** What every frame's analysis reads: the window, the mel filters and the band-share ranges (frame-spectrum.ts). */
+const SPECTRUM: SpectrumPlan = {
+  n: NFFT,
+  window: Float64Array.from({ length: NFFT }, (_, i) => 0.54 - 0.46 * Math.cos((2 * Math.PI * i) / (NFFT - 1))),
+  filters: melFilters(NFFT, ANALYSIS_RATE),
+  // 80–4000 (speech), 80–550, 550–1300, 1700–3500, 4000–8000 Hz.
+  ranges: [
+    [80, 4000],
+    [80, 550],
+    [550, 1300],
+    [1700, 3500],
+    [4000, 8000],
+  ].map(([a, b]) => [bin(a), bin(b)]),
+};
+/** The wasm arithmetic, one instance for every analyser (made once the module is at hand: useVisemeKernel). */
+let wasm: FrameSpectrum | undefined;
+
+/** A frame analyser, and which arithmetic it runs. */
+export type FrameAnalyzer = ((samples: Float32Array, start: number, center: number) => FrameFeatures) & {
+  arithmetic: "wasm" | "js";
+};
+
 /**
  * Features of the frame centred at sample number `center` (mono 16 kHz). `samples` holds sample numbers
  * `start` on (a stream keeps only the recent ones); any sample not held, or before 0, reads as 0.
  * With `reuse`, every call returns the same object (and mel array), overwritten by the next call: for a caller
  * that copies what it keeps (stream.ts), so a thread serving many streams allocates nothing per frame.
+ * `arithmetic: "js"` takes the JS arithmetic where the wasm would run (the same numbers; for tests).
  */
-export function makeFrameAnalyzer(
-  opts: { reuse?: boolean } = {},
-): (samples: Float32Array, start: number, center: number) => FrameFeatures {
-  const hamming = new Float64Array(NFFT);
-  for (let i = 0; i < NFFT; i++) hamming[i] = 0.54 - 0.46 * Math.cos((2 * Math.PI * i) / (NFFT - 1));
-  const power = makeRealPower(NFFT, hamming);
-  const pw = new Float64Array(NFFT / 2);
-  const frame = new Float64Array(NFFT); // the samples the FFT reads (the loudness window lies inside)
-  const filters = melFilters(NFFT, ANALYSIS_RATE);
-  const bandSum = (from: number, to: number) => {
-    let acc = 0;
-    for (let k = from; k < to; k++) acc += pw[k];
-    return acc;
-  };
-  const [b80, b550, b1300, b1700, b3500, b4000, b8000] = [80, 550, 1300, 1700, 3500, 4000, 8000].map(bin);
+export function makeFrameAnalyzer(opts: { reuse?: boolean; arithmetic?: "js" } = {}): FrameAnalyzer {
+  wasm ??= wasmSpectrum(SPECTRUM);
+  const spectrum = (opts.arithmetic !== "js" && wasm) || jsSpectrum(SPECTRUM);
+  const { frame, mel: energies, sums } = spectrum;
   const shared: FrameFeatures = { db: -120, low: 0, mid: 0, hi: 0, vhi: 0, mel: new Float32Array(MEL_BANDS) };
-  return (samples, start, center) => {
+  const analyze = (samples: Float32Array, start: number, center: number): FrameFeatures => {
     const f0 = Math.round(center - NFFT / 2);
     const from = f0 - start;
     if (f0 >= 0 && from >= 0 && from + NFFT <= samples.length) frame.set(samples.subarray(from, from + NFFT));
@@ -182,13 +78,7 @@ export function makeFrameAnalyzer(
         const j = from + k;
         frame[k] = f0 + k >= 0 && j >= 0 && j < samples.length ? samples[j] : 0;
       }
-    let sum = 0;
-    const s0 = Math.round(center - WIN / 2) - f0;
-    for (let k = 0; k < WIN; k++) {
-      const x = frame[s0 + k];
-      sum += x * x;
-    }
-    const rms = Math.sqrt(sum / WIN);
+    const rms = Math.sqrt(spectrum.energy(Math.round(center - WIN / 2) - f0, WIN) / WIN);
     const db = rms > 1e-6 ? 20 * Math.log10(rms) : -120;
     const out: FrameFeatures = opts.reuse
       ? shared
@@ -199,22 +89,17 @@ export function makeFrameAnalyzer(
       out.mel.fill(-120);
       return out;
     }
-    power(frame, pw);
-    const speech = bandSum(b80, b4000) + 1e-12;
-    const mel = out.mel;
-    for (let b = 0; b < MEL_BANDS; b++) {
-      const { from, w } = filters[b];
-      let e = 0;
-      for (let k = 0; k < w.length; k++) e += w[k] * pw[from + k];
-      mel[b] = 10 * Math.log10(e / NFFT + 1e-12);
-    }
-    const top = bandSum(b4000, b8000);
-    out.low = bandSum(b80, b550) / speech;
-    out.mid = bandSum(b550, b1300) / speech;
-    out.hi = bandSum(b1700, b3500) / speech;
+    spectrum.spectrum();
+    const speech = sums[0] + 1e-12;
+    for (let b = 0; b < MEL_BANDS; b++) out.mel[b] = 10 * Math.log10(energies[b] / NFFT + 1e-12);
+    const top = sums[4];
+    out.low = sums[1] / speech;
+    out.mid = sums[2] / speech;
+    out.hi = sums[3] / speech;
     out.vhi = top / (speech + top);
     return out;
   };
+  return Object.assign(analyze, { arithmetic: spectrum === wasm ? ("wasm" as const) : ("js" as const) });
 }
 
 /** Voice-activity gate with hysteresis and a 60 ms hangover; `step` returns the gate for one frame. */

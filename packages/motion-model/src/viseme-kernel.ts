@@ -1,38 +1,14 @@
 /**
- * The viseme classifier's arithmetic in WebAssembly (../wasm/viseme-dense.as.ts): the network of viseme-net.ts
- * with its numbers — every product exact, the sums in f64, the activations rounded to f32 — about 4× faster
- * than its JS forward pass. It runs for every 10 ms of speech of every live connection and every video.
- *
- * Node and browsers compile the embedded bytes (viseme-dense-wasm.ts). Workers compile no code at run time:
- * the Worker imports ../wasm/viseme-dense.wasm as a module and hands it over with `useVisemeKernel` before the
- * first classification. Where neither is possible the JS forward pass runs (same probabilities, slower).
+ * The viseme classifier's arithmetic in WebAssembly (`dense` of ../wasm/viseme-dense.as.ts, loaded by
+ * wasm-kernel.ts): the network of viseme-net.ts with its numbers — every product exact, the sums in f64, the
+ * activations rounded to f32 — about 4× faster than its JS forward pass, which runs where no wasm can.
  */
-import { VISEME_DENSE_WASM } from "./viseme-dense-wasm";
+import { kernelModule, reserve, WASM_PAGE } from "./wasm-kernel";
 import { makeClassifier, softmax, type DenseLayer } from "./viseme-net";
 
 interface DenseExports {
   memory: WebAssembly.Memory;
   dense(w: number, x: number, wide: number, y: number, n: number, m: number, relu: number): void;
-}
-
-let handed: WebAssembly.Module | undefined;
-
-/** The compiled kernel for runtimes that cannot compile it themselves (Workers); call before classifying. */
-export function useVisemeKernel(module: WebAssembly.Module): void {
-  handed = module;
-}
-
-/** The standard constructor (Workers' types declare it abstract: they refuse to compile). */
-const compile = WebAssembly.Module as unknown as new (bytes: Uint8Array) => WebAssembly.Module;
-
-function kernelModule(): WebAssembly.Module | undefined {
-  if (handed) return handed;
-  try {
-    handed = new compile(Uint8Array.from(atob(VISEME_DENSE_WASM), (c) => c.charCodeAt(0)));
-  } catch {
-    // "Wasm code generation disallowed" (Workers) or no WebAssembly: the JS forward pass.
-  }
-  return handed;
 }
 
 /** The network's weights in one instance's memory; every classifier of these layers shares it (calls are synchronous). */
@@ -47,14 +23,13 @@ interface Net {
   wide: number;
 }
 
-const PAGE = 65536;
 const pad4 = (n: number) => (n + 3) & ~3;
 const nets = new WeakMap<DenseLayer[], Net>();
 
 function load(layers: DenseLayer[], module: WebAssembly.Module): Net {
   const k = new WebAssembly.Instance(module, {}).exports as unknown as DenseExports;
   const widest = Math.max(...layers.map((l) => Math.max(pad4(l.inputs), l.outputs)));
-  let at = PAGE; // the kernel keeps its own (tiny) static data in the first page
+  let at = WASM_PAGE; // the kernel keeps its own (tiny) static data in the first page
   const placed = layers.map((l) => {
     const n = pad4(l.inputs);
     const w = at;
@@ -65,7 +40,7 @@ function load(layers: DenseLayer[], module: WebAssembly.Module): Net {
   const acts: [number, number] = [input + widest * 4, input + 2 * widest * 4];
   const wide = input + 3 * widest * 4;
   const end = wide + widest * 8;
-  if (end > k.memory.buffer.byteLength) k.memory.grow(Math.ceil((end - k.memory.buffer.byteLength) / PAGE));
+  reserve(k.memory, end);
   const f64 = new Float64Array(k.memory.buffer);
   for (const { w, n, m, l } of placed) {
     for (let o = 0; o < m; o++) for (let i = 0; i < l.inputs; i++) f64[w / 8 + o * n + i] = l.params[o * l.inputs + i];
@@ -73,11 +48,6 @@ function load(layers: DenseLayer[], module: WebAssembly.Module): Net {
   }
   const f32 = new Float32Array(k.memory.buffer);
   return { k, f32, layers: placed.map(({ w, n, m }) => ({ w, n, m })), input, acts, wide };
-}
-
-/** Which arithmetic classifies here: "wasm" (the kernel) or "js" (viseme-net.ts's forward pass). */
-export function visemeKernel(): "wasm" | "js" {
-  return kernelModule() ? "wasm" : "js";
 }
 
 /** Forward pass: class probabilities of one input (the returned array is reused by the next call). */

@@ -1,26 +1,202 @@
 // AssemblyScript source of viseme-dense.wasm (rebuild: scripts/build-wasm.sh). Not part of the TypeScript build.
-//
-// One dense layer of the viseme classifier (viseme-net.ts), y = W·x + b (ReLU if asked), with wasm SIMD.
-// It gives the JS forward pass's numbers: the weights are stored as f64 and the input is widened to f64
-// once (`wide`), so every product is exact and the sums run in f64, and the outputs are rounded to f32 as
-// the JS activations (Float32Array) are. Layout: W row by row (n per row), then the m biases, all f64;
-// x and y f32. n is a multiple of 4 (inputs padded with zeros); pointers are byte offsets.
+// The live analysis's arithmetic with wasm SIMD: a dense layer of the viseme classifier (viseme-kernel.ts) and
+// a frame's power spectrum, mel energies and band sums (spectrum-kernel.ts). Pointers are byte offsets.
+
+// ── Dense layer ─────────────────────────────────────────────────────────────────────────────────────────────
+// y = W·x + b (ReLU if asked), the JS forward pass's numbers: weights stored as f64 and the input widened to
+// f64 once (`wide`), so every product is exact and the sums run in f64; the outputs are rounded to f32 as the
+// JS activations (Float32Array) are. Per row two f64x2 sums (inputs i ≡ 0,1 and i ≡ 2,3 mod 4), joined at
+// the end; four rows per pass share each load of the input. Layout: W row by row (n per row), then the m
+// biases, all f64; x and y f32. n is a multiple of 4 (inputs padded with zeros).
+
+@inline function finish(a: v128, b: v128, bias: usize, y: usize, o: i32, relu: i32): void {
+  const t = f64x2.add(a, b);
+  const s: f64 = load<f64>(bias + (<usize>o << 3)) + (f64x2.extract_lane(t, 0) + f64x2.extract_lane(t, 1));
+  store<f32>(y + (<usize>o << 2), <f32>(relu && s < 0 ? 0 : s));
+}
 
 export function dense(w: usize, x: usize, wide: usize, y: usize, n: i32, m: i32, relu: i32): void {
   for (let i = 0; i < n; i += 2)
     v128.store(wide + (<usize>i << 3), f64x2.promote_low_f32x4(v128.load64_zero(x + (<usize>i << 2))));
   const bias = w + (<usize>(n * m) << 3);
-  for (let o = 0; o < m; o++) {
-    const row = w + (<usize>(o * n) << 3);
+  const stride = <usize>n << 3;
+  let o = 0;
+  for (; o + 4 <= m; o += 4) {
+    const r0 = w + <usize>o * stride;
+    const r1 = r0 + stride;
+    const r2 = r1 + stride;
+    const r3 = r2 + stride;
+    let a0 = f64x2.splat(0), b0 = f64x2.splat(0), a1 = f64x2.splat(0), b1 = f64x2.splat(0);
+    let a2 = f64x2.splat(0), b2 = f64x2.splat(0), a3 = f64x2.splat(0), b3 = f64x2.splat(0);
+    for (let at: usize = 0; at < stride; at += 32) {
+      const u = v128.load(wide + at);
+      const v = v128.load(wide + at + 16);
+      a0 = f64x2.add(a0, f64x2.mul(v128.load(r0 + at), u));
+      b0 = f64x2.add(b0, f64x2.mul(v128.load(r0 + at + 16), v));
+      a1 = f64x2.add(a1, f64x2.mul(v128.load(r1 + at), u));
+      b1 = f64x2.add(b1, f64x2.mul(v128.load(r1 + at + 16), v));
+      a2 = f64x2.add(a2, f64x2.mul(v128.load(r2 + at), u));
+      b2 = f64x2.add(b2, f64x2.mul(v128.load(r2 + at + 16), v));
+      a3 = f64x2.add(a3, f64x2.mul(v128.load(r3 + at), u));
+      b3 = f64x2.add(b3, f64x2.mul(v128.load(r3 + at + 16), v));
+    }
+    finish(a0, b0, bias, y, o, relu);
+    finish(a1, b1, bias, y, o + 1, relu);
+    finish(a2, b2, bias, y, o + 2, relu);
+    finish(a3, b3, bias, y, o + 3, relu);
+  }
+  for (; o < m; o++) {
+    const row = w + <usize>o * stride;
     let a = f64x2.splat(0);
     let b = f64x2.splat(0);
-    for (let i = 0; i < n; i += 4) {
-      const at = <usize>i << 3;
+    for (let at: usize = 0; at < stride; at += 32) {
       a = f64x2.add(a, f64x2.mul(v128.load(row + at), v128.load(wide + at)));
       b = f64x2.add(b, f64x2.mul(v128.load(row + at + 16), v128.load(wide + at + 16)));
     }
-    const t = f64x2.add(a, b);
-    const s: f64 = load<f64>(bias + (<usize>o << 3)) + (f64x2.extract_lane(t, 0) + f64x2.extract_lane(t, 1));
-    store<f32>(y + (<usize>o << 2), <f32>(relu && s < 0 ? 0 : s));
+    finish(a, b, bias, y, o, relu);
+  }
+}
+
+// ── Frame spectrum ──────────────────────────────────────────────────────────────────────────────────────────
+// The JS analysis's numbers bit for bit (lipsync-frame.ts, fft.ts): the same f64 operations in the same order,
+// two butterflies or bins per SIMD operation. The plan (i32 fields, filled by spectrum-kernel.ts) names the
+// tables: h (the complex FFT's size, n/2), the window (n f64), the bit-reversal (h i32), the FFT twiddles
+// (wr, wi: entries h'..2h'−1 per stage of half-size h'), the real-split twiddles (rr, ri: h f64), the work
+// arrays zr, zi, pw (h f64 each), the mel bands (count, then per band first bin, bins, weights' byte offset)
+// and the band sums (count, then per sum its first and end bin); outputs f64.
+
+@inline function field(plan: usize, i: i32): usize {
+  return <usize>load<i32>(plan + (<usize>i << 2));
+}
+
+/** Σ x[k]², k < count, of f32 samples, summed in f64 in order (the loudness window). */
+export function energy(x: usize, count: i32): f64 {
+  let s: f64 = 0;
+  for (let k = 0; k < count; k++) {
+    const v = <f64>load<f32>(x + (<usize>k << 2));
+    s += v * v;
+  }
+  return s;
+}
+
+/** The power spectrum of n f32 samples at x (window applied), then the mel energies and band sums. */
+export function spectrum(plan: usize, x: usize): void {
+  const h = <i32>field(plan, 0);
+  const win = field(plan, 1);
+  const rev = field(plan, 2);
+  const zr = field(plan, 7);
+  const zi = field(plan, 8);
+  // Windowed even samples as real parts, odd ones as imaginary, stored at their bit-reversed places.
+  for (let k = 0; k < h; k++) {
+    const at = <usize>k << 3;
+    const p = f64x2.mul(f64x2.promote_low_f32x4(v128.load64_zero(x + at)), v128.load(win + (at << 1)));
+    const r = <usize>load<i32>(rev + (<usize>k << 2)) << 3;
+    store<f64>(zr + r, f64x2.extract_lane(p, 0));
+    store<f64>(zi + r, f64x2.extract_lane(p, 1));
+  }
+  fft(plan, h, zr, zi);
+  power(plan, h, zr, zi);
+  mel(plan);
+  sums(plan);
+}
+
+@inline function fft(plan: usize, n: i32, re: usize, im: usize): void {
+  // Size 2: x·1 is x; a pair's butterfly in one vector: [a + b, a − b].
+  for (let a = 0; a < n; a += 2) {
+    const at = <usize>a << 3;
+    const r = v128.load(re + at);
+    const i = v128.load(im + at);
+    const rs = v128.shuffle<f64>(r, r, 1, 0);
+    const is = v128.shuffle<f64>(i, i, 1, 0);
+    v128.store(re + at, v128.shuffle<f64>(f64x2.add(r, rs), f64x2.sub(r, rs), 0, 2));
+    v128.store(im + at, v128.shuffle<f64>(f64x2.add(i, is), f64x2.sub(i, is), 0, 2));
+  }
+  // Larger sizes: twiddles j, j+1 in the lanes (j = 0 computes x·1 − y·0: x up to the sign of a zero).
+  const wr = field(plan, 3);
+  const wi = field(plan, 4);
+  for (let h = 2; h < n; h <<= 1) {
+    const half = <usize>h << 3;
+    for (let j = 0; j < h; j += 2) {
+      const tw = <usize>(h + j) << 3;
+      const cr = v128.load(wr + tw);
+      const ci = v128.load(wi + tw);
+      for (let a = j; a < n; a += h << 1) {
+        const pa = <usize>a << 3;
+        const pb = pa + half;
+        const br = v128.load(re + pb);
+        const bi = v128.load(im + pb);
+        const xr = f64x2.sub(f64x2.mul(br, cr), f64x2.mul(bi, ci));
+        const xi = f64x2.add(f64x2.mul(br, ci), f64x2.mul(bi, cr));
+        const ar = v128.load(re + pa);
+        const ai = v128.load(im + pa);
+        v128.store(re + pb, f64x2.sub(ar, xr));
+        v128.store(im + pb, f64x2.sub(ai, xi));
+        v128.store(re + pa, f64x2.add(ar, xr));
+        v128.store(im + pa, f64x2.add(ai, xi));
+      }
+    }
+  }
+}
+
+/** Bins k (lanes) and their mirrors m = h − k: the two half-size spectra joined (makeRealPower). */
+@inline function join(zr: usize, zi: usize, rr: usize, ri: usize, pw: usize, k: usize, rk: v128, ik: v128, rm: v128, im: v128): void {
+  const half = f64x2.splat(0.5);
+  const er = f64x2.mul(f64x2.add(rk, rm), half);
+  const ei = f64x2.mul(f64x2.sub(ik, im), half);
+  const or = f64x2.mul(f64x2.add(ik, im), half);
+  const oi = f64x2.mul(f64x2.sub(rm, rk), half);
+  const cr = v128.load(rr + (k << 3));
+  const ci = v128.load(ri + (k << 3));
+  const xr = f64x2.sub(f64x2.add(er, f64x2.mul(cr, or)), f64x2.mul(ci, oi));
+  const xi = f64x2.add(f64x2.add(ei, f64x2.mul(cr, oi)), f64x2.mul(ci, or));
+  v128.store(pw + (k << 3), f64x2.add(f64x2.mul(xr, xr), f64x2.mul(xi, xi)));
+}
+
+@inline function power(plan: usize, h: i32, zr: usize, zi: usize): void {
+  const rr = field(plan, 5);
+  const ri = field(plan, 6);
+  const pw = field(plan, 9);
+  // Bins 0 and 1 (mirrors 0 and h − 1).
+  const m1 = <usize>(h - 1) << 3;
+  const rm0 = f64x2.replace_lane(f64x2.splat(load<f64>(zr)), 1, load<f64>(zr + m1));
+  const im0 = f64x2.replace_lane(f64x2.splat(load<f64>(zi)), 1, load<f64>(zi + m1));
+  join(zr, zi, rr, ri, pw, 0, v128.load(zr), v128.load(zi), rm0, im0);
+  // Bins k, k+1 ≥ 2: mirrors h−k, h−k−1 are one vector, lanes swapped.
+  for (let k = 2; k < h; k += 2) {
+    const at = <usize>k << 3;
+    const mr = v128.load(zr + (<usize>(h - k - 1) << 3));
+    const mi = v128.load(zi + (<usize>(h - k - 1) << 3));
+    join(zr, zi, rr, ri, pw, <usize>k, v128.load(zr + at), v128.load(zi + at), v128.shuffle<f64>(mr, mr, 1, 0), v128.shuffle<f64>(mi, mi, 1, 0));
+  }
+}
+
+/** Per mel band Σ w·pw over its bins, in order. */
+@inline function mel(plan: usize): void {
+  const pw = field(plan, 9);
+  const table = field(plan, 11);
+  const out = field(plan, 12);
+  const bands = <i32>field(plan, 10);
+  for (let b = 0; b < bands; b++) {
+    const e = table + (<usize>(3 * b) << 2);
+    const from = pw + (<usize>load<i32>(e) << 3);
+    const len = load<i32>(e, 4);
+    const w = <usize>load<i32>(e, 8);
+    let s: f64 = 0;
+    for (let k = 0; k < len; k++) s += load<f64>(w + (<usize>k << 3)) * load<f64>(from + (<usize>k << 3));
+    store<f64>(out + (<usize>b << 3), s);
+  }
+}
+
+/** Σ pw over each range of bins, in order. */
+@inline function sums(plan: usize): void {
+  const pw = field(plan, 9);
+  const count = <i32>field(plan, 13);
+  const table = field(plan, 14);
+  const out = field(plan, 15);
+  for (let r = 0; r < count; r++) {
+    const to = load<i32>(table + (<usize>r << 3), 4);
+    let s: f64 = 0;
+    for (let k = load<i32>(table + (<usize>r << 3)); k < to; k++) s += load<f64>(pw + (<usize>k << 3));
+    store<f64>(out + (<usize>r << 3), s);
   }
 }
