@@ -6,7 +6,7 @@ import { FACE_POINTS } from "./face-model";
 import { smoothstep } from "@avatar-video/motion-model";
 import { moveLids } from "./eyelids";
 import { expressionShape, mouthShift, type ExpressionWeights } from "./expression";
-import { PRESS_FLATTEN } from "./mouth-rig";
+import { LOOP_CORNERS, PRESS_FLATTEN, partedShare } from "./mouth-rig";
 
 export interface FacePose {
   /** Jaw/lip opening 0..1. */
@@ -91,7 +91,7 @@ export function deform(m: FaceModel, pose: FacePose, out: Float32Array): Float32
   // of its own, not through a slit the jaw alone makes.
   const held = x && x.closeLips > 0 ? x.closeLips * (1 - HELD_RELEASE * smoothstep(0.05, 0.6, open)) : 0;
   // Lips apart at rest (a smile showing its teeth) purse further in: the corners cover the side teeth.
-  const parted = smoothstep(0.1, 0.4, mv[14] - mv[13]);
+  const parted = partedShare(mv);
   // Such lips also close faster with the press (half a press covers most of the teeth) and meet at a full
   // one: pressCloseV carries them past restCloseV's cap.
   const pc = press + parted * press * (1 - press);
@@ -152,6 +152,13 @@ export function deform(m: FaceModel, pose: FacePose, out: Float32Array): Float32
       out[i * 2 + 1] += du * ex1 + dv * ey1;
     }
   }
+  // Pressed lips meet up to the commissures: the inner-lip loop's corners close onto them. A smile's opening
+  // runs past the mesh's inner corner (the teeth portrait: 0.1 half widths); left outside the loop, that tip
+  // stayed open between the sealed lips and the commissure, a light fleck at a full press.
+  const meet = pc * parted;
+  if (meet > 0)
+    for (const [inner, outer] of LOOP_CORNERS)
+      for (const c of [0, 1]) out[inner * 2 + c] += (out[outer * 2 + c] - out[inner * 2 + c]) * meet;
   // Anchor rings: jaw only.
   if (J > 0) {
     for (let i = FACE_POINTS; i < count; i++) {

@@ -195,6 +195,17 @@ export function restClosingOffsets(rig: MouthRig, count: number): Float32Array {
   return restCloseV;
 }
 
+/** How far a photo's lips are apart at rest, 0 (they meet) to 1 (a smile showing its teeth). */
+export function partedShare(mv: Float32Array): number {
+  return smoothstep(0.1, 0.4, mv[14] - mv[13]);
+}
+
+/** Each inner-lip corner with the outer one (the commissure) beside it. */
+export const LOOP_CORNERS = [
+  [LIPS_UPPER_INNER[0], LIPS_UPPER_OUTER[0]],
+  [LIPS_UPPER_INNER[LIPS_UPPER_INNER.length - 1], LIPS_UPPER_OUTER[LIPS_UPPER_OUTER.length - 1]],
+] as const;
+
 /** Shares of the inner row's closing that the lip rows further out follow in a held closed mouth. */
 const HELD_FOLLOW = [0.95, 0.85, 0.65];
 
