@@ -4,22 +4,15 @@
  * interior stays ≥ 90 % as bright as in the photo. A portrait without visible teeth gets synthesised teeth
  * in its skin's hue under the light at its mouth, not a fixed grey (drawn-teeth.test.ts checks them painted).
  */
-import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { mouthColors, NEUTRAL_POSE, type FacePose } from "@avatar-video/face-rig";
-import { createAvatarAssets } from "../../container/src/avatar/public";
 import { fillPolygon, interiorBrightThird } from "../../scripts/quality/metrics";
-import { POSE_SIZE, posePainter, type PosePainter } from "../../scripts/quality/paint-pose";
-import { fixture } from "../fixtures/portraits/derive";
+import { POSE_SIZE, type PosePainter } from "../../scripts/quality/paint-pose";
+import { teethPainter } from "./helpers/teeth-portrait";
 
 let painter: PosePainter;
 beforeAll(async () => {
-  const teeth = await sharp(fixture("group-four"))
-    .extract({ left: 340, top: 150, width: 360, height: 420 })
-    .jpeg({ quality: 92 })
-    .toBuffer();
-  const a = await createAvatarAssets(teeth);
-  painter = await posePainter(a.portraitPng, a.rig);
+  painter = await teethPainter();
 });
 afterAll(() => painter?.close());
 

@@ -8,12 +8,10 @@
  * opening). Measured before the fix: 46 (image-right) and 50 (image-left); now 12 and 20; on the phone,
  * medium and glasses portraits, whose presses are unchanged, 2–16.
  */
-import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NEUTRAL_POSE } from "@avatar-video/face-rig";
-import { createAvatarAssets } from "../../container/src/avatar/public";
-import { POSE_SIZE, posePainter, type PosePainter } from "../../scripts/quality/paint-pose";
-import { fixture } from "../fixtures/portraits/derive";
+import { POSE_SIZE, type PosePainter } from "../../scripts/quality/paint-pose";
+import { teethPainter } from "./helpers/teeth-portrait";
 
 /** Top-hat radius (px): a fleck is smaller than 2R + 1 square. */
 const R = 3;
@@ -21,12 +19,7 @@ const MAX_SPOT = 25;
 
 let painter: PosePainter;
 beforeAll(async () => {
-  const teeth = await sharp(fixture("group-four"))
-    .extract({ left: 340, top: 150, width: 360, height: 420 })
-    .jpeg({ quality: 92 })
-    .toBuffer();
-  const a = await createAvatarAssets(teeth);
-  painter = await posePainter(a.portraitPng, a.rig);
+  painter = await teethPainter();
 });
 afterAll(() => painter?.close());
 
