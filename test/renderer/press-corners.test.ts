@@ -1,15 +1,15 @@
 /**
- * A press on her smile meets up to the commissures (docs/animation.md, "Teeth are teeth"; face-rig deform.ts).
- * The teeth portrait's opening runs past the mesh's inner-lip corners (0.1 half widths at the image-right
- * one); that tip, left outside the inner-lip loop, stayed open between the sealed lips and the commissure: a
- * light 3×3 px fleck at the image-right corner at presses 0.8 and 1, 2–3 light pixels at the image-left one.
- * Rule, about pixels: along the last stretch of the lips' meeting line at each corner, no spot smaller than
- * 7×7 px stands more than 25 luma levels above its surroundings (a white top-hat: luma minus its grey
- * opening). Measured before the fix: 46 (image-right) and 50 (image-left); now 12 and 20; on the phone,
- * medium and glasses portraits, whose presses are unchanged, 2–16.
+ * Her smile closed (a press, an expression's held mouth) meets up to the commissures (docs/animation.md,
+ * "Teeth are teeth"; face-rig deform.ts). The teeth portrait's opening runs past the mesh's inner-lip corners
+ * (0.1 half widths at the image-right one); that tip, left outside the inner-lip loop, stayed open between
+ * the sealed lips and the commissure: a light 3×3 px fleck at the image-right corner, 2–3 light pixels at the
+ * image-left one. Rule, about pixels: along the last stretch of the lips' meeting line at each corner, no spot
+ * smaller than 7×7 px stands more than 25 luma levels above its surroundings (a white top-hat: luma minus its
+ * grey opening). Before the fix (image-right, image-left): press 1 46 and 50, serious 41 and 24; now 12 and 20,
+ * 14 and 10; on the phone, medium and glasses portraits, whose lips meet at rest and are unchanged, 2–16.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NEUTRAL_POSE } from "@avatar-video/face-rig";
+import { type FacePose, NEUTRAL_POSE } from "@avatar-video/face-rig";
 import { POSE_SIZE, type PosePainter } from "../../scripts/quality/paint-pose";
 import { teethPainter } from "./helpers/teeth-portrait";
 
@@ -78,10 +78,16 @@ function cornerSpot(rgb: Buffer, pos: Float32Array, pair: [number, number], comm
   return spot;
 }
 
-describe("a press on her smile, at the corners", () => {
-  it.each([0.8, 1])("press %s: no light fleck where the lips meet the commissures", (press) => {
+const closed: Array<[string, Partial<FacePose>]> = [
+  ["press 0.8", { press: 0.8, relax: 1 }],
+  ["press 1", { press: 1, relax: 1 }],
+  ["a serious expression's closed mouth", { expression: { happy: 0, serious: 1, surprised: 0, sad: 0 } }],
+];
+
+describe("her smile closed, at the corners", () => {
+  it.each(closed)("%s: no light fleck where the lips meet the commissures", (_, pose) => {
     const m = painter.model;
-    const { rgb, positions } = painter.paint({ ...NEUTRAL_POSE, press, relax: 1 });
+    const { rgb, positions } = painter.paint({ ...NEUTRAL_POSE, ...pose });
     const up = m.mouth.upperInner;
     const lo = m.mouth.lowerInner;
     const n = up.length;

@@ -152,10 +152,11 @@ export function deform(m: FaceModel, pose: FacePose, out: Float32Array): Float32
       out[i * 2 + 1] += du * ex1 + dv * ey1;
     }
   }
-  // Pressed lips meet up to the commissures: the inner-lip loop's corners close onto them. A smile's opening
-  // runs past the mesh's inner corner (the teeth portrait: 0.1 half widths); left outside the loop, that tip
-  // stayed open between the sealed lips and the commissure, a light fleck at a full press.
-  const meet = pc * parted;
+  // Closed lips (a press, an expression's held mouth until the jaw opens) meet up to the commissures: the
+  // inner-lip loop's corners close onto them. A smile's opening runs past the mesh's inner corner (the teeth
+  // portrait: 0.1 half widths); left outside the loop, that tip stayed open beside the sealed lips, a light fleck.
+  const shut = x ? x.closeLips * (1 - smoothstep(0.05, 0.6, open)) : 0;
+  const meet = parted * (1 - (1 - pc) * (1 - shut));
   if (meet > 0)
     for (const [inner, outer] of LOOP_CORNERS)
       for (const c of [0, 1]) out[inner * 2 + c] += (out[outer * 2 + c] - out[inner * 2 + c]) * meet;
