@@ -10,7 +10,7 @@
  */
 import { loudness, mouthTarget, type FrameFeatures, type MouthTargets } from "./lipsync-frame";
 import { smoothstep } from "./smoothstep";
-import { INPUTS, stackContext } from "./viseme-input";
+import { stackContext } from "./viseme-input";
 import { makeVisemeClassifier } from "./viseme-kernel";
 import { decodeLayer } from "./viseme-net";
 import { VISEME_LAYERS } from "./viseme-weights";
@@ -44,7 +44,6 @@ let layers: ReturnType<typeof decodeLayer>[] | undefined;
 export function makeMouthTargets() {
   layers ??= VISEME_LAYERS.map(decodeLayer);
   const classify = makeVisemeClassifier(layers);
-  const input = new Float32Array(INPUTS);
   const seal = makeHold();
   const tuck = makeHold();
   return (
@@ -62,7 +61,7 @@ export function makeMouthTargets() {
       return NO_TARGETS;
     }
     const acoustic = closure || !voiced ? NO_TARGETS : { ...mouthTarget(f, ref), press: 0, tuck: 0 };
-    const p = classify(stackContext(values, i, input));
+    const p = classify(stackContext(values, i, classify.input));
     return mix(p, loudness(f.db, ref), acoustic, voiced, seal(p[MBP]), tuck(p[FV]));
   };
 }

@@ -268,7 +268,7 @@ export class MotionStream {
     slot.mid = f.mid;
     slot.hi = f.hi;
     slot.vhi = f.vhi; // the mel bands are read only through the values below
-    this.values[k].set(frameValues(f, lv.ref));
+    frameValues(f, lv.ref, this.values[k]);
     this.ref[k] = lv.ref;
     this.floor[k] = lv.floor;
     this.active[k] = this.gate(f.db, lv.ref, lv.floor, lv.silent) ? 1 : 0;

@@ -21,13 +21,19 @@ const QUIET = -3;
 /**
  * The classifier's values of one frame (`ref` = the speaker's level, dB): mel band levels (dB, floored
  * RANGE_DB below the loudest) minus their mean, ÷ 15, then the loudness. Near-silent frames carry no shape
- * (they equal SILENT_FRAME).
+ * (they equal SILENT_FRAME). Written into `v` (a stream's slot) or a new array.
  */
-export function frameValues(f: FrameFeatures, ref: number): Float32Array {
-  const v = new Float32Array(FRAME_VALUES);
+export function frameValues(
+  f: FrameFeatures,
+  ref: number,
+  v: Float32Array = new Float32Array(FRAME_VALUES),
+): Float32Array {
   const loud = Math.min(1, Math.max(QUIET, (f.db - ref) / 15));
   v[MEL_BANDS] = loud;
-  if (loud === QUIET) return v;
+  if (loud === QUIET) {
+    v.fill(0, 0, MEL_BANDS);
+    return v;
+  }
   let top = -Infinity;
   for (let b = 0; b < MEL_BANDS; b++) top = Math.max(top, f.mel[b]);
   let mean = 0;

@@ -33,9 +33,14 @@ export function encodeLayer(l: DenseLayer): StoredLayer {
   return { inputs: l.inputs, outputs: l.outputs, base64: btoa(bin) };
 }
 
-/** Forward pass: class probabilities of one input. */
+/**
+ * Forward pass: class probabilities of one input. Single precision in a fixed order, the wasm kernel's
+ * (viseme-kernel.ts): per output four sums s_l of the products with inputs i ≡ l mod 4, then
+ * bias + ((s_0 + s_2) + (s_1 + s_3)), every product and sum rounded to f32.
+ */
 export function makeClassifier(layers: DenseLayer[]): (input: Float32Array) => Float32Array {
   const acts = layers.map((l) => new Float32Array(l.outputs));
+  const f = Math.fround;
   return (input) => {
     let x = input;
     layers.forEach((l, k) => {
@@ -43,10 +48,20 @@ export function makeClassifier(layers: DenseLayer[]): (input: Float32Array) => F
       const { params: p, inputs: n } = l;
       const bias = l.outputs * n;
       for (let o = 0; o < l.outputs; o++) {
-        let s = p[bias + o];
-        const row = o * n;
-        for (let i = 0; i < n; i++) s += p[row + i] * x[i];
-        y[o] = k < layers.length - 1 && s < 0 ? 0 : s;
+        const r = o * n;
+        let [s0, s1, s2, s3] = [0, 0, 0, 0];
+        let i = 0;
+        for (; i + 4 <= n; i += 4) {
+          s0 = f(s0 + f(p[r + i] * x[i]));
+          s1 = f(s1 + f(p[r + i + 1] * x[i + 1]));
+          s2 = f(s2 + f(p[r + i + 2] * x[i + 2]));
+          s3 = f(s3 + f(p[r + i + 3] * x[i + 3]));
+        }
+        if (i < n) s0 = f(s0 + f(p[r + i] * x[i]));
+        if (i + 1 < n) s1 = f(s1 + f(p[r + i + 1] * x[i + 1]));
+        if (i + 2 < n) s2 = f(s2 + f(p[r + i + 2] * x[i + 2]));
+        const v = f(p[bias + o] + f(f(s0 + s2) + f(s1 + s3)));
+        y[o] = k < layers.length - 1 && v < 0 ? 0 : v;
       }
       x = y;
     });

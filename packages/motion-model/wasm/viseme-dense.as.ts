@@ -3,57 +3,33 @@
 // a frame's power spectrum, mel energies and band sums (spectrum-kernel.ts). Pointers are byte offsets.
 
 // ── Dense layer ─────────────────────────────────────────────────────────────────────────────────────────────
-// y = W·x + b (ReLU if asked), the JS forward pass's numbers: weights stored as f64 and the input widened to
-// f64 once (`wide`), so every product is exact and the sums run in f64; the outputs are rounded to f32 as the
-// JS activations (Float32Array) are. Per row two f64x2 sums (inputs i ≡ 0,1 and i ≡ 2,3 mod 4), joined at
-// the end; four rows per pass share each load of the input. Layout: W row by row (n per row), then the m
-// biases, all f64; x and y f32. n is a multiple of 4 (inputs padded with zeros).
+// y = W·x + b (ReLU if asked) in f32, four rows per pass: one load of four inputs serves the four rows. Per row
+// four lane sums s_l (inputs i ≡ l mod 4, in order, each product and sum rounded to f32), then
+// y = b + ((s_0 + s_2) + (s_1 + s_3)); viseme-net.ts does the same in JS with Math.fround. Layout: per block
+// of four rows and per four inputs the rows' four weights each (16 f32), then the biases; n and m are
+// multiples of 4 (padded with zeros), x and y f32.
 
-@inline function finish(a: v128, b: v128, bias: usize, y: usize, o: i32, relu: i32): void {
-  const t = f64x2.add(a, b);
-  const s: f64 = load<f64>(bias + (<usize>o << 3)) + (f64x2.extract_lane(t, 0) + f64x2.extract_lane(t, 1));
-  store<f32>(y + (<usize>o << 2), <f32>(relu && s < 0 ? 0 : s));
-}
-
-export function dense(w: usize, x: usize, wide: usize, y: usize, n: i32, m: i32, relu: i32): void {
-  for (let i = 0; i < n; i += 2)
-    v128.store(wide + (<usize>i << 3), f64x2.promote_low_f32x4(v128.load64_zero(x + (<usize>i << 2))));
-  const bias = w + (<usize>(n * m) << 3);
-  const stride = <usize>n << 3;
-  let o = 0;
-  for (; o + 4 <= m; o += 4) {
-    const r0 = w + <usize>o * stride;
-    const r1 = r0 + stride;
-    const r2 = r1 + stride;
-    const r3 = r2 + stride;
-    let a0 = f64x2.splat(0), b0 = f64x2.splat(0), a1 = f64x2.splat(0), b1 = f64x2.splat(0);
-    let a2 = f64x2.splat(0), b2 = f64x2.splat(0), a3 = f64x2.splat(0), b3 = f64x2.splat(0);
-    for (let at: usize = 0; at < stride; at += 32) {
-      const u = v128.load(wide + at);
-      const v = v128.load(wide + at + 16);
-      a0 = f64x2.add(a0, f64x2.mul(v128.load(r0 + at), u));
-      b0 = f64x2.add(b0, f64x2.mul(v128.load(r0 + at + 16), v));
-      a1 = f64x2.add(a1, f64x2.mul(v128.load(r1 + at), u));
-      b1 = f64x2.add(b1, f64x2.mul(v128.load(r1 + at + 16), v));
-      a2 = f64x2.add(a2, f64x2.mul(v128.load(r2 + at), u));
-      b2 = f64x2.add(b2, f64x2.mul(v128.load(r2 + at + 16), v));
-      a3 = f64x2.add(a3, f64x2.mul(v128.load(r3 + at), u));
-      b3 = f64x2.add(b3, f64x2.mul(v128.load(r3 + at + 16), v));
+export function dense(w: usize, x: usize, y: usize, n: i32, m: i32, relu: i32): void {
+  const span = <usize>n << 4; // one block's weights, bytes
+  const bias = w + (<usize>m >> 2) * span;
+  const zero = f32x4.splat(0);
+  for (let o = 0; o < m; o += 4) {
+    const block = w + (<usize>o >> 2) * span;
+    let a0 = zero, a1 = zero, a2 = zero, a3 = zero;
+    for (let at: usize = 0, xi: usize = 0; at < span; at += 64, xi += 16) {
+      const v = v128.load(x + xi);
+      a0 = f32x4.add(a0, f32x4.mul(v128.load(block + at), v));
+      a1 = f32x4.add(a1, f32x4.mul(v128.load(block + at + 16), v));
+      a2 = f32x4.add(a2, f32x4.mul(v128.load(block + at + 32), v));
+      a3 = f32x4.add(a3, f32x4.mul(v128.load(block + at + 48), v));
     }
-    finish(a0, b0, bias, y, o, relu);
-    finish(a1, b1, bias, y, o + 1, relu);
-    finish(a2, b2, bias, y, o + 2, relu);
-    finish(a3, b3, bias, y, o + 3, relu);
-  }
-  for (; o < m; o++) {
-    const row = w + <usize>o * stride;
-    let a = f64x2.splat(0);
-    let b = f64x2.splat(0);
-    for (let at: usize = 0; at < stride; at += 32) {
-      a = f64x2.add(a, f64x2.mul(v128.load(row + at), v128.load(wide + at)));
-      b = f64x2.add(b, f64x2.mul(v128.load(row + at + 16), v128.load(wide + at + 16)));
-    }
-    finish(a, b, bias, y, o, relu);
+    // Per row (s_0 + s_2) + (s_1 + s_3), the four rows in the lanes.
+    const s01 = f32x4.add(v128.shuffle<f32>(a0, a1, 0, 1, 4, 5), v128.shuffle<f32>(a0, a1, 2, 3, 6, 7));
+    const s23 = f32x4.add(v128.shuffle<f32>(a2, a3, 0, 1, 4, 5), v128.shuffle<f32>(a2, a3, 2, 3, 6, 7));
+    const h = f32x4.add(v128.shuffle<f32>(s01, s23, 0, 2, 4, 6), v128.shuffle<f32>(s01, s23, 1, 3, 5, 7));
+    const s = f32x4.add(v128.load(bias + (<usize>o << 2)), h);
+    // ReLU as JS's `s < 0 ? 0 : s`.
+    v128.store(y + (<usize>o << 2), relu ? f32x4.pmax(s, zero) : s);
   }
 }
 
