@@ -8,7 +8,10 @@
  * where the phases repeat (a rate ratio with a short binary fraction: 48, 32, 24, 12 or 8 kHz to 16 kHz)
  * each phase's taps are kept. Every weight is the same double as the kernel table's linear interpolation
  * at that tap, summed in the same order: the output is the direct formula's, bit for bit (resample.test.ts).
+ * Where wasm runs, the taps' sums run there (resample-kernel.ts), the same numbers.
  */
+import { makeResampleKernel, type ResampleKernel, type ResampleTables } from "./resample-kernel";
+
 const ZERO_CROSSINGS = 8;
 /** Kernel table entries per input sample. */
 const RES = 64;
@@ -30,10 +33,13 @@ export class StreamResampler {
   private readonly taps: Float64Array;
   /** Phases kept (step × 2^bits is whole): the taps of phase p/2^bits at p·2·half; else undefined. */
   private readonly phases: { bits: number; taps: Float64Array } | undefined;
+  private readonly kernel: ResampleKernel | undefined;
 
+  /** `arithmetic: "js"` keeps the sums in JS where the wasm would run (the same numbers; for tests). */
   constructor(
     readonly inRate: number,
     readonly outRate: number,
+    opts: { arithmetic?: "js" } = {},
   ) {
     this.step = inRate / outRate;
     this.cutoff = Math.min(1, outRate / inRate) * 0.95;
@@ -60,6 +66,18 @@ export class StreamResampler {
       for (let p = 0; p < count; p++) taps.set(this.phaseTaps(p / count), p * 2 * this.half);
       this.phases = { bits, taps };
     }
+    if (opts.arithmetic !== "js" && inRate !== outRate) this.kernel = kernelFor(this);
+  }
+
+  /** Which arithmetic sums the taps: "wasm" (resample-kernel.ts) or "js". */
+  get arithmetic(): "wasm" | "js" {
+    return this.kernel ? "wasm" : "js";
+  }
+
+  /** The rate's tables, for the kernel. */
+  tables(): ResampleTables {
+    const { step, half, phases, table, slope } = this;
+    return { step, half, phases, table, slope };
   }
 
   /** Input samples the resampler still needs beyond an output sample's position (its delay). */
@@ -76,9 +94,27 @@ export class StreamResampler {
     let last = this.nextOut;
     while (Math.floor(last * this.step) + this.half < end) last++;
     const out = new Float32Array(last - this.nextOut);
-    for (let o = 0; o < out.length; o++, this.nextOut++) out[o] = this.sampleAt(this.nextOut * this.step);
+    if (this.kernel) this.kernelPush(out);
+    else for (let o = 0; o < out.length; o++, this.nextOut++) out[o] = this.sampleAt(this.nextOut * this.step);
     this.trim(Math.floor(this.nextOut * this.step) - this.half - 1);
     return out;
+  }
+
+  /** `out`'s samples by the kernel (the first ones of a rate without kept phases by the formula, in JS). */
+  private kernelPush(out: Float32Array): void {
+    let o = 0;
+    for (; o < out.length && !this.phases && this.nextOut * this.step < 2 * this.half; o++, this.nextOut++)
+      out[o] = this.direct(this.nextOut * this.step);
+    if (o === out.length) return;
+    // From the first tap of the first output on; inputs before the stream are zeros.
+    const from = Math.floor(this.nextOut * this.step) - this.half + 1;
+    let x = this.buf.subarray(from - this.bufStart, this.len);
+    if (from < this.bufStart) {
+      x = new Float32Array(this.bufStart - from + this.len);
+      x.set(this.buf.subarray(0, this.len), this.bufStart - from);
+    }
+    this.kernel?.(x, from, this.nextOut, out.subarray(o));
+    this.nextOut += out.length - o;
   }
 
   /**
@@ -157,4 +193,14 @@ export class StreamResampler {
     this.len -= drop;
     this.bufStart += drop;
   }
+}
+
+/** One kernel per rate pair (its tables placed once per thread). */
+const kernels = new Map<string, ResampleKernel | undefined>(); // undefined: no wasm yet (tried again)
+
+function kernelFor(r: StreamResampler): ResampleKernel | undefined {
+  const key = `${r.inRate}/${r.outRate}`;
+  let kernel = kernels.get(key);
+  if (!kernel) kernels.set(key, (kernel = makeResampleKernel(r.tables())));
+  return kernel;
 }

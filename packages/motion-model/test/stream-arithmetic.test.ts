@@ -86,13 +86,19 @@ describe("stream arithmetic", () => {
       }
   });
 
-  it("resamples 8 to 96 kHz to 16 kHz exactly as the per-tap formula, in chunks of any size", () => {
+  it("resamples 8 to 96 kHz to 16 kHz exactly as the per-tap formula, in chunks of any size, in wasm and JS", () => {
     for (const rate of [8_000, 11_025, 22_050, 24_000, 44_100, 48_000, 96_000]) {
       const rand = prng(rate);
       const x = new Float32Array(rate * 2).map((_, i) => Math.sin(i * 0.013) * 0.4 + (rand() - 0.5) * 0.2);
       const want = direct(x, rate, 16_000);
-      for (const maxChunk of [1, 37, 960, 20_000]) {
-        const r = new StreamResampler(rate, 16_000);
+      for (const [maxChunk, arithmetic] of [
+        [1, "wasm"],
+        [37, "js"],
+        [960, "wasm"],
+        [20_000, "js"],
+        [20_000, "wasm"],
+      ] as const) {
+        const r = new StreamResampler(rate, 16_000, arithmetic === "js" ? { arithmetic } : {});
         const got: number[] = [];
         for (let i = 0; i < x.length; ) {
           const n = 1 + Math.floor(rand() * maxChunk);
@@ -100,7 +106,7 @@ describe("stream arithmetic", () => {
           i += n;
         }
         expect(got.length, `${rate} Hz`).toBe(want.length);
-        expect(got, `${rate} Hz in chunks up to ${maxChunk}`).toEqual(want);
+        expect(got, `${rate} Hz in chunks up to ${maxChunk}, ${arithmetic}`).toEqual(want);
       }
     }
   });

@@ -176,3 +176,66 @@ export function spectrum(plan: usize, x: usize): void {
     store<f64>(out + (<usize>r << 3), s);
   }
 }
+
+// ── Resampler ───────────────────────────────────────────────────────────────────────────────────────────────
+// The stream resampler's outputs (resample.ts) bit for bit: output n at pos = n·step reads inputs
+// c − half + 1 … c + half (c = ⌊pos⌋) times its phase's taps, summed in order in f64, rounded to f32; two
+// outputs per f64x2 operation. The plan (f64 fields): step, half, phase scale (2^bits, or 0: taps computed per
+// output from the kernel table as resample.ts's phaseTaps does), then byte offsets of the kept taps, the table
+// (f32), its slopes (f64) and a scratch for two outputs' taps. Inputs before the stream are zeros here (JS skips
+// them: adding a zero product to the sum leaves it as it is).
+
+@inline function pf(plan: usize, i: i32): f64 {
+  return load<f64>(plan + (<usize>i << 3));
+}
+
+/** The taps of output position pos (its c = ⌊pos⌋ known): kept, or computed into `into`. */
+@inline function tapsAt(plan: usize, pos: f64, c: f64, width: i32, into: usize): usize {
+  const frac = pos - c;
+  const scale = pf(plan, 2);
+  if (scale != 0) return <usize>pf(plan, 3) + (<usize>(<i32>(frac * scale) * width) << 3);
+  const table = <usize>pf(plan, 4);
+  const slope = <usize>pf(plan, 5);
+  const half = <i32>pf(plan, 1);
+  const f = frac * 64; // the table's entries per input sample (RES)
+  const lo = Math.floor(f);
+  const hi = Math.ceil(f);
+  const dl = f - lo;
+  const dh = hi - f;
+  const ilo = <i32>lo;
+  const ihi = <i32>hi;
+  for (let t = 0; t < width; t++) {
+    const m = t - half + 1;
+    const j = <usize>(m <= 0 ? ilo - m * 64 : m * 64 - ihi);
+    store<f64>(into + (<usize>t << 3), <f64>load<f32>(table + (j << 2)) + load<f64>(slope + (j << 3)) * (m <= 0 ? dl : dh));
+  }
+  return into;
+}
+
+/** Outputs n0 … n0 + count − 1 into out (f32); x holds the inputs from number k0 on (f32). */
+export function resample(plan: usize, x: usize, k0: f64, n0: f64, count: i32, out: usize): void {
+  const step = pf(plan, 0);
+  const half = pf(plan, 1);
+  const width = <i32>(2 * half);
+  const scratch = <usize>pf(plan, 6);
+  for (let o = 0; o < count; o += 2) {
+    const last = o + 1 < count;
+    const p0 = (n0 + o) * step;
+    const p1 = last ? (n0 + o + 1) * step : p0;
+    const c0 = Math.floor(p0);
+    const c1 = Math.floor(p1);
+    const w0 = tapsAt(plan, p0, c0, width, scratch);
+    const w1 = tapsAt(plan, p1, c1, width, scratch + (<usize>width << 3));
+    const x0 = x + (<usize>(<i32>(c0 - half + 1 - k0)) << 2);
+    const x1 = x + (<usize>(<i32>(c1 - half + 1 - k0)) << 2);
+    let acc = f64x2.splat(0);
+    for (let t = 0; t < width; t++) {
+      const at = <usize>t;
+      const v = f64x2.promote_low_f32x4(v128.load32_lane(x1 + (at << 2), v128.load32_zero(x0 + (at << 2)), 1));
+      const w = v128.load64_lane(w1 + (at << 3), v128.load64_splat(w0 + (at << 3)), 1);
+      acc = f64x2.add(acc, f64x2.mul(v, w));
+    }
+    store<f32>(out + (<usize>o << 2), <f32>f64x2.extract_lane(acc, 0));
+    if (last) store<f32>(out + (<usize>(o + 1) << 2), <f32>f64x2.extract_lane(acc, 1));
+  }
+}

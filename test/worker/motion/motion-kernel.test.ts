@@ -2,6 +2,7 @@ import { visemeKernel } from "@avatar-video/motion-model";
 import { describe, expect, it } from "vitest";
 import "../../../workers/motion/session-object";
 import { makeFrameAnalyzer } from "../../../packages/motion-model/src/lipsync-frame";
+import { StreamResampler } from "../../../packages/motion-model/src/resample";
 
 describe("the live analysis in the Worker", () => {
   it("classifies visemes with the wasm kernel, handed over as a module (Workers compile no code at run time)", () => {
@@ -20,6 +21,17 @@ describe("the live analysis in the Worker", () => {
     for (let i = 0; i < 100; i++) {
       const [a, b] = [wasm(pcm, 0, i * 160 + 80), js(pcm, 0, i * 160 + 80)];
       expect([a.db, a.low, a.mid, a.hi, a.vhi, ...a.mel]).toEqual([b.db, b.low, b.mid, b.hi, b.vhi, ...b.mel]);
+    }
+  });
+
+  it("resamples a browser's 48 and 44.1 kHz with the wasm kernel, with the JS arithmetic's numbers", () => {
+    for (const rate of [48_000, 44_100]) {
+      const x = Float32Array.from({ length: rate }, (_, i) => Math.sin(i * 0.05) * 0.5 + Math.sin(i * 0.71) * 0.2);
+      const [wasm, js] = [new StreamResampler(rate, 16_000), new StreamResampler(rate, 16_000, { arithmetic: "js" })];
+      expect(wasm.arithmetic).toBe("wasm");
+      const [a, b] = [wasm.push(x), js.push(x)];
+      expect(a.length).toBeGreaterThan(15_000);
+      expect(Array.from(a)).toEqual(Array.from(b));
     }
   });
 });
