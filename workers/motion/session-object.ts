@@ -1,5 +1,5 @@
-import { MotionStream, type MotionFrame, useVisemeKernel } from "@avatar-video/motion-model";
-import visemeDense from "@avatar-video/motion-model/viseme-dense.wasm";
+import { MotionStream, type MotionFrame, useAnalysisKernel } from "@avatar-video/motion-model";
+import analysisKernel from "@avatar-video/motion-model/analysis-kernel.wasm";
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../platform/env";
 import { type MotionLimits, rememberCoolDown } from "../accounts/public";
@@ -14,7 +14,7 @@ import {
 import { CLOSE, judgeMessage, MOTION_PROTOCOL, type Phase } from "./protocol";
 
 // Workers compile no code at run time: the viseme classifier's wasm kernel comes as a module (viseme-kernel.ts).
-useVisemeKernel(visemeDense);
+useAnalysisKernel(analysisKernel);
 
 /** What the upgrade route decided, handed to the connection's object in this header (internal only). */
 export const SETUP_HEADER = "X-Motion-Setup";

@@ -1,6 +1,6 @@
 /**
  * The FFTs of the frame analysis (lipsync-frame.ts): a radix-2 complex FFT with its twiddles planned once, and
- * a real frame's power spectrum by a half-size complex FFT. spectrum-kernel.ts runs the same arithmetic in wasm
+ * a real frame's power spectrum by a half-size complex FFT. frame-spectrum.ts runs the same arithmetic in wasm
  * from these tables.
  */
 

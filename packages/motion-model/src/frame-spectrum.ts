@@ -1,6 +1,6 @@
 /**
  * What the frame analysis (lipsync-frame.ts) computes of a frame's samples: the loudness window's energy, the
- * power spectrum, mel energies and band sums. In WebAssembly (`spectrum` of ../wasm/viseme-dense.as.ts) where
+ * power spectrum, mel energies and band sums. In WebAssembly (`spectrum` of ../wasm/analysis-kernel.as.ts) where
  * it runs, else in JS (fft.ts) — the same numbers bit for bit, the wasm about 3× faster. A frame is copied
  * into `frame`, then read; the wasm instance can serve every analyser of a thread (calls are synchronous).
  */

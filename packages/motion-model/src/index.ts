@@ -8,4 +8,4 @@ export * from "./performance-track";
 export * from "./smoothstep";
 export * from "./versions";
 export * from "./stream";
-export { useVisemeKernel, visemeKernel } from "./wasm-kernel";
+export { useAnalysisKernel, analysisKernel } from "./wasm-kernel";

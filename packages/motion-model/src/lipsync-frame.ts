@@ -49,7 +49,7 @@ const SPECTRUM: SpectrumPlan = {
     [4000, 8000],
   ].map(([a, b]) => [bin(a), bin(b)]),
 };
-/** The wasm arithmetic, one instance for every analyser (made once the module is at hand: useVisemeKernel). */
+/** The wasm arithmetic, one instance for every analyser (made once the module is at hand: useAnalysisKernel). */
 let wasm: FrameSpectrum | undefined;
 
 /** A frame analyser, and which arithmetic it runs. */

@@ -1,5 +1,5 @@
 /**
- * The stream resampler's inner loop in WebAssembly (`resample` of ../wasm/viseme-dense.as.ts): resample.ts's
+ * The stream resampler's inner loop in WebAssembly (`resample` of ../wasm/analysis-kernel.as.ts): resample.ts's
  * outputs bit for bit, two outputs per SIMD operation. One instance serves every resampler of a thread (calls
  * are synchronous): each rate's tables are placed once, a push's inputs are copied in, its outputs read back.
  */

@@ -1,5 +1,5 @@
 /**
- * The viseme classifier's arithmetic in WebAssembly (`dense` of ../wasm/viseme-dense.as.ts, loaded by
+ * The viseme classifier's arithmetic in WebAssembly (`dense` of ../wasm/analysis-kernel.as.ts, loaded by
  * wasm-kernel.ts): the network of viseme-net.ts with its numbers — f32 products and sums in the order its
  * JS forward pass takes (which runs where no wasm can) — four rows and four inputs per SIMD pass.
  */

@@ -1,18 +1,19 @@
 /**
- * The live analysis's WebAssembly module (../wasm/viseme-dense.as.ts): the viseme classifier's dense layers
- * (viseme-kernel.ts) and a frame's power spectrum and mel energies (spectrum-kernel.ts). It runs for every
- * 10 ms of speech of every live connection and every video.
+ * The live analysis's WebAssembly module (../wasm/analysis-kernel.as.ts): the viseme classifier's dense layers
+ * (viseme-kernel.ts), a frame's power spectrum and mel energies (frame-spectrum.ts) and the stream resampler's
+ * sums (resample-kernel.ts). It runs for every 10 ms of speech of every live connection and every video.
  *
- * Node and browsers compile the embedded bytes (viseme-dense-wasm.ts). Workers compile no code at run time:
- * the Worker imports ../wasm/viseme-dense.wasm as a module and hands it over with `useVisemeKernel` before the
- * first analysis. Where neither is possible the JS arithmetic runs (the same numbers, slower).
+ * Node and browsers compile the embedded bytes (analysis-kernel-wasm.ts). Workers compile no code at run
+ * time: the Worker imports ../wasm/analysis-kernel.wasm as a module and hands it over with
+ * `useAnalysisKernel` before the first analysis. Where neither is possible the JS arithmetic runs (the same
+ * numbers, slower).
  */
-import { VISEME_DENSE_WASM } from "./viseme-dense-wasm";
+import { ANALYSIS_KERNEL_WASM } from "./analysis-kernel-wasm";
 
 let handed: WebAssembly.Module | undefined;
 
 /** The compiled module for runtimes that cannot compile it themselves (Workers); call before analysing. */
-export function useVisemeKernel(module: WebAssembly.Module): void {
+export function useAnalysisKernel(module: WebAssembly.Module): void {
   handed = module;
 }
 
@@ -23,7 +24,7 @@ const compile = WebAssembly.Module as unknown as new (bytes: Uint8Array) => WebA
 export function kernelModule(): WebAssembly.Module | undefined {
   if (handed) return handed;
   try {
-    handed = new compile(Uint8Array.from(atob(VISEME_DENSE_WASM), (c) => c.charCodeAt(0)));
+    handed = new compile(Uint8Array.from(atob(ANALYSIS_KERNEL_WASM), (c) => c.charCodeAt(0)));
   } catch {
     // "Wasm code generation disallowed" (Workers) or no WebAssembly: the JS arithmetic.
   }
@@ -31,7 +32,7 @@ export function kernelModule(): WebAssembly.Module | undefined {
 }
 
 /** Which arithmetic analyses here: "wasm" (the module) or "js" (the classifier and FFT in JS). */
-export function visemeKernel(): "wasm" | "js" {
+export function analysisKernel(): "wasm" | "js" {
   return kernelModule() ? "wasm" : "js";
 }
 

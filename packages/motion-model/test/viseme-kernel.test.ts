@@ -7,17 +7,17 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { makeFrameAnalyzer } from "../src/lipsync-frame";
-import { VISEME_DENSE_WASM } from "../src/viseme-dense-wasm";
+import { ANALYSIS_KERNEL_WASM } from "../src/analysis-kernel-wasm";
 import { frameValues, INPUTS, stackContext } from "../src/viseme-input";
 import { makeVisemeClassifier } from "../src/viseme-kernel";
 import { decodeLayer, makeClassifier } from "../src/viseme-net";
 import { VISEME_LAYERS } from "../src/viseme-weights";
-import { visemeKernel } from "../src/wasm-kernel";
+import { analysisKernel } from "../src/wasm-kernel";
 import { speechLike, synthSpeech } from "../../../test/renderer/helpers/media-audio";
 
 describe("the analysis's wasm kernels", () => {
   it("give the JS FFT's frame features exactly: loudness, band shares and mel bands, loud, quiet and at the edges", () => {
-    expect(visemeKernel()).toBe("wasm");
+    expect(analysisKernel()).toBe("wasm");
     const speech = synthSpeech(speechLike(20, 5), 16_000);
     // Speech at three levels (the quiet third below the spectrum's −75 dB floor) and a held window that starts late.
     const pcm = Float32Array.from(speech, (x, i) => x * [1, 0.05, 1e-4][Math.floor((3 * i) / speech.length)]);
@@ -35,7 +35,7 @@ describe("the analysis's wasm kernels", () => {
   });
 
   it("give the JS forward pass's probabilities exactly, frame by frame, on 20 s of speech", () => {
-    expect(visemeKernel()).toBe("wasm");
+    expect(analysisKernel()).toBe("wasm");
     const pcm = synthSpeech(speechLike(20, 5), 16_000);
     const analyze = makeFrameAnalyzer();
     const values = Array.from({ length: Math.floor(pcm.length / 160) }, (_, i) =>
@@ -56,7 +56,7 @@ describe("the analysis's wasm kernels", () => {
   });
 
   it("Node compiles the bytes of the module the Worker imports", () => {
-    const file = readFileSync(new URL("../wasm/viseme-dense.wasm", import.meta.url));
-    expect(Buffer.from(VISEME_DENSE_WASM, "base64").equals(file)).toBe(true);
+    const file = readFileSync(new URL("../wasm/analysis-kernel.wasm", import.meta.url));
+    expect(Buffer.from(ANALYSIS_KERNEL_WASM, "base64").equals(file)).toBe(true);
   });
 });

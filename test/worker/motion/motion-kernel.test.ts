@@ -1,4 +1,4 @@
-import { visemeKernel } from "@avatar-video/motion-model";
+import { analysisKernel } from "@avatar-video/motion-model";
 import { describe, expect, it } from "vitest";
 import "../../../workers/motion/session-object";
 import { makeFrameAnalyzer } from "../../../packages/motion-model/src/lipsync-frame";
@@ -6,7 +6,7 @@ import { StreamResampler } from "../../../packages/motion-model/src/resample";
 
 describe("the live analysis in the Worker", () => {
   it("classifies visemes with the wasm kernel, handed over as a module (Workers compile no code at run time)", () => {
-    expect(visemeKernel()).toBe("wasm");
+    expect(analysisKernel()).toBe("wasm");
   });
 
   it("takes frame spectra with the wasm kernel too, with the JS arithmetic's numbers", () => {

@@ -1,6 +1,6 @@
-// AssemblyScript source of viseme-dense.wasm (rebuild: scripts/build-wasm.sh). Not part of the TypeScript build.
+// AssemblyScript source of analysis-kernel.wasm (rebuild: scripts/build-wasm.sh). Not part of the TypeScript build.
 // The live analysis's arithmetic with wasm SIMD: a dense layer of the viseme classifier (viseme-kernel.ts) and
-// a frame's power spectrum, mel energies and band sums (spectrum-kernel.ts). Pointers are byte offsets.
+// a frame's power spectrum, mel energies and band sums (frame-spectrum.ts). Pointers are byte offsets.
 
 // ── Dense layer ─────────────────────────────────────────────────────────────────────────────────────────────
 // y = W·x + b (ReLU if asked) in f32, four rows per pass: one load of four inputs serves the four rows. Per row
@@ -35,7 +35,7 @@ export function dense(w: usize, x: usize, y: usize, n: i32, m: i32, relu: i32): 
 
 // ── Frame spectrum ──────────────────────────────────────────────────────────────────────────────────────────
 // The JS analysis's numbers bit for bit (lipsync-frame.ts, fft.ts): the same f64 operations in the same order,
-// two butterflies or bins per SIMD operation. The plan (i32 fields, filled by spectrum-kernel.ts) names the
+// two butterflies or bins per SIMD operation. The plan (i32 fields, filled by frame-spectrum.ts) names the
 // tables: h (the complex FFT's size, n/2), the window (n f64), the bit-reversal (h i32), the FFT twiddles
 // (wr, wi: entries h'..2h'−1 per stage of half-size h'), the real-split twiddles (rr, ri: h f64), the work
 // arrays zr, zi, pw (h f64 each), the mel bands (count, then per band first bin, bins, weights' byte offset)
