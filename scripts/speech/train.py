@@ -3,7 +3,7 @@ frames train.ts prepared, in batches through BLAS — several times faster than 
 on this machine. Reads and writes the files of a work folder (train.ts writes them and reads the result):
 
   config.json   sizes, epochs, lr, sample, seed, batch, context offsets, the silent frame, mu, sd, class weights
-  values.f32 labels.i8 from.i32 to.i32 held.u8   per frame, as train.ts's Frames
+  values.f32 labels.i8 from.i32 to.i32 held.u8 gain.f32   per frame, as train.ts's Frames
   init-K.f32    (optional) layer K's params, outputs × inputs weights then the biases, scaled inputs
   out-K.f32     the trained params of layer K, same layout
 """
@@ -26,6 +26,7 @@ def main(work: str) -> None:
     first = np.fromfile(f"{work}/from.i32", dtype=np.int32)
     last = np.fromfile(f"{work}/to.i32", dtype=np.int32)
     held = np.fromfile(f"{work}/held.u8", dtype=np.uint8)
+    gain = np.fromfile(f"{work}/gain.f32", dtype=np.float32)
     weight = np.array(cfg["classWeights"], dtype=np.float32)
     sizes = cfg["sizes"]
     rng = np.random.default_rng(cfg["seed"])
@@ -71,7 +72,7 @@ def main(work: str) -> None:
             idx = order[s : s + batch]
             y = labels[idx]
             acts, p = forward(inputs(idx))
-            wy = weight[y]
+            wy = weight[y] * gain[idx]
             total += float(-(wy * np.log(p[np.arange(len(idx)), y] + 1e-9)).sum())
             d = p * wy[:, None]
             d[np.arange(len(idx)), y] -= wy

@@ -9,6 +9,7 @@
  *     [--sample 0.5]   (each epoch a fresh random share of the training frames; neighbours are much alike)
  *     [--numpy]   (the epochs run in train.py with NumPy, batches of 256 through BLAS: several times faster)
  *     [--boost mbp=1.5,fv=1.3]   (a class's loss weight × that: a missed m/b/p costs more than a false one)
+ *     [--voices "flite slt=2,real=0.8"]   (the loss weight of utterances whose voice begins so × that)
  *
  * Frames become classifier values through the product's own code (viseme-input.ts). Utterances of three
  * voice variants are held out: their frame accuracy, per-class recall and confusions
@@ -45,6 +46,8 @@ interface Frames {
   from: Int32Array;
   to: Int32Array;
   held: Uint8Array;
+  /** Loss weight of each frame's voice (--voices; 1 by default). */
+  gain: Float32Array;
 }
 
 const rawFrame = (c: Corpus, i: number) => {
@@ -65,15 +68,17 @@ const rawFrame = (c: Corpus, i: number) => {
  * slow loudness swing (±12 dB over 0.3–2 s; the spectral shape is gain-free, so only the loudness value
  * moves): in the corpus every phoneme is spoken at one level, in speech soft syllables follow loud ones.
  */
-function frameValuesOf(c: Corpus, rng: () => number): Frames {
+function frameValuesOf(c: Corpus, rng: () => number, voiceGain: (voice: string) => number): Frames {
   const n = c.labels.length;
   const values = new Float32Array(n * FRAME_VALUES);
   const from = new Int32Array(n);
   const to = new Int32Array(n);
   const held = new Uint8Array(n);
+  const gain = new Float32Array(n);
   let at = 0;
   for (const u of c.utterances) {
     const h = HELD_OUT.includes(u.voice.split("+")[1]) ? 1 : 0;
+    gain.fill(voiceGain(u.voice), at, at + u.frames);
     const swing = rng() < 0.7 ? 12 * rng() : 0;
     const period = 30 + 170 * rng();
     const phase = 2 * Math.PI * rng();
@@ -87,7 +92,7 @@ function frameValuesOf(c: Corpus, rng: () => number): Frames {
     }
     at += u.frames;
   }
-  return { values, labels: c.labels, from, to, held };
+  return { values, labels: c.labels, from, to, held, gain };
 }
 
 /** The classifier input of frame i, scaled to zero mean and unit variance per frame value. */
@@ -244,6 +249,7 @@ function trainWithNumpy(
     file("from.i32", c.from);
     file("to.i32", c.to);
     file("held.u8", c.held);
+    file("gain.f32", c.gain);
     init?.forEach((l, k) => file(`init-${k}.f32`, l.params));
     const { weight, ...rest } = cfg;
     const config = {
@@ -282,11 +288,18 @@ async function main() {
       sample: { type: "string", default: "1" },
       numpy: { type: "boolean", default: false },
       boost: { type: "string", default: "" },
+      voices: { type: "string", default: "" },
     },
   });
   const rng = makeRng(Number(values.seed));
   const corpus = readCorpora(values.corpus!.split(",").map((d) => resolve(d)));
-  const c = frameValuesOf(corpus, rng);
+  const gains = values
+    .voices!.split(",")
+    .filter(Boolean)
+    .map((item) => item.split("="));
+  const voiceGain = (voice: string) =>
+    gains.reduce((g, [prefix, by]) => (voice.startsWith(prefix) ? g * Number(by) : g), 1);
+  const c = frameValuesOf(corpus, rng, voiceGain);
   const train: number[] = [];
   const held: number[] = [];
   for (let i = 0; i < c.labels.length; i++) if (c.labels[i] >= 0) (c.held[i] ? held : train).push(i);
@@ -341,7 +354,7 @@ async function main() {
       for (let s = b; s < end; s++) {
         const i = train[s];
         net.forward(input(c, i, mu, sd, x), acts);
-        loss += net.backward(x, acts, deltas, c.labels[i], weight[c.labels[i]]);
+        loss += net.backward(x, acts, deltas, c.labels[i], weight[c.labels[i]] * c.gain[i]);
       }
       net.update(lr, end - b);
     }
