@@ -35,7 +35,7 @@ function bilabials(tool: string, lang: string, text: string): number {
 }
 
 /** Runs of frames with lipsClosed ≥ 0.5: [first, last]. */
-function closureRuns(ch: Channels[]): Array<[number, number]> {
+export function closureRuns(ch: Channels[]): Array<[number, number]> {
   const runs: Array<[number, number]> = [];
   for (let i = 0; i < ch.length; i++)
     if (ch[i].lipsClosed >= 0.5) {
@@ -45,10 +45,10 @@ function closureRuns(ch: Channels[]): Array<[number, number]> {
   return runs;
 }
 
-type Warp = { path: Int32Array; phonemes: Array<{ name: string; a: number; b: number }> } | undefined;
+export type Warp = { path: Int32Array; phonemes: Array<{ name: string; a: number; b: number }> } | undefined;
 const warps = new Map<string, Warp>();
 
-function warp(tool: string, lang: string, id: string, text: string, pcm: Float32Array): Warp {
+export function warp(tool: string, lang: string, id: string, text: string, pcm: Float32Array): Warp {
   if (!warps.has(id)) {
     const w = warpToEspeak(tool, scratch, REAL_VOICES[lang], text, pcm);
     warps.set(id, w && { path: w.path, phonemes: withClosures(spans(w.synth), w.spcm, RATE) });
