@@ -97,6 +97,10 @@ def main(work: str) -> None:
         recall = ", ".join(f"{cfg['names'][k]} {round(100 * conf[k, k] / max(1, conf[k].sum()))}" for k in range(len(conf)))
         acc = 100 * np.trace(conf) / max(1, conf.sum())
         print(f"epoch {e + 1}: loss {total / len(order):.3f}, held-out accuracy {acc:.1f} %; recall {recall}", flush=True)
+    # As train.ts's own loop: the last epoch's held-out confusions (rows = true class).
+    print("confusions (rows = true class):")
+    for k, row in enumerate(conf):
+        print(f"{cfg['names'][k]:<7} " + "".join(f"{n:>7}" for n in row), flush=True)
     for k, (w, b) in enumerate(layers):
         np.concatenate([w.ravel(), b]).astype(np.float32).tofile(f"{work}/out-{k}.f32")
 
