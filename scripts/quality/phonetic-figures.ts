@@ -2,7 +2,7 @@
  * Figures of scripts/quality-phonetic.ts: how well a class of words is told from another by one number
  * (ROC AUC), and how much of a signal's modulation lies in the syllable band.
  */
-import { fft } from "../../packages/motion-model/src/lipsync-frame";
+import { fft } from "../../packages/motion-model/src/fft";
 
 /** Probability that a random `pos` value exceeds a random `neg` value (ties count half). */
 export function auc(pos: number[], neg: number[]): number {

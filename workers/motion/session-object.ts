@@ -13,7 +13,7 @@ import {
 } from "./pacing";
 import { CLOSE, judgeMessage, MOTION_PROTOCOL, type Phase } from "./protocol";
 
-// Workers compile no code at run time: the viseme classifier's wasm kernel comes as a module (viseme-kernel.ts).
+// Workers compile no code at run time: the analysis's wasm kernel comes as a module (wasm-kernel.ts).
 useAnalysisKernel(analysisKernel);
 
 /** What the upgrade route decided, handed to the connection's object in this header (internal only). */

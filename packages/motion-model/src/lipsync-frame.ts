@@ -8,8 +8,6 @@ import { type FrameSpectrum, jsSpectrum, type SpectrumPlan, wasmSpectrum } from 
 import { MEL_BANDS, melFilters } from "./mel";
 import { smoothstep } from "./smoothstep";
 
-export { fft, makeRealPower } from "./fft";
-
 export const ANALYSIS_RATE = 16_000;
 /** Analysis frames per second (10 ms hop). */
 export const TRACK_HZ = 100;

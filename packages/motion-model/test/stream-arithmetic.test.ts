@@ -4,7 +4,7 @@
  * out per tap, and the level histograms' percentiles against a sorted window.
  */
 import { describe, expect, it } from "vitest";
-import { fft, makeRealPower } from "../src/lipsync-frame";
+import { fft, makeRealPower } from "../src/fft";
 import { prng } from "../src/life";
 import { CausalLevels } from "../src/levels";
 import { StreamResampler } from "../src/resample";
