@@ -1,6 +1,6 @@
 /**
  * The spec's "exactly one clearly visible face", made measurable. The thresholds live in
- * rules/image-rules.ts; a failed rule becomes a refusal (rules/failures.ts) whose sentence names the
+ * rules/image-rules.ts; a failed rule becomes a refusal (rules/avatar-refusals.ts) whose sentence names the
  * measured value and the threshold.
  */
 import {

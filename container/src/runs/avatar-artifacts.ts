@@ -1,6 +1,7 @@
 /**
  * A video run reads its Avatar's artifacts (portrait, rig) back from the Worker: anything missing or off
- * is `invalid_manifest` (the renderer cannot use it); the transfers' failures: objectFailure (rules/failures.ts).
+ * is `invalid_manifest` (the renderer cannot use it); the transfers' failures: objectFailure
+ * (rules/fetch-failures.ts).
  */
 import { AvatarRigSchema, type AvatarRig } from "@avatar-video/contract";
 import sharp from "sharp";
