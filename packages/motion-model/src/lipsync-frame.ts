@@ -59,7 +59,7 @@ export type FrameAnalyzer = ((samples: Float32Array, start: number, center: numb
  * Features of the frame centred at sample number `center` (mono 16 kHz). `samples` holds sample numbers
  * `start` on (a stream keeps only the recent ones); any sample not held, or before 0, reads as 0.
  * With `reuse`, every call returns the same object (and mel array), overwritten by the next call: for a caller
- * that copies what it keeps (stream.ts), so a thread serving many streams allocates nothing per frame.
+ * that copies what it keeps (analysis-ring.ts), so a thread serving many streams allocates nothing per frame.
  * `arithmetic: "js"` takes the JS arithmetic where the wasm would run (the same numbers; for tests).
  */
 export function makeFrameAnalyzer(opts: { reuse?: boolean; arithmetic?: "js" } = {}): FrameAnalyzer {
