@@ -9,7 +9,9 @@ import { deform, type FaceModel, type FacePose } from "@avatar-video/face-rig";
 import { type LidOccluders, tri3 } from "./lid-occluders";
 import { rasterMax, smoothLidSkin, type LidSkinPlan } from "./lid-skin";
 import { putBack, takeOut } from "./occluder-carry";
+import { even } from "./paint-band";
 import { yuvPlanes, type YuvPlane } from "./still-frame";
+import { EMPTY_RECT, type Rect } from "./warp";
 
 export function paintBlinkLids(
   frame: Uint8Array,
@@ -32,6 +34,21 @@ export function paintBlinkLids(
   if (!any) return;
   const still0 = deform(m, { ...pose, blinkR: 0, blinkL: 0 }, scratch);
   occ.forEach((_, e) => occluders(e).forEach((o) => putBack(frame, still, xy, still0, o)));
+}
+
+/** Luma rect (even) around the blink's triangles at vertex positions `xy`: where the lids were painted. */
+export function lidsRect(plan: LidSkinPlan, xy: Float32Array): Rect {
+  const t = plan.tris;
+  const r = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
+  for (let k = 0; k < t.length; k++) {
+    const x = xy[t[k] * 2];
+    const y = xy[t[k] * 2 + 1];
+    r.x0 = Math.min(r.x0, Math.floor(x) - 1);
+    r.y0 = Math.min(r.y0, Math.floor(y) - 1);
+    r.x1 = Math.max(r.x1, Math.ceil(x) + 2);
+    r.y1 = Math.max(r.y1, Math.ceil(y) + 2);
+  }
+  return t.length ? even(r) : EMPTY_RECT;
 }
 
 /** Below the lid line (FaceMesh upper0, which rides on the lid edge), how far the warp's hard edge lies, × eye width (eyelid-mesh.ts EDGE_BAND). */

@@ -1,7 +1,7 @@
 /**
  * One horizontal band of one frame, painted by the calling thread and by each paint worker alike: restore
  * what the buffer's previous paint wrote, then warp the moved triangles of the three yuv420p planes. Also
- * the shared control block through which FramePainter drives its workers (painter.ts, paint-worker.ts).
+ * the shared control block through which FramePainter drives its workers (band-workers.ts, paint-worker.ts).
  */
 import { copyPlaneRect, EMPTY_RECT, intersectRect, isEmpty, unionRect, type Rect } from "./warp";
 import { blendPerson } from "./person-blend";

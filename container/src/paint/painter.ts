@@ -9,13 +9,12 @@
  * Frames and mesh live in one shared WebAssembly.Memory (wasm/warp-kernel.ts) that every thread's warp
  * kernel works on in place; a frame costs one Atomics signal per worker and one wait.
  * Without workers (or if they fail to start) the caller paints the whole region. One band's paint and
- * the control block the workers are driven through: paint-band.ts. With a person layer (video/person-scene.ts)
+ * the control block: paint-band.ts; the threads: band-workers.ts. With a person layer (video/person-scene.ts)
  * the mouth and lids are painted on it: over a new background the frame is then blended from it; beside
  * the unchanged video they are painted on the frame and copied (they lie inside the face, where both
  * frames are the same photo).
  */
 import { availableParallelism } from "node:os";
-import { Worker } from "node:worker_threads";
 import {
   deform,
   expressionShape,
@@ -25,33 +24,18 @@ import {
   type MouthColors,
   type MouthStyle,
 } from "@avatar-video/face-rig";
+import { type BandWorker, joinBandWorkers, startBandWorkers, stopBandWorkers, wakeBandWorkers } from "./band-workers";
 import { type Eyewear, findEyewear, putBackEyewear, takeOutEyewear } from "./eyewear";
-import { drawMouthInterior } from "./mouth-interior";
+import { drawMouthInterior, innerLips } from "./mouth-interior";
 import { lidOccluders, type LidOccluders } from "./lid-occluders";
-import { paintBlinkLids } from "./lid-paint";
+import { lidsRect, paintBlinkLids } from "./lid-paint";
 import { lidSkinPlan, type LidSkinPlan } from "./lid-skin";
 import { EMPTY_RECT, intersectRect, unionRect, type Rect } from "./warp";
-import { copyYuvRect, CTRL, even, paintBand, PARAM, type PainterInit } from "./paint-band";
-import { blendPerson, type PersonMode } from "./person-blend";
-import { splitPersonTris } from "./person-tris";
-import { PaintArena, WarpKernel } from "./wasm/warp-kernel";
+import { copyYuvRect, even, paintBand, PARAM } from "./paint-band";
+import { fillPainterArena, type PersonFrames } from "./painter-arena";
+import { blendPerson } from "./person-blend";
+import { type PaintArena, WarpKernel } from "./wasm/warp-kernel";
 import { yuvLayout, type Yuv420Layout } from "./yuv";
-
-/** The person layer's static frames (video/person-scene.ts); mode "none" without one. */
-export interface PersonFrames {
-  mode: PersonMode;
-  /** yuva420p. */
-  person?: Uint8Array;
-  /** yuv420p ("over"). */
-  back?: Uint8Array;
-}
-
-interface BandWorker {
-  worker: Worker;
-  ctrl: Int32Array;
-  band: Rect;
-  seq: number;
-}
 
 const NO_OCCLUDERS: LidOccluders = [[], []];
 
@@ -93,30 +77,7 @@ export class FramePainter {
     person: PersonFrames,
   ) {
     this.layout = yuvLayout(width, height);
-    const split =
-      person.mode === "beside" && person.person
-        ? splitPersonTris(model, staticYuv, person.person, this.layout)
-        : { inner: new Uint8Array(0), edge: new Uint32Array(0) };
-    const a = PaintArena.create({
-      frameSize: this.layout.frameSize,
-      poolSize,
-      vertices: model.count,
-      tris: model.tris.length,
-      holeTris: model.holeTris.length,
-      threads,
-      person: person.mode,
-      edgeTris: split.edge.length,
-    });
-    a.stat.set(staticYuv);
-    for (const f of a.pool) f.set(staticYuv);
-    if (person.person) for (const f of [a.personStat, ...a.personPool]) f.set(person.person);
-    if (person.back) a.back.set(person.back);
-    a.inner.set(split.inner);
-    a.edgeTris.set(split.edge);
-    a.base.set(model.base);
-    a.xy.set(model.base);
-    a.tris.set(model.tris);
-    a.holeTris.set(model.holeTris);
+    const a = fillPainterArena(model, staticYuv, this.layout, poolSize, threads, person);
     this.arena = a;
     this.kernel = new WarpKernel(a, 0);
     this.pool = a.pool;
@@ -167,61 +128,12 @@ export class FramePainter {
   }
 
   private async startWorkers(n: number): Promise<void> {
-    const r = even(this.model.region);
-    const m = this.model;
-    // The caller's band starts above the mouth with a generous margin (lip raise, head motion).
-    let mouthTop = Infinity;
-    for (const i of [...m.mouth.upperInner, 0, 37, 267, 39, 269, 40, 270])
-      mouthTop = Math.min(mouthTop, m.base[i * 2 + 1]);
-    const safe = Math.floor((mouthTop - 0.9 * m.mouth.halfWidth - 0.04 * m.interocular) / 2) * 2;
-    // Even share of rows across all threads, unless the mouth forces the caller's band to start higher.
-    const share = Math.floor(((r.y1 - r.y0) * n) / (n + 1) / 2) * 2;
-    const split = Math.max(r.y0, Math.min(safe, r.y0 + share));
-    const rows = split - r.y0;
-    if (rows < 16 * n) return; // not worth it
-    const edges = [r.y0];
-    for (let k = 1; k < n; k++) edges.push(r.y0 + Math.floor((rows * k) / n / 2) * 2);
-    edges.push(split);
-    const ext = /\.ts$/.test(new URL(import.meta.url).pathname) ? ".ts" : ".js";
-    const url = new URL(`./paint-worker${ext}`, import.meta.url);
-    const execArgv = [...process.execArgv];
-    if (ext === ".ts" && !execArgv.some((a) => a.includes("tsx"))) execArgv.push("--import", "tsx");
-    const started: Promise<void>[] = [];
-    for (let k = 0; k < n; k++) {
-      const ctrlSab = new SharedArrayBuffer(CTRL.SIZE * 4);
-      const band: Rect = { x0: r.x0, x1: r.x1, y0: edges[k], y1: edges[k + 1] };
-      const init: PainterInit = {
-        width: this.layout.width,
-        height: this.layout.height,
-        band,
-        memory: this.arena.memory,
-        arena: this.arena.spec,
-        slot: k + 1,
-        ctrlSab,
-        paramSab: this.params.buffer as SharedArrayBuffer,
-      };
-      const worker = new Worker(url, { workerData: init, execArgv });
-      worker.unref();
-      this.workers.push({ worker, ctrl: new Int32Array(ctrlSab), band, seq: 0 });
-      started.push(
-        new Promise<void>((resolve, reject) => {
-          worker.once("message", (msg) => (msg === "ready" ? resolve() : reject(new Error(String(msg)))));
-          worker.once("error", reject);
-          worker.once("exit", (code) => reject(new Error(`paint worker exited ${code}`)));
-        }),
-      );
-    }
-    await Promise.all(started);
-    this.own = { x0: r.x0, x1: r.x1, y0: split, y1: r.y1 };
+    const own = await startBandWorkers(this.workers, n, this.model, this.layout, this.arena, this.params);
+    if (own) this.own = own;
   }
 
   private stopWorkers(): void {
-    for (const w of this.workers) {
-      Atomics.store(w.ctrl, CTRL.QUIT, 1);
-      Atomics.add(w.ctrl, CTRL.CMD, 1);
-      Atomics.notify(w.ctrl, CTRL.CMD);
-      void w.worker.terminate();
-    }
+    stopBandWorkers(this.workers);
     this.workers = [];
     this.own = even(this.model.region);
   }
@@ -232,28 +144,14 @@ export class FramePainter {
     this.xy.set(positions);
     this.params[PARAM.BLINK_R] = pose.blinkR;
     this.params[PARAM.BLINK_L] = pose.blinkL;
-    for (const w of this.workers) {
-      Atomics.store(w.ctrl, CTRL.POOL, bi);
-      w.seq++;
-      Atomics.store(w.ctrl, CTRL.CMD, w.seq);
-      Atomics.notify(w.ctrl, CTRL.CMD);
-    }
+    wakeBandWorkers(this.workers, bi);
     let c0 = performance.now();
     let written = paintBand(this.kernel, this.arena, bi, this.layout, this.prev[bi], this.own);
     const c1 = performance.now();
     this.t.warp += c1 - c0;
     const up = this.upper;
     const lo = this.lower;
-    for (let k = 0; k < m.mouth.upperInner.length; k++) {
-      const vi = m.mouth.upperInner[k];
-      up[k * 2] = this.xy[vi * 2];
-      up[k * 2 + 1] = this.xy[vi * 2 + 1];
-    }
-    for (let k = 0; k < m.mouth.lowerInner.length; k++) {
-      const vi = m.mouth.lowerInner[k];
-      lo[k * 2] = this.xy[vi * 2];
-      lo[k * 2 + 1] = this.xy[vi * 2 + 1];
-    }
+    innerLips(m.mouth, this.xy, up, lo);
     {
       const mouth = even(
         drawMouthInterior(
@@ -274,11 +172,7 @@ export class FramePainter {
     this.prev[bi] = written;
     c0 = performance.now();
     this.t.mouth += c0 - c1;
-    for (const w of this.workers) {
-      while (Atomics.load(w.ctrl, CTRL.DONE) !== w.seq)
-        Atomics.wait(w.ctrl, CTRL.DONE, Atomics.load(w.ctrl, CTRL.DONE), 1000);
-      if (Atomics.load(w.ctrl, CTRL.ERR)) throw new Error("paint worker failed");
-    }
+    joinBandWorkers(this.workers);
     this.t.join += performance.now() - c0;
     // After the join: the lids may lie in any band. Only pixels the warp just wrote (moved triangles) change.
     // Under an expression, glasses are taken out of the moved skin and put back rigid around the lids' paint.
@@ -301,7 +195,7 @@ export class FramePainter {
         this.style,
         this.blinkFree,
       );
-      this.finishPerson(bi, this.lidsRect());
+      this.finishPerson(bi, lidsRect(this.lids, this.xy));
     }
     if (ew && rigid) {
       putBackEyewear(frame, this.arena.stat, this.xy, rigid, m, ew);
@@ -329,21 +223,6 @@ export class FramePainter {
     const clipped = intersectRect(r, { x0: 0, y0: 0, x1: L.width, y1: L.height });
     if (mode === "over") blendPerson(this.personPool[bi], this.arena.back, this.pool[bi], L, clipped);
     if (mode === "beside") copyYuvRect(this.pool[bi], this.personPool[bi], L, clipped);
-  }
-
-  /** Luma rect (even) around the blink's triangles at the current positions: where the lids were painted. */
-  private lidsRect(): Rect {
-    const t = this.lids.tris;
-    const r = { x0: Infinity, y0: Infinity, x1: -Infinity, y1: -Infinity };
-    for (let k = 0; k < t.length; k++) {
-      const x = this.xy[t[k] * 2];
-      const y = this.xy[t[k] * 2 + 1];
-      r.x0 = Math.min(r.x0, Math.floor(x) - 1);
-      r.y0 = Math.min(r.y0, Math.floor(y) - 1);
-      r.x1 = Math.max(r.x1, Math.ceil(x) + 2);
-      r.y1 = Math.max(r.y1, Math.ceil(y) + 2);
-    }
-    return t.length ? even(r) : EMPTY_RECT;
   }
 
   close(): void {
