@@ -249,10 +249,10 @@ describe("the flood rule forgives the service's lateness, not floods", () => {
     expect(c.arrivals.some((a) => a.frame.idle)).toBe(true);
     // Analysed before the close: the 0.5 s, then 3 s of credit and 2.25 s ahead (less the look-ahead of the last
     // frames), where the whole pause banked would have let ≈ 10.7 s through. A late check adds its lateness: a
-    // loaded machine reads the burst up to seconds late, so the bound sits halfway to the whole pause banked.
+    // loaded machine reads the burst seconds late, so the bound sits 1 s under the whole pause banked.
     const last = Math.max(...c.arrivals.filter((a) => !a.frame.idle).map((a) => a.frame.audioMs));
     expect(last).toBeGreaterThanOrEqual(500 + PAUSE_CREDIT_MS + MAX_AHEAD_MS + ARRIVAL_JITTER_MS - 200);
-    expect(last).toBeLessThan(500 + PAUSE_CREDIT_MS + MAX_AHEAD_MS + ARRIVAL_JITTER_MS + 2500);
+    expect(last).toBeLessThan(500 + PAUSE_CREDIT_MS + MAX_AHEAD_MS + ARRIVAL_JITTER_MS + 4000);
   }, 20_000);
 
   it("the wait before start is a pause too: 7 s after the opening, start and 9 s of audio at once → 1008", async () => {
