@@ -7,5 +7,6 @@ export * from "./blink-blocks";
 export * from "./performance-track";
 export * from "./smoothstep";
 export * from "./versions";
+export type { MotionFrame } from "./motion-frame";
 export * from "./stream";
 export { useAnalysisKernel, analysisKernel } from "./wasm-kernel";

@@ -21,8 +21,6 @@ import { SmoothedTrack, type TrackKey } from "./smoothed-track";
 import { smoothstep } from "./smoothstep";
 import { LOOKAHEAD } from "./viseme-input";
 
-export type { MotionFrame } from "./motion-frame";
-
 export const MOTION_FPS = 25;
 /** The mouth leads the sound by this much, as in rendered videos (audiovisual tolerance ~80 ms sound-first). */
 export const LIP_LEAD_SECONDS = 0.05;
