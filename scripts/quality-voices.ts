@@ -39,6 +39,7 @@ function line(label: string, o: Observations) {
   const f = figures(o);
   return (
     `${label.padEnd(28)} seal ${pc(f.seal)} (${f.mbp})  vowels sealed ${pc(f.vowelsSealed)} (${f.vowels})  ` +
+    `tucked ${pc(f.vowelsTucked)}  ` +
     `open AUC ${f2(f.openAuc)}  round AUC ${f2(f.roundAuc)}  tuck ${pc(f.tuck)} (${f.fv})` +
     (f.pauseFrames
       ? `  pauses closed ${pc(f.pauseClosed)} max ${f2(f.pauseMaxOpen)} speech/pause ${f2(f.speechOverPause)}×`

@@ -26,6 +26,7 @@ const SPREAD = new Set(["IY", "IH", "EY"]);
 export interface Observations {
   mbp: boolean[];
   vowelSealed: boolean[];
+  vowelTucked: boolean[];
   openVowels: number[];
   closeVowels: number[];
   roundedVowels: number[];
@@ -38,6 +39,7 @@ export interface Observations {
 export const noObservations = (): Observations => ({
   mbp: [],
   vowelSealed: [],
+  vowelTucked: [],
   openVowels: [],
   closeVowels: [],
   roundedVowels: [],
@@ -76,7 +78,10 @@ export function observe(ch: Channels[], al: Alignment, offset = 0, pauses = fals
     if (!VOWELS.has(p) || b - a < 0.06) continue;
     const inside = framesOf(ch, a, b);
     const centre = ch[Math.round(((a + b) / 2 - LIP_LEAD_SECONDS) * FPS)];
-    if (CLEAR.has(p) && b - a >= 0.08 && centre) o.vowelSealed.push(centre.lipsClosed >= 0.5);
+    if (CLEAR.has(p) && b - a >= 0.08 && centre) {
+      o.vowelSealed.push(centre.lipsClosed >= 0.5);
+      o.vowelTucked.push(centre.lipTuck >= 0.5);
+    }
     const m = (k: keyof Channels) => mean(inside.map((f) => f[k]));
     if (OPEN.has(p)) o.openVowels.push(m("mouthOpen"));
     if (CLOSE.has(p)) o.closeVowels.push(m("mouthOpen"));
@@ -107,6 +112,7 @@ export function figures(o: Observations) {
     mbp: o.mbp.length,
     vowelsSealed: share(o.vowelSealed),
     vowels: o.vowelSealed.length,
+    vowelsTucked: share(o.vowelTucked),
     openAuc: o.openVowels.length && o.closeVowels.length ? auc(o.openVowels, o.closeVowels) : NaN,
     roundAuc: o.roundedVowels.length && o.spreadVowels.length ? auc(o.roundedVowels, o.spreadVowels) : NaN,
     tuck: share(o.fv),
