@@ -6,7 +6,7 @@
 import { describe, expect, it } from "vitest";
 import { PERFORMANCE_DEFAULTS, type Performance } from "@avatar-video/contract";
 import { MotionStream, PerformanceTrack, smoothstep } from "@avatar-video/motion-model";
-import { poseOf } from "../../packages/motion-client/src/avatar-canvas";
+import { poseOf } from "../../packages/motion-client/src/face-pose";
 import { synthSpeech, speechLike } from "./helpers/media-audio";
 
 const r4 = (x: number) => Math.round(x * 1e4) / 1e4;

@@ -14,94 +14,15 @@ import {
   type FacePose,
   buildFaceModel,
   type FaceModel,
-  matteForeground,
   photoMouthColors,
 } from "@avatar-video/face-rig";
 import type { AvatarRig } from "@avatar-video/contract";
+import { poseOf } from "./face-pose";
 import { type MouthPatch, MouthOverlay } from "./mouth-overlay";
+import { cutout, loadImage } from "./portrait-cutout";
 import { eyewearImages } from "./rigid-eyewear";
+import { texture, texturedProgram, useTextured } from "./textured-program";
 import type { LiveRig, MotionMessage } from "./types";
-
-const VERT = `attribute vec2 a_pos; attribute vec2 a_uv; uniform vec2 u_size; varying vec2 v_uv;
-void main() { v_uv = a_uv; gl_Position = vec4(a_pos.x / u_size.x * 2.0 - 1.0, 1.0 - a_pos.y / u_size.y * 2.0, 0.0, 1.0); }`;
-const FRAG_TEX = `precision mediump float; uniform sampler2D u_tex; varying vec2 v_uv; void main() { gl_FragColor = texture2D(u_tex, v_uv); }`;
-
-export const poseOf = (m: MotionMessage | undefined): FacePose => ({
-  open: m?.mouthOpen ?? 0,
-  spread: m?.mouthWide ?? 0,
-  round: m?.mouthRound ?? 0,
-  press: m?.lipsClosed ?? 0,
-  tuck: m?.lipTuck ?? 0,
-  relax: m?.smileRelax ?? 0,
-  blinkR: m?.blink ?? 0,
-  blinkL: m?.blink ?? 0,
-  brow: m?.brow ?? 0,
-  yaw: m?.head.yaw ?? 0,
-  pitch: m?.head.pitch ?? 0,
-  roll: m?.head.roll ?? 0,
-  tx: 0,
-  ty: 0,
-  ...(m?.expression ? { expression: m.expression } : {}),
-});
-
-function compile(gl: WebGLRenderingContext, vs: string, fs: string): WebGLProgram {
-  const p = gl.createProgram()!;
-  for (const [type, src] of [
-    [gl.VERTEX_SHADER, vs],
-    [gl.FRAGMENT_SHADER, fs],
-  ] as const) {
-    const s = gl.createShader(type)!;
-    gl.shaderSource(s, src);
-    gl.compileShader(s);
-    if (!gl.getShaderParameter(s, gl.COMPILE_STATUS)) throw new Error(`shader: ${gl.getShaderInfoLog(s)}`);
-    gl.attachShader(p, s);
-  }
-  gl.linkProgram(p);
-  if (!gl.getProgramParameter(p, gl.LINK_STATUS)) throw new Error(`program: ${gl.getProgramInfoLog(p)}`);
-  return p;
-}
-
-/** A new texture, bound, clamped at its edges, with `filter` for both directions. */
-function texture(gl: WebGLRenderingContext, filter: number): WebGLTexture {
-  const t = gl.createTexture()!;
-  gl.bindTexture(gl.TEXTURE_2D, t);
-  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MIN_FILTER, filter);
-  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_MAG_FILTER, filter);
-  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_S, gl.CLAMP_TO_EDGE);
-  gl.texParameteri(gl.TEXTURE_2D, gl.TEXTURE_WRAP_T, gl.CLAMP_TO_EDGE);
-  return t;
-}
-
-async function loadImage(url: string): Promise<HTMLImageElement> {
-  const image = new Image();
-  image.crossOrigin = "anonymous";
-  image.src = url;
-  await image.decode();
-  return image;
-}
-
-/** The portrait's pixels with the person's own colours at the edges (face-rig's matteForeground) and the matte as alpha. */
-function cutout(portrait: ImageData, matte: HTMLImageElement, W: number, H: number): ImageData {
-  const c = document.createElement("canvas");
-  c.width = W;
-  c.height = H;
-  const ctx = c.getContext("2d", { willReadFrequently: true })!;
-  ctx.drawImage(matte, 0, 0, W, H);
-  const m = ctx.getImageData(0, 0, W, H).data;
-  const rgb = new Uint8Array(W * H * 3);
-  const alpha = new Uint8Array(W * H);
-  for (let i = 0; i < W * H; i++) {
-    rgb.set(portrait.data.subarray(i * 4, i * 4 + 3), i * 3);
-    alpha[i] = m[i * 4];
-  }
-  const fg = matteForeground(rgb, alpha, W, H);
-  const out = new ImageData(W, H);
-  for (let i = 0; i < W * H; i++) {
-    out.data.set(fg.subarray(i * 3, i * 3 + 3), i * 4);
-    out.data[i * 4 + 3] = alpha[i];
-  }
-  return out;
-}
 
 export class AvatarCanvas {
   private readonly gl: WebGLRenderingContext;
@@ -145,7 +66,7 @@ export class AvatarCanvas {
       clip: { x0: 0, y0: 0, x1: W, y1: H },
     });
     this.xy = new Float32Array(this.model.count * 2);
-    this.tex = compile(gl, VERT, FRAG_TEX);
+    this.tex = texturedProgram(gl);
     const buffer = (data: ArrayBufferView, target: number = gl.ARRAY_BUFFER, usage: number = gl.STATIC_DRAW) => {
       const b = gl.createBuffer()!;
       gl.bindBuffer(target, b);
@@ -237,11 +158,11 @@ export class AvatarCanvas {
     gl.activeTexture(gl.TEXTURE0);
     gl.bindTexture(gl.TEXTURE_2D, this.portraitTex);
     // 1. The still portrait (everything outside the mesh stays put).
-    this.useTextured(this.quadPos, this.quadUv);
+    this.textured(this.quadPos, this.quadUv);
     gl.drawArrays(gl.TRIANGLE_STRIP, 0, 4);
     // 2. The face mesh, then the opening between the inner lips (the photo's own mouth, stretched), warped
     //    in the renderer's order (paint/paint-band.ts): where closed lips squeeze the opening, it is on top.
-    this.useTextured(this.posBuf, this.uvBuf);
+    this.textured(this.posBuf, this.uvBuf);
     gl.bindBuffer(gl.ARRAY_BUFFER, this.posBuf);
     gl.bufferSubData(gl.ARRAY_BUFFER, 0, this.xy as Float32Array<ArrayBuffer>);
     if (ew) gl.bindTexture(gl.TEXTURE_2D, ew.clean);
@@ -264,7 +185,7 @@ export class AvatarCanvas {
     deform(this.model, { ...pose, blinkR: 0, blinkL: 0, expression: undefined }, ew.xy);
     gl.bindBuffer(gl.ARRAY_BUFFER, ew.pos);
     gl.bufferSubData(gl.ARRAY_BUFFER, 0, ew.xy as Float32Array<ArrayBuffer>);
-    this.useTextured(ew.pos, this.uvBuf);
+    this.textured(ew.pos, this.uvBuf);
     gl.bindTexture(gl.TEXTURE_2D, ew.rims);
     gl.enable(gl.BLEND);
     // "Over" on colour; the canvas's alpha (opaque on the face) stays.
@@ -284,7 +205,7 @@ export class AvatarCanvas {
     gl.texImage2D(gl.TEXTURE_2D, 0, gl.RGBA, r.x1 - r.x0, r.y1 - r.y0, 0, gl.RGBA, gl.UNSIGNED_BYTE, rgba);
     gl.bindBuffer(gl.ARRAY_BUFFER, this.overlayPos);
     gl.bufferSubData(gl.ARRAY_BUFFER, 0, new Float32Array([r.x0, r.y0, r.x1, r.y0, r.x0, r.y1, r.x1, r.y1]));
-    this.useTextured(this.overlayPos, this.quadUv);
+    this.textured(this.overlayPos, this.quadUv);
     gl.enable(gl.BLEND);
     // Alpha composes as "over": an opaque face stays opaque (the canvas may be transparent around the person).
     gl.blendFuncSeparate(gl.SRC_ALPHA, gl.ONE_MINUS_SRC_ALPHA, gl.ONE, gl.ONE_MINUS_SRC_ALPHA);
@@ -293,20 +214,7 @@ export class AvatarCanvas {
     gl.bindTexture(gl.TEXTURE_2D, this.portraitTex);
   }
 
-  private useTextured(pos: WebGLBuffer, uv: WebGLBuffer): void {
-    const gl = this.gl;
-    gl.useProgram(this.tex);
-    gl.uniform2f(gl.getUniformLocation(this.tex, "u_size"), this.canvas.width, this.canvas.height);
-    this.attrib(this.tex, "a_pos", pos);
-    this.attrib(this.tex, "a_uv", uv);
-  }
-
-  private attrib(program: WebGLProgram, name: string, buf: WebGLBuffer): void {
-    const gl = this.gl;
-    const loc = gl.getAttribLocation(program, name);
-    if (loc < 0) return;
-    gl.bindBuffer(gl.ARRAY_BUFFER, buf);
-    gl.enableVertexAttribArray(loc);
-    gl.vertexAttribPointer(loc, 2, gl.FLOAT, false, 0, 0);
+  private textured(pos: WebGLBuffer, uv: WebGLBuffer): void {
+    useTextured(this.gl, this.tex, this.canvas.width, this.canvas.height, pos, uv);
   }
 }
