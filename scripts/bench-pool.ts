@@ -17,7 +17,7 @@ import { percentile, syntheticDay } from "./lib/pool-sim/demand";
 import { rendererColdStart } from "./lib/pool-sim/cold-start";
 import { type Design, grantCost, makePool } from "./lib/pool-sim/pools";
 import { type DayFigures, simulateDay } from "./lib/pool-sim/simulate";
-import { poolConfig } from "../workers/pipeline/renderer/pool-state";
+import { poolConfig } from "../workers/pipeline/renderer/pool-config";
 
 const { values: opts } = parseArgs({
   options: {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { percentile, syntheticDay } from "../../scripts/lib/pool-sim/demand";
 import { grantCost, makePool } from "../../scripts/lib/pool-sim/pools";
 import { simulateDay } from "../../scripts/lib/pool-sim/simulate";
-import { poolConfig } from "../../workers/pipeline/renderer/pool-state";
+import { poolConfig } from "../../workers/pipeline/renderer/pool-config";
 
 // A small `npm run bench:pool` (scripts/bench-pool.ts) as a regression test: the pool module over SQLite
 // through six simulated hours of 100 instances at 80 % load (peak 120 %: the line grows to thousands, the

@@ -3,7 +3,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { nodePoolSql } from "../../scripts/lib/pool-sim/node-sql";
-import { type Grant, type PoolConfig, PoolState } from "../../workers/pipeline/renderer/pool-state";
+import type { PoolConfig } from "../../workers/pipeline/renderer/pool-config";
+import type { Grant } from "../../workers/pipeline/renderer/pool-jobs";
+import { PoolState } from "../../workers/pipeline/renderer/pool-state";
 
 // The renderer pool's logic (workers/pipeline/renderer/pool-state.ts) over Node's SQLite, the same module and
 // statements the RendererPool Durable Object runs (test/worker/pipeline/renderer-pool.test.ts tests the object).

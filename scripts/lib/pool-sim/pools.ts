@@ -4,7 +4,8 @@
  * (snapshot-pool.ts). Also the cost of a grant at a given line length, the same for both.
  */
 import { prng } from "@avatar-video/motion-model";
-import { type PoolConfig, PoolState } from "../../../workers/pipeline/renderer/pool-state";
+import type { PoolConfig } from "../../../workers/pipeline/renderer/pool-config";
+import { PoolState } from "../../../workers/pipeline/renderer/pool-state";
 import { nodePoolSql } from "./node-sql";
 import type { PoolUnderTest } from "./simulate";
 import { type PoolStart, SnapshotTooLarge, snapshotPool } from "./snapshot-pool";

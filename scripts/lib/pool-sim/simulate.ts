@@ -4,7 +4,7 @@
  * arrives after a hand-over and acquires again), holds the instance for its render time (plus a cold start
  * if the instance slept) and releases it. The pool under test is called exactly as the Worker calls it.
  */
-import type { Grant, Outcome, RunRequest } from "../../../workers/pipeline/renderer/pool-state";
+import type { Grant, Outcome, RunRequest } from "../../../workers/pipeline/renderer/pool-jobs";
 import type { Render } from "./demand";
 
 export interface PoolUnderTest {

@@ -6,7 +6,7 @@
  * (what the Durable Object's storage.kv does), refused above the 2 MB a stored value may hold.
  */
 import { deserialize, serialize } from "node:v8";
-import type { Grant, JobRef, Outcome, RunRequest } from "../../../workers/pipeline/renderer/pool-state";
+import type { Grant, JobRef, Outcome, RunRequest } from "../../../workers/pipeline/renderer/pool-jobs";
 
 interface Lease extends RunRequest {
   instance: number;

@@ -1,7 +1,7 @@
 import { env, runInDurableObject, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { RendererPool } from "../../../workers/pipeline/renderer/pool-object";
-import type { PoolConfig } from "../../../workers/pipeline/renderer/pool-state";
+import type { PoolConfig } from "../../../workers/pipeline/renderer/pool-config";
 import { rendererPoolConfig } from "../../../workers/pipeline/renderer/renderer-target";
 import { adminFetch } from "../helpers/accounts";
 

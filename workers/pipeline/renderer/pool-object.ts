@@ -1,7 +1,9 @@
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../../platform/env";
 import type { SqlValue } from "./pool-schema";
-import { type Grant, type HeldJob, type Outcome, type PoolConfig, PoolState, type RunRequest } from "./pool-state";
+import type { PoolConfig } from "./pool-config";
+import type { Grant, HeldJob, Outcome, RunRequest } from "./pool-jobs";
+import { PoolState } from "./pool-state";
 import { type PoolView, poolView } from "./pool-view";
 
 /** The key under which the previous design kept the whole pool as one value; taken over once, then deleted. */

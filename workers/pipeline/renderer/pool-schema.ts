@@ -1,8 +1,8 @@
 /**
- * The renderer pool's tables (pool-state.ts uses them). Every question a grant or a release asks is answered
- * by an index: the next account by (renders running, turn) among accounts with renders waiting, its oldest
- * render by (account, arrival), the free instance by (renders, runs, last busy). So each costs a few B-tree
- * lookups, whatever the line's length.
+ * The renderer pool's tables (pool-accounts.ts, pool-leases.ts and pool-waiters.ts use them). Every question
+ * a grant or a release asks is answered by an index: the next account by (renders running, turn) among
+ * accounts with renders waiting, its oldest render by (account, arrival), the free instance by (renders, runs,
+ * last busy). So each costs a few B-tree lookups, whatever the line's length.
  */
 
 export type SqlValue = string | number | null;
@@ -42,4 +42,9 @@ export const POOL_SCHEMA = [
 
 export function createPoolTables(sql: PoolSql): void {
   for (const statement of POOL_SCHEMA) sql.exec(statement);
+}
+
+/** The first row `query` returns, if any. */
+export function firstRow<T>(sql: PoolSql, query: string, ...params: SqlValue[]): T | undefined {
+  return sql.exec(query, ...params)[0] as (SqlRow & T) | undefined;
 }

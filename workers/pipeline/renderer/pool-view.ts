@@ -1,5 +1,6 @@
 import type { PoolSql } from "./pool-schema";
-import type { PoolConfig, RunKind } from "./pool-state";
+import type { PoolConfig } from "./pool-config";
+import type { RunKind } from "./pool-jobs";
 
 /** Accounts listed by the view, longest line first (the totals count them all). */
 const ACCOUNTS_SHOWN = 100;

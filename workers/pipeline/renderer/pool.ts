@@ -5,7 +5,7 @@ import { RESEND_AFTER_MS } from "../jobs/constants";
 import { videoSegments } from "../../platform/db/schema";
 import { db, isTerminal, sharedTable } from "../jobs/store";
 import { runId, runMessage } from "../queue/messages";
-import type { Grant, HeldJob, JobRef, RunRequest } from "./pool-state";
+import type { Grant, HeldJob, JobRef, RunRequest } from "./pool-jobs";
 import type { PoolView } from "./pool-view";
 import { rendererPoolConfig } from "./renderer-target";
 

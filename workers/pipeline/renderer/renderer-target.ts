@@ -1,7 +1,7 @@
 import { classifyAddress, isIpLiteralHost } from "@avatar-video/contract";
 import { isDevelopment, workerConfig } from "../../platform/config";
 import type { Env } from "../../platform/env";
-import { type PoolConfig, poolConfig } from "./pool-state";
+import { type PoolConfig, poolConfig } from "./pool-config";
 
 /**
  * Where jobs may be dispatched. RENDERER_URL on a loopback or private address is a local-stack value
@@ -15,7 +15,7 @@ export const rendererInstances = (env: Pick<Env, "RENDERER_INSTANCES">): number 
 
 /**
  * Instances, the cap per account (RENDERER_ACCOUNT_SHARE of them while other accounts wait) and the
- * first-render reserve (pool-state.ts poolConfig).
+ * first-render reserve (pool-config.ts poolConfig).
  */
 export function rendererPoolConfig(env: Pick<Env, "RENDERER_INSTANCES" | "RENDERER_ACCOUNT_SHARE">): PoolConfig {
   const config = workerConfig(env);
