@@ -12,7 +12,7 @@ import { SessionTokenError, verifySessionToken } from "../platform/session-token
 import { PERSON_SUBJECT_PREFIX, type SessionClaims } from "../platform/session-token/claims";
 import { MOTION_PROTOCOL } from "./protocol";
 import { signedRigUrl } from "./rig-links";
-import type { SessionSetup } from "./session-object";
+import type { SessionSetup } from "./session-setup";
 
 const TOKEN_PREFIX = "token.";
 

@@ -3,7 +3,7 @@ import { apiError } from "../platform/http/errors";
 import { publicBaseUrl } from "../platform/http/base-url";
 import { admitConnection } from "./admission";
 import { errorResponses, motionApp } from "./openapi-app";
-import { SETUP_HEADER } from "./session-object";
+import { SETUP_HEADER } from "./session-setup";
 
 const route = createRoute({
   method: "get",

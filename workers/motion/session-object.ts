@@ -2,7 +2,8 @@ import { MotionStream, type MotionFrame, useAnalysisKernel } from "@avatar-video
 import analysisKernel from "@avatar-video/motion-model/analysis-kernel.wasm";
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../platform/env";
-import { type MotionLimits, rememberCoolDown } from "../accounts/public";
+import { rememberCoolDown } from "../accounts/public";
+import { FRAME_MS, type Live, nextDue, openLive, seedOf, WAITING_CHECK_MS } from "./connection-state";
 import {
   advanceAudioClock,
   advanceCover,
@@ -11,60 +12,12 @@ import {
   nextIdleAt,
   pacingViolation,
 } from "./pacing";
-import { CLOSE, judgeMessage, MOTION_PROTOCOL, type Phase } from "./protocol";
+import { CLOSE, judgeMessage, MOTION_PROTOCOL } from "./protocol";
+import { SETUP_HEADER, type SessionSetup } from "./session-setup";
+import { analyse } from "./sliced-analysis";
 
 // Workers compile no code at run time: the analysis's wasm kernel comes as a module (wasm-kernel.ts).
 useAnalysisKernel(analysisKernel);
-
-/** What the upgrade route decided, handed to the connection's object in this header (internal only). */
-export const SETUP_HEADER = "X-Motion-Setup";
-
-export interface SessionSetup {
-  connectionId: string;
-  accountId: string;
-  modelVersion: string;
-  avatar: { id: string; coverUrl: string; rigUrl: string };
-  limits: MotionLimits;
-  /** Echo `motion.v1` as the chosen subprotocol (the client offered it). */
-  subprotocol: boolean;
-}
-
-interface Live {
-  ws: WebSocket;
-  setup: SessionSetup;
-  openedAt: number;
-  phase: Phase;
-  stream?: MotionStream;
-  lastClientAt: number;
-  /** Where the audio sent so far ends on the wall clock, for the flood rule (pacing.ts); from the opening on. */
-  audioClock: number;
-  /** Where the audio received so far stops covering real time (pacing.ts); before start, the opening. */
-  cover: number;
-  /** Wall time of the last idle frame of the current starving stretch (none since the last audio). */
-  lastIdleAt: number | undefined;
-  /** When an on-time tick first found the stream starving (the first idle frame waits a frame to confirm it). */
-  starvingSince: number | undefined;
-  sampleRate?: number;
-  /** Analysis of earlier audio still running in slices (analyse); later audio waits for it. */
-  work?: Promise<void>;
-  timer: ReturnType<typeof setTimeout> | undefined;
-  /** When the timer is due: a tick much later than that finds the thread behind. */
-  timerDue: number;
-  closed: boolean;
-}
-
-const FRAME_MS = 40;
-/** Before start there are no idle frames to send: the wait is checked (as a pause, for the flood rule) this often. */
-const WAITING_CHECK_MS = 1_000;
-/** Audio analysed in one go; a longer message is analysed in slices of this length (analyse). */
-const SLICE_MS = 100;
-const yieldToOthers = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
-
-const seedOf = (id: string) => {
-  let h = 2166136261;
-  for (let i = 0; i < id.length; i++) h = Math.imul(h ^ id.charCodeAt(i), 16777619);
-  return h >>> 0;
-};
 
 /**
  * One live motion connection (one object per connection, created near the client by the upgrade).
@@ -85,21 +38,7 @@ export class MotionSession extends DurableObject<Env> {
     const [client, server] = [pair[0], pair[1]];
     this.ctx.acceptWebSocket(server);
     server.serializeAttachment({ connectionId: setup.connectionId, accountId: setup.accountId });
-    const now = Date.now();
-    this.live = {
-      ws: server,
-      setup,
-      openedAt: now,
-      phase: "waiting",
-      lastClientAt: now,
-      audioClock: now,
-      cover: now,
-      lastIdleAt: undefined,
-      starvingSince: undefined,
-      timer: undefined,
-      timerDue: now,
-      closed: false,
-    };
+    this.live = openLive(server, setup, Date.now());
     this.schedule();
     return new Response(null, {
       status: 101,
@@ -140,7 +79,7 @@ export class MotionSession extends DurableObject<Env> {
           live.cover = advanceCover(live.cover, now, verdict.bytes.byteLength / 2, live.sampleRate!);
           live.lastIdleAt = undefined; // the armed timer finds the stream covered and re-arms itself
           live.starvingSince = undefined;
-          return await this.analyse(live, verdict.bytes);
+          return await analyse(live, verdict.bytes, (frames) => this.send(frames));
         }
         case "perform":
           live.stream!.perform(verdict.change);
@@ -176,26 +115,6 @@ export class MotionSession extends DurableObject<Env> {
   async webSocketError(ws: WebSocket): Promise<void> {
     if (this.live?.ws === ws) this.end(CLOSE.internal, "socket error", true);
     else this.orphan(ws, true);
-  }
-
-  /**
-   * Feeds audio to the analysis. A real-time client's chunk (up to SLICE_MS) is analysed at once; a longer
-   * message — a buffered start, a flooder's 2 s — in slices of SLICE_MS with a yield between them, so it never
-   * holds the thread other connections' objects share for more than one slice. In order per connection;
-   * nothing more is analysed once the connection is closed.
-   */
-  private analyse(live: Live, bytes: Uint8Array): Promise<void> | undefined {
-    const slice = 2 * Math.round((live.sampleRate! * SLICE_MS) / 1000);
-    if (!live.work && bytes.byteLength <= slice) return void this.send(live.stream!.pushPcm16(bytes));
-    const work = (live.work ?? Promise.resolve()).then(async () => {
-      for (let at = 0; at < bytes.byteLength && !live.closed; at += slice) {
-        if (at > 0) await yieldToOthers();
-        if (!live.closed) this.send(live.stream!.pushPcm16(bytes.subarray(at, at + slice)));
-      }
-      if (live.work === work) live.work = undefined;
-    });
-    live.work = work;
-    return work;
   }
 
   private tick(): void {
@@ -249,12 +168,7 @@ export class MotionSession extends DurableObject<Env> {
   private schedule(): void {
     const live = this.live;
     if (!live || live.closed) return;
-    const { sessionSeconds, idleSeconds } = live.setup.limits;
-    let due = Math.min(live.openedAt + sessionSeconds * 1000, live.lastClientAt + idleSeconds * 1000);
-    if (live.starvingSince !== undefined) due = Math.min(due, live.starvingSince + FRAME_MS);
-    else if (live.phase === "waiting" && live.lastIdleAt !== undefined)
-      due = Math.min(due, live.lastIdleAt + WAITING_CHECK_MS);
-    else if (live.phase !== "stopped") due = Math.min(due, nextIdleAt(live.cover, live.lastIdleAt, FRAME_MS));
+    const due = nextDue(live);
     clearTimeout(live.timer);
     const now = Date.now();
     live.timerDue = Math.max(now + 1, due);
