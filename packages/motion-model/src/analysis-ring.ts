@@ -29,9 +29,10 @@ export class AnalysisRing {
   private readonly feat: FrameFeatures[] = Array.from({ length: RING }, () => ({ ...NO_FEATURES }));
   private readonly values: Float32Array[] = Array.from({ length: RING }, () => new Float32Array(FRAME_VALUES));
   private readonly ref = new Float32Array(RING);
-  private readonly floor = new Float32Array(RING);
   private readonly quiet = new Uint8Array(RING);
   private readonly active = new Uint8Array(RING);
+  /** The last frame ≤ i with the gate open (−∞ if none), as the whole-file analysis tracks it (lipsync.ts). */
+  private readonly lastActive = new Float64Array(RING);
   private readonly runStart = new Int32Array(RING);
   private readonly speechBefore = new Uint8Array(RING);
   /** Analysis frames computed. */
@@ -51,8 +52,9 @@ export class AnalysisRing {
     slot.vhi = f.vhi; // the mel bands are read only through the values below
     frameValues(f, lv.ref, this.values[k]);
     this.ref[k] = lv.ref;
-    this.floor[k] = lv.floor;
     this.active[k] = this.gate(f.db, lv.ref, lv.floor, lv.silent) ? 1 : 0;
+    const lastBefore = i > 0 ? this.lastActive[(i - 1) % RING] : Number.NEGATIVE_INFINITY;
+    this.lastActive[k] = this.active[k] ? i : lastBefore;
     this.quiet[k] = isQuiet(f.db, lv.ref, lv.floor) ? 1 : 0;
     const prevQuiet = i > 0 && this.quiet[(i - 1) % RING] === 1;
     if (this.quiet[k] && prevQuiet) {
@@ -61,13 +63,7 @@ export class AnalysisRing {
     } else if (this.quiet[k]) {
       // A quiet run starts here (the whole-file analysis never starts one at frame 0).
       this.runStart[k] = i === 0 ? -1 : i;
-      let before = 0;
-      for (let j = i - 1; j >= Math.max(0, i - 30); j--)
-        if (this.active[j % RING]) {
-          before = 1;
-          break;
-        }
-      this.speechBefore[k] = before;
+      this.speechBefore[k] = i - lastBefore <= 30 ? 1 : 0;
     }
     this.analyzed++;
   }
@@ -89,9 +85,7 @@ export class AnalysisRing {
 
   /** Whether the gate was open at frame i or within SEAL_AFTER_SPEECH frames before it. */
   speechNear(i: number): boolean {
-    let near = false;
-    for (let j = i; j >= Math.max(0, i - SEAL_AFTER_SPEECH) && !near; j--) near = this.active[j % RING] === 1;
-    return near;
+    return i - this.lastActive[i % RING] <= SEAL_AFTER_SPEECH;
   }
 
   /** A plosive closure: this frame is in a quiet run inside speech that ends (within reach) in a burst. */
