@@ -4,8 +4,8 @@
  * test portraits' own lashes, eyeliner and eyeshadow are never taken for occluders (they move with the lid).
  */
 import { beforeAll, describe, expect, it } from "vitest";
-import { deform, mouthColors, NEUTRAL_POSE, type FaceModel } from "@avatar-video/face-rig";
-import { lidOccluders, lidSkinPlan, rasterMax, FramePainter } from "../../container/src/paint/public";
+import { deform, mouthColors, NEUTRAL_POSE, rasterMax, type FaceModel } from "@avatar-video/face-rig";
+import { lidOccluders, lidSkinPlan, FramePainter } from "../../container/src/paint/public";
 import { testStills, withGlasses } from "./helpers/spectacles";
 
 const S = 768;

@@ -4,9 +4,8 @@
  * through their control blocks (paint-band.ts CTRL; paint-worker.ts is the thread).
  */
 import { Worker } from "node:worker_threads";
-import type { FaceModel } from "@avatar-video/face-rig";
+import type { FaceModel, Rect } from "@avatar-video/face-rig";
 import { CTRL, even, type PainterInit } from "./paint-band";
-import type { Rect } from "./warp";
 import type { PaintArena } from "./wasm/warp-kernel";
 import type { Yuv420Layout } from "./yuv";
 

@@ -5,10 +5,9 @@
  * while an expression shows, the moved skin is painted as if they were not there (filled from the skin
  * around them) and they are put back where the head alone carries them (occluder-carry.ts `takeOut`, `putBack`).
  */
-import { eyewearMask, type FaceModel, relaxFill, triangleRows } from "@avatar-video/face-rig";
+import { eyewearMask, type FaceModel, type Rect, relaxFill, triangleRows } from "@avatar-video/face-rig";
 import { occluderPlanes, type OccluderPlane } from "./lid-occluders";
 import { type Occluder, putBack, takeOut } from "./occluder-carry";
-import type { Rect } from "./warp";
 
 export interface Eyewear {
   /** Luma and chroma planes: box, alpha and the still with the eyewear filled in. */

@@ -7,8 +7,8 @@
  * carries them (lid-paint.ts, occluder-carry.ts). Lashes, eyeliner and eyeshadow stay with the lid: they lie in the eye's own
  * grid rows, are thick blobs, or do not reach beyond the eye.
  */
-import { type FaceModel, fillUnder, grow, runs } from "@avatar-video/face-rig";
-import { rasterMax, type LidSkinPlan } from "./lid-skin";
+import { type FaceModel, fillUnder, grow, rasterMax, runs } from "@avatar-video/face-rig";
+import type { LidSkinPlan } from "./lid-skin";
 import { yuvPlanes, type YuvPlane } from "./still-frame";
 
 /** One plane's occluders of one eye: box (plane px), composite alpha and the still with them filled in. */

@@ -5,13 +5,13 @@
  * where the head alone carries them. Every write lies inside the blink's triangles, which the warp repaints
  * every frame.
  */
-import { deform, type FaceModel, type FacePose } from "@avatar-video/face-rig";
+import { deform, type FaceModel, type FacePose, rasterMax, type Rect } from "@avatar-video/face-rig";
 import { type LidOccluders, tri3 } from "./lid-occluders";
-import { rasterMax, smoothLidSkin, type LidSkinPlan } from "./lid-skin";
+import { smoothLidSkin, type LidSkinPlan } from "./lid-skin";
 import { putBack, takeOut } from "./occluder-carry";
 import { even } from "./paint-band";
 import { yuvPlanes, type YuvPlane } from "./still-frame";
-import { EMPTY_RECT, type Rect } from "./warp";
+import { EMPTY_RECT } from "./warp";
 
 export function paintBlinkLids(
   frame: Uint8Array,

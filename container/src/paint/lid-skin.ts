@@ -5,11 +5,8 @@
  * stretches the skin, the painted luma is smoothed across the streaks (along the rows, radius growing with
  * the stretch) and the photo's grain is put back, after the warp: an unstretched lid is left as painted.
  */
-import { type FaceModel, grainNoise, rasterMax, triangleRows } from "@avatar-video/face-rig";
+import { type FaceModel, grainNoise, rasterMax } from "@avatar-video/face-rig";
 import { yuvPlanes, type YuvPlane } from "./still-frame";
-
-// Moved to face-rig (shared with the live client's eyewear); re-exported for the painters here.
-export { rasterMax, triangleRows };
 
 export interface LidSkinPlan {
   /** Triangles (index triples) that a blink deforms. */

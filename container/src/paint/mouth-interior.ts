@@ -11,12 +11,11 @@ import {
   measureOpening,
   type MouthStyle,
   paintRect,
+  type Rect,
   shade,
   type YuvFrameLayout,
 } from "@avatar-video/face-rig";
-import { EMPTY_RECT, type Rect } from "./warp";
-
-export type { YuvFrameLayout };
+import { EMPTY_RECT } from "./warp";
 
 /** Luma per pixel, with the photo's grain on the synthesised share. */
 function writeLuma(frame: Uint8Array, L: YuvFrameLayout, c: Interior, r: Rect, col: Float64Array): void {

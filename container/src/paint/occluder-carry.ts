@@ -3,9 +3,8 @@
  * expression): a moving triangle's pixels whose source lies under an occluder take the filled-in still
  * (`takeOut`), and the occluder's still pixels are put back where the head alone carries them (`putBack`).
  */
-import type { FaceModel } from "@avatar-video/face-rig";
+import { type FaceModel, rasterMax, triangleRows } from "@avatar-video/face-rig";
 import type { OccluderPlane } from "./lid-occluders";
-import { rasterMax, triangleRows } from "./lid-skin";
 
 /**
  * Bilinear sample of a box of values (bw × bh, row r at a[off + r · stride]) at box coordinates (x, y),

@@ -3,7 +3,8 @@
  * what the buffer's previous paint wrote, then warp the moved triangles of the three yuv420p planes. Also
  * the shared control block through which FramePainter drives its workers (band-workers.ts, paint-worker.ts).
  */
-import { copyPlaneRect, EMPTY_RECT, intersectRect, isEmpty, unionRect, type Rect } from "./warp";
+import type { Rect } from "@avatar-video/face-rig";
+import { copyPlaneRect, EMPTY_RECT, intersectRect, isEmpty, unionRect } from "./warp";
 import { blendPerson } from "./person-blend";
 import type { ArenaSpec, PaintArena, WarpKernel } from "./wasm/warp-kernel";
 import type { Yuv420Layout } from "./yuv";

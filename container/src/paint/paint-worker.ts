@@ -4,7 +4,8 @@
  * painter.ts, paint-band.ts).
  */
 import { parentPort, workerData } from "node:worker_threads";
-import { EMPTY_RECT, type Rect } from "./warp";
+import type { Rect } from "@avatar-video/face-rig";
+import { EMPTY_RECT } from "./warp";
 import { CTRL, paintBand, type PainterInit } from "./paint-band";
 import { PaintArena, WarpKernel } from "./wasm/warp-kernel";
 import { yuvLayout } from "./yuv";

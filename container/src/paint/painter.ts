@@ -23,6 +23,7 @@ import {
   type FaceModel,
   type MouthColors,
   type MouthStyle,
+  type Rect,
 } from "@avatar-video/face-rig";
 import { type BandWorker, joinBandWorkers, startBandWorkers, stopBandWorkers, wakeBandWorkers } from "./band-workers";
 import { type Eyewear, findEyewear, putBackEyewear, takeOutEyewear } from "./eyewear";
@@ -30,7 +31,7 @@ import { drawMouthInterior, innerLips } from "./mouth-interior";
 import { lidOccluders, type LidOccluders } from "./lid-occluders";
 import { lidsRect, paintBlinkLids } from "./lid-paint";
 import { lidSkinPlan, type LidSkinPlan } from "./lid-skin";
-import { EMPTY_RECT, intersectRect, unionRect, type Rect } from "./warp";
+import { EMPTY_RECT, intersectRect, unionRect } from "./warp";
 import { copyYuvRect, even, paintBand, PARAM } from "./paint-band";
 import { fillPainterArena, type PersonFrames } from "./painter-arena";
 import { blendPerson } from "./person-blend";

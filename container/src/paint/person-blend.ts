@@ -4,7 +4,7 @@
  * mean alpha of its 2×2 luma block. The static frame is made with the same function, so a pixel the warp
  * did not touch is blended to exactly its static value.
  */
-import type { Rect } from "./warp";
+import type { Rect } from "@avatar-video/face-rig";
 import type { Yuv420Layout } from "./yuv";
 
 /**

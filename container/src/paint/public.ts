@@ -7,7 +7,7 @@ export { composePerson } from "./compose-person";
 export { composeCanvas, decodeBackground, parseHexColor, placePortrait, type CanvasSettings } from "./compose";
 export { findEyewear } from "./eyewear";
 export { lidOccluders } from "./lid-occluders";
-export { lidSkinPlan, rasterMax, smoothLidSkin } from "./lid-skin";
+export { lidSkinPlan, smoothLidSkin } from "./lid-skin";
 export { drawMouthInterior } from "./mouth-interior";
 export { FramePainter } from "./painter";
 export { blendPerson, type PersonMode } from "./person-blend";

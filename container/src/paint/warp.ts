@@ -6,8 +6,6 @@
 
 import type { Rect } from "@avatar-video/face-rig";
 
-export type { Rect };
-
 export const EMPTY_RECT: Rect = { x0: 0, y0: 0, x1: 0, y1: 0 };
 
 export const isEmpty = (r: Rect) => !(r.x1 > r.x0 && r.y1 > r.y0);

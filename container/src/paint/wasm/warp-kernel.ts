@@ -8,7 +8,8 @@
  * per frame) and every paint thread instantiates the same module on the same memory.
  */
 import { readFileSync } from "node:fs";
-import { EMPTY_RECT, type Rect } from "../warp";
+import type { Rect } from "@avatar-video/face-rig";
+import { EMPTY_RECT } from "../warp";
 import type { PersonMode } from "../person-blend";
 
 // Compiled once per thread at import (a few KB); instances are cheap.
