@@ -66,18 +66,15 @@ export class StreamResampler {
       for (let p = 0; p < count; p++) taps.set(this.phaseTaps(p / count), p * 2 * this.half);
       this.phases = { bits, taps };
     }
-    if (opts.arithmetic !== "js" && inRate !== outRate) this.kernel = kernelFor(this);
+    if (opts.arithmetic !== "js" && inRate !== outRate) {
+      const { step, half, phases, table, slope } = this;
+      this.kernel = kernelFor(`${inRate}/${outRate}`, { step, half, phases, table, slope });
+    }
   }
 
   /** Which arithmetic sums the taps: "wasm" (resample-kernel.ts) or "js". */
   get arithmetic(): "wasm" | "js" {
     return this.kernel ? "wasm" : "js";
-  }
-
-  /** The rate's tables, for the kernel. */
-  tables(): ResampleTables {
-    const { step, half, phases, table, slope } = this;
-    return { step, half, phases, table, slope };
   }
 
   /** Input samples the resampler still needs beyond an output sample's position (its delay). */
@@ -94,14 +91,14 @@ export class StreamResampler {
     let last = this.nextOut;
     while (Math.floor(last * this.step) + this.half < end) last++;
     const out = new Float32Array(last - this.nextOut);
-    if (this.kernel) this.kernelPush(out);
+    if (this.kernel) this.kernelPush(this.kernel, out);
     else for (let o = 0; o < out.length; o++, this.nextOut++) out[o] = this.sampleAt(this.nextOut * this.step);
     this.trim(Math.floor(this.nextOut * this.step) - this.half - 1);
     return out;
   }
 
   /** `out`'s samples by the kernel (the first ones of a rate without kept phases by the formula, in JS). */
-  private kernelPush(out: Float32Array): void {
+  private kernelPush(kernel: ResampleKernel, out: Float32Array): void {
     let o = 0;
     for (; o < out.length && !this.phases && this.nextOut * this.step < 2 * this.half; o++, this.nextOut++)
       out[o] = this.direct(this.nextOut * this.step);
@@ -113,7 +110,7 @@ export class StreamResampler {
       x = new Float32Array(this.bufStart - from + this.len);
       x.set(this.buf.subarray(0, this.len), this.bufStart - from);
     }
-    this.kernel?.(x, from, this.nextOut, out.subarray(o));
+    kernel(x, from, this.nextOut, out.subarray(o));
     this.nextOut += out.length - o;
   }
 
@@ -198,9 +195,8 @@ export class StreamResampler {
 /** One kernel per rate pair (its tables placed once per thread). */
 const kernels = new Map<string, ResampleKernel | undefined>(); // undefined: no wasm yet (tried again)
 
-function kernelFor(r: StreamResampler): ResampleKernel | undefined {
-  const key = `${r.inRate}/${r.outRate}`;
+function kernelFor(key: string, tables: ResampleTables): ResampleKernel | undefined {
   let kernel = kernels.get(key);
-  if (!kernel) kernels.set(key, (kernel = makeResampleKernel(r.tables())));
+  if (!kernel) kernels.set(key, (kernel = makeResampleKernel(tables)));
   return kernel;
 }
