@@ -4,7 +4,6 @@
  * per 2×2 block (shaded at its centre), each blended over the warped photo by the interior's coverage.
  */
 import {
-  type FaceModel,
   grainNoise as noise,
   lumaOf,
   type Interior,
@@ -48,20 +47,6 @@ function writeChroma(frame: Uint8Array, L: YuvFrameLayout, c: Interior, r: Rect,
       frame[uOff + o] = (frame[uOff + o] + (Uc - frame[uOff + o]) * a + 0.5) | 0;
       frame[vOff + o] = (frame[vOff + o] + (Vc - frame[vOff + o]) * a + 0.5) | 0;
     }
-  }
-}
-
-/** The inner lip points at vertex positions `xy`, written into `upper` and `lower` as flat [x, y] arrays. */
-export function innerLips(mouth: FaceModel["mouth"], xy: Float32Array, upper: Float32Array, lower: Float32Array): void {
-  for (let k = 0; k < mouth.upperInner.length; k++) {
-    const vi = mouth.upperInner[k];
-    upper[k * 2] = xy[vi * 2];
-    upper[k * 2 + 1] = xy[vi * 2 + 1];
-  }
-  for (let k = 0; k < mouth.lowerInner.length; k++) {
-    const vi = mouth.lowerInner[k];
-    lower[k * 2] = xy[vi * 2];
-    lower[k * 2 + 1] = xy[vi * 2 + 1];
   }
 }
 

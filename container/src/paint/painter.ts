@@ -18,6 +18,7 @@ import { availableParallelism } from "node:os";
 import {
   deform,
   expressionShape,
+  innerLips,
   mouthStyle,
   type FacePose,
   type FaceModel,
@@ -27,7 +28,7 @@ import {
 } from "@avatar-video/face-rig";
 import { type BandWorker, joinBandWorkers, startBandWorkers, stopBandWorkers, wakeBandWorkers } from "./band-workers";
 import { type Eyewear, findEyewear, putBackEyewear, takeOutEyewear } from "./eyewear";
-import { drawMouthInterior, innerLips } from "./mouth-interior";
+import { drawMouthInterior } from "./mouth-interior";
 import { lidOccluders, type LidOccluders } from "./lid-occluders";
 import { lidsRect, paintBlinkLids } from "./lid-paint";
 import { lidSkinPlan, type LidSkinPlan } from "./lid-skin";

@@ -14,7 +14,7 @@ export { boxMean } from "./box-mean";
 export { matteForeground } from "./matte-foreground";
 export { grainNoise, lumaOf, samplePhoto, yuv420FromPixels, yuvFrameLayout, type YuvFrameLayout } from "./yuv-photo";
 export { mouthStyle, type MouthStyle } from "./mouth-style";
-export { measureOpening, paintRect, shade, type Rect } from "./mouth-shade";
+export { innerLips, measureOpening, paintRect, shade, type Rect } from "./mouth-shade";
 export type { Interior } from "./mouth-layers";
 export { grow, rasterMax, runs, triangleRows } from "./raster";
 export { eyewearMask, type EyewearMask, fillUnder, relaxFill } from "./eyewear-mask";

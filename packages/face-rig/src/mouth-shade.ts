@@ -8,13 +8,14 @@
  * lighting slope and colours taken from the photo (mouth-style.ts); the writers add its grain. A photo
  * whose lips are apart at rest keeps its own interior: it is sampled from the still frame and moves with
  * the upper lip. The interior fades out towards the inner corners, so nothing is drawn past the lips' own
- * corners. Steps: measureOpening (once per frame) → paintRect → shade (per pixel).
+ * corners. Steps: innerLips and measureOpening (once per frame) → paintRect → shade (per pixel).
  */
 import { smoothstep } from "@avatar-video/motion-model";
 import { cornerTeethAt } from "./corner-teeth";
 import { curveAt, curveOrigin, curveTable, LUT, mouthAxis } from "./lip-curve";
 import { paintCavity, paintSeal, paintTongue, reusePhotoInterior, STEP, type Interior } from "./mouth-layers";
 import { paintLowerTeeth, paintUpperTeeth } from "./teeth";
+import type { FaceModel } from "./face-model";
 import type { MouthStyle } from "./mouth-style";
 import type { YuvFrameLayout } from "./yuv-photo";
 
@@ -33,6 +34,20 @@ export interface Rect {
  */
 const CORNER_FADE = 0.7;
 const CORNER_FADE_OWN_TEETH = 0.95;
+
+/** The inner lip points at vertex positions `xy`, written into `upper` and `lower` as flat [x, y] arrays. */
+export function innerLips(mouth: FaceModel["mouth"], xy: Float32Array, upper: Float32Array, lower: Float32Array): void {
+  for (let k = 0; k < mouth.upperInner.length; k++) {
+    const vi = mouth.upperInner[k];
+    upper[k * 2] = xy[vi * 2];
+    upper[k * 2 + 1] = xy[vi * 2 + 1];
+  }
+  for (let k = 0; k < mouth.lowerInner.length; k++) {
+    const vi = mouth.lowerInner[k];
+    lower[k * 2] = xy[vi * 2];
+    lower[k * 2 + 1] = xy[vi * 2 + 1];
+  }
+}
 
 /**
  * The lip curves of this frame and of the photo at rest, and how far this opening exceeds the photo's own:

@@ -9,6 +9,7 @@ import {
   type FaceModel,
   type FacePose,
   grainNoise,
+  innerLips,
   measureOpening,
   type MouthColors,
   mouthStyle,
@@ -53,15 +54,7 @@ export class MouthOverlay {
 
   /** The interior for vertex positions `xy` and `pose` (as the renderer's painter passes them), or undefined. */
   paint(xy: Float32Array, pose: FacePose): MouthPatch | undefined {
-    const { upperInner, lowerInner } = this.model.mouth;
-    for (const [idx, out] of [
-      [upperInner, this.upper],
-      [lowerInner, this.lower],
-    ] as const)
-      idx.forEach((vi, k) => {
-        out[k * 2] = xy[vi * 2]!;
-        out[k * 2 + 1] = xy[vi * 2 + 1]!;
-      });
+    innerLips(this.model.mouth, xy, this.upper, this.lower);
     const closed = 1 - pose.press;
     const c = measureOpening(this.upper, this.lower, pose.open * closed, this.style, pose.round, pose.tuck * closed);
     if (!c) return undefined;
