@@ -5,6 +5,7 @@
  */
 import { CausalLevels } from "./levels";
 import {
+  CLOSURE,
   type FrameFeatures,
   HOP,
   isBurst,
@@ -16,7 +17,7 @@ import {
 import type { PcmWindow } from "./pcm-window";
 import { FRAME_VALUES, frameValues } from "./viseme-input";
 
-/** Analysis frames kept: closure runs (≤ 25) + the speech-before window (30) + look-ahead. */
+/** Analysis frames kept: a closure run (CLOSURE.maxRun) + the speech-before window + look-ahead. */
 export const RING = 128;
 const NO_FEATURES: FrameFeatures = { db: -120, low: 0, mid: 0, hi: 0, vhi: 0, mel: new Float32Array(0) };
 
@@ -63,7 +64,7 @@ export class AnalysisRing {
     } else if (this.quiet[k]) {
       // A quiet run starts here (the whole-file analysis never starts one at frame 0).
       this.runStart[k] = i === 0 ? -1 : i;
-      this.speechBefore[k] = i - lastBefore <= 30 ? 1 : 0;
+      this.speechBefore[k] = i - lastBefore <= CLOSURE.speechBefore ? 1 : 0;
     }
     this.analyzed++;
   }
@@ -97,9 +98,9 @@ export class AnalysisRing {
     while (j < this.analyzed && this.quiet[j % RING]) j++;
     if (j >= this.analyzed) return false; // no end in sight (or the audio ended quiet)
     const len = j - start;
-    if (len < 3 || len > 25) return false;
+    if (len < CLOSURE.minRun || len > CLOSURE.maxRun) return false;
     const base = this.feat[(j - 1) % RING].db;
-    for (let b = j; b < Math.min(this.analyzed, j + 3); b++)
+    for (let b = j; b < Math.min(this.analyzed, j + CLOSURE.burstReach); b++)
       if (isBurst(this.feat[b % RING].db, base, this.ref[b % RING])) return true;
     return false;
   }

@@ -128,6 +128,12 @@ export const SEAL_AFTER_SPEECH = 30;
 export const isQuiet = (db: number, ref: number, floor: number) => db - ref < -26 || db - floor < 6;
 /** A plosive burst: +12 dB over the last quiet frame, not far below the speaker's level. */
 export const isBurst = (db: number, base: number, ref: number) => db - base >= 12 && db - ref > -24;
+/**
+ * A plosive closure (in analysis frames): a quiet run of `minRun`..`maxRun` (30–250 ms) with the gate open
+ * within `speechBefore` (300 ms) before it, ended by a burst within `burstReach` (30 ms). The whole-file
+ * analysis (lipsync.ts) and the live one (analysis-ring.ts) both find them so.
+ */
+export const CLOSURE = { speechBefore: 30, minRun: 3, maxRun: 25, burstReach: 3 } as const;
 
 /** How loud the frame is for the mouth, 0..1, relative to the speaker's level `ref`. */
 export const loudness = (db: number, ref: number) => smoothstep(-34, -6, db - ref) ** 0.7;

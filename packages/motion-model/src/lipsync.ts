@@ -14,6 +14,7 @@
  * threshold snap to exactly 0 so silence is perfectly still.
  */
 import {
+  CLOSURE,
   energyTarget,
   HOP,
   isBurst,
@@ -143,7 +144,7 @@ export function analyzeLipSync(pcm: Float32Array, opts: LipSyncOptions = {}): Li
       if (quiet(i) && !quiet(i - 1)) {
         // Speech before? (active within the last 300 ms)
         let speechBefore = false;
-        for (let j = i - 1; j >= Math.max(0, i - 30); j--)
+        for (let j = i - 1; j >= Math.max(0, i - CLOSURE.speechBefore); j--)
           if (active[j]) {
             speechBefore = true;
             break;
@@ -151,10 +152,10 @@ export function analyzeLipSync(pcm: Float32Array, opts: LipSyncOptions = {}): Li
         let j = i;
         while (j < n && quiet(j)) j++;
         const len = j - i;
-        if (speechBefore && len >= 3 && len <= 25 && j < n) {
+        if (speechBefore && len >= CLOSURE.minRun && len <= CLOSURE.maxRun && j < n) {
           const base = db[j - 1];
           let burst = false;
-          for (let k = j; k < Math.min(n, j + 3); k++) if (isBurst(db[k], base, ref[k])) burst = true;
+          for (let k = j; k < Math.min(n, j + CLOSURE.burstReach); k++) if (isBurst(db[k], base, ref[k])) burst = true;
           if (burst) for (let k = i; k < j; k++) closure[k] = 1;
         }
         i = j;
