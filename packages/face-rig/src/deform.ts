@@ -89,7 +89,8 @@ export function deform(m: FaceModel, pose: FacePose, out: Float32Array): Float32
   if (x) relax *= 1 - x.holdSmile;
   // Lips an expression holds closed part again as the jaw opens: a closed mouth speaks through an opening
   // of its own, not through a slit the jaw alone makes.
-  const held = x && x.closeLips > 0 ? x.closeLips * (1 - HELD_RELEASE * smoothstep(0.05, 0.6, open)) : 0;
+  const release = smoothstep(0.05, 0.6, open);
+  const held = x && x.closeLips > 0 ? x.closeLips * (1 - HELD_RELEASE * release) : 0;
   // Lips apart at rest (a smile showing its teeth) purse further in: the corners cover the side teeth.
   const parted = partedShare(mv);
   // Such lips also close faster with the press (half a press covers most of the teeth) and meet at a full
@@ -155,11 +156,13 @@ export function deform(m: FaceModel, pose: FacePose, out: Float32Array): Float32
   // Closed lips (a press, an expression's held mouth until the jaw opens) meet up to the commissures: the
   // inner-lip loop's corners close onto them. A smile's opening runs past the mesh's inner corner (the teeth
   // portrait: 0.1 half widths); left outside the loop, that tip stayed open beside the sealed lips, a light fleck.
-  const shut = x ? x.closeLips * (1 - smoothstep(0.05, 0.6, open)) : 0;
+  const shut = x ? x.closeLips * (1 - release) : 0;
   const meet = parted * (1 - (1 - pc) * (1 - shut));
   if (meet > 0)
-    for (const [inner, outer] of LOOP_CORNERS)
-      for (const c of [0, 1]) out[inner * 2 + c] += (out[outer * 2 + c] - out[inner * 2 + c]) * meet;
+    for (const [inner, outer] of LOOP_CORNERS) {
+      out[inner * 2] += (out[outer * 2] - out[inner * 2]) * meet;
+      out[inner * 2 + 1] += (out[outer * 2 + 1] - out[inner * 2 + 1]) * meet;
+    }
   // Anchor rings: jaw only.
   if (J > 0) {
     for (let i = FACE_POINTS; i < count; i++) {
