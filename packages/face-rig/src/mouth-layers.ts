@@ -1,7 +1,7 @@
 /**
  * The painted layers of the synthesised mouth interior, back to front, for one pixel: cavity, tongue,
  * lower teeth, upper teeth (teeth.ts), and — on a portrait that shows its own teeth — the photo's own
- * interior carried by the upper lip. Each blends into `col` (r, g, b); mouth-interior.ts decides where and how much.
+ * interior carried by the upper lip. Each blends into `col` (r, g, b); mouth-shade.ts decides where and how much.
  */
 import { smoothstep } from "@avatar-video/motion-model";
 import { curveAt, LUT, type MouthAxis } from "./lip-curve";
