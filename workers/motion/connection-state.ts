@@ -19,7 +19,6 @@ export interface Live {
   lastIdleAt: number | undefined;
   /** When an on-time tick first found the stream starving (the first idle frame waits a frame to confirm it). */
   starvingSince: number | undefined;
-  sampleRate?: number;
   /** Analysis of earlier audio still running in slices (sliced-analysis.ts); later audio waits for it. */
   work?: Promise<void>;
   timer: ReturnType<typeof setTimeout> | undefined;

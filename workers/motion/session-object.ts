@@ -61,7 +61,6 @@ export class MotionSession extends DurableObject<Env> {
         case "start": {
           live.phase = "streaming";
           live.stream = new MotionStream(verdict.sampleRate, seedOf(live.setup.connectionId), verdict.performance);
-          live.sampleRate = verdict.sampleRate;
           live.cover = now;
           live.lastIdleAt = undefined;
           live.starvingSince = undefined;
@@ -72,11 +71,12 @@ export class MotionSession extends DurableObject<Env> {
         }
         case "audio": {
           // Judged with this message's audio counted, before any of it is analysed (pacing.ts).
-          const clock = advanceAudioClock(live.audioClock, verdict.bytes.byteLength / 2, live.sampleRate!);
+          const { sampleRate } = live.stream!;
+          const clock = advanceAudioClock(live.audioClock, verdict.bytes.byteLength / 2, sampleRate);
           const flooding = pacingViolation(clock, now);
           if (flooding) return this.end(CLOSE.policy, flooding, false, now + FLOOD_COOL_DOWN_MS);
           live.audioClock = clock;
-          live.cover = advanceCover(live.cover, now, verdict.bytes.byteLength / 2, live.sampleRate!);
+          live.cover = advanceCover(live.cover, now, verdict.bytes.byteLength / 2, sampleRate);
           live.lastIdleAt = undefined; // the armed timer finds the stream covered and re-arms itself
           live.starvingSince = undefined;
           return await analyse(live, verdict.bytes, (frames) => this.send(frames));

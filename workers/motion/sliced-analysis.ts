@@ -16,7 +16,7 @@ export function analyse(
   bytes: Uint8Array,
   send: (frames: MotionFrame[]) => void,
 ): Promise<void> | undefined {
-  const slice = 2 * Math.round((live.sampleRate! * SLICE_MS) / 1000);
+  const slice = 2 * Math.round((live.stream!.sampleRate * SLICE_MS) / 1000);
   if (!live.work && bytes.byteLength <= slice) return void send(live.stream!.pushPcm16(bytes));
   const work = (live.work ?? Promise.resolve()).then(async () => {
     for (let at = 0; at < bytes.byteLength && !live.closed; at += slice) {
