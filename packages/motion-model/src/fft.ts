@@ -9,7 +9,7 @@
  * exactly as the butterfly recurrence (w ← w·e^(−2πi/len), from 1) produces them, so the transform is the
  * textbook loop's bit for bit without recomputing them for every frame. Stage of half-size h: entries h..2h−1.
  */
-export interface FftPlan {
+interface FftPlan {
   swaps: Uint16Array;
   wr: Float64Array;
   wi: Float64Array;
