@@ -1,4 +1,4 @@
-import type { MotionStream } from "@avatar-video/motion-model";
+import { MOTION_FPS, type MotionStream } from "@avatar-video/motion-model";
 import { nextIdleAt } from "./pacing";
 import type { Phase } from "./protocol";
 import type { SessionSetup } from "./session-setup";
@@ -27,7 +27,8 @@ export interface Live {
   closed: boolean;
 }
 
-export const FRAME_MS = 40;
+/** One motion frame of audio, ms. */
+export const FRAME_MS = 1000 / MOTION_FPS;
 /** Before start there are no idle frames to send: the wait is checked (as a pause, for the flood rule) this often. */
 export const WAITING_CHECK_MS = 1_000;
 

@@ -1,4 +1,4 @@
-import { MotionStream, type MotionFrame, useAnalysisKernel } from "@avatar-video/motion-model";
+import { MOTION_FPS, MotionStream, type MotionFrame, useAnalysisKernel } from "@avatar-video/motion-model";
 import analysisKernel from "@avatar-video/motion-model/analysis-kernel.wasm";
 import { DurableObject } from "cloudflare:workers";
 import type { Env } from "../platform/env";
@@ -65,7 +65,7 @@ export class MotionSession extends DurableObject<Env> {
           live.lastIdleAt = undefined;
           live.starvingSince = undefined;
           const { avatar, modelVersion } = live.setup;
-          ws.send(JSON.stringify({ type: "ready", fps: 25, modelVersion, avatar }));
+          ws.send(JSON.stringify({ type: "ready", fps: MOTION_FPS, modelVersion, avatar }));
           this.schedule(); // idle frames are due from now on
           return;
         }
